@@ -1,0 +1,276 @@
+"""RunConfig: the frozen configuration of a call, and its merge rules.
+
+LangChain-shaped dicts are accepted wherever a config is (``RunConfig.coerce``);
+unknown top-level keys move into ``configurable`` as the peer does.
+
+>>> cfg = RunConfig.coerce({"tags": ["b"], "user": "ann"})
+>>> cfg.tags, dict(cfg.configurable)
+(('b',), {'user': 'ann'})
+>>> merge_configs(cfg, RunConfig(tags=("a",), metadata={"k": 1})).tags
+('a', 'b')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Final, TypedDict, TypeVar, final
+from uuid import UUID
+
+import attrs
+
+_T = TypeVar("_T")
+
+DEFAULT_RECURSION_LIMIT: Final = 25
+
+_EMPTY: Final[Mapping[str, object]] = MappingProxyType({})
+
+
+def _frozen_mapping(value: Mapping[str, object] | None) -> Mapping[str, object]:
+    if not value:
+        return _EMPTY
+    return MappingProxyType(dict(value))
+
+
+def _tag_tuple(value: Sequence[str] | None) -> tuple[str, ...]:
+    return tuple(value) if value else ()
+
+
+class RunConfigDict(TypedDict, total=False):
+    """The LangChain shape of a config, accepted wherever a ``RunConfig`` is."""
+
+    tags: Sequence[str]
+    metadata: Mapping[str, object]
+    run_name: str
+    run_id: UUID | str
+    max_concurrency: int | None
+    recursion_limit: int
+    configurable: Mapping[str, object]
+    timeout: float | None
+
+
+@final
+@attrs.frozen(eq=True, hash=False)
+class RunConfig:
+    """How one call runs: tags, metadata, names, limits, and user configuration.
+
+    ``run_name`` and ``run_id`` describe the run they are given to and are never
+    inherited by its children; ``timeout`` (seconds) is a deadline for the whole call.
+
+    >>> RunConfig(tags=("x",), max_concurrency=2)
+    RunConfig(tags=('x',), max_concurrency=2)
+    """
+
+    tags: tuple[str, ...] = attrs.field(default=(), converter=_tag_tuple)
+    metadata: Mapping[str, object] = attrs.field(default=_EMPTY, converter=_frozen_mapping)
+    run_name: str | None = None
+    run_id: UUID | None = None
+    max_concurrency: int | None = None
+    recursion_limit: int = DEFAULT_RECURSION_LIMIT
+    configurable: Mapping[str, object] = attrs.field(default=_EMPTY, converter=_frozen_mapping)
+    timeout: float | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.max_concurrency is not None and self.max_concurrency < 1:
+            raise ValueError(f"max_concurrency must be at least 1, got {self.max_concurrency}")
+        if self.recursion_limit < 0:
+            raise ValueError(f"recursion_limit must be >= 0, got {self.recursion_limit}")
+        if self.timeout is not None and self.timeout < 0:
+            raise ValueError(f"timeout must be >= 0 seconds, got {self.timeout}")
+
+    def __repr__(self) -> str:
+        shown = [
+            f"{a.name}={getattr(self, a.name)!r}"
+            for a in attrs.fields(RunConfig)
+            if getattr(self, a.name) != a.default
+        ]
+        return f"RunConfig({', '.join(shown)})"
+
+    @staticmethod
+    def coerce(config: object) -> RunConfig:
+        """Accept a ``RunConfig``, a LangChain-shaped dict, or None.
+
+        >>> RunConfig.coerce(None) == RunConfig()
+        True
+        >>> RunConfig.coerce({"callbacks": []})
+        Traceback (most recent call last):
+        ...
+        TypeError: config key 'callbacks' is not supported: observe runs with astream_events, astream_log or with_listeners
+        """
+        if config is None:
+            return EMPTY_CONFIG
+        if isinstance(config, RunConfig):
+            return config
+        if not isinstance(config, Mapping):
+            raise TypeError(
+                f"config must be a RunConfig or a dict, got {type(config).__name__}"
+            )
+        return _from_mapping(config)  # pyright: ignore[reportUnknownArgumentType]
+
+    def for_children(self) -> RunConfig:
+        """The config a run hands to its children: without ``run_name`` and ``run_id``.
+
+        >>> RunConfig(run_name="a", tags=("t",)).for_children()
+        RunConfig(tags=('t',))
+        """
+        if self.run_name is None and self.run_id is None:
+            return self
+        return attrs.evolve(self, run_name=None, run_id=None)
+
+    def to_dict(self) -> RunConfigDict:
+        """The LangChain-shaped dict, as passed to functions that take a config.
+
+        >>> RunConfig(tags=("a",)).to_dict()["tags"]
+        ['a']
+        """
+        out: RunConfigDict = {
+            "tags": list(self.tags),
+            "metadata": dict(self.metadata),
+            "configurable": dict(self.configurable),
+            "recursion_limit": self.recursion_limit,
+        }
+        if self.run_name is not None:
+            out["run_name"] = self.run_name
+        if self.run_id is not None:
+            out["run_id"] = self.run_id
+        if self.max_concurrency is not None:
+            out["max_concurrency"] = self.max_concurrency
+        if self.timeout is not None:
+            out["timeout"] = self.timeout
+        return out
+
+
+EMPTY_CONFIG: Final = RunConfig()
+
+_KNOWN_KEYS: Final = frozenset(
+    {
+        "tags",
+        "metadata",
+        "run_name",
+        "run_id",
+        "max_concurrency",
+        "recursion_limit",
+        "configurable",
+        "timeout",
+    }
+)
+
+
+def _from_mapping(config: Mapping[str, object]) -> RunConfig:
+    if not config:
+        return EMPTY_CONFIG
+    if "callbacks" in config and config["callbacks"] is not None:
+        raise TypeError(
+            "config key 'callbacks' is not supported: observe runs with"
+            " astream_events, astream_log or with_listeners"
+        )
+    extra = {k: v for k, v in config.items() if k not in _KNOWN_KEYS and k != "callbacks"}
+    configurable = dict(_mapping(config.get("configurable"), "configurable"))
+    configurable.update(extra)
+    run_id = config.get("run_id")
+    if isinstance(run_id, str):
+        run_id = UUID(run_id)
+    if run_id is not None and not isinstance(run_id, UUID):
+        raise TypeError(f"config['run_id'] must be a UUID or str, got {type(run_id).__name__}")
+    return RunConfig(
+        tags=_str_seq(config.get("tags"), "tags"),
+        metadata=_mapping(config.get("metadata"), "metadata"),
+        run_name=_opt(config.get("run_name"), str, "run_name"),
+        run_id=run_id,
+        max_concurrency=_opt(config.get("max_concurrency"), int, "max_concurrency"),
+        recursion_limit=_or_default(
+            _opt(config.get("recursion_limit"), int, "recursion_limit"), DEFAULT_RECURSION_LIMIT
+        ),
+        configurable=configurable,
+        timeout=_opt_number(config.get("timeout")),
+    )
+
+
+def _mapping(value: object, key: str) -> Mapping[str, object]:
+    if value is None:
+        return _EMPTY
+    if not isinstance(value, Mapping):
+        raise TypeError(f"config[{key!r}] must be a dict, got {type(value).__name__}")
+    return value  # pyright: ignore[reportUnknownVariableType]
+
+
+def _str_seq(value: object, key: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise TypeError(f"config[{key!r}] must be a list of str, got {type(value).__name__}")
+    items: list[str] = []
+    for item in value:  # pyright: ignore[reportUnknownVariableType]
+        if not isinstance(item, str):
+            raise TypeError(f"config[{key!r}] must hold str, got {type(item).__name__}")
+        items.append(item)
+    return tuple(items)
+
+
+def _opt(value: object, kind: type[_T], key: str) -> _T | None:
+    if value is None:
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(f"config[{key!r}] must be {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _or_default(value: int | None, default: int) -> int:
+    return default if value is None else value
+
+
+def _opt_number(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"config['timeout'] must be a number of seconds, got {type(value).__name__}")
+    return float(value)
+
+
+def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:
+    """Combine a bound config with a call's config (the peer's merge rules).
+
+    Tags are a sorted union, metadata and configurable merge with ``override``
+    winning, ``recursion_limit`` overrides only when it is not the default,
+    timeouts take the smaller one.
+
+    >>> a = RunConfig(tags=("z",), metadata={"k": 1}, timeout=5.0)
+    >>> b = RunConfig(tags=("a", "z"), metadata={"k": 2}, timeout=1.0)
+    >>> m = merge_configs(a, b)
+    >>> m.tags, dict(m.metadata), m.timeout
+    (('a', 'z'), {'k': 2}, 1.0)
+    """
+    if override is EMPTY_CONFIG:
+        return base
+    if base is EMPTY_CONFIG:
+        return override
+    return RunConfig(
+        tags=tuple(sorted(set(base.tags) | set(override.tags))),
+        metadata={**base.metadata, **override.metadata},
+        run_name=override.run_name if override.run_name is not None else base.run_name,
+        run_id=override.run_id if override.run_id is not None else base.run_id,
+        max_concurrency=(
+            override.max_concurrency
+            if override.max_concurrency is not None
+            else base.max_concurrency
+        ),
+        recursion_limit=(
+            override.recursion_limit
+            if override.recursion_limit != DEFAULT_RECURSION_LIMIT
+            else base.recursion_limit
+        ),
+        configurable={**base.configurable, **override.configurable},
+        timeout=_min_timeout(base.timeout, override.timeout),
+    )
+
+
+def _min_timeout(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+ConfigLike = RunConfig | RunConfigDict | Mapping[str, object] | None
+"""What every ``config=`` parameter accepts."""

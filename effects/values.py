@@ -1,0 +1,142 @@
+"""The effect union: what running a chain emits, as frozen values.
+
+The runtime (``effects.runtime``) is the only place that builds these, and only when
+someone observes the run. Every projection (events v1/v2, run log, listeners,
+recordings) is a fold over a sequence of them.
+
+>>> from uuid import UUID
+>>> run = RunInfo(UUID(int=1), (), "inc", "chain", ("t",), {})
+>>> RunEnded(run, 1, 2, 0.5).output
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final, final
+from uuid import UUID
+
+import attrs
+
+RunType = str
+"""One of ``chain``, ``prompt``, ``parser``, ``chat_model``, ``llm``, ``retriever``, ``tool``."""
+
+
+@final
+class _NoInput:
+    """The input of a run that started in streaming mode (it is known only at its end)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_INPUT"
+
+    def __reduce__(self) -> str:
+        return "NO_INPUT"
+
+
+NO_INPUT: Final = _NoInput()
+
+
+@final
+@attrs.frozen
+class RunInfo:
+    """Who a run is: shared by every effect of that run.
+
+    >>> RunInfo(UUID(int=2), (UUID(int=1),), "step", "chain", (), {}).parent_id
+    UUID('00000000-0000-0000-0000-000000000001')
+    """
+
+    run_id: UUID
+    parent_ids: tuple[UUID, ...]
+    """Root first, immediate parent last; empty for the root."""
+    name: str
+    run_type: RunType
+    tags: tuple[str, ...]
+    metadata: Mapping[str, object]
+
+    @property
+    def parent_id(self) -> UUID | None:
+        """The immediate parent's id, or None for the root.
+
+        >>> RunInfo(UUID(int=1), (), "root", "chain", (), {}).parent_id is None
+        True
+        """
+        return self.parent_ids[-1] if self.parent_ids else None
+
+
+@final
+@attrs.frozen
+class RunStarted:
+    """A run began; ``input`` is ``NO_INPUT`` when it runs in streaming mode.
+
+    >>> RunStarted(RunInfo(UUID(int=1), (), "r", "chain", (), {}), "x", 0.0).input
+    'x'
+    """
+
+    run: RunInfo
+    input: object
+    at: float
+
+
+@final
+@attrs.frozen
+class RunStreamed:
+    """A run produced one output chunk.
+
+    >>> RunStreamed(RunInfo(UUID(int=1), (), "r", "chain", (), {}), "c", 0.0).chunk
+    'c'
+    """
+
+    run: RunInfo
+    chunk: object
+    at: float
+
+
+@final
+@attrs.frozen
+class RunEnded:
+    """A run finished with ``output`` (for a stream: its chunks added with ``+``).
+
+    >>> RunEnded(RunInfo(UUID(int=1), (), "r", "chain", (), {}), 1, 2, 0.0).input
+    1
+    """
+
+    run: RunInfo
+    input: object
+    output: object
+    at: float
+
+
+@final
+@attrs.frozen
+class RunFailed:
+    """A run ended with an error (cancellation and early close included).
+
+    >>> RunFailed(RunInfo(UUID(int=1), (), "r", "chain", (), {}), 1, ValueError("x"), 0.0).error
+    ValueError('x')
+    """
+
+    run: RunInfo
+    input: object
+    error: BaseException
+    at: float
+
+
+@final
+@attrs.frozen
+class CustomEmitted:
+    """A user's custom event, dispatched from inside ``run``.
+
+    >>> CustomEmitted(RunInfo(UUID(int=1), (), "r", "chain", (), {}), "progress", 1, 0.0).name
+    'progress'
+    """
+
+    run: RunInfo
+    name: str
+    data: object
+    at: float
+
+
+Effect = RunStarted | RunStreamed | RunEnded | RunFailed | CustomEmitted
+"""The closed union the runtime emits."""
