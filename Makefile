@@ -21,7 +21,7 @@ test: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy
-	$(VENV)/bin/pyright
+	$(VENV)/bin/pyright --pythonpath $(PY)
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'

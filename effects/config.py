@@ -200,7 +200,8 @@ def _str_seq(value: object, key: str) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Sequence):
         raise TypeError(f"config[{key!r}] must be a list of str, got {type(value).__name__}")
     items: list[str] = []
-    for item in value:  # pyright: ignore[reportUnknownVariableType]
+    given: Sequence[object] = value  # pyright: ignore[reportUnknownVariableType]
+    for item in given:
         if not isinstance(item, str):
             raise TypeError(f"config[{key!r}] must hold str, got {type(item).__name__}")
         items.append(item)

@@ -1,0 +1,101 @@
+"""``RunnableAssign``: a dict passed through with keys added by a parallel map.
+
+>>> from combinators import RunnableLambda
+>>> from combinators.assign import RunnableAssign
+>>> RunnableAssign.of({"n": lambda d: len(d["s"])}).invoke({"s": "abc"})
+{'s': 'abc', 'n': 3}
+>>> RunnableAssign.of({"n": len}).invoke(5)
+Traceback (most recent call last):
+...
+effects.errors.InputError: RunnableAssign<n> expects a dict input, got int
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, final
+
+import attrs
+
+from combinators.addable import AddableDict
+from combinators.parallel import RunnableParallel
+from combinators.runnable import Runnable
+from effects.errors import InputError
+from effects.runtime import Scope
+
+Input = Mapping[str, Any]
+
+
+def _require_dict(name: str, value: object) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InputError(f"{name} expects a dict input, got {type(value).__name__}")
+    return value  # pyright: ignore[reportUnknownVariableType]
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnableAssign(Runnable[Input, dict[str, Any]]):
+    """Runs ``mapper`` on the input dict and merges its output into a copy of it."""
+
+    mapper: RunnableParallel[Input]
+
+    @staticmethod
+    def of(
+        mappers: Mapping[str, Runnable[Input, Any] | Callable[[Input], Any]],
+    ) -> RunnableAssign:
+        """Build from named mappers (runnables or callables)."""
+        return RunnableAssign(RunnableParallel(mappers))
+
+    @property
+    def name(self) -> str:
+        return f"RunnableAssign<{','.join(self.mapper.steps)}>"
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={v!r}" for k, v in self.mapper.steps.items())
+        return f"RunnablePassthrough.assign({body})"
+
+    is_leaf = False
+
+    def step_invoke(self, input: Input, scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        given = _require_dict(self.name, input)
+        return {**given, **scope.invoke(self.mapper, given)}
+
+    async def step_ainvoke(
+        self, input: Input, scope: Scope, kwargs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        given = _require_dict(self.name, input)
+        return {**given, **await scope.ainvoke(self.mapper, given)}
+
+    def step_stream(
+        self, inputs: Iterator[Input], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[dict[str, Any]]:
+        # Input chunks go out at once (without the keys the mapper will set),
+        # then the mapper's chunks follow.
+        keys = set(self.mapper.steps)
+        passed, for_mapper = itertools.tee(inputs)
+        for chunk in passed:
+            given = _require_dict(self.name, chunk)
+            kept = AddableDict({k: v for k, v in given.items() if k not in keys})
+            if kept:
+                yield kept
+        yield from scope.stream(self.mapper, for_mapper)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[Input], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[dict[str, Any]]:
+        keys = set(self.mapper.steps)
+        seen: list[Input] = []
+        async for chunk in inputs:
+            given = _require_dict(self.name, chunk)
+            seen.append(given)
+            kept = AddableDict({k: v for k, v in given.items() if k not in keys})
+            if kept:
+                yield kept
+
+        async def replay() -> AsyncIterator[Input]:
+            for item in seen:
+                yield item
+
+        async for out in scope.astream(self.mapper, replay()):
+            yield out

@@ -1,0 +1,124 @@
+"""``RunnableBranch``: the first branch whose condition holds runs, else the default.
+
+Conditions are tried in order on the original input (tags ``condition:N``); the
+chosen branch runs with ``branch:N`` or ``branch:default``.
+
+>>> from combinators import RunnableBranch, RunnableLambda
+>>> sign = RunnableBranch(
+...     (lambda x: x > 0, RunnableLambda(lambda x: "positive")),
+...     (lambda x: x < 0, RunnableLambda(lambda x: "negative")),
+...     RunnableLambda(lambda x: "zero"),
+... )
+>>> sign.batch([3, -1, 0])
+['positive', 'negative', 'zero']
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, TypeVar, cast, final
+
+import attrs
+
+from combinators.fields import init_fields
+from combinators.runnable import Runnable
+from effects.runtime import Scope, add_chunks
+
+A = TypeVar("A")
+B = TypeVar("B")
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+
+Condition = Runnable[A, Any] | Callable[[A], Any]
+Target = Runnable[A, B] | Callable[[A], B]
+
+_NOTHING: Any = object()
+
+
+@final
+@attrs.frozen(init=False, repr=False)
+class RunnableBranch(Runnable[In, Out]):
+    """Condition/branch pairs and a default, chosen by truthiness of the conditions."""
+
+    branches: tuple[tuple[Runnable[In, Any], Runnable[In, Out]], ...]
+    default: Runnable[In, Out]
+
+    def __init__(
+        self: RunnableBranch[A, B],
+        *args: tuple[Condition[A], Target[A, B]] | Target[A, B],
+    ) -> None:
+        from combinators.coerce import coerce_to_runnable
+
+        if len(args) < 2:
+            raise ValueError("RunnableBranch needs at least one (condition, runnable) pair and a default")
+        given = cast(tuple[object, ...], args)
+        *pairs, default = given
+        if isinstance(default, tuple):
+            raise TypeError("RunnableBranch's last argument is the default runnable, not a pair")
+        coerced: list[tuple[Runnable[A, Any], Runnable[A, B]]] = []
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(pair) != 2:  # pyright: ignore[reportUnknownArgumentType]
+                raise TypeError(
+                    "RunnableBranch takes (condition, runnable) pairs before the default,"
+                    f" got {type(pair).__name__}"
+                )
+            condition, target = cast(tuple[object, object], pair)
+            coerced.append((coerce_to_runnable(condition), coerce_to_runnable(target)))
+        init_fields(self, tuple(coerced), coerce_to_runnable(default))
+
+    is_leaf = False
+
+    @property
+    def name(self) -> str:
+        return "RunnableBranch"
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"({c!r}, {r!r})" for c, r in self.branches)
+        return f"RunnableBranch({pairs}, {self.default!r})"
+
+    def _choose(self, input: In, scope: Scope) -> tuple[Runnable[In, Out], str]:
+        for i, (condition, target) in enumerate(self.branches, start=1):
+            if scope.invoke(condition, input, f"condition:{i}"):
+                return target, f"branch:{i}"
+        return self.default, "branch:default"
+
+    async def _achoose(self, input: In, scope: Scope) -> tuple[Runnable[In, Out], str]:
+        for i, (condition, target) in enumerate(self.branches, start=1):
+            if await scope.ainvoke(condition, input, f"condition:{i}"):
+                return target, f"branch:{i}"
+        return self.default, "branch:default"
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        target, tag = self._choose(input, scope)
+        result: Out = scope.invoke(target, input, tag, kwargs)
+        return result
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        target, tag = await self._achoose(input, scope)
+        result: Out = await scope.ainvoke(target, input, tag, kwargs)
+        return result
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+        total: Any = _NOTHING
+        for chunk in inputs:
+            total = add_chunks(total, chunk)
+        if total is _NOTHING:
+            return
+        target, tag = self._choose(total, scope)
+        yield from scope.stream(target, iter((total,)), tag, kwargs)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        total: Any = _NOTHING
+        async for chunk in inputs:
+            total = add_chunks(total, chunk)
+        if total is _NOTHING:
+            return
+        target, tag = await self._achoose(total, scope)
+
+        async def once() -> AsyncIterator[Any]:
+            yield total
+
+        async for out in scope.astream(target, once(), tag, kwargs):
+            yield out

@@ -1,0 +1,52 @@
+"""How ``|`` turns the other side into a runnable.
+
+A runnable stays; a generator function becomes a ``RunnableGenerator`` (a stream
+transform); any other callable a ``RunnableLambda``; a dict a ``RunnableParallel``
+whose values are coerced the same way. Anything else is a ``TypeError``.
+
+>>> coerce_to_runnable(len)
+RunnableLambda(len)
+>>> coerce_to_runnable({"n": 5})
+Traceback (most recent call last):
+...
+TypeError: cannot pipe into the dict: key 'n' holds int, expected a runnable, a callable or a dict
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from combinators.runnable import Runnable
+
+
+def coerce_to_runnable(thing: object) -> Runnable[Any, Any]:
+    """A runnable for ``thing`` (see the module docstring)."""
+    if isinstance(thing, Runnable):
+        return thing  # pyright: ignore[reportUnknownVariableType]
+    if isinstance(thing, Mapping):
+        from combinators.parallel import RunnableParallel
+
+        steps: dict[str, Runnable[Any, Any]] = {}
+        items: Mapping[object, object] = thing  # pyright: ignore[reportUnknownVariableType]
+        for key, value in items.items():
+            if not isinstance(value, Runnable | Mapping) and not callable(value):
+                raise TypeError(
+                    f"cannot pipe into the dict: key {key!r} holds {type(value).__name__},"
+                    " expected a runnable, a callable or a dict"
+                )
+            steps[str(key)] = coerce_to_runnable(cast(object, value))
+        return RunnableParallel(steps)
+    if callable(thing):
+        func: Callable[..., Any] = thing
+        if inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func):
+            from combinators.generator import RunnableGenerator
+
+            return RunnableGenerator(func)
+        from combinators.lambda_ import RunnableLambda
+
+        return RunnableLambda(func)
+    raise TypeError(
+        f"cannot pipe {type(thing).__name__}: expected a runnable, a callable or a dict"
+    )

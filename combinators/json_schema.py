@@ -1,0 +1,92 @@
+"""JSON Schema from Python types: what ``input_schema``, tools and parsers publish.
+
+>>> from typing import TypedDict
+>>> class Query(TypedDict):
+...     text: str
+...     k: int
+>>> type_schema(Query)
+{'type': 'object', 'properties': {'text': {'type': 'string'}, 'k': {'type': 'integer'}}, 'required': ['text', 'k'], 'title': 'Query'}
+>>> type_schema(list[int] | None)
+{'anyOf': [{'type': 'array', 'items': {'type': 'integer'}}, {'type': 'null'}]}
+"""
+
+from __future__ import annotations
+
+import collections.abc as cabc
+import enum
+import types
+import typing
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+
+import attrs
+
+_SCALARS: dict[object, str] = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+
+def type_schema(annotation: object) -> dict[str, Any]:
+    """The JSON Schema of a type annotation (``{}`` where nothing is known)."""
+    if annotation is Any or annotation is object or annotation is typing.Any:
+        return {}
+    if annotation is None:
+        return {"type": "null"}
+    if annotation in _SCALARS:
+        return {"type": _SCALARS[annotation]}
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin is Union or origin is types.UnionType:
+        return {"anyOf": [type_schema(a) for a in args]}
+    if origin is Literal:
+        return {"enum": list(args)}
+    if origin in (list, cabc.Sequence, cabc.Iterable, set, frozenset, cabc.Set):
+        return {"type": "array", "items": type_schema(args[0]) if args else {}}
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return {"type": "array", "items": type_schema(args[0])}
+        return {
+            "type": "array",
+            "prefixItems": [type_schema(a) for a in args],
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
+    if origin in (dict, cabc.Mapping):
+        value = type_schema(args[1]) if len(args) == 2 else {}
+        return {"type": "object", "additionalProperties": value} if value else {"type": "object"}
+    if isinstance(annotation, type):
+        if is_typeddict(annotation):
+            hints = get_type_hints(annotation)
+            required = sorted(annotation.__required_keys__, key=list(hints).index)  # type: ignore[attr-defined]
+            return {
+                "type": "object",
+                "properties": {k: type_schema(v) for k, v in hints.items()},
+                "required": required,
+                "title": annotation.__name__,
+            }
+        if attrs.has(annotation):
+            return _attrs_schema(annotation)
+        if issubclass(annotation, enum.Enum):
+            return {"enum": [m.value for m in annotation], "title": annotation.__name__}
+        if annotation in (list, tuple, set):
+            return {"type": "array"}
+        if annotation is dict:
+            return {"type": "object"}
+    return {}
+
+
+def _attrs_schema(cls: type[Any]) -> dict[str, Any]:
+    hints = get_type_hints(cls)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for field in attrs.fields(cls):
+        properties[field.name] = type_schema(hints.get(field.name, Any))
+        if field.default is attrs.NOTHING:
+            required.append(field.name)
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "title": cls.__name__}
+    if required:
+        schema["required"] = required
+    return schema

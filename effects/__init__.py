@@ -1,0 +1,67 @@
+"""The lower layer: effect values, the runtime that emits them, config and clock.
+
+``effects`` never imports ``combinators``; it runs anything that implements the
+small ``Step`` protocol.
+
+>>> from effects import RunConfig, FakeClock
+>>> RunConfig(tags=("a",)).tags
+('a',)
+"""
+
+from effects.clock import Clock as Clock
+from effects.clock import FakeClock as FakeClock
+from effects.clock import SystemClock as SystemClock
+from effects.clock import current_clock as current_clock
+from effects.clock import use_clock as use_clock
+from effects.config import RunConfig as RunConfig
+from effects.config import RunConfigDict as RunConfigDict
+from effects.config import merge_configs as merge_configs
+from effects.errors import CombinatorsError as CombinatorsError
+from effects.errors import EmptyStreamError as EmptyStreamError
+from effects.errors import InputError as InputError
+from effects.errors import InputValueError as InputValueError
+from effects.errors import StepTimeout as StepTimeout
+from effects.runtime import Observer as Observer
+from effects.runtime import Scope as Scope
+from effects.runtime import adispatch_custom_event as adispatch_custom_event
+from effects.runtime import dispatch_custom_event as dispatch_custom_event
+from effects.step import Step as Step
+from effects.step import StepBinding as StepBinding
+from effects.values import NO_INPUT as NO_INPUT
+from effects.values import CustomEmitted as CustomEmitted
+from effects.values import Effect as Effect
+from effects.values import RunEnded as RunEnded
+from effects.values import RunFailed as RunFailed
+from effects.values import RunInfo as RunInfo
+from effects.values import RunStarted as RunStarted
+from effects.values import RunStreamed as RunStreamed
+
+__all__ = [
+    "NO_INPUT",
+    "Clock",
+    "CombinatorsError",
+    "CustomEmitted",
+    "Effect",
+    "EmptyStreamError",
+    "FakeClock",
+    "InputError",
+    "InputValueError",
+    "Observer",
+    "RunConfig",
+    "RunConfigDict",
+    "RunEnded",
+    "RunFailed",
+    "RunInfo",
+    "RunStarted",
+    "RunStreamed",
+    "Scope",
+    "Step",
+    "StepBinding",
+    "StepTimeout",
+    "SystemClock",
+    "adispatch_custom_event",
+    "current_clock",
+    "dispatch_custom_event",
+    "merge_configs",
+    "use_clock",
+]

@@ -1,0 +1,27 @@
+"""The library's errors: one root for misuse, each also the matching builtin.
+
+>>> issubclass(StepTimeout, TimeoutError) and issubclass(StepTimeout, CombinatorsError)
+True
+"""
+
+from __future__ import annotations
+
+
+class CombinatorsError(Exception):
+    """Root of every error this library raises about how it was used or ran."""
+
+
+class StepTimeout(CombinatorsError, TimeoutError):
+    """A deadline passed; the message names the runnable whose limit it was."""
+
+
+class EmptyStreamError(CombinatorsError, ValueError):
+    """``invoke`` of a step whose stream produced no chunk: there is no output value."""
+
+
+class InputError(CombinatorsError, TypeError):
+    """A runnable got an input it cannot take; the message names it and what it expected."""
+
+
+class InputValueError(CombinatorsError, ValueError):
+    """A runnable got an input value it cannot use (for example a missing key)."""

@@ -1,0 +1,585 @@
+"""The runtime: the only place where runs start and end.
+
+A ``Scope`` is where a step runs: its config, the observers watching it, its run
+(when observed), and the limits it inherits. Nodes run their children through
+``scope.invoke / ainvoke / stream / astream``; the scope decides whether the child
+is a run of its own, builds effect values for the observers, and takes
+concurrency permits for leaves.
+
+Nothing is materialised when nobody observes: a plain scope hands itself to its
+children, builds no id, no timestamp and no effect.
+
+>>> entry_scope(EMPTY_CONFIG) is PLAIN_SCOPE
+
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from contextlib import AsyncExitStack, ExitStack
+from contextvars import ContextVar
+from typing import Any, Final, Protocol, final
+from uuid import UUID
+
+from effects.clock import Clock, current_clock
+from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
+from effects.errors import StepTimeout
+from effects.limiter import Limiter
+from effects.step import Step
+from effects.values import (
+    NO_INPUT,
+    CustomEmitted,
+    Effect,
+    RunEnded,
+    RunFailed,
+    RunInfo,
+    RunStarted,
+    RunStreamed,
+)
+
+NO_KWARGS: Final[Mapping[str, Any]] = {}
+
+
+class Observer(Protocol):
+    """Receives every effect of the runs it watches, in order."""
+
+    def emit(self, effect: Effect) -> None: ...
+
+
+class _Nothing:
+    __slots__ = ()
+
+
+_NOTHING: Final = _Nothing()
+
+
+def add_chunks(total: object, chunk: object) -> object:
+    """Add a stream's chunks with ``+``; a chunk that cannot be added replaces the total.
+
+    >>> add_chunks(add_chunks(_NOTHING, "a"), "b")
+    'ab'
+    >>> add_chunks({"a": 1}, {"b": 2})
+    {'b': 2}
+    """
+    if total is _NOTHING:
+        return chunk
+    try:
+        return total + chunk  # type: ignore[operator]
+    except TypeError:
+        return chunk
+
+
+def new_run_id() -> UUID:
+    """A time-ordered run id (UUID version 7).
+
+    >>> new_run_id().version
+    7
+    """
+    ms = time.time_ns() // 1_000_000
+    bits = (ms & 0xFFFF_FFFF_FFFF) << 80 | random.getrandbits(80)
+    bits = (bits & ~(0xF << 76)) | (7 << 76)  # version
+    bits = (bits & ~(0x3 << 62)) | (0x2 << 62)  # variant
+    return UUID(int=bits)
+
+
+@final
+class _Deadline:
+    __slots__ = ("at", "owner", "seconds")
+
+    def __init__(self, at: float, owner: str, seconds: float) -> None:
+        self.at = at
+        self.owner = owner
+        self.seconds = seconds
+
+    def error(self) -> StepTimeout:
+        return StepTimeout(f"{self.owner} timed out after {self.seconds:g} s")
+
+
+CURRENT_SCOPE: ContextVar[Scope | None] = ContextVar("combinators_scope", default=None)
+
+
+def current_scope() -> Scope | None:
+    """The scope of the step running here, if any (nested calls become its children)."""
+    return CURRENT_SCOPE.get()
+
+
+@final
+class Scope:
+    """Where a step runs. Built by the runtime only; nodes receive it."""
+
+    __slots__ = (
+        "config",
+        "observers",
+        "run",
+        "limiters",
+        "deadline",
+        "plain",
+        "_root_config",
+    )
+
+    def __init__(
+        self,
+        config: RunConfig,
+        observers: tuple[Observer, ...],
+        run: RunInfo | None,
+        limiters: tuple[Limiter, ...],
+        deadline: _Deadline | None,
+        root_config: RunConfig | None = None,
+    ) -> None:
+        self.config = config
+        """The effective config of this run, as its functions see it."""
+        self.observers = observers
+        self.run = run
+        self.limiters = limiters
+        self.deadline = deadline
+        self._root_config = root_config
+        # A plain scope hands itself to children: nobody observes, nothing limits,
+        # and the config is the default one, so nested calls need no context either.
+        self.plain = (
+            not observers
+            and not limiters
+            and deadline is None
+            and root_config is None
+            and config is EMPTY_CONFIG
+        )
+
+    @property
+    def clock(self) -> Clock:
+        """The clock in force (``effects.clock.use_clock``), for waits and timestamps."""
+        return current_clock()
+
+    def __repr__(self) -> str:
+        run = f", run={self.run.name!r}" if self.run else ""
+        return f"Scope({self.config!r}{run})"
+
+    # ---------------------------------------------------------------- children
+
+    def invoke(
+        self, node: Step, input: Any, tag: str | None = None, kwargs: Mapping[str, Any] = NO_KWARGS
+    ) -> Any:
+        """Run ``node`` on ``input`` as a child of this scope's run."""
+        if self.plain and node.step_binding is None:
+            return node.step_invoke(input, self, kwargs)
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None:
+            if not node.is_leaf:
+                return node.step_invoke(input, child, kwargs)
+            child._check_deadline()
+            token = CURRENT_SCOPE.set(child)
+            try:
+                if not child.limiters:
+                    return node.step_invoke(input, child, kwargs)
+                with child._permits():
+                    return node.step_invoke(input, child, kwargs)
+            finally:
+                CURRENT_SCOPE.reset(token)
+        shown = child._start(node, input)
+        token = CURRENT_SCOPE.set(child)
+        try:
+            child._check_deadline()
+            if node.is_leaf and child.limiters:
+                with child._permits():
+                    output = node.step_invoke(input, child, kwargs)
+            else:
+                output = node.step_invoke(input, child, kwargs)
+        except BaseException as error:
+            child._emit(RunFailed(child._info(), shown, error, child.clock.now()))
+            raise
+        finally:
+            CURRENT_SCOPE.reset(token)
+        child._emit(RunEnded(child._info(), shown, node.describe_output(output), child.clock.now()))
+        return output
+
+    async def ainvoke(
+        self, node: Step, input: Any, tag: str | None = None, kwargs: Mapping[str, Any] = NO_KWARGS
+    ) -> Any:
+        """Async ``invoke``."""
+        if self.plain and node.step_binding is None:
+            return await node.step_ainvoke(input, self, kwargs)
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None:
+            if not node.is_leaf:
+                return await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+            child._check_deadline()
+            token = CURRENT_SCOPE.set(child)
+            try:
+                if not child.limiters:
+                    return await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+                async with AsyncExitStack() as stack:
+                    for limiter in child.limiters:
+                        await stack.enter_async_context(limiter.ahold())
+                    return await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+            finally:
+                CURRENT_SCOPE.reset(token)
+        shown = child._start(node, input)
+        token = CURRENT_SCOPE.set(child)
+        try:
+            child._check_deadline()
+            if node.is_leaf and child.limiters:
+                async with AsyncExitStack() as stack:
+                    for limiter in child.limiters:
+                        await stack.enter_async_context(limiter.ahold())
+                    output = await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+            else:
+                output = await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+        except BaseException as error:
+            child._emit(RunFailed(child._info(), shown, error, child.clock.now()))
+            raise
+        finally:
+            CURRENT_SCOPE.reset(token)
+        child._emit(RunEnded(child._info(), shown, node.describe_output(output), child.clock.now()))
+        return output
+
+    def stream(
+        self,
+        node: Step,
+        inputs: Iterator[Any],
+        tag: str | None = None,
+        kwargs: Mapping[str, Any] = NO_KWARGS,
+        *,
+        known_input: object = NO_INPUT,
+    ) -> Iterator[Any]:
+        """Run ``node`` as a stream transform over ``inputs``, as a child run.
+
+        ``known_input`` is the whole input when it is known up front (a root
+        ``stream`` call); otherwise the run reports its input at its end.
+        """
+        if self.plain and node.step_binding is None:
+            return node.step_stream(inputs, self, kwargs)
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None and (child.plain or not node.is_leaf):
+            return node.step_stream(inputs, child, kwargs)
+        return child._stream_run(node, inputs, kwargs, known_input)
+
+    def astream(
+        self,
+        node: Step,
+        inputs: AsyncIterator[Any],
+        tag: str | None = None,
+        kwargs: Mapping[str, Any] = NO_KWARGS,
+        *,
+        known_input: object = NO_INPUT,
+    ) -> AsyncIterator[Any]:
+        """Async ``stream``."""
+        if self.plain and node.step_binding is None:
+            return node.step_astream(inputs, self, kwargs)
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None and (child.plain or not node.is_leaf):
+            return node.step_astream(inputs, child, kwargs)
+        return child._astream_run(node, inputs, kwargs, known_input)
+
+    def with_recursion_step(self) -> Scope:
+        """The scope for a runnable that a function returned: one less level allowed.
+
+        >>> PLAIN_SCOPE.with_recursion_step().config.recursion_limit
+        24
+        """
+        limit = self.config.recursion_limit
+        if limit <= 0:
+            raise RecursionError(
+                "Recursion limit reached: a function returned a runnable"
+                f" {self.config.recursion_limit or 0} levels deep is too deep"
+                " (raise config recursion_limit if this is intended)"
+            )
+        config = RunConfig(
+            tags=self.config.tags,
+            metadata=self.config.metadata,
+            max_concurrency=self.config.max_concurrency,
+            recursion_limit=limit - 1,
+            configurable=self.config.configurable,
+            timeout=self.config.timeout,
+        )
+        return Scope(config, self.observers, self.run, self.limiters, self.deadline)
+
+    # ---------------------------------------------------------------- custom events
+
+    def emit_custom(self, name: str, data: object) -> None:
+        """Surface a user's custom event from the run of this scope."""
+        if self.run is None:
+            return
+        self._emit(CustomEmitted(self.run, name, data, self.clock.now()))
+
+    # ---------------------------------------------------------------- internals
+
+    def _descend(
+        self, node: Step, tag: str | None, kwargs: Mapping[str, Any]
+    ) -> tuple[Step, Scope, Mapping[str, Any]]:
+        """Unwrap bindings and make the scope of ``node``'s run."""
+        config = self.config
+        observers = self.observers
+        limiters = self.limiters
+        deadline = self.deadline
+        root = self._root_config
+        clock = current_clock()
+        if root is not None:
+            config = merge_configs(config, root)
+        binding = node.step_binding
+        while binding is not None:
+            bound_config = binding.config
+            if bound_config is not EMPTY_CONFIG:
+                config = merge_configs(bound_config, config)
+                if bound_config.max_concurrency is not None:
+                    limiters = (*limiters, Limiter(bound_config.max_concurrency))
+                if bound_config.timeout is not None:
+                    deadline = _earlier(
+                        deadline,
+                        _Deadline(
+                            clock.monotonic() + bound_config.timeout,
+                            binding.bound.name,
+                            bound_config.timeout,
+                        ),
+                    )
+            if binding.kwargs:
+                kwargs = {**binding.kwargs, **kwargs}
+            for factory in binding.observers:
+                observers = (*observers, factory.make_observer())
+            node = binding.bound
+            binding = node.step_binding
+        run: RunInfo | None = None
+        if observers:
+            parent = self.run
+            tags = config.tags if tag is None else (tag, *config.tags)
+            run = RunInfo(
+                config.run_id or new_run_id(),
+                () if parent is None else (*parent.parent_ids, parent.run_id),
+                config.run_name or node.name,
+                node.run_type,
+                tags,
+                config.metadata,
+            )
+        config = config.for_children()
+        if (
+            run is None
+            and config is self.config
+            and observers is self.observers
+            and limiters is self.limiters
+            and deadline is self.deadline
+        ):
+            return node, self, kwargs
+        return node, Scope(config, observers, run, limiters, deadline), kwargs
+
+    def _info(self) -> RunInfo:
+        run = self.run
+        assert run is not None
+        return run
+
+    def _emit(self, effect: Effect) -> None:
+        for observer in self.observers:
+            observer.emit(effect)
+
+    def _start(self, node: Step, input: Any) -> object:
+        run = self._info()
+        # The root shows its raw input, as the peer does; children show what the
+        # node says its input is (a model: {"messages": [[...]]}).
+        shown = input if not run.parent_ids else node.describe_input(input)
+        self._emit(RunStarted(run, shown, self.clock.now()))
+        return shown
+
+    def _check_deadline(self) -> None:
+        deadline = self.deadline
+        if deadline is not None and self.clock.monotonic() >= deadline.at:
+            raise deadline.error()
+
+    def _permits(self) -> ExitStack:
+        stack = ExitStack()
+        for limiter in self.limiters:
+            stack.enter_context(limiter.hold())
+        return stack
+
+    async def _abounded(self, awaitable: Awaitable[Any], node: Step) -> Any:
+        deadline = self.deadline
+        if deadline is None:
+            return await awaitable
+        import asyncio
+
+        remaining = deadline.at - self.clock.monotonic()
+        try:
+            async with asyncio.timeout(max(remaining, 0.0)):
+                return await awaitable
+        except TimeoutError as error:
+            raise deadline.error() from error
+
+    def _stream_run(
+        self, node: Step, inputs: Iterator[Any], kwargs: Mapping[str, Any], known_input: object
+    ) -> Iterator[Any]:
+        observed = self.run is not None
+        seen_input: list[object] = [_NOTHING]
+        if observed and known_input is NO_INPUT:
+            inputs = _tap(inputs, seen_input)
+        if observed:
+            self._emit(RunStarted(self._info(), known_input, self.clock.now()))
+        total: object = _NOTHING
+        with ExitStack() as stack:
+            token = CURRENT_SCOPE.set(self)
+            try:
+                self._check_deadline()
+                if node.is_leaf and self.limiters:
+                    stack.enter_context(self._permits())
+                chunks = node.step_stream(inputs, self, kwargs)
+            finally:
+                CURRENT_SCOPE.reset(token)
+            try:
+                while True:
+                    token = CURRENT_SCOPE.set(self)
+                    try:
+                        chunk = next(chunks)
+                    except StopIteration:
+                        break
+                    finally:
+                        CURRENT_SCOPE.reset(token)
+                    if observed:
+                        total = add_chunks(total, chunk)
+                        self._emit(RunStreamed(self._info(), chunk, self.clock.now()))
+                    yield chunk
+            except BaseException as error:
+                _close(chunks)
+                if observed:
+                    shown = _shown_input(node, self._info(), known_input, seen_input[0])
+                    self._emit(RunFailed(self._info(), shown, error, self.clock.now()))
+                raise
+        if observed:
+            shown = _shown_input(node, self._info(), known_input, seen_input[0])
+            output = None if total is _NOTHING else node.describe_output(total)
+            self._emit(RunEnded(self._info(), shown, output, self.clock.now()))
+
+    async def _astream_run(
+        self,
+        node: Step,
+        inputs: AsyncIterator[Any],
+        kwargs: Mapping[str, Any],
+        known_input: object,
+    ) -> AsyncIterator[Any]:
+        observed = self.run is not None
+        seen_input: list[object] = [_NOTHING]
+        if observed and known_input is NO_INPUT:
+            inputs = _atap(inputs, seen_input)
+        if observed:
+            self._emit(RunStarted(self._info(), known_input, self.clock.now()))
+        total: object = _NOTHING
+        async with AsyncExitStack() as stack:
+            token = CURRENT_SCOPE.set(self)
+            try:
+                self._check_deadline()
+                if node.is_leaf and self.limiters:
+                    for limiter in self.limiters:
+                        await stack.enter_async_context(limiter.ahold())
+                chunks = node.step_astream(inputs, self, kwargs)
+            finally:
+                CURRENT_SCOPE.reset(token)
+            try:
+                while True:
+                    token = CURRENT_SCOPE.set(self)
+                    try:
+                        chunk = await self._abounded(anext(chunks), node)
+                    except StopAsyncIteration:
+                        break
+                    finally:
+                        CURRENT_SCOPE.reset(token)
+                    if observed:
+                        total = add_chunks(total, chunk)
+                        self._emit(RunStreamed(self._info(), chunk, self.clock.now()))
+                    yield chunk
+            except BaseException as error:
+                await _aclose(chunks)
+                if observed:
+                    shown = _shown_input(node, self._info(), known_input, seen_input[0])
+                    self._emit(RunFailed(self._info(), shown, error, self.clock.now()))
+                raise
+        if observed:
+            shown = _shown_input(node, self._info(), known_input, seen_input[0])
+            output = None if total is _NOTHING else node.describe_output(total)
+            self._emit(RunEnded(self._info(), shown, output, self.clock.now()))
+
+
+def _earlier(a: _Deadline | None, b: _Deadline) -> _Deadline:
+    return b if a is None or b.at < a.at else a
+
+
+def _shown_input(node: Step, run: RunInfo, known: object, seen: object) -> object:
+    if known is not NO_INPUT:
+        return known if not run.parent_ids else node.describe_input(known)
+    return None if seen is _NOTHING else node.describe_input(seen)
+
+
+def _tap(inputs: Iterator[Any], seen: list[object]) -> Iterator[Any]:
+    for item in inputs:
+        seen[0] = add_chunks(seen[0], item)
+        yield item
+
+
+async def _atap(inputs: AsyncIterator[Any], seen: list[object]) -> AsyncIterator[Any]:
+    async for item in inputs:
+        seen[0] = add_chunks(seen[0], item)
+        yield item
+
+
+def _close(chunks: Iterator[Any]) -> None:
+    close: Callable[[], object] | None = getattr(chunks, "close", None)
+    if close is not None:
+        close()
+
+
+async def _aclose(chunks: AsyncIterator[Any]) -> None:
+    aclose: Callable[[], Awaitable[object]] | None = getattr(chunks, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
+PLAIN_SCOPE: Final = Scope(EMPTY_CONFIG, (), None, (), None)
+
+
+def entry_scope(
+    config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call"
+) -> Scope:
+    """The scope a public call (``invoke``, ``stream``, ...) starts its root run in.
+
+    Inside a running step, the call becomes a child of that step's run and
+    inherits its config, observers and limits.
+    """
+    ambient = CURRENT_SCOPE.get()
+    clock = current_clock()
+    if ambient is None:
+        if config is EMPTY_CONFIG and not observers:
+            return PLAIN_SCOPE
+        base = EMPTY_CONFIG
+        limiters: tuple[Limiter, ...] = ()
+        deadline: _Deadline | None = None
+    else:
+        if config is EMPTY_CONFIG and not observers:
+            return ambient
+        base = ambient.config
+        limiters = ambient.limiters
+        deadline = ambient.deadline
+        observers = (*ambient.observers, *observers)
+    if config.max_concurrency is not None:
+        limiters = (*limiters, Limiter(config.max_concurrency))
+    if config.timeout is not None:
+        deadline = _earlier(
+            deadline, _Deadline(clock.monotonic() + config.timeout, owner, config.timeout)
+        )
+    run = None if ambient is None else ambient.run
+    merged = merge_configs(base, config.for_children())
+    root = config if (config.run_name or config.run_id) else None
+    return Scope(merged, observers, run, limiters, deadline, root)
+
+
+def dispatch_custom_event(name: str, data: object) -> None:
+    """Emit a custom event from inside a running step (no config needed).
+
+    >>> dispatch_custom_event("progress", 1)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: dispatch_custom_event('progress') must be called from inside a running step
+    """
+    scope = CURRENT_SCOPE.get()
+    if scope is None:
+        raise RuntimeError(f"dispatch_custom_event({name!r}) must be called from inside a running step")
+    scope.emit_custom(name, data)
+
+
+async def adispatch_custom_event(name: str, data: object) -> None:
+    """Async ``dispatch_custom_event``."""
+    dispatch_custom_event(name, data)

@@ -1,0 +1,73 @@
+"""The small protocol the runtime runs: anything with these members is a step.
+
+``effects`` never imports ``combinators``; ``combinators.Runnable`` implements this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, final
+
+import attrs
+
+from effects.config import RunConfig
+
+if TYPE_CHECKING:
+    from effects.runtime import Observer, Scope
+
+
+class Step(Protocol):
+    """What the runtime needs of a node."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def run_type(self) -> str: ...
+
+    @property
+    def is_leaf(self) -> bool: ...
+
+    @property
+    def step_binding(self) -> StepBinding | None: ...
+
+    def step_invoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any: ...
+
+    async def step_ainvoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any: ...
+
+    def step_stream(
+        self, inputs: Iterator[Any], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[Any]: ...
+
+    def step_astream(
+        self, inputs: AsyncIterator[Any], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Any]: ...
+
+    def describe_input(self, input: Any) -> object: ...
+
+    def describe_output(self, output: Any) -> object: ...
+
+
+class ObserverFactory(Protocol):
+    """Makes a fresh observer for one run of a binding (for example listeners)."""
+
+    def make_observer(self) -> Observer: ...
+
+
+@final
+@attrs.frozen
+class StepBinding:
+    """A node that is not a run of its own: it adjusts how ``bound`` runs.
+
+    ``config`` merges over the caller's config for ``bound``'s run; ``kwargs`` are
+    passed to ``bound`` (the caller's keyword arguments win); ``observers`` watch
+    ``bound``'s run and its subtree.
+
+    >>> StepBinding(bound=None, config=RunConfig(tags=("x",))).kwargs
+    {}
+    """
+
+    bound: Any
+    config: RunConfig = RunConfig()
+    kwargs: Mapping[str, Any] = attrs.field(factory=dict[str, Any])
+    observers: tuple[ObserverFactory, ...] = ()
