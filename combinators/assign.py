@@ -23,6 +23,7 @@ from combinators.parallel import RunnableParallel
 from combinators.runnable import Runnable
 from effects.errors import InputError
 from effects.runtime import Scope
+from effects.streams import closing
 
 Input = Mapping[str, Any]
 
@@ -86,16 +87,18 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     ) -> AsyncIterator[dict[str, Any]]:
         keys = set(self.mapper.steps)
         seen: list[Input] = []
-        async for chunk in inputs:
-            given = _require_dict(self.name, chunk)
-            seen.append(given)
-            kept = AddableDict({k: v for k, v in given.items() if k not in keys})
-            if kept:
-                yield kept
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                given = _require_dict(self.name, chunk)
+                seen.append(given)
+                kept = AddableDict({k: v for k, v in given.items() if k not in keys})
+                if kept:
+                    yield kept
 
         async def replay() -> AsyncIterator[Input]:
             for item in seen:
                 yield item
 
-        async for out in scope.astream(self.mapper, replay()):
-            yield out
+        async with closing(scope.astream(self.mapper, replay())) as stream:
+            async for out in stream:
+                yield out

@@ -18,6 +18,7 @@ import attrs
 from combinators.runnable import Runnable
 from effects.errors import InputError
 from effects.runtime import Scope, add_chunks
+from effects.streams import closing
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -68,8 +69,9 @@ class RunnableBind(Runnable[In, Out]):
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
         total: Any = _NOTHING
-        async for chunk in inputs:
-            total = add_chunks(total, chunk)
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                total = add_chunks(total, chunk)
         if total is _NOTHING:
             return
         nxt = self._next(await scope.ainvoke(self.first, total, None, kwargs))
@@ -77,8 +79,9 @@ class RunnableBind(Runnable[In, Out]):
         async def once() -> AsyncIterator[Any]:
             yield total
 
-        async for out in scope.astream(nxt, once()):
-            yield out
+        async with closing(scope.astream(nxt, once())) as stream:
+            async for out in stream:
+                yield out
 
 
 @final

@@ -23,6 +23,7 @@ import attrs
 from combinators.fields import init_fields
 from combinators.runnable import Runnable
 from effects.runtime import Scope, add_chunks
+from effects.streams import closing
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -111,8 +112,9 @@ class RunnableBranch(Runnable[In, Out]):
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
         total: Any = _NOTHING
-        async for chunk in inputs:
-            total = add_chunks(total, chunk)
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                total = add_chunks(total, chunk)
         if total is _NOTHING:
             return
         target, tag = await self._achoose(total, scope)
@@ -120,5 +122,6 @@ class RunnableBranch(Runnable[In, Out]):
         async def once() -> AsyncIterator[Any]:
             yield total
 
-        async for out in scope.astream(target, once(), tag, kwargs):
-            yield out
+        async with closing(scope.astream(target, once(), tag, kwargs)) as stream:
+            async for out in stream:
+                yield out

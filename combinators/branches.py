@@ -16,6 +16,7 @@ from combinators.runnable import Runnable
 from effects.entry import gather_structured
 from effects.executor import run_indexed
 from effects.runtime import Scope
+from effects.streams import closing
 
 Branch = tuple[Runnable[Any, Any], str]
 """A child and its step tag (``map:key:K``)."""
@@ -71,9 +72,10 @@ async def astream_branches(
     out: asyncio.Queue[tuple[int, Any, BaseException | None]] = asyncio.Queue()
 
     async def pump() -> None:
-        async for item in inputs:
-            for feed in feeds:
-                feed.put_nowait(item)
+        async with closing(inputs) as stream:
+            async for item in stream:
+                for feed in feeds:
+                    feed.put_nowait(item)
         for feed in feeds:
             feed.put_nowait(_DONE)
 
@@ -84,8 +86,9 @@ async def astream_branches(
     async def run(i: int) -> None:
         step, tag = branches[i]
         try:
-            async for chunk in scope.astream(step, read(feeds[i]), tag):
-                out.put_nowait((i, chunk, None))
+            async with closing(scope.astream(step, read(feeds[i]), tag)) as stream:
+                async for chunk in stream:
+                    out.put_nowait((i, chunk, None))
         except BaseException as error:
             out.put_nowait((i, _DONE, error))
             raise

@@ -36,6 +36,7 @@ from effects import entry
 from effects.config import ConfigLike, RunConfig
 from effects.errors import EmptyStreamError
 from effects.runtime import Scope, add_chunks
+from effects.streams import closing
 from effects.step import StepBinding
 
 In = TypeVar("In", contravariant=True)
@@ -96,8 +97,9 @@ class RunnableCore(Generic[In, Out]):
     ) -> AsyncIterator[Out]:
         """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``)."""
         total: Any = _NOTHING
-        async for chunk in inputs:
-            total = add_chunks(total, chunk)
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                total = add_chunks(total, chunk)
         if total is _NOTHING:
             return
         if (
@@ -399,8 +401,9 @@ def add_up(chunks: Iterator[A], name: str) -> A:
 async def aadd_up(chunks: AsyncIterator[A], name: str) -> A:
     """Async ``add_up``."""
     total: Any = _NOTHING
-    async for chunk in chunks:
-        total = add_chunks(total, chunk)
+    async with closing(chunks) as stream:
+        async for chunk in stream:
+            total = add_chunks(total, chunk)
     if total is _NOTHING:
         raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
     result: A = total

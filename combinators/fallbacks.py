@@ -28,6 +28,7 @@ from combinators.replay import AReplayable, Replayable
 from combinators.runnable import Runnable
 from effects.errors import InputError
 from effects.runtime import Scope
+from effects.streams import closing
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -143,11 +144,13 @@ class RunnableWithFallbacks(Runnable[In, Out]):
                 errors.append(error)
                 continue
             yield first
-            async for chunk in chunks:
-                yield chunk
+            async with closing(chunks) as stream:
+                async for chunk in stream:
+                    yield chunk
             return
         raise self._give_up(errors)
 
     async def _with_error(self, reader: AsyncIterator[Any], error: BaseException) -> AsyncIterator[Any]:
-        async for chunk in reader:
-            yield self._input_for(chunk, error)
+        async with closing(reader) as stream:
+            async for chunk in stream:
+                yield self._input_for(chunk, error)

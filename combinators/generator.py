@@ -93,13 +93,18 @@ class RunnableGenerator(Runnable[In, Out]):
         chunks: Iterator[Out] = self.transform_fn(inputs, **kwargs)
         return chunks
 
-    async def step_astream(
+    def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
         if self.atransform_fn is not None:
-            async for chunk in self.atransform_fn(inputs, **kwargs):
-                yield chunk
-            return
+            # The user's own generator, with no relay in between: one hop per chunk.
+            chunks: AsyncIterator[Out] = self.atransform_fn(inputs, **kwargs)
+            return chunks
+        return self._sync_over_async(inputs, scope, kwargs)
+
+    async def _sync_over_async(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
         # Only a sync transform: feed it the collected input chunks.
         collected = [chunk async for chunk in inputs]
         for chunk in self.step_stream(iter(collected), scope, kwargs):

@@ -30,6 +30,7 @@ from combinators.runnable import Runnable
 from effects.config import RunConfig
 from effects.errors import InputError
 from effects.runtime import Scope, add_chunks
+from effects.streams import closing
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -264,14 +265,16 @@ class RunnableLambda(Runnable[In, Out]):
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
         total: Any = _NOTHING
-        async for chunk in inputs:
-            total = add_chunks(total, chunk)
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                total = add_chunks(total, chunk)
         if total is _NOTHING:
             return
         func, kind = self._async_func()
         if kind is _Kind.ASYNC_GENERATOR:
-            async for chunk in func(*self._args(total, scope), **kwargs):
-                yield chunk
+            async with closing(func(*self._args(total, scope), **kwargs)) as stream:
+                async for chunk in stream:
+                    yield chunk
             return
         if kind is _Kind.GENERATOR:
             for chunk in func(*self._args(total, scope), **kwargs):
@@ -285,8 +288,9 @@ class RunnableLambda(Runnable[In, Out]):
             out = func(*self._args(total, scope), **kwargs)
         if isinstance(out, Runnable):
             returned: Runnable[Any, Out] = out  # pyright: ignore[reportUnknownVariableType]
-            async for chunk in scope.with_recursion_step().astream(returned, _aone(total)):
-                yield chunk
+            async with closing(scope.with_recursion_step().astream(returned, _aone(total))) as stream:
+                async for chunk in stream:
+                    yield chunk
             return
         yield out
 

@@ -30,6 +30,7 @@ from combinators.branches import (
 from combinators.fields import init_fields
 from combinators.runnable import Runnable
 from effects.runtime import Scope
+from effects.streams import closing
 
 In = TypeVar("In", contravariant=True)
 
@@ -92,5 +93,6 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[dict[str, Any]]:
         keys = list(self.steps)
-        async for i, chunk in astream_branches(scope, self._branches, inputs):
-            yield AddableDict({keys[i]: chunk})
+        async with closing(astream_branches(scope, self._branches, inputs)) as stream:
+            async for i, chunk in stream:
+                yield AddableDict({keys[i]: chunk})

@@ -16,6 +16,7 @@ import attrs
 
 from combinators.runnable import Runnable
 from effects.runtime import Scope, add_chunks
+from effects.streams import closing
 
 T = TypeVar("T")
 
@@ -77,10 +78,11 @@ class RunnablePassthrough(Runnable[T, T]):
         self, inputs: AsyncIterator[T], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[T]:
         total: Any = _NOTHING
-        async for chunk in inputs:
-            if self.func is not None or self.afunc is not None:
-                total = add_chunks(total, chunk)
-            yield chunk
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                if self.func is not None or self.afunc is not None:
+                    total = add_chunks(total, chunk)
+                yield chunk
         if total is _NOTHING:
             return
         if self.afunc is not None:

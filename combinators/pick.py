@@ -20,6 +20,7 @@ import attrs
 from combinators.runnable import Runnable
 from effects.errors import InputError
 from effects.runtime import Scope
+from effects.streams import closing
 
 
 def _keys(value: str | Sequence[str]) -> str | tuple[str, ...]:
@@ -66,7 +67,8 @@ class RunnablePick(Runnable[Mapping[str, Any], Any]):
     async def step_astream(
         self, inputs: AsyncIterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Any]:
-        async for chunk in inputs:
-            picked = self._pick(chunk)
-            if picked is not None:
-                yield picked
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                picked = self._pick(chunk)
+                if picked is not None:
+                    yield picked

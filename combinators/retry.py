@@ -27,6 +27,7 @@ from combinators.replay import AReplayable, Replayable
 from combinators.retry_policy import RetryPolicy
 from combinators.runnable import Runnable
 from effects.runtime import Scope
+from effects.streams import closing
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -151,6 +152,7 @@ class RunnableRetry(Runnable[In, Out]):
                 attempt += 1
                 continue
             yield first
-            async for chunk in chunks:
-                yield chunk
+            async with closing(chunks) as stream:
+                async for chunk in stream:
+                    yield chunk
             return

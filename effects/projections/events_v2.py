@@ -1,0 +1,255 @@
+"""Effects -> ``astream_events(version="v2")`` events, one effect at a time.
+
+Each effect gives at most one event: ``RunStarted`` -> ``on_<type>_start``,
+``RunStreamed`` -> ``on_<type>_stream``, ``RunEnded`` -> ``on_<type>_end``,
+``CustomEmitted`` -> ``on_custom_event``, and (our documented extension; the peer has
+none) ``RunFailed`` -> ``on_<type>_error`` with ``data = {"error": e, "input": i}``.
+The root's end and error events carry no ``input``.
+
+Dict key order follows the peer per kind of event (it only shows in serialized bytes):
+start ``event, data, name, tags, run_id, metadata, parent_ids``; end/error and a
+sub-run model's token stream ``event, data, run_id, name, tags, metadata, parent_ids``;
+other streams and custom events ``event, run_id, name, tags, metadata, data,
+parent_ids``.
+
+One difference from the peer: a custom event carries all tags of its enclosing run,
+the step tag (``seq:step:N``) included; the peer drops the non-inherited step tag there.
+
+>>> from uuid import UUID
+>>> from effects.values import RunInfo, RunStarted
+>>> run = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
+>>> [e["event"] for e in EventsV2().feed(RunStarted(run, "hi", 0.0))]
+['on_chain_start']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Literal, TypeAlias, TypedDict, final
+from uuid import UUID
+
+from effects.projections.filters import NO_FILTER, EventFilter
+from effects.projections.shapes import MODEL_TYPES
+from effects.values import (
+    NO_INPUT,
+    CustomEmitted,
+    Effect,
+    RunEnded,
+    RunFailed,
+    RunInfo,
+    RunStarted,
+    RunStreamed,
+)
+
+
+class EventData(TypedDict, total=False):
+    """The ``data`` of a standard event: which keys appear depends on the event."""
+
+    input: object
+    output: object
+    chunk: object
+    error: BaseException
+
+
+class StandardStreamEvent(TypedDict):
+    """A start, stream, end or error event of a run.
+
+    >>> sorted(StandardStreamEvent.__annotations__)
+    ['data', 'event', 'metadata', 'name', 'parent_ids', 'run_id', 'tags']
+    """
+
+    event: str
+    data: EventData
+    name: str
+    tags: list[str]
+    run_id: str
+    metadata: dict[str, object]
+    parent_ids: list[str]
+
+
+class CustomStreamEvent(TypedDict):
+    """A custom event dispatched from inside a run (``run_id`` is that run's).
+
+    >>> CustomStreamEvent(event="on_custom_event", run_id="1", name="progress", tags=[],
+    ...                   metadata={}, data=0.5, parent_ids=[])["data"]
+    0.5
+    """
+
+    event: Literal["on_custom_event"]
+    run_id: str
+    name: str
+    tags: list[str]
+    metadata: dict[str, object]
+    data: object
+    parent_ids: list[str]
+
+
+StreamEvent: TypeAlias = StandardStreamEvent | CustomStreamEvent
+"""One event of ``astream_events`` v2."""
+
+
+def _not_an_effect(where: str, effect: object) -> TypeError:
+    return TypeError(
+        f"{where} expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed"
+        f" or CustomEmitted), got {type(effect).__name__}"
+    )
+
+
+@final
+class _Seen:
+    """What a projection remembers about a run it has shown, until that run ends."""
+
+    __slots__ = ("run_id", "parent_ids", "shown")
+
+    def __init__(self, run: RunInfo, shown: bool) -> None:
+        self.run_id = str(run.run_id)
+        self.parent_ids = tuple(str(parent) for parent in run.parent_ids)
+        self.shown = shown
+
+
+@final
+class EventsV2:
+    """The v2 projection as a fold: ``feed`` one effect, get the events it gives.
+
+    >>> from uuid import UUID
+    >>> from effects.values import RunInfo, RunEnded
+    >>> run = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
+    >>> EventsV2().feed(RunEnded(run, "hi", "hi", 1.0))[0]["data"]
+    {'output': 'hi'}
+    """
+
+    __slots__ = ("_filter", "_runs")
+
+    def __init__(self, filter: EventFilter = NO_FILTER) -> None:
+        if not isinstance(filter, EventFilter):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+            raise TypeError(f"EventsV2 filter must be an EventFilter, got {type(filter).__name__}")
+        self._filter = filter
+        self._runs: dict[UUID, _Seen] = {}
+
+    def feed(self, effect: Effect) -> list[StreamEvent]:
+        """The events for one effect (none when the filter hides its run).
+
+        >>> EventsV2().feed("start")
+        Traceback (most recent call last):
+        ...
+        TypeError: EventsV2.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got str
+        """
+        if isinstance(effect, CustomEmitted):
+            return self._custom(effect)
+        if not isinstance(effect, RunStarted | RunStreamed | RunEnded | RunFailed):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+            raise _not_an_effect("EventsV2.feed", effect)
+        run = effect.run
+        seen = self._runs.get(run.run_id)
+        if seen is None:
+            seen = _Seen(run, self._filter.includes(run.name, run.run_type, run.tags))
+            self._runs[run.run_id] = seen
+        if isinstance(effect, RunEnded | RunFailed):
+            del self._runs[run.run_id]
+        if not seen.shown:
+            return []
+        if isinstance(effect, RunStarted):
+            return [_start(effect, seen)]
+        if isinstance(effect, RunStreamed):
+            return [_stream(effect, seen)]
+        if isinstance(effect, RunEnded):
+            return [_end(effect, seen)]
+        return [_error(effect, seen)]
+
+    def _custom(self, effect: CustomEmitted) -> list[StreamEvent]:
+        run = effect.run
+        # For custom events the filter's "type" is the event's own name, as in the peer.
+        if not self._filter.includes(effect.name, effect.name, run.tags):
+            return []
+        seen = self._runs.get(run.run_id) or _Seen(run, True)
+        event: CustomStreamEvent = {
+            "event": "on_custom_event",
+            "run_id": seen.run_id,
+            "name": effect.name,
+            "tags": list(run.tags),
+            "metadata": dict(run.metadata),
+            "data": effect.data,
+            "parent_ids": list(seen.parent_ids),
+        }
+        return [event]
+
+
+def _start(effect: RunStarted, seen: _Seen) -> StandardStreamEvent:
+    run = effect.run
+    data: EventData = {} if effect.input is NO_INPUT else {"input": effect.input}
+    return {
+        "event": f"on_{run.run_type}_start",
+        "data": data,
+        "name": run.name,
+        "tags": list(run.tags),
+        "run_id": seen.run_id,
+        "metadata": dict(run.metadata),
+        "parent_ids": list(seen.parent_ids),
+    }
+
+
+def _stream(effect: RunStreamed, seen: _Seen) -> StandardStreamEvent:
+    run = effect.run
+    data: EventData = {"chunk": effect.chunk}
+    name = f"on_{run.run_type}_stream"
+    if run.parent_ids and run.run_type in MODEL_TYPES:
+        # A sub-run model's chunks reach the peer as token callbacks, in this key order.
+        return {
+            "event": name,
+            "data": data,
+            "run_id": seen.run_id,
+            "name": run.name,
+            "tags": list(run.tags),
+            "metadata": dict(run.metadata),
+            "parent_ids": list(seen.parent_ids),
+        }
+    return {
+        "event": name,
+        "run_id": seen.run_id,
+        "name": run.name,
+        "tags": list(run.tags),
+        "metadata": dict(run.metadata),
+        "data": data,
+        "parent_ids": list(seen.parent_ids),
+    }
+
+
+def _end(effect: RunEnded, seen: _Seen) -> StandardStreamEvent:
+    data: EventData = {"output": effect.output}
+    if effect.run.parent_ids and effect.input is not NO_INPUT:
+        data["input"] = effect.input
+    return _closing(f"on_{effect.run.run_type}_end", data, effect.run, seen)
+
+
+def _error(effect: RunFailed, seen: _Seen) -> StandardStreamEvent:
+    data: EventData = {"error": effect.error}
+    if effect.run.parent_ids and effect.input is not NO_INPUT:
+        data["input"] = effect.input
+    return _closing(f"on_{effect.run.run_type}_error", data, effect.run, seen)
+
+
+def _closing(name: str, data: EventData, run: RunInfo, seen: _Seen) -> StandardStreamEvent:
+    return {
+        "event": name,
+        "data": data,
+        "run_id": seen.run_id,
+        "name": run.name,
+        "tags": list(run.tags),
+        "metadata": dict(run.metadata),
+        "parent_ids": list(seen.parent_ids),
+    }
+
+
+def stream_events_v2(
+    effects: Iterable[Effect], filter: EventFilter = NO_FILTER
+) -> Iterator[StreamEvent]:
+    """The v2 events of a sequence of effects, lazily.
+
+    >>> from uuid import UUID
+    >>> from effects.values import RunInfo, RunStarted, RunStreamed
+    >>> run = RunInfo(UUID(int=1), (), "echo", "chain", ("t",), {})
+    >>> [e["event"] for e in stream_events_v2([RunStarted(run, 1, 0.0), RunStreamed(run, 1, 0.1)])]
+    ['on_chain_start', 'on_chain_stream']
+    """
+    fold = EventsV2(filter)
+    for effect in effects:
+        yield from fold.feed(effect)

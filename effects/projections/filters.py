@@ -1,0 +1,121 @@
+"""EventFilter: which runs an event stream or run log shows (the peer's include/exclude rules).
+
+A run is included when no include filter is given, or when its name is in
+``include_names`` OR its type is in ``include_types`` OR one of its tags is in
+``include_tags``; and then only if its name is not in ``exclude_names`` AND its type is
+not in ``exclude_types`` AND none of its tags is in ``exclude_tags``. An empty include
+list is a given filter that matches nothing.
+
+>>> keep = EventFilter(include_types=("parser",), exclude_tags=("hidden",))
+>>> keep.includes("StrOutputParser", "parser", ("seq:step:3",))
+True
+>>> keep.includes("StrOutputParser", "parser", ("hidden",))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final, final
+
+import attrs
+
+
+def _names(value: Iterable[str] | None, field: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str | bytes):
+        raise TypeError(
+            f"EventFilter.{field} must be a list of str, got the single"
+            f" {type(value).__name__} {value!r}; wrap it in a list"
+        )
+    items = tuple(value)
+    for item in items:
+        if not isinstance(item, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+            raise TypeError(f"EventFilter.{field} must hold str, got {type(item).__name__} {item!r}")
+    return items
+
+
+# One named converter per field, so the error names the field (and mypy's attrs plugin
+# can read the converter's type).
+def _include_names(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _names(value, "include_names")
+
+
+def _include_types(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _names(value, "include_types")
+
+
+def _include_tags(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _names(value, "include_tags")
+
+
+def _exclude_names(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _names(value, "exclude_names")
+
+
+def _exclude_types(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _names(value, "exclude_types")
+
+
+def _exclude_tags(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _names(value, "exclude_tags")
+
+
+@final
+@attrs.frozen
+class EventFilter:
+    """The include/exclude filters of ``astream_events`` and ``astream_log``.
+
+    >>> EventFilter(include_names=["a"]).includes("b", "chain", ())
+    False
+    >>> EventFilter().is_open
+    True
+    """
+
+    include_names: tuple[str, ...] | None = attrs.field(default=None, converter=_include_names)
+    include_types: tuple[str, ...] | None = attrs.field(default=None, converter=_include_types)
+    include_tags: tuple[str, ...] | None = attrs.field(default=None, converter=_include_tags)
+    exclude_names: tuple[str, ...] | None = attrs.field(default=None, converter=_exclude_names)
+    exclude_types: tuple[str, ...] | None = attrs.field(default=None, converter=_exclude_types)
+    exclude_tags: tuple[str, ...] | None = attrs.field(default=None, converter=_exclude_tags)
+
+    @property
+    def is_open(self) -> bool:
+        """True when no filter is given, so every run is included.
+
+        >>> EventFilter(exclude_tags=()).is_open
+        False
+        """
+        return self == NO_FILTER
+
+    def includes(self, name: str, run_type: str, tags: Sequence[str]) -> bool:
+        """Whether a run (or custom event) with this name, type and tags is shown.
+
+        >>> EventFilter(include_tags=["x"], exclude_names=["n"]).includes("m", "tool", ["x"])
+        True
+        """
+        if self.include_names is None and self.include_types is None and self.include_tags is None:
+            included = True
+        else:
+            included = (
+                (self.include_names is not None and name in self.include_names)
+                or (self.include_types is not None and run_type in self.include_types)
+                or (
+                    self.include_tags is not None
+                    and any(tag in self.include_tags for tag in tags)
+                )
+            )
+        if not included:
+            return False
+        if self.exclude_names is not None and name in self.exclude_names:
+            return False
+        if self.exclude_types is not None and run_type in self.exclude_types:
+            return False
+        if self.exclude_tags is not None and any(tag in self.exclude_tags for tag in tags):
+            return False
+        return True
+
+
+NO_FILTER: Final = EventFilter()
+"""The filter that shows everything."""

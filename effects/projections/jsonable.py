@@ -1,0 +1,340 @@
+"""One JSON form for any value that flows through a run (SSE, recordings, run logs).
+
+``to_jsonable`` never raises and always returns plain JSON data, the same for equal
+inputs, and is idempotent on its own output (``to_jsonable(to_jsonable(x))`` equals
+``to_jsonable(x)``), so a recorded value maps to the JSON of the live one.
+
+The form, by kind of value:
+
+- ``None``, ``bool``, ``int``, ``str``: as is; finite floats as is; ``nan``/``inf``
+  as the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"`` (strict JSON has no
+  such numbers).
+- lists, tuples and other sequences: lists; sets: lists in a canonical order.
+- mappings: dicts with str keys (``1`` -> ``"1"``, ``None`` -> ``"null"``; two keys
+  that meet as the same string keep the later value).
+- attrs and dataclass instances: ``{"type": <class name>, **fields}``; fields declared
+  with ``repr=False`` are left out (they are usually secrets or caches). The class name
+  owns ``"type"``: a field itself named ``type`` is written as ``"type_"``. The form
+  is for reading and recording, not a way back to the object, so a plain dict that
+  happens to hold ``"type"`` is not confused with anything.
+- exceptions: ``{"type": "error", "error_type": <class name>, "message": str(e)}``.
+- ``UUID``: its str; ``datetime``/``date``/``time``: ISO-8601; enums: their value;
+  ``bytes``: ``{"type": "bytes", "base64": ...}``.
+- secrets: any value whose class defines ``__redacted__`` (the ``Redacted``
+  protocol) is written as the JSON of what that returns; any class named ``Secret``
+  (or deriving from one) without it is written as ``REDACTED``. Secrets win over
+  every other rule, so they never leak through an attrs field or a dict.
+- a class may define ``__jsonable__()`` (the ``HasJsonForm`` protocol) to give its
+  own form.
+- anything else: ``{"type": "repr", "repr": <repr, truncated, memory addresses
+  removed>}``; a ``repr`` that raises gives ``"<unrepresentable T>"``.
+
+>>> to_jsonable({"a": (1, 2.5), 3: None})
+{'a': [1, 2.5], '3': None}
+>>> to_jsonable(ValueError("boom"))
+{'type': 'error', 'error_type': 'ValueError', 'message': 'boom'}
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import datetime as dt
+import enum
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence, Set
+from typing import Final, Protocol, TypeAlias, Union, cast
+from uuid import UUID
+
+import attrs
+
+JsonValue: TypeAlias = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
+"""Plain JSON data as Python values."""
+
+REDACTED: Final = "**********"
+"""What a secret without its own redacted form is written as."""
+
+MAX_REPR_CHARS: Final = 1000
+"""Longer reprs are cut to this many characters (plus ``...``)."""
+
+_MAX_DEPTH: Final = 100
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+class Redacted(Protocol):
+    """A value that carries a secret: ``__redacted__`` returns what may be shown instead.
+
+    >>> class Token:
+    ...     def __redacted__(self) -> str:
+    ...         return "tok-****"
+    >>> to_jsonable({"auth": Token()})
+    {'auth': 'tok-****'}
+    """
+
+    def __redacted__(self) -> object: ...
+
+
+class HasJsonForm(Protocol):
+    """A value that knows its own JSON form.
+
+    >>> class Point:
+    ...     def __jsonable__(self) -> object:
+    ...         return [1, 2]
+    >>> to_jsonable(Point())
+    [1, 2]
+    """
+
+    def __jsonable__(self) -> object: ...
+
+
+def to_jsonable(value: object) -> JsonValue:
+    """The JSON form of ``value`` (see the module docstring); never raises.
+
+    >>> import uuid
+    >>> to_jsonable([uuid.UUID(int=1), b"hi", float("nan")])
+    ['00000000-0000-0000-0000-000000000001', {'type': 'bytes', 'base64': 'aGk='}, 'NaN']
+    """
+    return _encode(value, 0, set())
+
+
+def safe_repr(value: object) -> str:
+    """``repr(value)`` without memory addresses, truncated, and never raising.
+
+    >>> class Boom:
+    ...     def __repr__(self) -> str:
+    ...         raise RuntimeError
+    >>> safe_repr(Boom())
+    '<unrepresentable Boom>'
+    >>> safe_repr(object())
+    '<object object>'
+    """
+    try:
+        text = repr(value)  # Python itself rejects a __repr__ that returns a non-str
+    except Exception:
+        return f"<unrepresentable {type(value).__name__}>"
+    text = _ADDRESS.sub("", text)
+    if len(text) > MAX_REPR_CHARS:
+        return text[:MAX_REPR_CHARS] + "..."
+    return text
+
+
+def safe_str(value: object) -> str:
+    """``str(value)``, or the safe repr when ``str`` raises.
+
+    >>> safe_str(KeyError("k"))
+    "'k'"
+    """
+    try:
+        return str(value)
+    except Exception:
+        return safe_repr(value)
+
+
+def is_secret(value: object) -> bool:
+    """Whether ``value`` must only be shown in its redacted form.
+
+    >>> class Secret:
+    ...     pass
+    >>> is_secret(Secret()), is_secret("password")
+    (True, False)
+    """
+    return _is_secret_type(type(value))
+
+
+def redacted_form(value: object) -> object:
+    """What may be shown in place of a secret (``REDACTED`` when it cannot say).
+
+    >>> class Secret:
+    ...     pass
+    >>> redacted_form(Secret())
+    '**********'
+    """
+    hook = getattr(type(value), "__redacted__", None)
+    if hook is None:
+        return REDACTED
+    try:
+        shown = hook(value)
+    except Exception:
+        return REDACTED
+    # A redacted form that is itself a secret would send us round in circles.
+    return REDACTED if is_secret(shown) else shown
+
+
+_SECRET_TYPES: dict[type, bool] = {}
+_CACHE_LIMIT: Final = 4096
+
+
+def _is_secret_type(cls: type) -> bool:
+    known = _SECRET_TYPES.get(cls)
+    if known is None:
+        known = getattr(cls, "__redacted__", None) is not None or any(
+            base.__name__ == "Secret" for base in cls.__mro__
+        )
+        if len(_SECRET_TYPES) >= _CACHE_LIMIT:  # classes made on the fly must not pile up
+            _SECRET_TYPES.clear()
+        _SECRET_TYPES[cls] = known
+    return known
+
+
+def _float(value: float) -> JsonValue:
+    if math.isfinite(value):
+        return value
+    if math.isnan(value):
+        return "NaN"
+    return "Infinity" if value > 0 else "-Infinity"
+
+
+def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
+    kind = type(value)
+    # Exact builtin types first: they are most of the traffic and can never be secrets.
+    if value is None or kind is str or kind is int or kind is bool:
+        return cast(JsonValue, value)
+    if kind is float:
+        return _float(cast(float, value))
+    if depth > _MAX_DEPTH:
+        return {"type": "repr", "repr": safe_repr(value)}
+    if _is_secret_type(kind):
+        return _encode(redacted_form(value), depth + 1, active)
+    hook = getattr(kind, "__jsonable__", None)
+    if hook is not None:
+        return _encode_hooked(value, hook, depth, active)
+    if isinstance(value, enum.Enum):
+        return _encode(value.value, depth + 1, active)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return _float(float.__float__(value))
+    if isinstance(value, BaseException):
+        return {"type": "error", "error_type": kind.__name__, "message": safe_str(value)}
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, bytes | bytearray):
+        return {"type": "bytes", "base64": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, memoryview):
+        raw = cast("memoryview[int]", value).tobytes()
+        return {"type": "bytes", "base64": base64.b64encode(raw).decode("ascii")}
+    return _encode_container(value, depth, active)
+
+
+def _encode_hooked(
+    value: object, hook: Callable[[object], object], depth: int, active: set[int]
+) -> JsonValue:
+    try:
+        shown = hook(value)
+    except Exception:
+        return {"type": "repr", "repr": safe_repr(value)}
+    if shown is value:
+        return {"type": "repr", "repr": safe_repr(value)}
+    return _encode(shown, depth + 1, active)
+
+
+def _encode_container(value: object, depth: int, active: set[int]) -> JsonValue:
+    marker = id(value)
+    if marker in active:
+        return {"type": "repr", "repr": "<cycle>"}
+    active.add(marker)
+    try:
+        return _encode_members(value, depth + 1, active)
+    except Exception:
+        # A container whose iteration or attribute access fails is still shown.
+        return {"type": "repr", "repr": safe_repr(value)}
+    finally:
+        active.discard(marker)
+
+
+def _encode_members(value: object, depth: int, active: set[int]) -> JsonValue:
+    if isinstance(value, Mapping):
+        out: dict[str, JsonValue] = {}
+        for key, item in cast(Mapping[object, object], value).items():
+            out[_key(key)] = _encode(item, depth, active)
+        return out
+    if isinstance(value, list | tuple):
+        return [_encode(item, depth, active) for item in cast(Sequence[object], value)]
+    if attrs.has(type(value)):
+        return _encode_record(value, _attrs_fields(type(value)), depth, active)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _encode_record(value, _dataclass_fields(type(value)), depth, active)
+    if isinstance(value, Set):
+        items = [_encode(item, depth, active) for item in cast(Set[object], value)]
+        return sorted(items, key=_canonical)
+    if isinstance(value, Sequence):
+        return [_encode(item, depth, active) for item in cast(Sequence[object], value)]
+    return {"type": "repr", "repr": safe_repr(value)}
+
+
+def _encode_record(
+    value: object, fields: tuple[tuple[str, str], ...], depth: int, active: set[int]
+) -> JsonValue:
+    out: dict[str, JsonValue] = {"type": type(value).__name__}
+    for attribute, key in fields:
+        out[key] = _encode(getattr(value, attribute), depth, active)
+    return out
+
+
+def _output_key(name: str, taken: set[str]) -> str:
+    key = name
+    while key in taken:
+        key += "_"
+    taken.add(key)
+    return key
+
+
+_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _attrs_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    known = _FIELDS.get(cls)
+    if known is None:
+        taken = {"type"}
+        known = tuple(
+            (field.name, _output_key(field.name, taken))
+            for field in attrs.fields(cls)
+            if field.repr is not False
+        )
+        _remember(cls, known)
+    return known
+
+
+def _dataclass_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    known = _FIELDS.get(cls)
+    if known is None:
+        taken = {"type"}
+        known = tuple(
+            (field.name, _output_key(field.name, taken))
+            for field in dataclasses.fields(cls)
+            if field.repr
+        )
+        _remember(cls, known)
+    return known
+
+
+def _remember(cls: type, fields: tuple[tuple[str, str], ...]) -> None:
+    if len(_FIELDS) >= _CACHE_LIMIT:  # classes made on the fly must not pile up
+        _FIELDS.clear()
+    _FIELDS[cls] = fields
+
+
+def _key(key: object) -> str:
+    if isinstance(key, str) and not is_secret(key):
+        return str.__str__(key)
+    if key is None or isinstance(key, bool | int | float):
+        encoded = to_jsonable(key)
+        # Numbers and null spelled as json.dumps spells them; NaN and friends are already str.
+        return encoded if isinstance(encoded, str) else json.dumps(encoded)
+    if isinstance(key, UUID):
+        return str(key)
+    if is_secret(key):
+        return REDACTED
+    if isinstance(key, enum.Enum):
+        return _key(key.value)
+    return safe_repr(key)
+
+
+def _canonical(item: JsonValue) -> str:
+    return json.dumps(item, sort_keys=True)

@@ -1,0 +1,295 @@
+"""Listener support: ``Run`` trees built by a fold over effects, and the calls they are due.
+
+``RunTree`` folds effects into ``Run`` values and returns ``ListenerCall`` values: an
+``on_start`` call when an observed root run starts (no children, no end yet), and an
+``on_end`` or ``on_error`` call when it finishes, with its whole finished subtree.
+It never calls anything itself, so the runtime decides how: ``Listeners.dispatch`` calls
+the matching callback and returns what it returned; an awaitable result (an async
+listener) is for the runtime to await before it goes on::
+
+    tree, listeners = RunTree(root_id), Listeners(on_start=f, on_end=g)
+    for call in tree.feed(effect):
+        result = listeners.dispatch(call, config)
+        if inspect.isawaitable(result):
+            await result
+
+``inputs``/``outputs`` are shaped as the peer's tracer shapes them (``shapes``): a dict
+input is kept, anything else is ``{"input": x}`` (``{"input": ""}`` while a streaming
+run's input is unknown); outputs are ``{"output": x}`` unless a dict, ``{"documents":
+x}`` for retrievers, the LLMResult dict for models. Unlike the peer, ``outputs`` is
+``None`` until a run ends and for a failed run, and ``error`` is the exception itself,
+not its traceback text.
+
+>>> from uuid import UUID
+>>> from effects.values import RunInfo, RunStarted, RunEnded
+>>> root = RunInfo(UUID(int=1), (), "seq", "chain", (), {})
+>>> tree = RunTree()
+>>> [call.kind for call in tree.feed(RunStarted(root, "q", 0.0))]
+['on_start']
+>>> [(c.kind, c.run.outputs) for c in tree.feed(RunEnded(root, "q", "Q", 1.0))]
+[('on_end', {'output': 'Q'})]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Literal, TypeAlias, cast, final
+from uuid import UUID
+
+import attrs
+
+from effects.config import RunConfig
+from effects.projections.shapes import traced_inputs, traced_outputs
+from effects.values import (
+    NO_INPUT,
+    CustomEmitted,
+    Effect,
+    RunEnded,
+    RunFailed,
+    RunInfo,
+    RunStarted,
+    RunStreamed,
+)
+
+
+@final
+@attrs.frozen
+class Run:
+    """One run as listeners see it, with the runs it started (in start order).
+
+    >>> from datetime import datetime, timezone
+    >>> Run(UUID(int=1), "seq", "chain", {"input": 1}, None, None,
+    ...     datetime(2025, 1, 1, tzinfo=timezone.utc), None, (), {}).end_time is None
+    True
+    """
+
+    id: UUID
+    name: str
+    run_type: str
+    inputs: Mapping[str, object]
+    outputs: Mapping[str, object] | None
+    error: BaseException | None
+    start_time: dt.datetime
+    end_time: dt.datetime | None
+    tags: tuple[str, ...]
+    metadata: Mapping[str, object]
+    child_runs: tuple[Run, ...] = ()
+    parent_run_id: UUID | None = None
+
+
+ListenerKind: TypeAlias = Literal["on_start", "on_end", "on_error"]
+
+
+@final
+@attrs.frozen
+class ListenerCall:
+    """A listener call that is due: which callback, with which run.
+
+    >>> from datetime import datetime, timezone
+    >>> run = Run(UUID(int=1), "r", "chain", {}, None, None, datetime.now(timezone.utc), None, (), {})
+    >>> ListenerCall("on_start", run).kind
+    'on_start'
+    """
+
+    kind: ListenerKind
+    run: Run
+
+
+def _moment(at: float) -> dt.datetime:
+    try:
+        return dt.datetime.fromtimestamp(at, tz=dt.timezone.utc)
+    except (OverflowError, OSError, ValueError) as error:
+        raise ValueError(f"effect time must be seconds since the epoch, got {at!r}") from error
+
+
+@final
+class _Node:
+    __slots__ = ("info", "inputs", "outputs", "error", "start", "end", "children", "streamed")
+
+    def __init__(self, info: RunInfo, input: object, at: float) -> None:
+        self.info = info
+        self.inputs = traced_inputs(input)
+        self.outputs: Mapping[str, object] | None = None
+        self.error: BaseException | None = None
+        self.start = _moment(at)
+        self.end: dt.datetime | None = None
+        self.children: list[_Node] = []
+        self.streamed = False
+
+    def freeze(self) -> Run:
+        info = self.info
+        return Run(
+            id=info.run_id,
+            name=info.name,
+            run_type=info.run_type,
+            inputs=self.inputs,
+            outputs=self.outputs,
+            error=self.error,
+            start_time=self.start,
+            end_time=self.end,
+            tags=info.tags,
+            metadata=info.metadata,
+            child_runs=tuple(child.freeze() for child in self.children),
+            parent_run_id=info.parent_id,
+        )
+
+    def forget(self, nodes: dict[UUID, _Node]) -> None:
+        nodes.pop(self.info.run_id, None)
+        for child in self.children:
+            child.forget(nodes)
+
+
+@final
+class RunTree:
+    """Folds effects into ``Run`` trees; ``feed`` returns the listener calls now due.
+
+    With ``root_id``, only that run and the runs under it are observed; without, every
+    run whose parent is not observed is a root of its own.
+
+    >>> from uuid import UUID
+    >>> from effects.values import RunInfo, RunStarted
+    >>> other = RunInfo(UUID(int=9), (), "other", "chain", (), {})
+    >>> RunTree(UUID(int=1)).feed(RunStarted(other, "q", 0.0))
+    []
+    """
+
+    __slots__ = ("_root_id", "_nodes")
+
+    def __init__(self, root_id: UUID | None = None) -> None:
+        if root_id is not None and not isinstance(root_id, UUID):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+            raise TypeError(f"RunTree root_id must be a UUID or None, got {type(root_id).__name__}")
+        self._root_id = root_id
+        self._nodes: dict[UUID, _Node] = {}
+
+    def feed(self, effect: Effect) -> list[ListenerCall]:
+        """The listener calls this effect makes due (root start, end or error only).
+
+        >>> RunTree().feed(1.5)
+        Traceback (most recent call last):
+        ...
+        TypeError: RunTree.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got float
+        """
+        if isinstance(effect, RunStarted):
+            return self._started(effect)
+        if isinstance(effect, RunStreamed):
+            node = self._nodes.get(effect.run.run_id)
+            if node is not None:
+                node.streamed = True
+            return []
+        if isinstance(effect, RunEnded | RunFailed):
+            return self._finished(effect)
+        if isinstance(effect, CustomEmitted):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+            return []
+        raise TypeError(
+            "RunTree.feed expects an effect value (RunStarted, RunStreamed, RunEnded,"
+            f" RunFailed or CustomEmitted), got {type(effect).__name__}"
+        )
+
+    def _started(self, effect: RunStarted) -> list[ListenerCall]:
+        run = effect.run
+        if run.run_id in self._nodes:
+            return []
+        parent = self._nodes.get(run.parent_id) if run.parent_id is not None else None
+        if parent is not None:
+            node = _Node(run, effect.input, effect.at)
+            parent.children.append(node)
+            self._nodes[run.run_id] = node
+            return []
+        if self._root_id is not None and run.run_id != self._root_id:
+            return []
+        node = _Node(run, effect.input, effect.at)
+        self._nodes[run.run_id] = node
+        return [ListenerCall("on_start", node.freeze())]
+
+    def _finished(self, effect: RunEnded | RunFailed) -> list[ListenerCall]:
+        node = self._nodes.get(effect.run.run_id)
+        if node is None or node.end is not None:
+            return []
+        node.end = _moment(effect.at)
+        if effect.input is not NO_INPUT:
+            node.inputs = traced_inputs(effect.input)
+        kind: ListenerKind
+        if isinstance(effect, RunEnded):
+            node.outputs = traced_outputs(node.info.run_type, effect.output, streamed=node.streamed)
+            kind = "on_end"
+        else:
+            node.error = effect.error
+            kind = "on_error"
+        parent_id = node.info.parent_id
+        if parent_id is not None and parent_id in self._nodes:
+            return []  # a sub-run: it shows up in its root's tree
+        node.forget(self._nodes)
+        return [ListenerCall(kind, node.freeze())]
+
+
+Listener: TypeAlias = Callable[[Run], object]
+"""A listener takes the run; one with a ``config`` parameter also gets ``config=``."""
+
+
+def _takes_config(listener: Listener | None) -> bool:
+    if listener is None:
+        return False
+    try:
+        return "config" in inspect.signature(listener).parameters
+    except (TypeError, ValueError):  # builtins without a signature take no config
+        return False
+
+
+def _check_listener(name: str) -> Callable[[object, attrs.Attribute[Listener | None], Listener | None], None]:
+    def check(_instance: object, _attribute: attrs.Attribute[Listener | None], value: Listener | None) -> None:
+        if value is not None and not callable(value):
+            raise TypeError(f"Listeners.{name} must be callable or None, got {type(value).__name__}")
+
+    return check
+
+
+@final
+@attrs.frozen
+class Listeners:
+    """The ``on_start``/``on_end``/``on_error`` callbacks of ``with_listeners``.
+
+    >>> seen = []
+    >>> listeners = Listeners(on_end=lambda run: seen.append(run.name))
+    >>> from datetime import datetime, timezone
+    >>> run = Run(UUID(int=1), "r", "chain", {}, None, None, datetime.now(timezone.utc), None, (), {})
+    >>> listeners.dispatch(ListenerCall("on_end", run)), seen
+    (None, ['r'])
+    """
+
+    on_start: Listener | None = attrs.field(default=None, validator=_check_listener("on_start"))
+    on_end: Listener | None = attrs.field(default=None, validator=_check_listener("on_end"))
+    on_error: Listener | None = attrs.field(default=None, validator=_check_listener("on_error"))
+    _wants_config: tuple[bool, bool, bool] = attrs.field(
+        init=False,
+        repr=False,
+        eq=False,
+        default=attrs.Factory(
+            lambda self: (
+                _takes_config(self.on_start),
+                _takes_config(self.on_end),
+                _takes_config(self.on_error),
+            ),
+            takes_self=True,
+        ),
+    )
+
+    def dispatch(self, call: ListenerCall, config: RunConfig | None = None) -> object:
+        """Call the callback for ``call`` (if any) and return its result.
+
+        A callback with a ``config`` parameter is called as ``f(run, config=config)``,
+        as the peer does; an async callback's awaitable is returned for the caller to await.
+
+        >>> from datetime import datetime, timezone
+        >>> run = Run(UUID(int=1), "r", "chain", {}, None, None, datetime.now(timezone.utc), None, (), {})
+        >>> Listeners(on_start=lambda run, config: config).dispatch(ListenerCall("on_start", run), RunConfig(tags=("t",)))
+        RunConfig(tags=('t',))
+        """
+        index = ("on_start", "on_end", "on_error").index(call.kind)
+        listener = (self.on_start, self.on_end, self.on_error)[index]
+        if listener is None:
+            return None
+        if self._wants_config[index]:
+            return cast(Callable[..., object], listener)(call.run, config=config)
+        return listener(call.run)
