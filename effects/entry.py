@@ -15,7 +15,7 @@ import attrs
 
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects.executor import run_indexed
-from effects.runtime import CURRENT_SCOPE, PLAIN_SCOPE, Observer, Scope, entry_scope
+from effects.runtime import CURRENT_SCOPE, PLAIN_SCOPE, PLAIN_STREAMS, Observer, Scope, entry_scope
 from effects.step import Step
 from effects.values import NO_INPUT
 
@@ -103,6 +103,22 @@ def _entry(node: Step, config: object, observers: tuple[Observer, ...]) -> Scope
 
 
 def _in_scope(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
+    if scope is PLAIN_SCOPE:
+        return _plain(chunks)
+    return _scoped(scope, chunks)
+
+
+def _plain(chunks: Iterator[Any]) -> Iterator[Any]:
+    # Nothing to propagate: delegate without a per-chunk context switch (free with
+    # `yield from`), and only count that a run is streaming (see dispatch_custom_event).
+    PLAIN_STREAMS.add(1)
+    try:
+        yield from chunks
+    finally:
+        PLAIN_STREAMS.add(-1)
+
+
+def _scoped(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
     # The scope is current only while the chain works, never while the consumer runs.
     try:
         while True:
@@ -120,7 +136,25 @@ def _in_scope(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
             close()
 
 
-async def _ain_scope(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+def _ain_scope(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    if scope is PLAIN_SCOPE:
+        return _aplain(chunks)
+    return _ascoped(scope, chunks)
+
+
+async def _aplain(chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    PLAIN_STREAMS.add(1)
+    try:
+        async for chunk in chunks:
+            yield chunk
+    finally:
+        PLAIN_STREAMS.add(-1)
+        aclose = getattr(chunks, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+async def _ascoped(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
     try:
         while True:
             token = CURRENT_SCOPE.set(scope)

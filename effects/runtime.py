@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
@@ -566,8 +567,30 @@ def entry_scope(
     return Scope(merged, observers, run, limiters, deadline, root)
 
 
+@final
+class _Counter:
+    """How many unobserved streams are running (any thread); see dispatch_custom_event."""
+
+    __slots__ = ("value", "_lock")
+
+    def __init__(self) -> None:
+        self.value = 0
+        self._lock = threading.Lock()
+
+    def add(self, delta: int) -> None:
+        with self._lock:
+            self.value += delta
+
+
+PLAIN_STREAMS: Final = _Counter()
+
+
 def dispatch_custom_event(name: str, data: object) -> None:
     """Emit a custom event from inside a running step (no config needed).
+
+    Unobserved streams run without a per-chunk context (that is what keeps them
+    fast), so while one is running anywhere a call with no run in sight is taken
+    to come from it and does nothing; with none running it is a misuse and raises.
 
     >>> dispatch_custom_event("progress", 1)
     Traceback (most recent call last):
@@ -576,6 +599,8 @@ def dispatch_custom_event(name: str, data: object) -> None:
     """
     scope = CURRENT_SCOPE.get()
     if scope is None:
+        if PLAIN_STREAMS.value > 0:
+            return
         raise RuntimeError(f"dispatch_custom_event({name!r}) must be called from inside a running step")
     scope.emit_custom(name, data)
 

@@ -33,7 +33,6 @@ import re
 from typing import Final, TypeAlias, cast, final
 
 import jsonpatch
-from json.decoder import scanstring
 
 JsonValue: TypeAlias = "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
 """A value as ``json.loads`` returns it."""
@@ -92,12 +91,13 @@ _LITERALS: Final[dict[str, tuple[str, JsonValue]]] = {
     "I": ("Infinity", float("inf")),
 }
 _CLOSER_OF: Final = {"[": "]", "{": "}"}
+_STRING_DECODER: Final = json.JSONDecoder(strict=False)  # strict=False: raw newlines are fine
 _HIGH: Final = frozenset({"d8", "d9", "da", "db"})  # \uD800-\uDBFF, the first half of a surrogate pair
 
 
 def _decode(raw: str) -> str:
     """Decode the inside of a JSON string (its escapes are known to be complete)."""
-    return scanstring(raw + '"', 0, False)[0]
+    return cast(str, _STRING_DECODER.decode('"' + raw + '"'))
 
 
 def _number(text: str) -> int | float:
@@ -517,10 +517,11 @@ class PartialJsonReader:
     while nothing can be parsed yet. Each ``feed`` costs time in the chunk's length.
 
     >>> reader = PartialJsonReader(markdown=True)
-    >>> for chunk in ['```json\\n{"a"', ': [1', ', 2]}\\n```']:
+    >>> for chunk in ['```json\\n', '{"a"', ': [1', ', 2]}\\n```']:
     ...     reader.feed(chunk)
     ...     print(reader.value())
     None
+    {}
     {'a': [1]}
     {'a': [1, 2]}
     """
@@ -537,7 +538,7 @@ class PartialJsonReader:
 
     def feed(self, chunk: str) -> None:
         """Read the next chunk of text."""
-        if not isinstance(chunk, str):
+        if not isinstance(chunk, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
             raise TypeError(f"PartialJsonReader.feed expects str chunks, got {type(chunk).__name__}")
         if self._plain is not None:
             self._plain.feed(chunk)
@@ -582,6 +583,20 @@ class PartialJsonReader:
         outcome = self._outcome()
         return None if isinstance(outcome, _NoValue) else outcome
 
+    def result(self) -> JsonValue:
+        """The value of the text so far; ``json.JSONDecodeError`` if there is none.
+
+        >>> reader = PartialJsonReader()
+        >>> reader.feed("tr")
+        >>> reader.result()
+        Traceback (most recent call last):
+        json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+        """
+        outcome = self._outcome()
+        if isinstance(outcome, _NoValue):
+            raise json.JSONDecodeError("Expecting value", "", 0)
+        return outcome
+
 
 def _no_value_error(text: str) -> json.JSONDecodeError:
     stripped = len(text) - len(text.lstrip())
@@ -601,7 +616,7 @@ def parse_partial_json(text: str) -> JsonValue:
     >>> parse_partial_json('{"a": 1}}') is None
     True
     """
-    if not isinstance(text, str):
+    if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
         raise TypeError(f"parse_partial_json expects a str, got {type(text).__name__}")
     try:
         return cast(JsonValue, json.loads(text, strict=False))
@@ -626,14 +641,14 @@ def parse_json_markdown(text: str) -> JsonValue:
     >>> parse_json_markdown('  {"a": "hello  ')
     {'a': 'hello'}
     """
-    if not isinstance(text, str):
+    if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
         raise TypeError(f"parse_json_markdown expects a str, got {type(text).__name__}")
     reader = PartialJsonReader(markdown=True)
     reader.feed(text)
-    outcome = reader._outcome()
-    if isinstance(outcome, _NoValue):
-        raise _no_value_error(text)
-    return outcome
+    try:
+        return reader.result()
+    except json.JSONDecodeError:
+        raise _no_value_error(text) from None
 
 
 def json_diff(previous: object, current: object) -> list[dict[str, object]]:

@@ -38,7 +38,6 @@ The form, by kind of value:
 from __future__ import annotations
 
 import base64
-import dataclasses
 import datetime as dt
 import enum
 import json
@@ -258,7 +257,7 @@ def _encode_members(value: object, depth: int, active: set[int]) -> JsonValue:
         return [_encode(item, depth, active) for item in cast(Sequence[object], value)]
     if attrs.has(type(value)):
         return _encode_record(value, _attrs_fields(type(value)), depth, active)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if hasattr(type(value), "__dataclass_fields__") and not isinstance(value, type):
         return _encode_record(value, _dataclass_fields(type(value)), depth, active)
     if isinstance(value, Set):
         items = [_encode(item, depth, active) for item in cast(Set[object], value)]
@@ -304,6 +303,8 @@ def _attrs_fields(cls: type) -> tuple[tuple[str, str], ...]:
 def _dataclass_fields(cls: type) -> tuple[tuple[str, str], ...]:
     known = _FIELDS.get(cls)
     if known is None:
+        import dataclasses  # only once a dataclass shows up (keeps the import cheap)
+
         taken = {"type"}
         known = tuple(
             (field.name, _output_key(field.name, taken))

@@ -3,15 +3,18 @@
 ``RunTree`` folds effects into ``Run`` values and returns ``ListenerCall`` values: an
 ``on_start`` call when an observed root run starts (no children, no end yet), and an
 ``on_end`` or ``on_error`` call when it finishes, with its whole finished subtree.
-It never calls anything itself, so the runtime decides how: ``Listeners.dispatch`` calls
+It never calls anything itself, so the runtime decides how: ``ListenerSpec.dispatch`` calls
 the matching callback and returns what it returned; an awaitable result (an async
 listener) is for the runtime to await before it goes on::
 
-    tree, listeners = RunTree(root_id), Listeners(on_start=f, on_end=g)
+    tree, spec = RunTree(root_id), ListenerSpec(on_start=f, on_end=g)
     for call in tree.feed(effect):
-        result = listeners.dispatch(call, config)
+        result = spec.dispatch(call, config)
         if inspect.isawaitable(result):
             await result
+
+``ListenerSpec.make_observer()`` packages this as an observer (``emit(effect)``) for
+one run of a ``with_listeners`` binding.
 
 ``inputs``/``outputs`` are shaped as the peer's tracer shapes them (``shapes``): a dict
 input is kept, anything else is ``{"input": x}`` (``{"input": ""}`` while a streaming
@@ -34,8 +37,9 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
-from collections.abc import Callable, Mapping
-from typing import Literal, TypeAlias, cast, final
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Literal, TypeAlias, final
 from uuid import UUID
 
 import attrs
@@ -224,72 +228,134 @@ class RunTree:
         return [ListenerCall(kind, node.freeze())]
 
 
-Listener: TypeAlias = Callable[[Run], object]
-"""A listener takes the run; one with a ``config`` parameter also gets ``config=``."""
+Listener: TypeAlias = Callable[..., object]
+"""A listener: called with the ``Run``, plus the config when it takes one (see ``dispatch``)."""
+
+_log = logging.getLogger(__name__)
 
 
-def _takes_config(listener: Listener | None) -> bool:
+def _config_style(listener: Listener | None) -> Literal["none", "keyword", "positional"]:
+    """How a listener takes the config: by a ``config`` parameter, as a 2nd argument, or not."""
     if listener is None:
-        return False
+        return "none"
     try:
-        return "config" in inspect.signature(listener).parameters
+        parameters = inspect.signature(listener).parameters
     except (TypeError, ValueError):  # builtins without a signature take no config
-        return False
+        return "none"
+    if "config" in parameters:
+        return "keyword"
+    required = [
+        p
+        for p in parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return "positional" if len(required) == 2 else "none"
 
 
-def _check_listener(name: str) -> Callable[[object, attrs.Attribute[Listener | None], Listener | None], None]:
-    def check(_instance: object, _attribute: attrs.Attribute[Listener | None], value: Listener | None) -> None:
-        if value is not None and not callable(value):
-            raise TypeError(f"Listeners.{name} must be callable or None, got {type(value).__name__}")
-
-    return check
+def _check_listener(
+    _instance: object, attribute: attrs.Attribute[Listener | None], value: Listener | None
+) -> None:
+    if value is not None and not callable(value):
+        raise TypeError(
+            f"with_listeners {attribute.name} must be callable or None, got {type(value).__name__}"
+        )
 
 
 @final
 @attrs.frozen
-class Listeners:
+class ListenerSpec:
     """The ``on_start``/``on_end``/``on_error`` callbacks of ``with_listeners``.
 
+    A value (equal by its callbacks, picklable when they are); ``make_observer`` makes
+    the observer that watches one run of the binding.
+
     >>> seen = []
-    >>> listeners = Listeners(on_end=lambda run: seen.append(run.name))
+    >>> spec = ListenerSpec(on_end=lambda run: seen.append(run.name))
     >>> from datetime import datetime, timezone
     >>> run = Run(UUID(int=1), "r", "chain", {}, None, None, datetime.now(timezone.utc), None, (), {})
-    >>> listeners.dispatch(ListenerCall("on_end", run)), seen
+    >>> spec.dispatch(ListenerCall("on_end", run)), seen
     (None, ['r'])
     """
 
-    on_start: Listener | None = attrs.field(default=None, validator=_check_listener("on_start"))
-    on_end: Listener | None = attrs.field(default=None, validator=_check_listener("on_end"))
-    on_error: Listener | None = attrs.field(default=None, validator=_check_listener("on_error"))
-    _wants_config: tuple[bool, bool, bool] = attrs.field(
-        init=False,
-        repr=False,
-        eq=False,
-        default=attrs.Factory(
-            lambda self: (
-                _takes_config(self.on_start),
-                _takes_config(self.on_end),
-                _takes_config(self.on_error),
-            ),
-            takes_self=True,
-        ),
-    )
+    on_start: Listener | None = attrs.field(default=None, validator=_check_listener)
+    on_end: Listener | None = attrs.field(default=None, validator=_check_listener)
+    on_error: Listener | None = attrs.field(default=None, validator=_check_listener)
 
     def dispatch(self, call: ListenerCall, config: RunConfig | None = None) -> object:
         """Call the callback for ``call`` (if any) and return its result.
 
-        A callback with a ``config`` parameter is called as ``f(run, config=config)``,
-        as the peer does; an async callback's awaitable is returned for the caller to await.
+        A callback with a ``config`` parameter is called as ``f(run, config=config)`` (as
+        the peer does), one with exactly two required positional parameters as
+        ``f(run, config)``, any other as ``f(run)``. An async callback's awaitable is
+        returned for the caller to await.
 
         >>> from datetime import datetime, timezone
         >>> run = Run(UUID(int=1), "r", "chain", {}, None, None, datetime.now(timezone.utc), None, (), {})
-        >>> Listeners(on_start=lambda run, config: config).dispatch(ListenerCall("on_start", run), RunConfig(tags=("t",)))
+        >>> spec = ListenerSpec(on_start=lambda run, config: config)
+        >>> spec.dispatch(ListenerCall("on_start", run), RunConfig(tags=("t",)))
         RunConfig(tags=('t',))
         """
-        index = ("on_start", "on_end", "on_error").index(call.kind)
-        listener = (self.on_start, self.on_end, self.on_error)[index]
+        listener = (
+            self.on_start
+            if call.kind == "on_start"
+            else self.on_end
+            if call.kind == "on_end"
+            else self.on_error
+        )
+        style = _config_style(listener)
         if listener is None:
             return None
-        if self._wants_config[index]:
-            return cast(Callable[..., object], listener)(call.run, config=config)
+        if style == "keyword":
+            return listener(call.run, config=config)
+        if style == "positional":
+            return listener(call.run, config)
         return listener(call.run)
+
+    def make_observer(self, config: RunConfig | None = None) -> ListenerObserver:
+        """A fresh observer for one run of the binding (its first started run is the root).
+
+        >>> ListenerSpec().make_observer().take_pending()
+        []
+        """
+        return ListenerObserver(self, config)
+
+
+@final
+class ListenerObserver:
+    """Watches one run and its subtree, and calls the listeners as effects arrive.
+
+    Sync listeners run inside ``emit``. An async listener's awaitable is kept in
+    ``take_pending()`` for the runtime to await (the peer awaits ``on_start`` before the
+    run goes on). A listener that raises is logged and ignored, as the peer does.
+
+    >>> from effects.values import RunInfo, RunStarted
+    >>> names = []
+    >>> observer = ListenerSpec(on_start=lambda run: names.append(run.name)).make_observer()
+    >>> observer.emit(RunStarted(RunInfo(UUID(int=1), (), "seq", "chain", (), {}), 1, 0.0))
+    >>> names
+    ['seq']
+    """
+
+    __slots__ = ("_spec", "_config", "_tree", "_pending")
+
+    def __init__(self, spec: ListenerSpec, config: RunConfig | None = None) -> None:
+        self._spec = spec
+        self._config = config
+        self._tree = RunTree()
+        self._pending: list[Awaitable[object]] = []
+
+    def emit(self, effect: Effect) -> None:
+        """Take one effect; call the listeners it makes due."""
+        for call in self._tree.feed(effect):
+            try:
+                result = self._spec.dispatch(call, self._config)
+            except Exception:
+                _log.warning("Error in %s listener for run %s", call.kind, call.run.name, exc_info=True)
+                continue
+            if inspect.isawaitable(result):
+                self._pending.append(result)
+
+    def take_pending(self) -> list[Awaitable[object]]:
+        """The async listeners' awaitables since the last call, for the runtime to await."""
+        pending, self._pending = self._pending, []
+        return pending
