@@ -1,0 +1,191 @@
+"""Structured concurrency: cancellation leaves nothing running, max_concurrency bounds
+leaf steps everywhere under the call, batches keep one result per input in order."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from combinators import Runnable, RunnableLambda, RunnableParallel
+
+
+class InFlight:
+    """Counts leaf calls running at once (threads and tasks)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.now = 0
+        self.peak = 0
+        self.total = 0
+
+    def enter(self) -> None:
+        with self.lock:
+            self.now += 1
+            self.total += 1
+            self.peak = max(self.peak, self.now)
+
+    def leave(self) -> None:
+        with self.lock:
+            self.now -= 1
+
+
+def async_leaf(counter: InFlight) -> Runnable[int, int]:
+    async def work(x: int) -> int:
+        counter.enter()
+        try:
+            await asyncio.sleep(0.001)
+        finally:
+            counter.leave()
+        return x + 1
+
+    return RunnableLambda(work)
+
+
+def sync_leaf(counter: InFlight) -> Runnable[int, int]:
+    def work(x: int) -> int:
+        counter.enter()
+        try:
+            time.sleep(0.0005)
+        finally:
+            counter.leave()
+        return x + 1
+
+    return RunnableLambda(work)
+
+
+def nested(shape: list[int], leaf: Runnable[int, int]) -> Runnable[int, Any]:
+    """A tree: each level a parallel map of ``width`` children, then an `each` of leaves."""
+    node: Runnable[int, Any] = leaf
+    for width in shape:
+        node = RunnableParallel({f"k{i}": node for i in range(width)}) | RunnableLambda(
+            lambda d: 1
+        )
+    return node
+
+
+@settings(max_examples=15)
+@given(
+    st.lists(st.integers(min_value=1, max_value=3), min_size=0, max_size=3),
+    st.integers(min_value=1, max_value=4),
+    st.integers(min_value=1, max_value=6),
+)
+def test_max_concurrency_bounds_leaves_in_nested_async_shapes(
+    shape: list[int], limit: int, items: int
+) -> None:
+    counter = InFlight()
+    chain = nested(shape, async_leaf(counter))
+    out = asyncio.run(chain.abatch(list(range(items)), {"max_concurrency": limit}))
+    assert len(out) == items
+    assert 1 <= counter.peak <= limit
+
+
+@settings(max_examples=10)
+@given(
+    st.lists(st.integers(min_value=1, max_value=3), min_size=0, max_size=2),
+    st.integers(min_value=1, max_value=3),
+    st.integers(min_value=1, max_value=5),
+)
+def test_max_concurrency_bounds_leaves_in_nested_sync_shapes(
+    shape: list[int], limit: int, items: int
+) -> None:
+    counter = InFlight()
+    chain = nested(shape, sync_leaf(counter))
+    out = chain.batch(list(range(items)), {"max_concurrency": limit})
+    assert len(out) == items
+    assert 1 <= counter.peak <= limit
+
+
+def test_cancelling_ainvoke_leaves_no_task_and_starts_no_step() -> None:
+    started: list[str] = []
+
+    async def slow(x: int) -> int:
+        started.append("slow")
+        await asyncio.sleep(10)
+        return x
+
+    async def after(x: int) -> int:
+        started.append("after")
+        return x
+
+    chain = RunnableParallel(a=RunnableLambda(slow), b=RunnableLambda(slow)) | RunnableLambda(after)
+
+    async def main() -> set[asyncio.Task[Any]]:
+        before = asyncio.all_tasks()
+        task = asyncio.ensure_future(chain.ainvoke(1))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.sleep(0.01)
+        return asyncio.all_tasks() - before
+
+    assert asyncio.run(main()) == set()
+    assert started == ["slow", "slow"]
+
+
+def test_cancelling_abatch_cancels_every_item() -> None:
+    cleaned: list[int] = []
+
+    async def slow(x: int) -> int:
+        try:
+            await asyncio.sleep(10)
+        finally:
+            cleaned.append(x)
+        return x
+
+    async def main() -> set[asyncio.Task[Any]]:
+        before = asyncio.all_tasks()
+        task = asyncio.ensure_future(RunnableLambda(slow).abatch(list(range(5))))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return asyncio.all_tasks() - before
+
+    assert asyncio.run(main()) == set()
+    assert sorted(cleaned) == [0, 1, 2, 3, 4]
+
+
+def test_abatch_failure_cancels_the_others_and_raises_the_error_itself() -> None:
+    cleaned: list[int] = []
+
+    async def work(x: int) -> int:
+        if x == 2:
+            await asyncio.sleep(0.001)
+            raise ValueError("two")
+        try:
+            await asyncio.sleep(10)
+        finally:
+            cleaned.append(x)
+        return x
+
+    async def main() -> None:
+        with pytest.raises(ValueError, match="two"):
+            await RunnableLambda(work).abatch([0, 1, 2, 3])
+
+    asyncio.run(main())
+    assert sorted(cleaned) == [0, 1, 3]
+
+
+@given(st.lists(st.integers(min_value=-5, max_value=5), max_size=20), st.sampled_from([None, 1, 4]))
+def test_return_exceptions_keeps_one_result_per_input_in_order(xs: list[int], limit: int | None) -> None:
+    def inverse(x: int) -> float:
+        return 1 / x
+
+    r = RunnableLambda(inverse)
+    for out in (
+        r.batch(xs, {"max_concurrency": limit}, return_exceptions=True),
+        asyncio.run(r.abatch(xs, {"max_concurrency": limit}, return_exceptions=True)),
+    ):
+        assert len(out) == len(xs)
+        for x, result in zip(xs, out, strict=True):
+            if x == 0:
+                assert isinstance(result, ZeroDivisionError)
+            else:
+                assert result == 1 / x
