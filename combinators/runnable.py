@@ -17,7 +17,7 @@ RunnableLambda(parse) | RunnableLambda(half)
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from combinators.core import RunnableCore
@@ -48,6 +48,11 @@ class Runnable(RunnableCore[In, Out]):
     def __or__(self, other: Callable[[Iterator[Out]], Iterator[C]]) -> Runnable[In, C]: ...
 
     @overload
+    def __or__(
+        self, other: Callable[[AsyncIterator[Out]], AsyncIterator[C]]
+    ) -> Runnable[In, C]: ...
+
+    @overload
     def __or__(self, other: Callable[[Out], Awaitable[C]]) -> Runnable[In, C]: ...
 
     @overload
@@ -55,6 +60,12 @@ class Runnable(RunnableCore[In, Out]):
 
     @overload
     def __or__(self, other: Callable[[Out], C]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out, RunConfig], Awaitable[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
 
     @overload
     def __or__(
@@ -69,10 +80,27 @@ class Runnable(RunnableCore[In, Out]):
         return RunnableSequence.join(self, coerce_to_runnable(other))
 
     @overload
+    def __ror__(self, other: Callable[[Iterator[A]], Iterator[In]]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(
+        self, other: Callable[[AsyncIterator[A]], AsyncIterator[In]]
+    ) -> Runnable[A, Out]: ...
+
+    @overload
     def __ror__(self, other: Callable[[A], Awaitable[In]]) -> Runnable[A, Out]: ...
 
     @overload
+    def __ror__(self, other: Callable[[A], Runnable[A, In]]) -> Runnable[A, Out]: ...
+
+    @overload
     def __ror__(self, other: Callable[[A], In]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(self, other: Callable[[A, RunConfig], Awaitable[In]]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(self, other: Callable[[A, RunConfig], In]) -> Runnable[A, Out]: ...
 
     @overload
     def __ror__(
@@ -92,11 +120,40 @@ class Runnable(RunnableCore[In, Out]):
 
     @overload
     def pipe(
+        self, other: Callable[[Iterator[Out]], Iterator[C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self,
+        other: Callable[[AsyncIterator[Out]], AsyncIterator[C]],
+        /,
+        *,
+        name: str | None = None,
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
         self, other: Callable[[Out], Awaitable[C]], /, *, name: str | None = None
     ) -> Runnable[In, C]: ...
 
     @overload
+    def pipe(
+        self, other: Callable[[Out], Runnable[Out, C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
     def pipe(self, other: Callable[[Out], C], /, *, name: str | None = None) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Out, RunConfig], Awaitable[C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Out, RunConfig], C], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
 
     @overload
     def pipe(
@@ -121,7 +178,28 @@ class Runnable(RunnableCore[In, Out]):
 
     # ------------------------------------------------------------------ functor / monad
 
-    def map(self, f: Callable[[Out], C]) -> Runnable[In, C]:
+    @overload
+    def map(self, f: Callable[[Out], AsyncIterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], Iterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], Awaitable[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], Runnable[Out, C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], C]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out, RunConfig], Awaitable[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
+
+    def map(self, f: Callable[..., Any]) -> Runnable[In, Any]:
         """Functor map over the output (LangChain's ``.map()`` is ``.each()`` here).
 
         >>> from combinators import RunnableLambda
@@ -249,7 +327,7 @@ class Runnable(RunnableCore[In, Out]):
         >>> seen = []
         >>> r = RunnableLambda(abs).with_listeners(on_end=lambda run: seen.append(run.outputs))
         >>> r.invoke(-5), seen
-        (5, [5])
+        (5, [{'output': 5}])
         """
         from combinators.binding import RunnableBinding, listeners
 

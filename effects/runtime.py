@@ -10,6 +10,7 @@ Nothing is materialised when nobody observes: a plain scope hands itself to its
 children, builds no id, no timestamp and no effect.
 
 >>> entry_scope(EMPTY_CONFIG) is PLAIN_SCOPE
+True
 
 True
 """
@@ -25,11 +26,14 @@ from contextvars import ContextVar
 from typing import Any, Final, Protocol, final
 from uuid import UUID
 
+import attrs
+
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.errors import StepTimeout
 from effects.limiter import Limiter
 from effects.step import Step
+from effects.streams import closing
 from effects.values import (
     NO_INPUT,
     CustomEmitted,
@@ -299,9 +303,12 @@ class Scope:
 
     def emit_custom(self, name: str, data: object) -> None:
         """Surface a user's custom event from the run of this scope."""
-        if self.run is None:
+        run = self.run
+        if run is None:
             return
-        self._emit(CustomEmitted(self.run, name, data, self.clock.now()))
+        if run.tags != self.config.tags:  # the step tag is the run's own, not its events'
+            run = attrs.evolve(run, tags=self.config.tags)
+        self._emit(CustomEmitted(run, name, data, self.clock.now()))
 
     # ---------------------------------------------------------------- internals
 
@@ -406,13 +413,9 @@ class Scope:
     def _stream_run(
         self, node: Step, inputs: Iterator[Any], kwargs: Mapping[str, Any], known_input: object
     ) -> Iterator[Any]:
-        observed = self.run is not None
-        seen_input: list[object] = [_NOTHING]
-        if observed and known_input is NO_INPUT:
-            inputs = _tap(inputs, seen_input)
-        if observed:
-            self._emit(RunStarted(self._info(), known_input, self.clock.now()))
-        total: object = _NOTHING
+        watch = _StreamWatch(self, node, known_input)
+        if watch.observed and known_input is NO_INPUT:
+            inputs = watch.tap(inputs)
         with ExitStack() as stack:
             token = CURRENT_SCOPE.set(self)
             try:
@@ -431,20 +434,16 @@ class Scope:
                         break
                     finally:
                         CURRENT_SCOPE.reset(token)
-                    if observed:
-                        total = add_chunks(total, chunk)
-                        self._emit(RunStreamed(self._info(), chunk, self.clock.now()))
+                    if watch.observed:
+                        watch.streamed(chunk)
                     yield chunk
             except BaseException as error:
                 _close(chunks)
-                if observed:
-                    shown = _shown_input(node, self._info(), known_input, seen_input[0])
-                    self._emit(RunFailed(self._info(), shown, error, self.clock.now()))
+                if watch.observed:
+                    watch.failed(error)
                 raise
-        if observed:
-            shown = _shown_input(node, self._info(), known_input, seen_input[0])
-            output = None if total is _NOTHING else node.describe_output(total)
-            self._emit(RunEnded(self._info(), shown, output, self.clock.now()))
+        if watch.observed:
+            watch.ended()
 
     async def _astream_run(
         self,
@@ -453,13 +452,9 @@ class Scope:
         kwargs: Mapping[str, Any],
         known_input: object,
     ) -> AsyncIterator[Any]:
-        observed = self.run is not None
-        seen_input: list[object] = [_NOTHING]
-        if observed and known_input is NO_INPUT:
-            inputs = _atap(inputs, seen_input)
-        if observed:
-            self._emit(RunStarted(self._info(), known_input, self.clock.now()))
-        total: object = _NOTHING
+        watch = _StreamWatch(self, node, known_input)
+        if watch.observed and known_input is NO_INPUT:
+            inputs = watch.atap(inputs)
         async with AsyncExitStack() as stack:
             token = CURRENT_SCOPE.set(self)
             try:
@@ -479,42 +474,88 @@ class Scope:
                         break
                     finally:
                         CURRENT_SCOPE.reset(token)
-                    if observed:
-                        total = add_chunks(total, chunk)
-                        self._emit(RunStreamed(self._info(), chunk, self.clock.now()))
+                    if watch.observed:
+                        watch.streamed(chunk)
                     yield chunk
             except BaseException as error:
                 await _aclose(chunks)
-                if observed:
-                    shown = _shown_input(node, self._info(), known_input, seen_input[0])
-                    self._emit(RunFailed(self._info(), shown, error, self.clock.now()))
+                if watch.observed:
+                    watch.failed(error)
                 raise
-        if observed:
-            shown = _shown_input(node, self._info(), known_input, seen_input[0])
-            output = None if total is _NOTHING else node.describe_output(total)
-            self._emit(RunEnded(self._info(), shown, output, self.clock.now()))
+        if watch.observed:
+            watch.ended()
+
+
+@final
+class _StreamWatch:
+    """The effects of one run in streaming mode.
+
+    A run whose input is not known up front starts when its first input chunk
+    arrives (or when it produces or ends without reading any), as the peer's
+    events show; it reports its input, added up, at its end.
+    """
+
+    __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total")
+
+    def __init__(self, scope: Scope, node: Step, known: object) -> None:
+        self.scope = scope
+        self.node = node
+        self.known = known
+        self.observed = scope.run is not None
+        self.started = False
+        self.seen: object = _NOTHING
+        self.total: object = _NOTHING
+        if self.observed and known is not NO_INPUT:
+            self.start()
+
+    def start(self) -> None:
+        self.started = True
+        self.scope._emit(RunStarted(self.scope._info(), self.known, self.scope.clock.now()))
+
+    def tap(self, inputs: Iterator[Any]) -> Iterator[Any]:
+        for item in inputs:
+            self.saw(item)
+            yield item
+
+    async def atap(self, inputs: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async with closing(inputs) as stream:
+            async for item in stream:
+                self.saw(item)
+                yield item
+
+    def saw(self, item: object) -> None:
+        if not self.started:
+            self.start()
+        self.seen = add_chunks(self.seen, item)
+
+    def streamed(self, chunk: object) -> None:
+        if not self.started:
+            self.start()
+        self.total = add_chunks(self.total, chunk)
+        self.scope._emit(RunStreamed(self.scope._info(), chunk, self.scope.clock.now()))
+
+    def shown_input(self) -> object:
+        run = self.scope._info()
+        if self.known is not NO_INPUT:
+            return self.known if not run.parent_ids else self.node.describe_input(self.known)
+        return None if self.seen is _NOTHING else self.node.describe_input(self.seen)
+
+    def failed(self, error: BaseException) -> None:
+        if not self.started:
+            self.start()
+        self.scope._emit(
+            RunFailed(self.scope._info(), self.shown_input(), error, self.scope.clock.now())
+        )
+
+    def ended(self) -> None:
+        if not self.started:
+            self.start()
+        output = None if self.total is _NOTHING else self.node.describe_output(self.total)
+        self.scope._emit(RunEnded(self.scope._info(), self.shown_input(), output, self.scope.clock.now()))
 
 
 def _earlier(a: _Deadline | None, b: _Deadline) -> _Deadline:
     return b if a is None or b.at < a.at else a
-
-
-def _shown_input(node: Step, run: RunInfo, known: object, seen: object) -> object:
-    if known is not NO_INPUT:
-        return known if not run.parent_ids else node.describe_input(known)
-    return None if seen is _NOTHING else node.describe_input(seen)
-
-
-def _tap(inputs: Iterator[Any], seen: list[object]) -> Iterator[Any]:
-    for item in inputs:
-        seen[0] = add_chunks(seen[0], item)
-        yield item
-
-
-async def _atap(inputs: AsyncIterator[Any], seen: list[object]) -> AsyncIterator[Any]:
-    async for item in inputs:
-        seen[0] = add_chunks(seen[0], item)
-        yield item
 
 
 def _close(chunks: Iterator[Any]) -> None:

@@ -185,7 +185,7 @@ class Bm25Index:
             hits = self._postings.get(term, ())
             if not hits:
                 continue
-            idf = math.log((count - len(hits) + 0.5) / (len(hits) + 0.5))
+            idf = math.log(1 + (count - len(hits) + 0.5) / (len(hits) + 0.5))
             for position, frequency in hits:
                 relative_length = self._lengths[position] / self._average_length
                 norm = self.k1 * (1 - self.b + self.b * relative_length)

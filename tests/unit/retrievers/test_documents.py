@@ -122,3 +122,14 @@ def test_format_documents_rejects_non_documents() -> None:
 @given(st.lists(documents, max_size=5))
 def test_format_documents_is_the_join_of_page_contents(docs: list[Document]) -> None:
     assert format_documents_as_string(docs) == "\n\n".join(d.page_content for d in docs)
+
+
+def test_json_form_in_events_has_langchains_keys() -> None:
+    from effects.projections.jsonable import to_jsonable
+
+    assert to_jsonable(Document("q-0", {"i": 0}, id="0")) == {
+        "type": "Document",
+        "page_content": "q-0",
+        "metadata": {"i": 0},
+        "id": "0",
+    }
