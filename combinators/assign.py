@@ -99,6 +99,6 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
             for item in seen:
                 yield item
 
-        async with closing(scope.astream(self.mapper, replay())) as stream:
-            async for out in stream:
+        async with closing(scope.astream(self.mapper, replay())) as outputs:
+            async for out in outputs:
                 yield out

@@ -79,8 +79,8 @@ class RunnableBind(Runnable[In, Out]):
         async def once() -> AsyncIterator[Any]:
             yield total
 
-        async with closing(scope.astream(nxt, once())) as stream:
-            async for out in stream:
+        async with closing(scope.astream(nxt, once())) as outputs:
+            async for out in outputs:
                 yield out
 
 

@@ -16,7 +16,7 @@ chosen branch runs with ``branch:N`` or ``branch:default``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, cast, final
+from typing import Any, TypeVar, cast, final, overload
 
 import attrs
 
@@ -44,24 +44,29 @@ class RunnableBranch(Runnable[In, Out]):
     branches: tuple[tuple[Runnable[In, Any], Runnable[In, Out]], ...]
     default: Runnable[In, Out]
 
+    @overload
     def __init__(
         self: RunnableBranch[A, B],
         *args: tuple[Condition[A], Target[A, B]] | Target[A, B],
-    ) -> None:
+    ) -> None: ...
+
+    @overload
+    def __init__(self, *args: object) -> None: ...
+
+    def __init__(self, *args: object) -> None:
         from combinators.coerce import coerce_to_runnable
 
         if len(args) < 2:
             raise ValueError("RunnableBranch needs at least one (condition, runnable) pair and a default")
-        given = cast(tuple[object, ...], args)
-        *pairs, default = given
+        *pairs, default = args
         if isinstance(default, tuple):
             raise TypeError("RunnableBranch's last argument is the default runnable, not a pair")
-        coerced: list[tuple[Runnable[A, Any], Runnable[A, B]]] = []
+        coerced: list[tuple[Runnable[Any, Any], Runnable[Any, Any]]] = []
         for pair in pairs:
-            if not isinstance(pair, tuple) or len(pair) != 2:  # pyright: ignore[reportUnknownArgumentType]
+            if not isinstance(pair, tuple) or len(cast(tuple[object, ...], pair)) != 2:
                 raise TypeError(
                     "RunnableBranch takes (condition, runnable) pairs before the default,"
-                    f" got {type(pair).__name__}"
+                    f" got {type(cast(object, pair)).__name__}"
                 )
             condition, target = cast(tuple[object, object], pair)
             coerced.append((coerce_to_runnable(condition), coerce_to_runnable(target)))
@@ -122,6 +127,6 @@ class RunnableBranch(Runnable[In, Out]):
         async def once() -> AsyncIterator[Any]:
             yield total
 
-        async with closing(scope.astream(target, once(), tag, kwargs)) as stream:
-            async for out in stream:
+        async with closing(scope.astream(target, once(), tag, kwargs)) as outputs:
+            async for out in outputs:
                 yield out

@@ -105,6 +105,13 @@ class RunnableSequence(Runnable[In, Out]):
     @overload
     def __init__(
         self: RunnableSequence[Any, Any],
+        s1: Runnable[Any, Any],
+        s2: Runnable[Any, Any],
+        s3: Runnable[Any, Any],
+        s4: Runnable[Any, Any],
+        s5: Runnable[Any, Any],
+        s6: Runnable[Any, Any],
+        /,
         *steps: Runnable[Any, Any],
         name: str | None = None,
     ) -> None: ...
@@ -142,7 +149,25 @@ class RunnableSequence(Runnable[In, Out]):
     @overload
     @staticmethod
     def from_(
-        steps: Sequence[Runnable[Any, Any]], *, name: str | None = None
+        steps: tuple[Runnable[A, B], Runnable[B, C], Runnable[C, D], Runnable[D, E]],
+        *,
+        name: str | None = None,
+    ) -> RunnableSequence[A, E]: ...
+
+    @overload
+    @staticmethod
+    def from_(
+        steps: tuple[
+            Runnable[A, B], Runnable[B, C], Runnable[C, D], Runnable[D, E], Runnable[E, F]
+        ],
+        *,
+        name: str | None = None,
+    ) -> RunnableSequence[A, F]: ...
+
+    @overload
+    @staticmethod
+    def from_(
+        steps: list[Runnable[Any, Any]], *, name: str | None = None
     ) -> RunnableSequence[Any, Any]: ...
 
     @staticmethod

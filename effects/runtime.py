@@ -30,7 +30,7 @@ import attrs
 
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
-from effects.errors import StepTimeout
+from effects.errors import InputError, StepTimeout
 from effects.limiter import Limiter
 from effects.step import Step
 from effects.streams import closing
@@ -122,6 +122,7 @@ class Scope:
         "limiters",
         "deadline",
         "plain",
+        "listening",
         "_root_config",
     )
 
@@ -141,6 +142,7 @@ class Scope:
         self.limiters = limiters
         self.deadline = deadline
         self._root_config = root_config
+        self.listening = any(hasattr(o, "take_pending") for o in observers)
         # A plain scope hands itself to children: nobody observes, nothing limits,
         # and the config is the default one, so nested calls need no context either.
         self.plain = (
@@ -182,6 +184,7 @@ class Scope:
             finally:
                 CURRENT_SCOPE.reset(token)
         shown = child._start(node, input)
+        child._refuse_async_listeners()
         token = CURRENT_SCOPE.set(child)
         try:
             child._check_deadline()
@@ -191,11 +194,13 @@ class Scope:
             else:
                 output = node.step_invoke(input, child, kwargs)
         except BaseException as error:
-            child._emit(RunFailed(child._info(), shown, error, child.clock.now()))
+            child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
+            child._refuse_async_listeners()
             raise
         finally:
             CURRENT_SCOPE.reset(token)
-        child._emit(RunEnded(child._info(), shown, node.describe_output(output), child.clock.now()))
+        child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
+        child._refuse_async_listeners()
         return output
 
     async def ainvoke(
@@ -220,6 +225,7 @@ class Scope:
             finally:
                 CURRENT_SCOPE.reset(token)
         shown = child._start(node, input)
+        await child.await_listeners()
         token = CURRENT_SCOPE.set(child)
         try:
             child._check_deadline()
@@ -231,11 +237,13 @@ class Scope:
             else:
                 output = await child._abounded(node.step_ainvoke(input, child, kwargs), node)
         except BaseException as error:
-            child._emit(RunFailed(child._info(), shown, error, child.clock.now()))
+            child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
+            await child.await_listeners()
             raise
         finally:
             CURRENT_SCOPE.reset(token)
-        child._emit(RunEnded(child._info(), shown, node.describe_output(output), child.clock.now()))
+        child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
+        await child.await_listeners()
         return output
 
     def stream(
@@ -308,7 +316,7 @@ class Scope:
             return
         if run.tags != self.config.tags:  # the step tag is the run's own, not its events'
             run = attrs.evolve(run, tags=self.config.tags)
-        self._emit(CustomEmitted(run, name, data, self.clock.now()))
+        self.emit_effect(CustomEmitted(run, name, data, self.clock.now()))
 
     # ---------------------------------------------------------------- internals
 
@@ -343,7 +351,7 @@ class Scope:
             if binding.kwargs:
                 kwargs = {**binding.kwargs, **kwargs}
             for factory in binding.observers:
-                observers = (*observers, factory.make_observer())
+                observers = (*observers, factory.make_observer(config.for_children()))
             node = binding.bound
             binding = node.step_binding
         run: RunInfo | None = None
@@ -369,22 +377,51 @@ class Scope:
             return node, self, kwargs
         return node, Scope(config, observers, run, limiters, deadline), kwargs
 
-    def _info(self) -> RunInfo:
+    def run_info(self) -> RunInfo:
+        """This scope's run (only observed scopes have one)."""
         run = self.run
         assert run is not None
         return run
 
-    def _emit(self, effect: Effect) -> None:
+    def emit_effect(self, effect: Effect) -> None:
+        """Hand one effect to every observer (runtime use)."""
         for observer in self.observers:
             observer.emit(effect)
 
     def _start(self, node: Step, input: Any) -> object:
-        run = self._info()
+        run = self.run_info()
         # The root shows its raw input, as the peer does; children show what the
         # node says its input is (a model: {"messages": [[...]]}).
         shown = input if not run.parent_ids else node.describe_input(input)
-        self._emit(RunStarted(run, shown, self.clock.now()))
+        self.emit_effect(RunStarted(run, shown, self.clock.now()))
         return shown
+
+    async def await_listeners(self) -> None:
+        """Await async listeners due so far (the peer awaits them before going on)."""
+        if not self.listening:
+            return
+        for observer in self.observers:
+            take: Callable[[], list[Awaitable[object]]] | None = getattr(observer, "take_pending", None)
+            if take is not None:
+                for pending in take():
+                    await pending
+
+    def _refuse_async_listeners(self) -> None:
+        if not self.listening:
+            return
+        for observer in self.observers:
+            take: Callable[[], list[Awaitable[object]]] | None = getattr(observer, "take_pending", None)
+            if take is None:
+                continue
+            pending = take()
+            for awaitable in pending:
+                close: Callable[[], object] | None = getattr(awaitable, "close", None)
+                if close is not None:
+                    close()
+            if pending:
+                raise InputError(
+                    f"{self.run_info().name} has async listeners: run it with ainvoke or astream"
+                )
 
     def _check_deadline(self) -> None:
         deadline = self.deadline
@@ -436,14 +473,17 @@ class Scope:
                         CURRENT_SCOPE.reset(token)
                     if watch.observed:
                         watch.streamed(chunk)
+                        self._refuse_async_listeners()
                     yield chunk
             except BaseException as error:
                 _close(chunks)
                 if watch.observed:
                     watch.failed(error)
+                    self._refuse_async_listeners()
                 raise
         if watch.observed:
             watch.ended()
+            self._refuse_async_listeners()
 
     async def _astream_run(
         self,
@@ -476,14 +516,17 @@ class Scope:
                         CURRENT_SCOPE.reset(token)
                     if watch.observed:
                         watch.streamed(chunk)
+                        await self.await_listeners()
                     yield chunk
             except BaseException as error:
                 await _aclose(chunks)
                 if watch.observed:
                     watch.failed(error)
+                    await self.await_listeners()
                 raise
         if watch.observed:
             watch.ended()
+            await self.await_listeners()
 
 
 @final
@@ -510,7 +553,7 @@ class _StreamWatch:
 
     def start(self) -> None:
         self.started = True
-        self.scope._emit(RunStarted(self.scope._info(), self.known, self.scope.clock.now()))
+        self.scope.emit_effect(RunStarted(self.scope.run_info(), self.known, self.scope.clock.now()))
 
     def tap(self, inputs: Iterator[Any]) -> Iterator[Any]:
         for item in inputs:
@@ -521,6 +564,7 @@ class _StreamWatch:
         async with closing(inputs) as stream:
             async for item in stream:
                 self.saw(item)
+                await self.scope.await_listeners()
                 yield item
 
     def saw(self, item: object) -> None:
@@ -532,10 +576,10 @@ class _StreamWatch:
         if not self.started:
             self.start()
         self.total = add_chunks(self.total, chunk)
-        self.scope._emit(RunStreamed(self.scope._info(), chunk, self.scope.clock.now()))
+        self.scope.emit_effect(RunStreamed(self.scope.run_info(), chunk, self.scope.clock.now()))
 
     def shown_input(self) -> object:
-        run = self.scope._info()
+        run = self.scope.run_info()
         if self.known is not NO_INPUT:
             return self.known if not run.parent_ids else self.node.describe_input(self.known)
         return None if self.seen is _NOTHING else self.node.describe_input(self.seen)
@@ -543,15 +587,15 @@ class _StreamWatch:
     def failed(self, error: BaseException) -> None:
         if not self.started:
             self.start()
-        self.scope._emit(
-            RunFailed(self.scope._info(), self.shown_input(), error, self.scope.clock.now())
+        self.scope.emit_effect(
+            RunFailed(self.scope.run_info(), self.shown_input(), error, self.scope.clock.now())
         )
 
     def ended(self) -> None:
         if not self.started:
             self.start()
         output = None if self.total is _NOTHING else self.node.describe_output(self.total)
-        self.scope._emit(RunEnded(self.scope._info(), self.shown_input(), output, self.scope.clock.now()))
+        self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
 
 
 def _earlier(a: _Deadline | None, b: _Deadline) -> _Deadline:

@@ -51,7 +51,7 @@ class Step(Protocol):
 class ObserverFactory(Protocol):
     """Makes a fresh observer for one run of a binding (for example listeners)."""
 
-    def make_observer(self) -> Observer: ...
+    def make_observer(self, config: RunConfig | None = None) -> Observer: ...
 
 
 @final
