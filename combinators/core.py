@@ -32,7 +32,7 @@ from typing import Any, Generic, Literal, TypeVar, overload
 
 from returns.result import Failure, Result, Success
 
-from effects import entry, watch
+from effects import entry, observe, watch
 from effects.config import ConfigLike, RunConfig
 from effects.errors import EmptyStreamError
 from effects.projections.events_v2 import StreamEvent
@@ -41,6 +41,7 @@ from effects.projections.run_log import RunLog, RunLogPatch
 from effects.runtime import Scope, add_chunks
 from effects.streams import closing
 from effects.step import StepBinding
+from effects.values import Effect
 from effects.watch import EventsVersion
 
 In = TypeVar("In", contravariant=True)
@@ -376,6 +377,31 @@ class RunnableCore(Generic[In, Out]):
         return entry.atransform(self, inputs, config, kwargs)
 
     # ------------------------------------------------------------------ watching
+
+    def astream_effects(
+        self, input: In, config: ConfigLike = None, **kwargs: Any
+    ) -> AsyncIterator[Effect]:
+        """The run's effect values as they happen: what every projection folds over.
+
+        Record them with ``effects.projections.recording.record`` to replay a run later.
+
+        >>> import asyncio
+        >>> from combinators import RunnableLambda
+        >>> async def main():
+        ...     return [type(e).__name__ async for e in RunnableLambda(abs).astream_effects(-1)]
+        >>> asyncio.run(main())
+        ['RunStarted', 'RunStreamed', 'RunEnded']
+        """
+        return observe.aobserve(self, input, config, kwargs)
+
+    def stream_effects(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Iterator[Effect]:
+        """Sync ``astream_effects`` (the chain runs on a producer thread).
+
+        >>> from combinators import RunnableLambda
+        >>> [type(e).__name__ for e in RunnableLambda(abs).stream_effects(-1)][0]
+        'RunStarted'
+        """
+        return observe.observe(self, input, config, kwargs)
 
     @overload
     def astream_events(

@@ -17,6 +17,7 @@ from effects.projections.filters import EventFilter
 from effects.projections.run_log import RunLog, RunLogPatch, RunLogPatches, RunLogStates
 from effects.projections.sse import SSE_END, encode_sse_event
 from effects.step import Step
+from effects.streams import closing
 
 EventsVersion = Literal["v1", "v2"]
 
@@ -44,9 +45,10 @@ async def aevents(
 ) -> AsyncIterator[StreamEvent]:
     """The run's events (v1 or v2), as they happen."""
     fold = _events_fold(version, filter)
-    async for effect in aobserve(node, input, config, kwargs):
-        for event in fold.feed(effect):
-            yield event
+    async with closing(aobserve(node, input, config, kwargs)) as effects:
+        async for effect in effects:
+            for event in fold.feed(effect):
+                yield event
 
 
 def events(
@@ -72,8 +74,9 @@ async def aevent_stream_bytes(
     filter: EventFilter,
 ) -> AsyncIterator[bytes]:
     """``text/event-stream`` frames of the events, then the end frame."""
-    async for event in aevents(node, input, config, kwargs, version, filter):
-        yield encode_sse_event(event)
+    async with closing(aevents(node, input, config, kwargs, version, filter)) as events_:
+        async for event in events_:
+            yield encode_sse_event(event)
     yield SSE_END
 
 
@@ -104,9 +107,10 @@ async def alog(
     fold = (RunLogPatches if diff else RunLogStates)(
         filter, with_streamed_output_list=with_streamed_output_list
     )
-    async for effect in aobserve(node, input, config, kwargs):
-        for item in fold.feed(effect):
-            yield item
+    async with closing(aobserve(node, input, config, kwargs)) as effects:
+        async for effect in effects:
+            for item in fold.feed(effect):
+                yield item
 
 
 def log(

@@ -1,0 +1,268 @@
+"""Events and logs of live chains: nesting, replay, agreement between projections."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+from combinators import (
+    Runnable,
+    RunnableGenerator,
+    RunnableLambda,
+    RunnableParallel,
+    RunnablePassthrough,
+    dispatch_custom_event,
+)
+from effects.projections.events_v1 import EventsV1
+from effects.projections.events_v2 import EventsV2
+from effects.projections.jsonable import to_jsonable
+from effects.projections.recording import record, replay
+from effects.projections.run_log import RunLog, RunLogPatches
+from effects.values import Effect
+from tests.strategies import int_chains, ints
+
+
+def effects_of(chain: Runnable[Any, Any], value: Any) -> list[Effect]:
+    async def main() -> list[Effect]:
+        return [e async for e in chain.astream_effects(value)]
+
+    return asyncio.run(main())
+
+
+def events_v2(chain: Runnable[Any, Any], value: Any) -> list[dict[str, Any]]:
+    async def main() -> list[dict[str, Any]]:
+        return [dict(e) async for e in chain.astream_events(value)]
+
+    return asyncio.run(main())
+
+
+def check_well_nested(events: list[dict[str, Any]]) -> None:
+    open_runs: dict[str, list[str]] = {}
+    closed: set[str] = set()
+    for event in events:
+        kind = event["event"].rsplit("_", 1)[-1]
+        run_id = event["run_id"]
+        if event["event"] == "on_custom_event":
+            assert run_id in open_runs
+            continue
+        if kind == "start":
+            assert run_id not in open_runs and run_id not in closed
+            for parent in event["parent_ids"]:
+                assert parent in open_runs, "a child starts inside its open parents"
+            open_runs[run_id] = list(event["parent_ids"])
+        elif kind == "stream":
+            assert run_id in open_runs
+        else:
+            assert kind in ("end", "error")
+            assert open_runs.pop(run_id) == list(event["parent_ids"])
+            closed.add(run_id)
+            for other, parents in open_runs.items():
+                assert run_id not in parents, f"{other} outlived its parent"
+    assert open_runs == {}
+
+
+@settings(max_examples=40)
+@given(int_chains(), ints)
+def test_events_are_well_nested_and_the_root_output_equals_invoke(chain: Runnable[int, int], x: int) -> None:
+    events = events_v2(chain, x)
+    check_well_nested(events)
+    assert events[0]["event"] == "on_chain_start" and events[0]["parent_ids"] == []
+    assert events[0]["data"] == {"input": x}
+    assert events[-1]["data"]["output"] == chain.invoke(x)
+
+
+@settings(max_examples=40)
+@given(int_chains(), ints)
+def test_log_patches_replay_to_the_final_log(chain: Runnable[int, int], x: int) -> None:
+    async def main() -> tuple[list[Any], list[Any]]:
+        patches = [p async for p in chain.astream_log(x)]
+        logs = [log async for log in chain.astream_log(x, diff=False)]
+        return patches, logs
+
+    patches, logs = asyncio.run(main())
+    total: Any = patches[0]
+    for patch in patches[1:]:
+        total = total + patch
+    assert isinstance(total, RunLog)
+    assert total.state["final_output"] == chain.invoke(x)
+    final = logs[-1].state
+    assert {k: v for k, v in final.items() if k not in ("id", "logs")} == {
+        k: v for k, v in total.state.items() if k not in ("id", "logs")
+    }
+    assert sorted(final["logs"]) == sorted(total.state["logs"])
+
+
+@settings(max_examples=30)
+@given(int_chains(), ints)
+def test_v1_v2_and_log_agree_on_the_run_tree(chain: Runnable[int, int], x: int) -> None:
+    effects = effects_of(chain, x)
+    v2 = _fold(EventsV2(), effects)
+    v1 = _fold(EventsV1(), effects)
+    starts_v2 = [(e["run_id"], e["name"]) for e in v2 if e["event"].endswith("_start")]
+    starts_v1 = [(e["run_id"], e["name"]) for e in v1 if e["event"].endswith("_start")]
+    assert starts_v1 == starts_v2
+    patches = _fold(RunLogPatches(), effects)
+    state: Any = patches[0]
+    for p in patches[1:]:
+        state = state + p
+    log_ids = {entry["id"] for entry in state.state["logs"].values()}
+    root_id = state.state["id"]
+    assert {run_id for run_id, _ in starts_v2} == log_ids | {root_id}
+
+
+def _fold(fold: Any, effects: list[Effect]) -> list[Any]:
+    out: list[Any] = []
+    for effect in effects:
+        out.extend(fold.feed(effect))
+    return out
+
+
+@settings(max_examples=25)
+@given(int_chains(), ints)
+def test_a_recorded_run_replays_to_the_same_projections(chain: Runnable[int, int], x: int) -> None:
+    live = effects_of(chain, x)
+    lines = list(record(live))
+    replayed = list(replay(lines))
+    for make in (EventsV2, EventsV1):
+        assert to_jsonable(_fold(make(), replayed)) == to_jsonable(_fold(make(), live))
+    live_log = [p.ops for p in _fold(RunLogPatches(), live)]
+    replayed_log = [p.ops for p in _fold(RunLogPatches(), replayed)]
+    assert to_jsonable(live_log) == to_jsonable(replayed_log)
+    assert all(json.loads(line) for line in lines)
+
+
+def test_sync_stream_events_equals_async() -> None:
+    chain = RunnableLambda(abs) | RunnableParallel(a=RunnablePassthrough[int](), b=RunnableLambda(str))
+
+    def shape(events: list[dict[str, Any]]) -> list[tuple[str, str]]:
+        # Sync parallel branches stream one after another, async ones interleave:
+        # the same events, in an order that may differ between the two.
+        return sorted((e["event"], e["name"]) for e in events)
+
+    sync_events = [dict(e) for e in chain.stream_events(-3)]
+    assert shape(sync_events) == shape(events_v2(chain, -3))
+    check_well_nested(sync_events)
+    assert sync_events[-1]["data"]["output"] == {"a": 3, "b": "3"}
+
+
+def test_a_failing_step_ends_with_error_events_before_the_exception() -> None:
+    def boom(x: int) -> int:
+        raise ValueError("boom")
+
+    chain = RunnableLambda(abs) | RunnableLambda(boom)
+    seen: list[str] = []
+
+    async def main() -> None:
+        async for event in chain.astream_events(1):
+            seen.append(f"{event['event']}:{event['name']}")
+
+    with pytest.raises(ValueError, match="boom"):
+        asyncio.run(main())
+    assert seen[-2:] == ["on_chain_error:boom", "on_chain_error:RunnableSequence"]
+    check_well_nested(events_v2_until_error(chain, 1))
+
+
+def events_v2_until_error(chain: Runnable[Any, Any], value: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+
+    async def main() -> None:
+        async for event in chain.astream_events(value):
+            out.append(dict(event))
+
+    try:
+        asyncio.run(main())
+    except Exception:
+        pass
+    return out
+
+
+def test_custom_events_carry_the_enclosing_run() -> None:
+    def progress(x: int) -> int:
+        dispatch_custom_event("progress", {"at": x})
+        return x
+
+    events = events_v2(RunnableLambda(abs) | RunnableLambda(progress), -2)
+    custom = [e for e in events if e["event"] == "on_custom_event"]
+    assert len(custom) == 1
+    step = next(e for e in events if e["event"] == "on_chain_start" and e["name"] == "progress")
+    assert custom[0]["run_id"] == step["run_id"] and custom[0]["data"] == {"at": 2}
+    filtered = asyncio.run(_collect(RunnableLambda(progress).astream_events(1, include_types=["progress"])))
+    assert [e["event"] for e in filtered] == ["on_custom_event"]
+
+
+async def _collect(stream: AsyncIterator[Any]) -> list[Any]:
+    return [e async for e in stream]
+
+
+def test_dispatch_outside_a_run_is_a_clear_error() -> None:
+    with pytest.raises(RuntimeError, match="inside a running step"):
+        dispatch_custom_event("x", 1)
+
+
+def test_a_streaming_step_is_not_held_back_by_a_later_non_streaming_step() -> None:
+    gate = asyncio.Event
+
+    async def main() -> list[str]:
+        release = gate()
+
+        async def tokens(_: AsyncIterator[object]) -> AsyncIterator[str]:
+            for token in ("a", "b", "c"):
+                yield token
+            await release.wait()  # the source stalls before it finishes
+
+        def count(text: str) -> int:  # does not stream: needs the whole input
+            return len(text)
+
+        chain = RunnableGenerator(tokens) | RunnableLambda(count)
+        seen: list[str] = []
+        stream = chain.astream_events(None)
+        async for event in stream:
+            seen.append(event["event"] + ":" + event["name"])
+            if seen.count("on_chain_stream:tokens") == 3:
+                release.set()  # every token event arrived while the chain was not done
+        return seen
+
+    seen = asyncio.run(main())
+    third_token = [i for i, s in enumerate(seen) if s == "on_chain_stream:tokens"][2]
+    assert third_token < seen.index("on_chain_end:count")
+    assert seen[-1] == "on_chain_end:RunnableSequence"
+
+
+def test_each_supports_astream_events() -> None:
+    events = events_v2(RunnableLambda(abs).each(), [-1, -2])
+    names = [(e["event"], e["name"]) for e in events]
+    assert names[0] == ("on_chain_start", "RunnableEach<abs>")
+    assert names.count(("on_chain_start", "abs")) == 2
+    assert events[-1]["data"]["output"] == [1, 2]
+
+
+def test_consumer_leaving_early_cancels_the_run() -> None:
+    cleaned: list[str] = []
+
+    async def forever(_: AsyncIterator[object]) -> AsyncIterator[int]:
+        try:
+            i = 0
+            while True:
+                yield i
+                i += 1
+                await asyncio.sleep(0)
+        finally:
+            cleaned.append("source")
+
+    async def main() -> set[asyncio.Task[Any]]:
+        before = asyncio.all_tasks()
+        stream = RunnableGenerator(forever).astream_events(None)
+        async for event in stream:
+            if event["event"] == "on_chain_stream":
+                break
+        await stream.aclose()  # type: ignore[attr-defined]
+        return asyncio.all_tasks() - before
+
+    assert asyncio.run(main()) == set()
+    assert cleaned == ["source"]
+
