@@ -66,7 +66,7 @@ class RunnableBranch(Runnable[In, Out]):
             if not isinstance(pair, tuple) or len(cast(tuple[object, ...], pair)) != 2:
                 raise TypeError(
                     "RunnableBranch takes (condition, runnable) pairs before the default,"
-                    f" got {type(cast(object, pair)).__name__}"
+                    f" got {type(pair).__name__}"  # pyright: ignore[reportUnknownArgumentType]
                 )
             condition, target = cast(tuple[object, object], pair)
             coerced.append((coerce_to_runnable(condition), coerce_to_runnable(target)))

@@ -5,7 +5,7 @@ A string prompt is one human message when a chat model reads it; a chat prompt i
 
 >>> StringPromptValue("Tell me a joke").to_messages()
 [HumanMessage('Tell me a joke')]
->>> ChatPromptValue([SystemMessage("Be brief."), HumanMessage("Hi")]).to_string()
+>>> ChatPromptValue([("system", "Be brief."), ("human", "Hi")]).to_string()
 'System: Be brief.\\nHuman: Hi'
 """
 

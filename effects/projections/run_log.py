@@ -178,7 +178,7 @@ class RunLog:
 def apply_ops(state: JsonValue, ops: Sequence[PatchOp]) -> JsonValue:
     """``state`` with ``ops`` applied, leaving ``state`` and the ops untouched.
 
-    Only the containers on each op's path are copied (the rest is shared), so applying
+    An op that does not fit the state raises ``ValueError``. Only the containers on each op's path are copied (the rest is shared), so applying
     a patch costs the size of the path, not of the whole document.
 
     >>> before = {"a": {"b": [1]}, "c": {"d": 2}}
@@ -194,7 +194,10 @@ def apply_ops(state: JsonValue, ops: Sequence[PatchOp]) -> JsonValue:
             doc = _own_path(doc, path)
         if isinstance(source, str) and op.get("op") == "move":
             doc = _own_path(doc, source)
-        doc = jsonpatch.apply_patch(doc, [op], in_place=True)
+        try:
+            doc = jsonpatch.apply_patch(doc, [op], in_place=True)
+        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
+            raise ValueError(f"cannot apply {op!r} to the run log: {error}") from error
     return cast(JsonValue, doc)  # JSON ops applied to a JSON document give JSON
 
 

@@ -102,9 +102,13 @@ class SseParser:
         buffer = self._buffer + data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         *lines, self._buffer = buffer.split(b"\n")
         out: list[JsonValue] = []
-        for line in lines:
+        for index, line in enumerate(lines):
             if self._line(line, out):
-                break  # the 'end' frame: anything after it is checked on the next feed
+                rest = b"\n".join([*lines[index + 1 :], self._buffer])
+                self._buffer = b""
+                if rest.strip():
+                    raise ValueError("text/event-stream has data after its 'end' frame")
+                break
         return out
 
     def close(self) -> None:
