@@ -33,7 +33,7 @@ ListenerFn = Callable[..., object]
 
 
 @final
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, hash=False)
 class RunnableBinding(Runnable[In, Out]):
     """``bound`` with a config, keyword arguments, observers or declared types."""
 
@@ -70,6 +70,10 @@ class RunnableBinding(Runnable[In, Out]):
     def __attrs_post_init__(self) -> None:
         binding = StepBinding(self.bound, self.config, self.kwargs, self.observers)
         object.__setattr__(self, "_binding", binding)
+
+    def __hash__(self) -> int:
+        # kwargs may hold unhashable values; hashing their names keeps hash consistent with eq
+        return hash((self.bound, self.config, tuple(self.kwargs), self.observers))
 
     @property
     def step_binding(self) -> StepBinding:

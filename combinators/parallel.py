@@ -38,7 +38,7 @@ BranchLike = Runnable[In, Any] | Callable[[In], Any] | Mapping[str, Any]
 
 
 @final
-@attrs.frozen(init=False, repr=False)
+@attrs.frozen(init=False, repr=False, hash=False)
 class RunnableParallel(Runnable[In, dict[str, Any]]):
     """Runs each branch on the input; the output maps each key to its branch's output."""
 
@@ -59,6 +59,9 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         init_fields(self, coerced)
 
     is_leaf = False
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.steps.items()))
 
     @property
     def name(self) -> str:

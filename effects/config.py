@@ -78,6 +78,12 @@ class RunConfig:
         if self.timeout is not None and self.timeout < 0:
             raise ValueError(f"timeout must be >= 0 seconds, got {self.timeout}")
 
+    def __hash__(self) -> int:
+        # Metadata and configurable may hold unhashable values: hash the rest.
+        return hash(
+            (self.tags, self.run_name, self.run_id, self.max_concurrency, self.recursion_limit, self.timeout)
+        )
+
     def __repr__(self) -> str:
         shown = [
             f"{a.name}={getattr(self, a.name)!r}"

@@ -55,7 +55,7 @@ class ObserverFactory(Protocol):
 
 
 @final
-@attrs.frozen
+@attrs.frozen(hash=False)
 class StepBinding:
     """A node that is not a run of its own: it adjusts how ``bound`` runs.
 
@@ -71,3 +71,6 @@ class StepBinding:
     config: RunConfig = RunConfig()
     kwargs: Mapping[str, Any] = attrs.field(factory=dict[str, Any])
     observers: tuple[ObserverFactory, ...] = ()
+
+    def __hash__(self) -> int:
+        return hash((self.bound, self.config, tuple(self.kwargs), self.observers))

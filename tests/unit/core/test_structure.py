@@ -1,0 +1,125 @@
+"""Structure promises: exports, finality, values, import direction, pickling."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import pathlib
+import pickle
+from typing import Any
+
+import attrs
+import cloudpickle  # type: ignore[import-untyped]
+import pytest
+
+import combinators
+import effects
+from combinators import Runnable, RunnableLambda, RunnableParallel, RunnablePassthrough
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def public_names(module: Any) -> set[str]:
+    return {name for name in vars(module) if not name.startswith("_") and not inspect.ismodule(getattr(module, name))}
+
+
+@pytest.mark.parametrize("module", [combinators, effects])
+def test_all_equals_the_public_names(module: Any) -> None:
+    assert set(module.__all__) == public_names(module) - {"annotations"}
+    assert len(set(module.__all__)) == len(module.__all__)
+
+
+def concrete_classes() -> list[type[Any]]:
+    found: list[type[Any]] = []
+    for module in (combinators, effects):
+        for name in module.__all__:
+            value = getattr(module, name)
+            if inspect.isclass(value) and attrs.has(value):
+                found.append(value)
+    return found
+
+
+EXTENSIBLE = {Runnable}
+
+
+@pytest.mark.parametrize("cls", concrete_classes(), ids=lambda c: c.__name__)
+def test_every_public_concrete_value_class_is_final_and_frozen(cls: type[Any]) -> None:
+    assert cls not in EXTENSIBLE
+    assert getattr(cls, "__final__", False), f"{cls.__name__} must be @final"
+    assert attrs.fields(cls) is not None
+    params = getattr(cls, "__attrs_attrs__")
+    assert params is not None
+    assert cls.__setattr__ is not object.__setattr__, f"{cls.__name__} must be frozen"
+
+
+def test_runnable_base_is_extensible() -> None:
+    assert not getattr(Runnable, "__final__", False)
+
+
+def test_effects_never_imports_combinators() -> None:
+    for path in (ROOT / "effects").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n == "combinators" or n.startswith("combinators.") for n in names), path
+
+
+def test_only_the_log_projection_imports_jsonpatch_inside_effects() -> None:
+    importers = set()
+    for path in (ROOT / "effects").rglob("*.py"):
+        if "jsonpatch" in {
+            (n.module or "") if isinstance(n, ast.ImportFrom) else a.name
+            for n in ast.walk(ast.parse(path.read_text()))
+            if isinstance(n, ast.Import | ast.ImportFrom)
+            for a in (n.names if isinstance(n, ast.Import) else [n])  # type: ignore[attr-defined]
+        }:
+            importers.add(path.name)
+    assert importers <= {"run_log.py"}
+
+
+def test_components_are_built_on_the_public_core_only() -> None:
+    for path in (ROOT / "combinators").glob("*.py"):
+        text = path.read_text()
+        assert "combinators.components" not in text, f"the core must not import components: {path}"
+
+
+def inc(x: int) -> int:
+    return x + 1
+
+
+def test_values_have_structural_equality_and_expression_reprs() -> None:
+    a = RunnableLambda(inc) | RunnableParallel(x=RunnablePassthrough[int](), y=RunnableLambda(inc))
+    b = RunnableLambda(inc) | RunnableParallel(x=RunnablePassthrough[int](), y=RunnableLambda(inc))
+    assert a == b and hash(a) == hash(b)
+    assert repr(a) == (
+        "RunnableLambda(inc) | RunnableParallel({'x': RunnablePassthrough(), 'y': RunnableLambda(inc)})"
+    )
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        RunnableLambda(inc).func = abs  # type: ignore[misc]
+
+
+def test_values_survive_pickle_and_cloudpickle_round_trips() -> None:
+    chain = (RunnableLambda(inc) | RunnableParallel(a=RunnableLambda(inc))).with_retry(stop_after_attempt=2)
+    for dumps, loads in ((pickle.dumps, pickle.loads), (cloudpickle.dumps, pickle.loads)):
+        copy = loads(dumps(chain))
+        assert copy == chain
+        assert copy.invoke(1) == chain.invoke(1) == {"a": 3}
+    with_lambda = RunnableLambda(lambda x: x * 3)
+    assert pickle.loads(cloudpickle.dumps(with_lambda)).invoke(2) == 6
+
+
+def test_building_never_runs_anything() -> None:
+    calls: list[int] = []
+
+    def record(x: int) -> int:
+        calls.append(x)
+        return x
+
+    chain = RunnableLambda(record) | record | {"a": record}
+    chain.with_retry().with_fallbacks([chain]).with_config(tags=["x"]).each()
+    assert calls == []
