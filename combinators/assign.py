@@ -57,6 +57,7 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
         return f"RunnablePassthrough.assign({body})"
 
     is_leaf = False
+    input_known_at_start = False
 
     def step_invoke(self, input: Input, scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         given = _require_dict(self.name, input)

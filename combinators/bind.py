@@ -36,6 +36,7 @@ class RunnableBind(Runnable[In, Out]):
     then: Callable[[Any], Runnable[In, Out]]
 
     is_leaf = False
+    input_known_at_start = False
 
     def __repr__(self) -> str:
         return f"{self.first!r}.bind({getattr(self.then, '__name__', repr(self.then))})"

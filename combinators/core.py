@@ -60,6 +60,10 @@ class RunnableCore(Generic[In, Out]):
     """How events and logs classify this step's runs."""
     is_leaf: bool = True
     """Leaves take a ``max_concurrency`` permit; containers (sequences, maps) do not."""
+    input_known_at_start: bool = True
+    """Whether, when streamed, this step takes its whole input before it starts (so its
+    start event shows the input); stream transforms (lambdas, generators, parsers,
+    containers) set False and report their input at their end."""
 
     @property
     def name(self) -> str:

@@ -36,6 +36,8 @@ B = TypeVar("B")
 class RunnableGenerator(Runnable[In, Out]):
     """A generator function over the input chunks (sync, async, or both)."""
 
+    input_known_at_start = False
+
     transform_fn: Callable[[Iterator[Any]], Iterator[Any]] | None
     atransform_fn: Callable[[AsyncIterator[Any]], AsyncIterator[Any]] | None
     label: str | None

@@ -96,6 +96,8 @@ class RunnableLambda(Runnable[In, Out]):
     2
     """
 
+    input_known_at_start = False
+
     func: Callable[..., Any]
     afunc: Callable[..., Any] | None
     label: str | None

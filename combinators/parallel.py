@@ -59,6 +59,7 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         init_fields(self, coerced)
 
     is_leaf = False
+    input_known_at_start = False
 
     def __hash__(self) -> int:
         return hash(tuple(self.steps.items()))

@@ -32,6 +32,8 @@ class RunnablePassthrough(Runnable[T, T]):
     at the end.
     """
 
+    input_known_at_start = False
+
     func: Callable[[T], object] | None = None
     afunc: Callable[[T], Awaitable[object]] | None = None
 

@@ -43,6 +43,7 @@ class RunnablePick(Runnable[Mapping[str, Any], Any]):
         return f"RunnablePick({self.keys!r})"
 
     is_leaf = False
+    input_known_at_start = False
 
     def _pick(self, value: object) -> Any:
         if not isinstance(value, Mapping):

@@ -54,6 +54,7 @@ class RunnableRetry(Runnable[In, Out]):
     on_failed_attempt: FailedAttemptHook | None = None
 
     is_leaf = False
+    input_known_at_start = False
 
     @property
     def name(self) -> str:

@@ -45,14 +45,6 @@ class Runnable(RunnableCore[In, Out]):
     def __or__(self, other: Runnable[Out, C]) -> Runnable[In, C]: ...
 
     @overload
-    def __or__(self, other: Callable[[Iterator[Out]], Iterator[C]]) -> Runnable[In, C]: ...
-
-    @overload
-    def __or__(
-        self, other: Callable[[AsyncIterator[Out]], AsyncIterator[C]]
-    ) -> Runnable[In, C]: ...
-
-    @overload
     def __or__(self, other: Callable[[Out], Awaitable[C]]) -> Runnable[In, C]: ...
 
     @overload
@@ -60,6 +52,14 @@ class Runnable(RunnableCore[In, Out]):
 
     @overload
     def __or__(self, other: Callable[[Out], C]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Iterator[Out]], Iterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(
+        self, other: Callable[[AsyncIterator[Out]], AsyncIterator[C]]
+    ) -> Runnable[In, C]: ...
 
     @overload
     def __or__(self, other: Callable[[Out, RunConfig], Awaitable[C]]) -> Runnable[In, C]: ...
@@ -120,6 +120,19 @@ class Runnable(RunnableCore[In, Out]):
 
     @overload
     def pipe(
+        self, other: Callable[[Out], Awaitable[C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Out], Runnable[Out, C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(self, other: Callable[[Out], C], /, *, name: str | None = None) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
         self, other: Callable[[Iterator[Out]], Iterator[C]], /, *, name: str | None = None
     ) -> Runnable[In, C]: ...
 
@@ -131,19 +144,6 @@ class Runnable(RunnableCore[In, Out]):
         *,
         name: str | None = None,
     ) -> Runnable[In, C]: ...
-
-    @overload
-    def pipe(
-        self, other: Callable[[Out], Awaitable[C]], /, *, name: str | None = None
-    ) -> Runnable[In, C]: ...
-
-    @overload
-    def pipe(
-        self, other: Callable[[Out], Runnable[Out, C]], /, *, name: str | None = None
-    ) -> Runnable[In, C]: ...
-
-    @overload
-    def pipe(self, other: Callable[[Out], C], /, *, name: str | None = None) -> Runnable[In, C]: ...
 
     @overload
     def pipe(

@@ -206,6 +206,7 @@ class RunnableSequence(Runnable[In, Out]):
         return self.label or "RunnableSequence"
 
     is_leaf = False
+    input_known_at_start = False
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RunnableSequence):

@@ -450,6 +450,12 @@ class Scope:
     def _stream_run(
         self, node: Step, inputs: Iterator[Any], kwargs: Mapping[str, Any], known_input: object
     ) -> Iterator[Any]:
+        if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
+            # Its events show the whole input at its start, as the peer's do.
+            known_input = _added(inputs)
+            inputs = iter(()) if known_input is _NOTHING else iter((known_input,))
+            if known_input is _NOTHING:
+                known_input = NO_INPUT
         watch = _StreamWatch(self, node, known_input)
         if watch.observed and known_input is NO_INPUT:
             inputs = watch.tap(inputs)
@@ -492,6 +498,11 @@ class Scope:
         kwargs: Mapping[str, Any],
         known_input: object,
     ) -> AsyncIterator[Any]:
+        if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
+            known_input = await _aadded(inputs)
+            inputs = _aiter_of(() if known_input is _NOTHING else (known_input,))
+            if known_input is _NOTHING:
+                known_input = NO_INPUT
         watch = _StreamWatch(self, node, known_input)
         if watch.observed and known_input is NO_INPUT:
             inputs = watch.atap(inputs)
@@ -553,7 +564,8 @@ class _StreamWatch:
 
     def start(self) -> None:
         self.started = True
-        self.scope.emit_effect(RunStarted(self.scope.run_info(), self.known, self.scope.clock.now()))
+        shown = self.known if self.known is NO_INPUT else self.shown_input()
+        self.scope.emit_effect(RunStarted(self.scope.run_info(), shown, self.scope.clock.now()))
 
     def tap(self, inputs: Iterator[Any]) -> Iterator[Any]:
         for item in inputs:
@@ -596,6 +608,26 @@ class _StreamWatch:
             self.start()
         output = None if self.total is _NOTHING else self.node.describe_output(self.total)
         self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
+
+
+def _added(inputs: Iterator[Any]) -> object:
+    total: object = _NOTHING
+    for item in inputs:
+        total = add_chunks(total, item)
+    return total
+
+
+async def _aadded(inputs: AsyncIterator[Any]) -> object:
+    total: object = _NOTHING
+    async with closing(inputs) as stream:
+        async for item in stream:
+            total = add_chunks(total, item)
+    return total
+
+
+async def _aiter_of(items: tuple[object, ...]) -> AsyncIterator[Any]:
+    for item in items:
+        yield item
 
 
 def _earlier(a: _Deadline | None, b: _Deadline) -> _Deadline:
