@@ -143,9 +143,9 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[ChatOutput]:
         total: Any = _NOTHING
-        async with closing(inputs) as stream:
-            async for chunk in stream:
-                total = add_chunks(total, chunk)
+        async with closing(inputs) as given:
+            async for part in given:
+                total = add_chunks(total, part)
         if total is _NOTHING:
             return
         stop, options = _split_options(kwargs)
@@ -154,8 +154,8 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
             yield await self._agenerate(messages, stop, **options)
             return
         async with closing(self._astream(messages, stop, **options)) as chunks:
-            async for chunk in chunks:
-                yield chunk
+            async for message_chunk in chunks:
+                yield message_chunk
 
 
 class SimpleChatModel(BaseChatModel):

@@ -132,6 +132,10 @@ class GenericFakeChatModel(BaseChatModel):
             yield AIMessageChunk(token)
 
 
+def _cycling_script(model: FakeListChatModel | FakeListLLM) -> Script:
+    return Script(model.responses, cycle=True)
+
+
 @final
 @attrs.frozen
 class FakeListChatModel(BaseChatModel):
@@ -147,11 +151,9 @@ class FakeListChatModel(BaseChatModel):
     responses: tuple[str, ...] = attrs.field(converter=tuple)
     sleep: float = 0.0
     error_on_chunk_number: int | None = None
-    script: Script = attrs.field(eq=False, repr=False)
-
-    @script.default  # pyright: ignore[reportUntypedFunctionDecorator, reportAttributeAccessIssue]
-    def _script(self) -> Script:
-        return Script(self.responses, cycle=True)
+    script: Script = attrs.field(
+        eq=False, repr=False, default=attrs.Factory(_cycling_script, takes_self=True)
+    )
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         return _reply_message(self.script.next(), stop)
@@ -192,11 +194,9 @@ class FakeListLLM(LLM):
     """
 
     responses: tuple[str, ...] = attrs.field(converter=tuple)
-    script: Script = attrs.field(eq=False, repr=False)
-
-    @script.default  # pyright: ignore[reportUntypedFunctionDecorator, reportAttributeAccessIssue]
-    def _script(self) -> Script:
-        return Script(self.responses, cycle=True)
+    script: Script = attrs.field(
+        eq=False, repr=False, default=attrs.Factory(_cycling_script, takes_self=True)
+    )
 
     def _call(self, prompt: str, stop: list[str] | None = None) -> str:
         return _reply_message(self.script.next(), stop).text

@@ -64,7 +64,7 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"prompts": [to_prompt_text(input, self.name)]}
 
-    def describe_output(self, output: str) -> object:  # type: ignore[override]
+    def describe_output(self, output: str) -> object:
         generation = {"text": output, "generation_info": None, "type": "Generation"}
         return {"generations": [[generation]], "llm_output": None}
 

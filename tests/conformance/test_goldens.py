@@ -1,0 +1,189 @@
+"""Our transcripts against the peer's golden transcripts (``golden/*.json``).
+
+Each scenario of ``tests.conformance.chains`` is run with our library and normalised
+the same way as the goldens (``tests.conformance.transcripts``). The comparison is
+exact, except for the deliberate differences of DESIGN.md section 4, each applied as
+an explicit, named transformation of OUR transcript (``DELIBERATE``). A golden the
+peer could not produce (it raised ``NotImplementedError``) is absent and skipped.
+
+Also checked: the sync ``stream_events`` / ``stream_log`` give the same transcript as
+the async ones, and the ``text/event-stream`` encoding parses back into the JSON form
+of the same events.
+
+The goldens are facts measured from langchain-core by ``make_goldens.py`` (run by
+hand); this module never imports langchain-core.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from effects.projections.sse import SseParser
+from tests.conformance.chains import PROJECTIONS, SCENARIOS, Scenario, ours
+from tests.conformance.transcripts import Json, arecord, error_json, normalise, record, to_json
+
+GOLDEN = Path(__file__).parent / "golden"
+
+# ---------------------------------------------------------------- deliberate differences
+
+Transform = Callable[[Json], Json]
+
+
+def drop_error_events(transcript: Json) -> Json:
+    """DESIGN 4: v2 adds ``on_<type>_error`` for a failed run (the peer has none except
+    ``on_tool_error``: its stream just ends and the iterator raises)."""
+    items = [
+        e
+        for e in transcript["items"]
+        if not (e["event"].endswith("_error") and e["event"] != "on_tool_error")
+    ]
+    return {**transcript, "items": items}
+
+
+DELIBERATE: dict[str, tuple[Transform, ...]] = {
+    "events_v2": (drop_error_events,),
+    "events_v1": (),
+    "log": (),
+}
+"""The named transformations applied to our transcript, per projection."""
+
+KNOWN_PEER_BUGS: dict[tuple[str, str], str] = {}
+"""(scenario, projection) -> reason, for goldens that show a peer bug listed in the
+reference (none of the current scenarios hits one)."""
+
+# ---------------------------------------------------------------- helpers
+
+CASES = [
+    pytest.param(s, p, id=f"{s.name}.{p}") for s in SCENARIOS for p in PROJECTIONS
+]
+EVENT_CASES = [
+    pytest.param(s, p, id=f"{s.name}.{p}") for s in SCENARIOS for p in PROJECTIONS if p != "log"
+]
+
+
+def load_golden(scenario: Scenario, projection: str) -> Json:
+    if (scenario.name, projection) in KNOWN_PEER_BUGS:
+        pytest.skip(KNOWN_PEER_BUGS[scenario.name, projection])
+    path = GOLDEN / f"{scenario.name}.{projection}.json"
+    if not path.exists():
+        pytest.skip(f"no golden: the peer raises NotImplementedError for {path.stem}")
+    golden = json.loads(path.read_text())
+    assert golden["input"] == scenario.input, "golden measured on another input: re-run make_goldens"
+    return {"items": golden["items"], "raised": golden["raised"]}
+
+
+def deliberate(projection: str, transcript: Json) -> Json:
+    for transform in DELIBERATE[projection]:
+        transcript = transform(transcript)
+    return transcript
+
+
+def key_orders(value: Json) -> Json:
+    """Only the key order of every dict (for serialised bytes, which keep it)."""
+    if isinstance(value, dict):
+        return [[k, key_orders(v)] for k, v in value.items()]
+    if isinstance(value, list):
+        return [key_orders(v) for v in value]
+    return None
+
+
+def first_difference(
+    ours_items: list[Json], peer_items: list[Json], labels: tuple[str, str] = ("ours", "peer")
+) -> str:
+    for i, (a, b) in enumerate(zip(ours_items, peer_items)):
+        if a != b:
+            return f"item {i}:\n  {labels[0]}: {json.dumps(a)}\n  {labels[1]}: {json.dumps(b)}"
+    return f"lengths differ: {labels[0]} {len(ours_items)}, {labels[1]} {len(peer_items)}"
+
+
+# ---------------------------------------------------------------- the goldens
+
+
+@pytest.mark.parametrize(("scenario", "projection"), CASES)
+async def test_transcript_equals_the_peer_golden(scenario: Scenario, projection: str) -> None:
+    golden = load_golden(scenario, projection)
+    got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input))
+    assert got["raised"] == golden["raised"]
+    assert got["items"] == golden["items"], first_difference(got["items"], golden["items"])
+
+
+@pytest.mark.parametrize(("scenario", "projection"), CASES)
+async def test_transcript_keeps_the_peer_key_order(scenario: Scenario, projection: str) -> None:
+    golden = load_golden(scenario, projection)
+    got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input))
+    if got["items"] != golden["items"]:
+        pytest.skip("values differ (see test_transcript_equals_the_peer_golden)")
+    assert key_orders(got["items"]) == key_orders(golden["items"])
+
+
+# ---------------------------------------------------------------- sync == async
+
+
+@pytest.mark.parametrize(("scenario", "projection"), CASES)
+async def test_sync_transcript_equals_async(scenario: Scenario, projection: str) -> None:
+    chain = scenario.build(ours())
+    async_transcript = await arecord(chain, projection, scenario.input)
+    sync_transcript = record(chain, projection, scenario.input)
+    assert sync_transcript["raised"] == async_transcript["raised"]
+    assert sync_transcript["items"] == async_transcript["items"], first_difference(
+        sync_transcript["items"], async_transcript["items"], ("sync", "async")
+    )
+
+
+# ---------------------------------------------------------------- SSE round trip
+
+
+async def _sse(chain: Any, projection: str, input: Any) -> Json:
+    """The events read back from our ``text/event-stream`` bytes (as the JSON form)."""
+    version = "v2" if projection == "events_v2" else "v1"
+    parser = SseParser()
+    items: list[Json] = []
+    raised: Json = None
+    try:
+        async for frame in chain.astream_events(input, version=version, encoding="text/event-stream"):
+            assert isinstance(frame, bytes)
+            items.extend(parser.feed(frame))
+    except Exception as error:  # a failed run: its frames, then the error, no end frame
+        raised = error_json(error)
+    if raised is None:
+        parser.close()
+    return normalise({"items": items, "raised": raised})
+
+
+def _sse_sync(chain: Any, projection: str, input: Any) -> Json:
+    version = "v2" if projection == "events_v2" else "v1"
+    parser = SseParser()
+    items: list[Json] = []
+    raised: Json = None
+    try:
+        for frame in chain.stream_events(input, version=version, encoding="text/event-stream"):
+            items.extend(parser.feed(frame))
+    except Exception as error:
+        raised = error_json(error)
+    if raised is None:
+        parser.close()
+    return normalise({"items": items, "raised": raised})
+
+
+@pytest.mark.parametrize(("scenario", "projection"), EVENT_CASES)
+async def test_event_stream_bytes_parse_back_to_the_events(scenario: Scenario, projection: str) -> None:
+    chain = scenario.build(ours())
+    events = await arecord(chain, projection, scenario.input)
+    assert await _sse(chain, projection, scenario.input) == events
+    assert _sse_sync(chain, projection, scenario.input) == record(chain, projection, scenario.input)
+
+
+def test_event_stream_uses_the_one_json_form() -> None:
+    """``parse_event_stream`` of the whole byte stream gives ``to_jsonable`` of each event."""
+    from effects.projections.sse import parse_event_stream
+
+    chain = SCENARIOS[0].build(ours())
+    frames = list(chain.stream_events(SCENARIOS[0].input, encoding="text/event-stream"))
+    assert frames[-1] == b"event: end\n\n"
+    parsed = normalise(list(parse_event_stream(frames)))
+    assert parsed == normalise([to_json(e) for e in chain.stream_events(SCENARIOS[0].input)])
