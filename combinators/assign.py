@@ -12,20 +12,24 @@ effects.errors.InputError: RunnableAssign<n> expects a dict input, got int
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, final
+from typing import Any, Final, cast, final
 
 import attrs
 
 from combinators.addable import AddableDict
 from combinators.parallel import RunnableParallel
 from combinators.runnable import Runnable
+from combinators.tee import AsyncTee
 from effects.errors import InputError
 from effects.runtime import Scope
 from effects.streams import closing
 
 Input = Mapping[str, Any]
+
+_DONE: Final = object()
 
 
 def _require_dict(name: str, value: object) -> Mapping[str, Any]:
@@ -86,20 +90,38 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     async def step_astream(
         self, inputs: AsyncIterator[Input], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[dict[str, Any]]:
+        # The mapper runs in the background on its own copy of the input while the
+        # input chunks go out at once (without the mapper's keys); its chunks follow.
         keys = set(self.mapper.steps)
-        seen: list[Input] = []
-        async with closing(inputs) as stream:
-            async for chunk in stream:
-                given = _require_dict(self.name, chunk)
-                seen.append(given)
-                kept = AddableDict({k: v for k, v in given.items() if k not in keys})
-                if kept:
-                    yield kept
+        tee = AsyncTee(inputs, 2)
+        results: asyncio.Queue[tuple[object, BaseException | None]] = asyncio.Queue()
 
-        async def replay() -> AsyncIterator[Input]:
-            for item in seen:
-                yield item
+        async def run_mapper() -> None:
+            try:
+                async with closing(scope.astream(self.mapper, tee.reader(1))) as mapped:
+                    async for chunk in mapped:
+                        results.put_nowait((chunk, None))
+            except BaseException as error:
+                results.put_nowait((_DONE, error))
+                raise
+            results.put_nowait((_DONE, None))
 
-        async with closing(scope.astream(self.mapper, replay())) as outputs:
-            async for out in outputs:
-                yield out
+        mapper = asyncio.ensure_future(run_mapper())
+        try:
+            async with closing(tee.reader(0)) as passed:
+                async for chunk in passed:
+                    given = _require_dict(self.name, chunk)
+                    kept = AddableDict({k: v for k, v in given.items() if k not in keys})
+                    if kept:
+                        yield kept
+            while True:
+                item, error = await results.get()
+                if error is not None:
+                    raise error
+                if item is _DONE:
+                    break
+                yield cast(dict[str, Any], item)
+        finally:
+            if not mapper.done():
+                mapper.cancel()
+            await asyncio.gather(mapper, return_exceptions=True)

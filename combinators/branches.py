@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, Final
+from typing import Any
 
 from combinators.runnable import Runnable
+from combinators.tee import AsyncTee
 from effects.entry import gather_structured
 from effects.executor import run_indexed
 from effects.runtime import Scope
-from effects.streams import closing
 
 Branch = tuple[Runnable[Any, Any], str]
 """A child and its step tag (``map:key:K``)."""
@@ -57,7 +57,8 @@ def stream_branches(
             yield i, chunk
 
 
-_DONE: Final = object()
+async def _next(chunks: AsyncIterator[Any]) -> Any:
+    return await anext(chunks)
 
 
 async def astream_branches(
@@ -65,49 +66,34 @@ async def astream_branches(
 ) -> AsyncIterator[tuple[int, Any]]:
     """``(branch index, chunk)`` pairs, interleaved as the branches produce them.
 
-    One pump task copies the input to a queue per branch; each branch runs in a
-    task of its own. Leaving early or failing cancels and awaits all of them.
+    Pull-based: one pending ``anext`` per branch, so no branch runs ahead of the
+    consumer (bounded memory, and a branch ends only after its last chunk went
+    out). Chunks that are ready together go out in branch order. Leaving early
+    or a failure cancels and awaits every pending pull.
     """
-    feeds: list[asyncio.Queue[Any]] = [asyncio.Queue() for _ in branches]
-    out: asyncio.Queue[tuple[int, Any, BaseException | None]] = asyncio.Queue()
-
-    async def pump() -> None:
-        async with closing(inputs) as stream:
-            async for item in stream:
-                for feed in feeds:
-                    feed.put_nowait(item)
-        for feed in feeds:
-            feed.put_nowait(_DONE)
-
-    async def read(feed: asyncio.Queue[Any]) -> AsyncIterator[Any]:
-        while (item := await feed.get()) is not _DONE:
-            yield item
-
-    async def run(i: int) -> None:
-        step, tag = branches[i]
-        try:
-            async with closing(scope.astream(step, read(feeds[i]), tag)) as stream:
-                async for chunk in stream:
-                    out.put_nowait((i, chunk, None))
-        except BaseException as error:
-            out.put_nowait((i, _DONE, error))
-            raise
-        out.put_nowait((i, _DONE, None))
-
-    tasks = [asyncio.ensure_future(pump())]
-    tasks += [asyncio.ensure_future(run(i)) for i in range(len(branches))]
+    tee = AsyncTee(inputs, len(branches))
+    streams = [
+        scope.astream(step, tee.reader(i), tag) for i, (step, tag) in enumerate(branches)
+    ]
+    pending: dict[asyncio.Task[Any], int] = {
+        asyncio.ensure_future(_next(stream)): i for i, stream in enumerate(streams)
+    }
     try:
-        remaining = len(branches)
-        while remaining:
-            i, chunk, error = await out.get()
-            if error is not None:
-                raise error
-            if chunk is _DONE:
-                remaining -= 1
-            else:
+        while pending:
+            done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in sorted(done, key=pending.__getitem__):
+                i = pending.pop(task)
+                try:
+                    chunk = task.result()
+                except StopAsyncIteration:
+                    continue
                 yield i, chunk
-        await tasks[0]
+                pending[asyncio.ensure_future(_next(streams[i]))] = i
     finally:
-        for task in tasks:
+        for task in pending:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*pending, return_exceptions=True)
+        for stream in streams:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()

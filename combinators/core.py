@@ -172,6 +172,16 @@ class RunnableCore(Generic[In, Out]):
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
+    @overload
+    def batch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
+        **kwargs: Any,
+    ) -> list[Out | Exception]: ...
+
     def batch(
         self,
         inputs: Sequence[In],
@@ -205,6 +215,16 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[True],
+        **kwargs: Any,
+    ) -> list[Out | Exception]: ...
+
+    @overload
+    async def abatch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -275,6 +295,16 @@ class RunnableCore(Generic[In, Out]):
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out | Exception]]: ...
 
+    @overload
+    def batch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
+        **kwargs: Any,
+    ) -> Iterator[tuple[int, Out | Exception]]: ...
+
     def batch_as_completed(
         self,
         inputs: Sequence[In],
@@ -308,6 +338,16 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[True],
+        **kwargs: Any,
+    ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
+
+    @overload
+    def abatch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
 

@@ -546,7 +546,8 @@ class _StreamWatch:
 
     A run whose input is not known up front starts when its first input chunk
     arrives (or when it produces or ends without reading any), as the peer's
-    events show; it reports its input, added up, at its end.
+    events show; it reports its input, added up, at its end. One that fails
+    before it started is not reported at all.
     """
 
     __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total")
@@ -598,7 +599,9 @@ class _StreamWatch:
 
     def failed(self, error: BaseException) -> None:
         if not self.started:
-            self.start()
+            # It never got an input (the error came from upstream) and produced
+            # nothing: as in the peer, a run that never started is not reported.
+            return
         self.scope.emit_effect(
             RunFailed(self.scope.run_info(), self.shown_input(), error, self.scope.clock.now())
         )

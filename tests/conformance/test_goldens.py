@@ -52,6 +52,54 @@ DELIBERATE: dict[str, tuple[Transform, ...]] = {
 }
 """The named transformations applied to our transcript, per projection."""
 
+ORDER_MAY_DIFFER_FROM_PEER: dict[str, str] = {
+    "assign": (
+        "assign's mapper runs in a task of its own; where its start lands among the"
+        " passthrough chunks depends on event-loop turns (in the peer too: its order"
+        " changes with the number of turns its callbacks take), so the same events are"
+        " compared, not their interleaving"
+    ),
+}
+"""Scenarios whose events must be the same as the peer's, in an order that may differ."""
+
+SYNC_ORDER_DIFFERS: dict[str, str] = {
+    "retrieval": "sync parallel branches stream one after another (no thread per stream)",
+    "assign": "sync parallel branches stream one after another (no thread per stream)",
+}
+"""Scenarios whose sync transcript has the async one's events in another order."""
+
+
+def run_labels(items: list[Json]) -> dict[str, str]:
+    """Name every normalised run id by its run (run ids are numbered in order of first
+    appearance, so they differ when only the order differs)."""
+    labels: dict[str, str] = {}
+    for item in items:
+        if isinstance(item, dict) and str(item.get("event", "")).endswith("_start"):
+            labels.setdefault(item["run_id"], f"<{item['name']}>")
+        for op in item if isinstance(item, list) else []:
+            value = op.get("value")
+            if op.get("path") == "" and isinstance(value, dict):
+                labels.setdefault(value["id"], "<root>")
+            elif str(op.get("path", "")).count("/") == 2 and isinstance(value, dict) and "id" in value:
+                labels.setdefault(value["id"], f"<{op['path'].split('/')[2]}>")
+    return labels
+
+
+def relabel(value: Json, labels: dict[str, str]) -> Json:
+    if isinstance(value, str):
+        return labels.get(value, value)
+    if isinstance(value, dict):
+        return {k: relabel(v, labels) for k, v in value.items()}
+    if isinstance(value, list):
+        return [relabel(v, labels) for v in value]
+    return value
+
+
+def as_multiset(items: list[Json]) -> list[str]:
+    labels = run_labels(items)
+    return sorted(json.dumps(relabel(item, labels), sort_keys=True) for item in items)
+
+
 KNOWN_PEER_BUGS: dict[tuple[str, str], str] = {}
 """(scenario, projection) -> reason, for goldens that show a peer bug listed in the
 reference (none of the current scenarios hits one)."""
@@ -109,6 +157,9 @@ async def test_transcript_equals_the_peer_golden(scenario: Scenario, projection:
     golden = load_golden(scenario, projection)
     got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input))
     assert got["raised"] == golden["raised"]
+    if scenario.name in ORDER_MAY_DIFFER_FROM_PEER:
+        assert as_multiset(got["items"]) == as_multiset(golden["items"])
+        return
     assert got["items"] == golden["items"], first_difference(got["items"], golden["items"])
 
 
@@ -116,6 +167,11 @@ async def test_transcript_equals_the_peer_golden(scenario: Scenario, projection:
 async def test_transcript_keeps_the_peer_key_order(scenario: Scenario, projection: str) -> None:
     golden = load_golden(scenario, projection)
     got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input))
+    if scenario.name in ORDER_MAY_DIFFER_FROM_PEER:
+        got_items = sorted(got["items"], key=lambda i: json.dumps(i, sort_keys=True))
+        golden_items = sorted(golden["items"], key=lambda i: json.dumps(i, sort_keys=True))
+        assert key_orders(got_items) == key_orders(golden_items)
+        return
     if got["items"] != golden["items"]:
         pytest.skip("values differ (see test_transcript_equals_the_peer_golden)")
     assert key_orders(got["items"]) == key_orders(golden["items"])
@@ -130,6 +186,9 @@ async def test_sync_transcript_equals_async(scenario: Scenario, projection: str)
     async_transcript = await arecord(chain, projection, scenario.input)
     sync_transcript = record(chain, projection, scenario.input)
     assert sync_transcript["raised"] == async_transcript["raised"]
+    if scenario.name in SYNC_ORDER_DIFFERS:
+        assert as_multiset(sync_transcript["items"]) == as_multiset(async_transcript["items"])
+        return
     assert sync_transcript["items"] == async_transcript["items"], first_difference(
         sync_transcript["items"], async_transcript["items"], ("sync", "async")
     )
