@@ -12,8 +12,9 @@ HumanMessage('hi')
 >>> get_buffer_string(coerce_to_messages([("system", "Be brief."), "Hi!"]))
 'System: Be brief.\\nHuman: Hi!'
 
-Deliberate differences from the peer: ``[] + "x"`` keeps the text (the peer drops it),
-``"" + [...]`` does not add a leading empty part, a chunk sum keeps the first ``name``
+Deliberate differences from the peer: adjacent str parts of list content join (so ``+``
+is associative; ``[] + "x"`` keeps the text, which the peer drops, and ``"" + [...]``
+adds no empty part), a chunk sum keeps the first ``name``
 (the peer drops it), and a chunk's ``tool_calls`` are parsed when first read instead
 of at every ``+`` (so summing n chunks never re-parses the arguments n times).
 """
@@ -248,7 +249,7 @@ def _text_of(content: Content) -> str:
 
 @attrs.frozen(repr=False)
 class BaseMessage:
-    """What every message has; subclass only through the concrete message classes."""
+    """What every message has (abstract: only the concrete message classes are built)."""
 
     type: ClassVar[str] = "base"
     role_prefix: ClassVar[str] = ""  # how ``get_buffer_string`` names the speaker
@@ -262,6 +263,13 @@ class BaseMessage:
     response_metadata: Mapping[str, object] = attrs.field(
         factory=_no_items, converter=_to_mapping, kw_only=True
     )
+
+    def __attrs_pre_init__(self) -> None:
+        if type(self) is BaseMessage:
+            raise TypeError(
+                "BaseMessage is abstract; build a SystemMessage, HumanMessage, AIMessage, "
+                "AIMessageChunk or ToolMessage"
+            )
 
     @property
     def text(self) -> str:
@@ -497,6 +505,19 @@ def _ids_agree(left: Mapping[str, object], right: Mapping[str, object]) -> bool:
     return left.get("id") in (None, "") or right.get("id") in (None, "") or left.get("id") == right.get("id")
 
 
+def _merge_into(merged: list[object], element: object) -> None:
+    index = _merge_index(element)
+    if index is not None:
+        block = cast("Mapping[str, object]", element)
+        for position, existing in enumerate(merged):
+            if _merge_index(existing) == index and _ids_agree(cast("Mapping[str, object]", existing), block):
+                # The right-hand "type" is dropped so "text" + "text" stays "text".
+                addition = {k: v for k, v in block.items() if k != "type"}
+                merged[position] = merge_dicts(cast("Mapping[str, object]", existing), addition)
+                return
+    merged.append(element)
+
+
 def merge_lists(left: Sequence[object], right: Sequence[object]) -> list[object]:
     """Concatenate, except that mappings with the same ``index`` (and agreeing ids) merge.
 
@@ -505,39 +526,32 @@ def merge_lists(left: Sequence[object], right: Sequence[object]) -> list[object]
     """
     merged = list(left)
     for element in right:
-        index = _merge_index(element)
-        if index is not None:
-            block = cast("Mapping[str, object]", element)
-            for position, existing in enumerate(merged):
-                if _merge_index(existing) == index and _ids_agree(
-                    cast("Mapping[str, object]", existing), block
-                ):
-                    # The right-hand "type" is dropped so "text" + "text" stays "text".
-                    addition = {k: v for k, v in block.items() if k != "type"}
-                    merged[position] = merge_dicts(cast("Mapping[str, object]", existing), addition)
-                    break
-            else:
-                merged.append(element)
-        else:
-            merged.append(element)
+        _merge_into(merged, element)
     return merged
 
 
 def merge_content(left: Content, right: Content) -> Content:
-    """Add two contents: strings concatenate, parts merge by block index.
+    """Add two contents: strings concatenate, blocks merge by ``index`` as in the peer.
 
-    >>> merge_content("a", "b"), merge_content(("a",), "b"), merge_content("a", ("b",))
-    ('ab', ('ab',), ('a', 'b'))
+    Adjacent str parts are one text, so they join; that keeps ``+`` associative (the
+    peer keeps ``"a" + ["b"]`` as two parts, and is not).
+
+    >>> merge_content("a", "b"), merge_content(("a",), "b"), merge_content("a", ("b", {"type": "x"}))
+    ('ab', ('ab',), ('ab', {'type': 'x'}))
     """
-    if isinstance(left, str):
-        if isinstance(right, str):
-            return left + right
-        return (left, *right) if left else right
-    if isinstance(right, str):
-        if left and isinstance(left[-1], str):
-            return (*left[:-1], left[-1] + right)
-        return (*left, right) if right else left
-    return tuple(merge_lists(left, right))  # type: ignore[arg-type]  # parts in, parts out
+    if isinstance(left, str) and isinstance(right, str):
+        return left + right
+    merged: list[object] = list(left) if not isinstance(left, str) else [left] if left else []
+    for part in (right,) if isinstance(right, str) else right:
+        last = merged[-1] if merged else None
+        if isinstance(part, str):
+            if isinstance(last, str):
+                merged[-1] = last + part
+            elif part:
+                merged.append(part)
+        else:
+            _merge_into(merged, part)
+    return tuple(cast("list[ContentPart]", merged))
 
 
 def _merge_tool_call_chunks(

@@ -1,0 +1,213 @@
+"""JSON serialization of messages, prompt values and other attrs values, by allowlist.
+
+``dumps`` writes JSON data as itself and an attrs value as a constructor marker::
+
+    {"__combinators__": 1, "type": "constructor", "id": "<module>.<Class>", "kwargs": {...}}
+
+``loads`` builds only classes in its explicit ``allowed`` list, matched by that id; it
+never imports a module, never evaluates anything, never unpickles, and never reads the
+environment. A dict of user data that has a ``"__combinators__"`` key is escaped by
+``dumps`` (``"type": "escaped"``, its items as pairs) so it loads back as data, not as a
+marker. Tuples load back as lists unless a constructor's converter makes them tuples.
+
+Secrets are written redacted (``"type": "secret"`` with the name of the field or key that
+held them) and load back as ``Secret.placeholder(name)`` unless ``loads`` is given the
+value in ``secrets={name: Secret(...)}``.
+
+>>> from combinators.components.messages import MESSAGE_TYPES, AIMessage
+>>> text = dumps(AIMessage("hi", id="m1"))
+>>> loads(text, allowed=MESSAGE_TYPES) == AIMessage("hi", id="m1")
+True
+>>> loads(text, allowed=[])
+Traceback (most recent call last):
+combinators.components.serialization.DisallowedTypeError: cannot load 'combinators.components.messages.AIMessage': it is not in the allowed types (allowed: none)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final, cast, final
+
+import attrs
+
+from combinators.components.secrets import Secret
+from effects.errors import CombinatorsError
+
+MARKER: Final = "__combinators__"
+VERSION: Final = 1
+
+
+class DisallowedTypeError(CombinatorsError, ValueError):
+    """``loads`` met a constructor marker for a class that is not in ``allowed``."""
+
+
+class MalformedDataError(CombinatorsError, ValueError):
+    """``loads`` met a marker that is not well formed (or ``dumps`` met unserializable data)."""
+
+
+def type_id(cls: type) -> str:
+    """The id a class is written under: ``"<module>.<qualified name>"``.
+
+    >>> type_id(Secret)
+    'combinators.components.secrets.Secret'
+    """
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+# -- dumping -------------------------------------------------------------------------------
+
+
+def _where(path: tuple[str, ...]) -> str:
+    return "/" + "/".join(path) if path else "the top level"
+
+
+def _encode(value: object, path: tuple[str, ...]) -> object:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Secret):
+        return {MARKER: VERSION, "type": "secret", "name": path[-1] if path else None}
+    if attrs.has(type(value)):
+        kwargs = {
+            field.alias: _encode(getattr(value, field.name), (*path, field.alias))
+            for field in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))
+            if field.init
+        }
+        return {MARKER: VERSION, "type": "constructor", "id": type_id(type(value)), "kwargs": kwargs}
+    if isinstance(value, Mapping):
+        items = cast("Mapping[object, object]", value)
+        for key in items:
+            if not isinstance(key, str):
+                raise MalformedDataError(
+                    f"cannot serialize a mapping with a {type(key).__name__} key at {_where(path)}; keys must be str"
+                )
+        encoded = {key: _encode(item, (*path, key)) for key, item in cast("Mapping[str, object]", items).items()}
+        if MARKER in encoded:
+            # User data that looks like a marker: keep it data (pairs, so no dict has the key).
+            return {MARKER: VERSION, "type": "escaped", "items": [[k, v] for k, v in encoded.items()]}
+        return encoded
+    if isinstance(value, (list, tuple)):
+        return [_encode(item, (*path, str(i))) for i, item in enumerate(cast("Sequence[object]", value))]
+    raise MalformedDataError(
+        f"cannot serialize a {type(value).__name__} at {_where(path)}: expected JSON data "
+        "(None, bool, int, float, str, list, tuple, dict with str keys), an attrs value or a Secret"
+    )
+
+
+def to_data(value: object) -> object:
+    """The JSON-shaped data ``dumps`` writes (plain dicts, lists and scalars).
+
+    >>> to_data({"__combinators__": "mine"})
+    {'__combinators__': 1, 'type': 'escaped', 'items': [['__combinators__', 'mine']]}
+    """
+    return _encode(value, ())
+
+
+def dumps(value: object, *, indent: int | None = None) -> str:
+    """Serialize ``value`` to JSON text; secrets are redacted.
+
+    >>> dumps({"key": Secret("sk-1")})
+    '{"key": {"__combinators__": 1, "type": "secret", "name": "key"}}'
+    """
+    return json.dumps(_encode(value, ()), indent=indent, ensure_ascii=False)
+
+
+# -- loading -------------------------------------------------------------------------------
+
+
+def _allowlist(allowed: Iterable[type]) -> dict[str, type]:
+    if isinstance(allowed, (str, type)):
+        raise TypeError("'allowed' must be an iterable of classes, e.g. allowed=[AIMessage]")
+    classes: dict[str, type] = {}
+    for cls in allowed:
+        if not isinstance(cls, type) or not attrs.has(cls):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"'allowed' may hold attrs classes only, got {cls!r}")
+        classes[type_id(cls)] = cls
+    return classes
+
+
+@final
+@attrs.frozen
+class _Loader:
+    classes: Mapping[str, type]
+    secrets: Mapping[str, Secret]
+
+    def decode(self, data: object, path: tuple[str, ...]) -> object:
+        if isinstance(data, list):
+            return [self.decode(item, (*path, str(i))) for i, item in enumerate(cast("list[object]", data))]
+        if not isinstance(data, dict):
+            return data
+        fields = cast("dict[str, object]", data)
+        if MARKER not in fields:
+            return {key: self.decode(item, (*path, key)) for key, item in fields.items()}
+        return self.marker(fields, path)
+
+    def marker(self, fields: dict[str, object], path: tuple[str, ...]) -> object:
+        kind = fields.get("type")
+        expected = {"escaped": {"items"}, "secret": {"name"}, "constructor": {"id", "kwargs"}}.get(
+            kind if isinstance(kind, str) else ""
+        )
+        if fields.get(MARKER) != VERSION or expected is None or set(fields) != {MARKER, "type", *expected}:
+            raise MalformedDataError(f"malformed {MARKER} marker at {_where(path)}: {fields!r}")
+        if kind == "escaped":
+            items = fields["items"]
+            if not isinstance(items, list) or not all(
+                isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)  # pyright: ignore[reportUnknownArgumentType]
+                for pair in cast("list[object]", items)
+            ):
+                raise MalformedDataError(f"malformed escaped mapping at {_where(path)}")
+            pairs = cast("list[tuple[str, object]]", items)
+            return {key: self.decode(item, (*path, key)) for key, item in pairs}
+        if kind == "secret":
+            name = fields["name"]
+            if name is not None and not isinstance(name, str):
+                raise MalformedDataError(f"malformed secret marker at {_where(path)}")
+            supplied = self.secrets.get(name) if name is not None else None
+            return supplied if supplied is not None else Secret.placeholder(name)
+        return self.construct(fields["id"], fields["kwargs"], path)
+
+    def construct(self, class_id: object, kwargs: object, path: tuple[str, ...]) -> object:
+        if not isinstance(class_id, str) or not isinstance(kwargs, dict):
+            raise MalformedDataError(f"malformed constructor marker at {_where(path)}")
+        cls = self.classes.get(class_id)
+        if cls is None:
+            allowed = ", ".join(sorted(self.classes)) or "none"
+            raise DisallowedTypeError(
+                f"cannot load {class_id!r}: it is not in the allowed types (allowed: {allowed})"
+            )
+        arguments = {
+            key: self.decode(item, (*path, key)) for key, item in cast("dict[str, object]", kwargs).items()
+        }
+        try:
+            return cls(**arguments)
+        except (TypeError, ValueError) as error:
+            raise MalformedDataError(f"cannot build {class_id!r} at {_where(path)}: {error}") from error
+
+
+def from_data(
+    data: object, *, allowed: Iterable[type], secrets: Mapping[str, Secret] | None = None
+) -> object:
+    """Rebuild values from JSON-shaped data (see ``loads``).
+
+    >>> from_data({"a": [1, 2]}, allowed=[])
+    {'a': [1, 2]}
+    """
+    loader = _Loader(_allowlist(allowed), dict(secrets or {}))
+    return loader.decode(data, ())
+
+
+def loads(
+    text: str | bytes, *, allowed: Iterable[type], secrets: Mapping[str, Secret] | None = None
+) -> object:
+    """Parse ``dumps`` output, building only the ``allowed`` classes.
+
+    ``secrets`` supplies redacted secrets by the name they were written under.
+
+    >>> loads(dumps({"key": Secret("sk-1")}), allowed=[])
+    {'key': Secret.placeholder('key')}
+    >>> loads(dumps({"key": Secret("sk-1")}), allowed=[], secrets={"key": Secret("sk-1")})
+    {'key': Secret('**********')}
+    """
+    if not isinstance(text, (str, bytes)):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        raise TypeError(f"loads expects str or bytes, got {type(text).__name__}")
+    return from_data(json.loads(text), allowed=allowed, secrets=secrets)
