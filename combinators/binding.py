@@ -65,19 +65,15 @@ class RunnableBinding(Runnable[In, Out]):
             return attrs.evolve(inner, kwargs={**inner.kwargs, **kwargs})
         return RunnableBinding(bound, config, dict(kwargs or {}), observers, input_type, output_type)
 
-    _binding: StepBinding = attrs.field(init=False, eq=False, repr=False)
+    step_binding: StepBinding | None = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         binding = StepBinding(self.bound, self.config, self.kwargs, self.observers)
-        object.__setattr__(self, "_binding", binding)
+        object.__setattr__(self, "step_binding", binding)
 
     def __hash__(self) -> int:
         # kwargs may hold unhashable values; hashing their names keeps hash consistent with eq
         return hash((self.bound, self.config, tuple(self.kwargs), self.observers))
-
-    @property
-    def step_binding(self) -> StepBinding:
-        return self._binding
 
     @property
     def name(self) -> str:

@@ -16,7 +16,7 @@ chosen branch runs with ``branch:N`` or ``branch:default``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, cast, final, overload
+from typing import Any, TypeVar, cast, final
 
 import attrs
 
@@ -44,21 +44,18 @@ class RunnableBranch(Runnable[In, Out]):
     branches: tuple[tuple[Runnable[In, Any], Runnable[In, Out]], ...]
     default: Runnable[In, Out]
 
-    @overload
     def __init__(
         self: RunnableBranch[A, B],
         *args: tuple[Condition[A], Target[A, B]] | Target[A, B],
-    ) -> None: ...
-
-    @overload
-    def __init__(self, *args: object) -> None: ...
-
-    def __init__(self, *args: object) -> None:
+    ) -> None:
+        # One typed signature, no catch-all overload: a branch whose input or output
+        # does not fit is a type error here (untyped callers are checked at runtime).
         from combinators.coerce import coerce_to_runnable
 
-        if len(args) < 2:
+        given: tuple[object, ...] = args
+        if len(given) < 2:
             raise ValueError("RunnableBranch needs at least one (condition, runnable) pair and a default")
-        *pairs, default = args
+        *pairs, default = given
         if isinstance(default, tuple):
             raise TypeError("RunnableBranch's last argument is the default runnable, not a pair")
         coerced: list[tuple[Runnable[Any, Any], Runnable[Any, Any]]] = []

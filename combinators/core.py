@@ -70,10 +70,9 @@ class RunnableCore(Generic[In, Out]):
         """The run name in events and logs (the class name unless a node says otherwise)."""
         return type(self).__name__
 
-    @property
-    def step_binding(self) -> StepBinding | None:
-        """Set by nodes that adjust how another runs instead of being a run themselves."""
-        return None
+    step_binding: StepBinding | None = None
+    """Set by nodes that adjust how another runs instead of being a run themselves
+    (a class attribute, read on every step: cheaper than a property)."""
 
     # ------------------------------------------------------------------ hooks
 

@@ -15,7 +15,7 @@ import attrs
 
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects.executor import run_indexed
-from effects.runtime import CURRENT_SCOPE, PLAIN_SCOPE, PLAIN_STREAMS, Observer, Scope, entry_scope
+from effects.runtime import CURRENT_SCOPE, PLAIN_SCOPE, RUN_FRAMES, Observer, Scope, entry_scope
 from effects.step import Step
 from effects.values import NO_INPUT
 
@@ -26,11 +26,7 @@ def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) ->
     """Run ``node`` once, synchronously."""
     if config is None and CURRENT_SCOPE.get() is None:
         # The hot path: nothing to observe, limit or propagate.
-        token = CURRENT_SCOPE.set(PLAIN_SCOPE)
-        try:
-            return PLAIN_SCOPE.invoke(node, input, None, kwargs)
-        finally:
-            CURRENT_SCOPE.reset(token)
+        return PLAIN_SCOPE.invoke(node, input, None, kwargs)
     scope = entry_scope(RunConfig.coerce(config), owner=node.name)
     token = CURRENT_SCOPE.set(scope)
     try:
@@ -42,11 +38,7 @@ def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) ->
 async def ainvoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
     """Run ``node`` once, in the running event loop."""
     if config is None and CURRENT_SCOPE.get() is None:
-        token = CURRENT_SCOPE.set(PLAIN_SCOPE)
-        try:
-            return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
-        finally:
-            CURRENT_SCOPE.reset(token)
+        return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
     scope = entry_scope(RunConfig.coerce(config), owner=node.name)
     token = CURRENT_SCOPE.set(scope)
     try:
@@ -110,12 +102,8 @@ def _in_scope(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
 
 def _plain(chunks: Iterator[Any]) -> Iterator[Any]:
     # Nothing to propagate: delegate without a per-chunk context switch (free with
-    # `yield from`), and only count that a run is streaming (see dispatch_custom_event).
-    PLAIN_STREAMS.add(1)
-    try:
-        yield from chunks
-    finally:
-        PLAIN_STREAMS.add(-1)
+    # `yield from`); this frame marks the stream as a run (see dispatch_custom_event).
+    yield from chunks
 
 
 def _scoped(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
@@ -143,12 +131,10 @@ def _ain_scope(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
 
 
 async def _aplain(chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    PLAIN_STREAMS.add(1)
     try:
         async for chunk in chunks:
             yield chunk
     finally:
-        PLAIN_STREAMS.add(-1)
         aclose = getattr(chunks, "aclose", None)
         if aclose is not None:
             await aclose()
@@ -380,3 +366,6 @@ __all__ = [
     "stream",
     "transform",
 ]
+
+# The frames that mark "inside a run" for dispatch_custom_event in unobserved runs.
+RUN_FRAMES.update(f.__code__ for f in (invoke, ainvoke, _plain, _aplain, batch, abatch))

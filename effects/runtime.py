@@ -18,11 +18,12 @@ True
 from __future__ import annotations
 
 import random
-import threading
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
 from contextvars import ContextVar
+from types import CodeType
 from typing import Any, Final, Protocol, final
 from uuid import UUID
 
@@ -687,30 +688,27 @@ def entry_scope(
     return Scope(merged, observers, run, limiters, deadline, root)
 
 
-@final
-class _Counter:
-    """How many unobserved streams are running (any thread); see dispatch_custom_event."""
-
-    __slots__ = ("value", "_lock")
-
-    def __init__(self) -> None:
-        self.value = 0
-        self._lock = threading.Lock()
-
-    def add(self, delta: int) -> None:
-        with self._lock:
-            self.value += delta
+RUN_FRAMES: Final[set[CodeType]] = set()
+"""Code objects of the runtime's entry points (filled by ``effects.entry``)."""
 
 
-PLAIN_STREAMS: Final = _Counter()
+def _inside_a_run() -> bool:
+    # Unobserved calls and streams carry no context of their own (that is what keeps
+    # them fast), so only on this rare path do we look up the stack for one of the
+    # runtime's entry frames.
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code in RUN_FRAMES:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def dispatch_custom_event(name: str, data: object) -> None:
     """Emit a custom event from inside a running step (no config needed).
 
-    Unobserved streams run without a per-chunk context (that is what keeps them
-    fast), so while one is running anywhere a call with no run in sight is taken
-    to come from it and does nothing; with none running it is a misuse and raises.
+    Inside an unobserved run it does nothing; outside any run it is a misuse and
+    raises.
 
     >>> dispatch_custom_event("progress", 1)
     Traceback (most recent call last):
@@ -719,8 +717,8 @@ def dispatch_custom_event(name: str, data: object) -> None:
     """
     scope = CURRENT_SCOPE.get()
     if scope is None:
-        if PLAIN_STREAMS.value > 0:
-            return
+        if _inside_a_run():
+            return  # an unobserved run: nobody to tell
         raise RuntimeError(f"dispatch_custom_event({name!r}) must be called from inside a running step")
     scope.emit_custom(name, data)
 

@@ -266,3 +266,27 @@ def test_consumer_leaving_early_cancels_the_run() -> None:
     assert asyncio.run(main()) == set()
     assert cleaned == ["source"]
 
+
+
+def test_dispatch_inside_unobserved_runs_is_a_quiet_no_op() -> None:
+    from collections.abc import Iterator
+
+    def step(x: int) -> int:
+        dispatch_custom_event("progress", x)
+        return x
+
+    def chunks(inputs: Iterator[int]) -> Iterator[int]:
+        for item in inputs:
+            dispatch_custom_event("progress", item)
+            yield item
+
+    async def achunks(inputs: AsyncIterator[int]) -> AsyncIterator[int]:
+        async for item in inputs:
+            dispatch_custom_event("progress", item)
+            yield item
+
+    assert RunnableLambda(step).invoke(1) == 1
+    assert RunnableLambda(step).batch([1, 2]) == [1, 2]
+    assert list(RunnableGenerator(chunks).stream(3)) == [3]
+    assert asyncio.run(_collect(RunnableGenerator(achunks).astream(4))) == [4]
+    assert asyncio.run(RunnableLambda(step).ainvoke(5)) == 5
