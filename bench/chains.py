@@ -85,7 +85,9 @@ class Counter:
     produced: int = 0
 
 
-def _source(chunks: tuple[str, ...], counter: Counter) -> Callable[[Iterator[object]], Iterator[str]]:
+def _source(
+    chunks: tuple[str, ...], counter: Counter
+) -> Callable[[Iterator[object]], Iterator[str]]:
     def src(inputs: Iterator[object]) -> Iterator[str]:
         for _ in inputs:
             pass

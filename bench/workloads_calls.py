@@ -39,7 +39,8 @@ def w1_lambda(res: Results) -> None:
         on(one, lambda r: lambda: r.ainvoke(1)) | {"floor": lambda: ainc(1)},
         repeat=s.repeat, target=s.target, expect=2,
     )
-    row = res.add("W1", "ainvoke (async afunc) µs/call", "µs", asyn, US, note="floor: await af(1)")
+    row = res.add("W1", "ainvoke (async afunc) µs/call", "µs", asyn, US,
+                  note="floor: await af(1)")
     res.budget("W1", "ainvoke: ours/peer time", row.ratio("peer"), "<=", 1 / 50)
 
     # A sync-only lambda under ainvoke: the peer hops to an executor thread; informative.

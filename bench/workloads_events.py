@@ -107,8 +107,10 @@ def w7_events(res: Results) -> None:
     n = s.events_chunks
     chains = per_lib(res.libs(), lambda lib: stream_chain(lib, n))
     # Plain astream of each library runs in the same interleaved run: the overhead factor.
-    plain: dict[str, Side[AsyncFn]] = {f"{side}_plain": _plain(chain) for side, chain in chains.items()
-             if chain is not None and not isinstance(chain, str)}
+    plain: dict[str, Side[AsyncFn]] = {
+        f"{side}_plain": _plain(chain) for side, chain in chains.items()
+        if chain is not None and not isinstance(chain, str)
+    }
     out = _measure(res, "W7", f"stream {n} chunks", chains, None, "v2", _stream_floor(n),
                    (MS, "ms"), s.repeat_heavy, 0.0, plain)
     factors: dict[str, Outcome | float] = {}

@@ -47,8 +47,8 @@ def w6_throughput(res: Results) -> None:
         on(chains, lambda c: lambda: consume(c.stream(None))) | {"floor": lambda: consume(floor())},
         repeat=s.repeat_heavy, target=s.target, expect=n,
     )
-    row = res.add("W6", f"stream {n} chunks: chunks/s (higher is better)", "chunk/s", _rate(sync, n),
-                  note="floor: nested generators")
+    row = res.add("W6", f"stream {n} chunks: chunks/s (higher is better)", "chunk/s",
+                  _rate(sync, n), note="floor: nested generators")
     res.budget("W6", "stream: ours/peer chunks/s", row.ratio("peer"), ">=", 10)
     res.add("W6", "stream µs/chunk", "µs", sync, US / n)
 
@@ -199,7 +199,9 @@ SLOW = 10.0  # seconds an inner task would live if cancellation did not reach it
 DEADLINE = 2.0
 
 
-async def _cancel_latency(start: Callable[[], Awaitable[object]], settle: float) -> tuple[float, int]:
+async def _cancel_latency(
+    start: Callable[[], Awaitable[object]], settle: float
+) -> tuple[float, int]:
     """Seconds from cancelling the consumer until no other task is alive; tasks at cancel."""
     me = asyncio.current_task()
     consumer = asyncio.ensure_future(start())

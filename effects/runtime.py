@@ -17,13 +17,13 @@ True
 
 from __future__ import annotations
 
+import inspect
 import random
-import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
 from contextvars import ContextVar
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any, Final, Protocol, final
 from uuid import UUID
 
@@ -696,7 +696,7 @@ def _inside_a_run() -> bool:
     # Unobserved calls and streams carry no context of their own (that is what keeps
     # them fast), so only on this rare path do we look up the stack for one of the
     # runtime's entry frames.
-    frame = sys._getframe(2)
+    frame: FrameType | None = inspect.currentframe()
     while frame is not None:
         if frame.f_code in RUN_FRAMES:
             return True

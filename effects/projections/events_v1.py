@@ -7,9 +7,9 @@ from v2 (``events_v2``):
 - A failed sub-run ends with ``on_<type>_end`` (there is no error event) whose output is
   ``None`` (retriever: ``{}``; llm: ``{"generations": [], ...}``; chat model:
   ``{"generations": [[]], ...}``); a failed root shows nothing (the stream raises).
-- Sub-run end data is ``{"input": i, "output": o}`` in that order (input left out when
-  unknown). The output is as given for chains, parsers, prompts and tools, but
-  ``{"documents": o}`` for retrievers and the LLMResult dict
+- Sub-run end data is ``{"input": i, "output": o}`` in that order (the input is left
+  out when unknown or ``None``, at start too). The output is as given for chains,
+  parsers, prompts and tools, but ``{"documents": o}`` for retrievers and the LLMResult dict
   ``{"generations": [[{text, generation_info, type[, message]}]], "llm_output": None,
   "run": None, "type": "LLMResult"}`` for llms and chat models.
 - A sub-run llm streams its token text (v2: the chunk object); chat models stream the
@@ -44,6 +44,7 @@ from typing import final
 from uuid import UUID
 
 from effects.projections.events_v2 import EventData, StandardStreamEvent
+from effects.projections.checks import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import token_text, v1_end_output, v1_failed_output
 from effects.values import (
@@ -82,8 +83,7 @@ class EventsV1:
     __slots__ = ("_filter", "_runs")
 
     def __init__(self, filter: EventFilter = NO_FILTER) -> None:
-        if not isinstance(filter, EventFilter):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            raise TypeError(f"EventsV1 filter must be an EventFilter, got {type(filter).__name__}")
+        expect_filter("EventsV1 filter", filter)
         self._filter = filter
         self._runs: dict[UUID, _Seen] = {}
 
@@ -95,13 +95,9 @@ class EventsV1:
         ...
         TypeError: EventsV1.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got NoneType
         """
+        expect_effect("EventsV1.feed", effect)
         if isinstance(effect, CustomEmitted):
             return []
-        if not isinstance(effect, RunStarted | RunStreamed | RunEnded | RunFailed):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            raise TypeError(
-                "EventsV1.feed expects an effect value (RunStarted, RunStreamed, RunEnded,"
-                f" RunFailed or CustomEmitted), got {type(effect).__name__}"
-            )
         run = effect.run
         seen = self._runs.get(run.run_id)
         if seen is None:
@@ -160,19 +156,24 @@ def _sub_run_event(
     run = effect.run
     data: EventData = {}
     if isinstance(effect, RunStarted):
-        if effect.input is not NO_INPUT:
+        if _known(effect.input):
             data["input"] = effect.input
         return _event(f"on_{run.run_type}_start", run, seen, data)
     if isinstance(effect, RunStreamed):
         chunk = token_text(effect.chunk) if run.run_type == "llm" else effect.chunk
         return _event(f"on_{run.run_type}_stream", run, seen, {"chunk": chunk})
-    if effect.input is not NO_INPUT:
+    if _known(effect.input):
         data["input"] = effect.input
     if isinstance(effect, RunEnded):
         data["output"] = v1_end_output(run.run_type, effect.output, streamed=seen.streamed)
     else:
         data["output"] = v1_failed_output(run.run_type)
     return _event(f"on_{run.run_type}_end", run, seen, data)
+
+
+def _known(input: object) -> bool:
+    # The peer's v1 leaves out an input it holds as None, as well as one not known yet.
+    return input is not NO_INPUT and input is not None
 
 
 def _event(name: str, run: RunInfo, seen: _Seen, data: EventData) -> StandardStreamEvent:

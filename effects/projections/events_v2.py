@@ -12,8 +12,9 @@ sub-run model's token stream ``event, data, run_id, name, tags, metadata, parent
 other streams and custom events ``event, run_id, name, tags, metadata, data,
 parent_ids``.
 
-One difference from the peer: a custom event carries all tags of its enclosing run,
-the step tag (``seq:step:N``) included; the peer drops the non-inherited step tag there.
+Differences from the peer: a custom event carries all tags of its enclosing run, the
+step tag (``seq:step:N``) included (the peer drops the non-inherited step tag there);
+``on_tool_error`` has no ``tool_call_id`` (the effects do not carry it).
 
 >>> from uuid import UUID
 >>> from effects.values import RunInfo, RunStarted
@@ -25,9 +26,10 @@ the step tag (``seq:step:N``) included; the peer drops the non-inherited step ta
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Literal, TypeAlias, TypedDict, final
+from typing import Any, Literal, TypeAlias, TypedDict, final
 from uuid import UUID
 
+from effects.projections.checks import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import MODEL_TYPES
 from effects.values import (
@@ -80,19 +82,14 @@ class CustomStreamEvent(TypedDict):
     name: str
     tags: list[str]
     metadata: dict[str, object]
-    data: object
+    data: Any
+    """The user's payload, of any type. ``Any`` (as in the peer) so that ``event["data"]``
+    of a ``StreamEvent`` can be read without first telling the two kinds of event apart."""
     parent_ids: list[str]
 
 
 StreamEvent: TypeAlias = StandardStreamEvent | CustomStreamEvent
 """One event of ``astream_events`` v2."""
-
-
-def _not_an_effect(where: str, effect: object) -> TypeError:
-    return TypeError(
-        f"{where} expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed"
-        f" or CustomEmitted), got {type(effect).__name__}"
-    )
 
 
 @final
@@ -121,8 +118,7 @@ class EventsV2:
     __slots__ = ("_filter", "_runs")
 
     def __init__(self, filter: EventFilter = NO_FILTER) -> None:
-        if not isinstance(filter, EventFilter):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            raise TypeError(f"EventsV2 filter must be an EventFilter, got {type(filter).__name__}")
+        expect_filter("EventsV2 filter", filter)
         self._filter = filter
         self._runs: dict[UUID, _Seen] = {}
 
@@ -136,8 +132,7 @@ class EventsV2:
         """
         if isinstance(effect, CustomEmitted):
             return self._custom(effect)
-        if not isinstance(effect, RunStarted | RunStreamed | RunEnded | RunFailed):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            raise _not_an_effect("EventsV2.feed", effect)
+        expect_effect("EventsV2.feed", effect)
         run = effect.run
         seen = self._runs.get(run.run_id)
         if seen is None:

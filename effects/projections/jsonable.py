@@ -17,7 +17,8 @@ The form, by kind of value:
   owns ``"type"``: a field itself named ``type`` is written as ``"type_"``. The form
   is for reading and recording, not a way back to the object, so a plain dict that
   happens to hold ``"type"`` is not confused with anything.
-- exceptions: ``{"type": "error", "error_type": <class name>, "message": str(e)}``.
+- exceptions: ``{"type": "error", "error_type": <class name>, "message": str(e)}``
+  (with the text of any secret among its arguments redacted).
 - ``UUID``: its str; ``datetime``/``date``/``time``: ISO-8601; enums: their value;
   ``bytes``: ``{"type": "bytes", "base64": ...}``.
 - secrets: any value whose class defines ``__redacted__`` (the ``Redacted``
@@ -192,6 +193,8 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
         return cast(JsonValue, value)
     if kind is float:
         return _float(cast(float, value))
+    if kind is dict or kind is list or kind is tuple:
+        return _encode_builtin_container(value, depth, active)
     if depth > _MAX_DEPTH:
         return {"type": "repr", "repr": safe_repr(value)}
     if _is_secret_type(kind):
@@ -208,7 +211,7 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
     if isinstance(value, float):
         return _float(float.__float__(value))
     if isinstance(value, BaseException):
-        return {"type": "error", "error_type": kind.__name__, "message": safe_str(value)}
+        return {"type": "error", "error_type": kind.__name__, "message": _error_message(value)}
     if isinstance(value, UUID):
         return str(value)
     if isinstance(value, dt.date | dt.time):
@@ -221,6 +224,17 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
     return _encode_container(value, depth, active)
 
 
+def _error_message(error: BaseException) -> str:
+    message = safe_str(error)
+    # str(ValueError(secret)) is str(secret), KeyError shows its repr: take both out.
+    for arg in error.args:
+        if is_secret(arg):
+            for shown in (safe_str(arg), safe_repr(arg)):
+                if shown:
+                    message = message.replace(shown, REDACTED)
+    return message
+
+
 def _encode_hooked(
     value: object, hook: Callable[[object], object], depth: int, active: set[int]
 ) -> JsonValue:
@@ -231,6 +245,29 @@ def _encode_hooked(
     if shown is value:
         return {"type": "repr", "repr": safe_repr(value)}
     return _encode(shown, depth + 1, active)
+
+
+def _encode_builtin_container(value: object, depth: int, active: set[int]) -> JsonValue:
+    """Plain dicts, lists and tuples: the common case, without the generic checks."""
+    if depth > _MAX_DEPTH:
+        return {"type": "repr", "repr": safe_repr(value)}
+    marker = id(value)
+    if marker in active:
+        return {"type": "repr", "repr": "<cycle>"}
+    active.add(marker)
+    depth += 1
+    shown: object = value  # for the fallback, before the type test narrows `value`
+    try:
+        if type(value) is dict:
+            out: dict[str, JsonValue] = {}
+            for key, item in cast(dict[object, object], value).items():
+                out[key if type(key) is str else _key(key)] = _encode(item, depth, active)
+            return out
+        return [_encode(item, depth, active) for item in cast(Sequence[object], value)]
+    except Exception:  # e.g. changed by another thread while we read it
+        return {"type": "repr", "repr": safe_repr(shown)}
+    finally:
+        active.discard(marker)
 
 
 def _encode_container(value: object, depth: int, active: set[int]) -> JsonValue:

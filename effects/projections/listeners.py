@@ -39,16 +39,16 @@ import datetime as dt
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Literal, TypeAlias, final
+from typing import Literal, TypeAlias, cast, final
 from uuid import UUID
 
 import attrs
 
-from effects.config import RunConfig
+from effects.config import EMPTY_CONFIG, RunConfig
+from effects.projections.checks import expect_effect
 from effects.projections.shapes import traced_inputs, traced_outputs
 from effects.values import (
     NO_INPUT,
-    CustomEmitted,
     Effect,
     RunEnded,
     RunFailed,
@@ -175,6 +175,7 @@ class RunTree:
         ...
         TypeError: RunTree.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got float
         """
+        expect_effect("RunTree.feed", effect)
         if isinstance(effect, RunStarted):
             return self._started(effect)
         if isinstance(effect, RunStreamed):
@@ -184,12 +185,7 @@ class RunTree:
             return []
         if isinstance(effect, RunEnded | RunFailed):
             return self._finished(effect)
-        if isinstance(effect, CustomEmitted):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            return []
-        raise TypeError(
-            "RunTree.feed expects an effect value (RunStarted, RunStreamed, RunEnded,"
-            f" RunFailed or CustomEmitted), got {type(effect).__name__}"
-        )
+        return []  # custom events are not part of a run tree
 
     def _started(self, effect: RunStarted) -> list[ListenerCall]:
         run = effect.run
@@ -228,7 +224,7 @@ class RunTree:
         return [ListenerCall(kind, node.freeze())]
 
 
-Listener: TypeAlias = Callable[..., object]
+Listener: TypeAlias = Callable[[Run], object] | Callable[[Run, RunConfig], object]
 """A listener: called with the ``Run``, plus the config when it takes one (see ``dispatch``)."""
 
 _log = logging.getLogger(__name__)
@@ -281,7 +277,7 @@ class ListenerSpec:
     on_end: Listener | None = attrs.field(default=None, validator=_check_listener)
     on_error: Listener | None = attrs.field(default=None, validator=_check_listener)
 
-    def dispatch(self, call: ListenerCall, config: RunConfig | None = None) -> object:
+    def dispatch(self, call: ListenerCall, config: RunConfig = EMPTY_CONFIG) -> object:
         """Call the callback for ``call`` (if any) and return its result.
 
         A callback with a ``config`` parameter is called as ``f(run, config=config)`` (as
@@ -302,14 +298,16 @@ class ListenerSpec:
             if call.kind == "on_end"
             else self.on_error
         )
-        style = _config_style(listener)
         if listener is None:
             return None
+        style = _config_style(listener)
+        # The style was read off the signature, which the static union cannot express.
+        call_it = cast(Callable[..., object], listener)
         if style == "keyword":
-            return listener(call.run, config=config)
+            return call_it(call.run, config=config)
         if style == "positional":
-            return listener(call.run, config)
-        return listener(call.run)
+            return call_it(call.run, config)
+        return call_it(call.run)
 
     def make_observer(self, config: RunConfig | None = None) -> ListenerObserver:
         """A fresh observer for one run of the binding (its first started run is the root).
@@ -317,7 +315,7 @@ class ListenerSpec:
         >>> ListenerSpec().make_observer().take_pending()
         []
         """
-        return ListenerObserver(self, config)
+        return ListenerObserver(self, EMPTY_CONFIG if config is None else config)
 
 
 @final
@@ -338,7 +336,7 @@ class ListenerObserver:
 
     __slots__ = ("_spec", "_config", "_tree", "_pending")
 
-    def __init__(self, spec: ListenerSpec, config: RunConfig | None = None) -> None:
+    def __init__(self, spec: ListenerSpec, config: RunConfig = EMPTY_CONFIG) -> None:
         self._spec = spec
         self._config = config
         self._tree = RunTree()

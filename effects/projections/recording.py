@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final, final
 from uuid import UUID
 
+from effects.projections.checks import expect_effect
 from effects.projections.jsonable import JsonValue, to_jsonable
 from effects.projections.replayed import Replayed
 from effects.projections.shapes import add_chunk, as_dict, token_text
@@ -145,11 +146,7 @@ class Recorder:
         >>> Recorder().feed(RunFailed(run, 1, KeyError("k"), 2.0)).endswith('"error":{"type":"error","error_type":"KeyError","message":"\\'k\\'"}}\\n')
         True
         """
-        if not isinstance(effect, RunStarted | RunStreamed | RunEnded | RunFailed | CustomEmitted):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            raise TypeError(
-                "Recorder.feed expects an effect value (RunStarted, RunStreamed, RunEnded,"
-                f" RunFailed or CustomEmitted), got {type(effect).__name__}"
-            )
+        expect_effect("Recorder.feed", effect)
         if not math.isfinite(effect.at):
             raise ValueError(f"effect time must be a finite number of seconds, got {effect.at!r}")
         line: dict[str, JsonValue] = {"kind": "", "at": effect.at, "run": _run_json(effect.run)}
@@ -190,7 +187,8 @@ class Recorder:
         if not had_total:
             root.plain = chunk_plain
             return {"json": encoded} if chunk_plain else _object_payload(chunk, encoded)
-        if root.plain and chunk_plain:
+        if (root.plain and chunk_plain) or (chunk is None and not added):
+            # Replayed as is, these add up (or start over at None) as they did live.
             return {"json": encoded}
         # Replay cannot redo this `+` from JSON forms, so keep what it gave.
         root.plain = False
@@ -300,11 +298,12 @@ class _Line:
         known = self._runs.get(run_id)
         if known is not None and known[0] == shown:
             return known[1]  # every effect of a run shares one RunInfo, as live
+        run_uuid = self._uuid(run_id)
         metadata = shown.get("metadata")
         if not isinstance(metadata, dict):
             raise self._bad("'metadata' must be an object")
         run = RunInfo(
-            self._uuid(run_id),
+            run_uuid,
             tuple(self._uuid(parent) for parent in self._strs(shown, "parent_ids")),
             self._str(shown, "name"),
             self._str(shown, "type"),

@@ -33,6 +33,7 @@ and ``move`` ops of a ``final_output`` diff get their ``from`` prefixed too.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import pprint
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Final, TypeAlias, cast, final
@@ -41,8 +42,10 @@ from uuid import UUID
 import attrs
 import jsonpatch
 
+from effects.projections.checks import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.jsonable import JsonValue, to_jsonable
+from effects.projections.pointers import escape_key, json_copy, own_path
 from effects.projections.shapes import (
     MODEL_TYPES,
     add_chunk,
@@ -51,7 +54,7 @@ from effects.projections.shapes import (
     log_type,
     token_text,
 )
-from effects.values import CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.values import Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
 PatchOp: TypeAlias = dict[str, JsonValue]
 """One RFC 6902 operation, e.g. ``{"op": "add", "path": "/a", "value": 1}``."""
@@ -178,8 +181,9 @@ class RunLog:
 def apply_ops(state: JsonValue, ops: Sequence[PatchOp]) -> JsonValue:
     """``state`` with ``ops`` applied, leaving ``state`` and the ops untouched.
 
-    An op that does not fit the state raises ``ValueError``. Only the containers on each op's path are copied (the rest is shared), so applying
-    a patch costs the size of the path, not of the whole document.
+    An op that does not fit the state raises ``ValueError``. Only the containers on each
+    op's path are copied (the rest is shared), so applying a patch costs the size of the
+    path, not of the whole document.
 
     >>> before = {"a": {"b": [1]}, "c": {"d": 2}}
     >>> after = apply_ops(before, [{"op": "add", "path": "/a/b/-", "value": 3}])
@@ -191,58 +195,14 @@ def apply_ops(state: JsonValue, ops: Sequence[PatchOp]) -> JsonValue:
         path = op.get("path")
         source = op.get("from")
         if isinstance(path, str):
-            doc = _own_path(doc, path)
+            doc = own_path(doc, path)
         if isinstance(source, str) and op.get("op") == "move":
-            doc = _own_path(doc, source)
+            doc = own_path(doc, source)
         try:
             doc = jsonpatch.apply_patch(doc, [op], in_place=True)
         except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
             raise ValueError(f"cannot apply {op!r} to the run log: {error}") from error
     return cast(JsonValue, doc)  # JSON ops applied to a JSON document give JSON
-
-
-def _pointer_parts(pointer: str) -> list[str]:
-    if not pointer:
-        return []
-    return [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]
-
-
-def _shallow(value: object) -> object:
-    if isinstance(value, dict):
-        return dict(cast(dict[str, object], value))
-    if isinstance(value, list):
-        return list(cast(list[object], value))
-    return value
-
-
-def _own_path(doc: object, pointer: str) -> object:
-    """Copy the containers from the root down to the parent of ``pointer``'s target."""
-    parts = _pointer_parts(pointer)
-    if not parts:
-        return doc
-    root = _shallow(doc)
-    parent = root
-    for part in parts[:-1]:
-        if isinstance(parent, dict):
-            mapping = cast(dict[str, object], parent)
-            if part not in mapping:
-                break  # let jsonpatch report the bad path
-            child = _shallow(mapping[part])
-            mapping[part] = child
-        elif isinstance(parent, list):
-            items = cast(list[object], parent)
-            if not part.isdigit() or int(part) >= len(items):
-                break
-            child = _shallow(items[int(part)])
-            items[int(part)] = child
-        else:
-            break
-        parent = child
-    return root
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _iso(at: float) -> str:
@@ -251,14 +211,6 @@ def _iso(at: float) -> str:
     except (OverflowError, OSError, ValueError) as error:
         raise ValueError(f"effect time must be seconds since the epoch, got {at!r}") from error
     return moment.isoformat(timespec="milliseconds")
-
-
-def _json_copy(value: JsonValue) -> JsonValue:
-    if isinstance(value, dict):
-        return {key: _json_copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_json_copy(item) for item in value]
-    return value
 
 
 @final
@@ -287,8 +239,7 @@ class RunLogPatches:
     def __init__(
         self, filter: EventFilter = NO_FILTER, *, with_streamed_output_list: bool = True
     ) -> None:
-        if not isinstance(filter, EventFilter):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            raise TypeError(f"RunLogPatches filter must be an EventFilter, got {type(filter).__name__}")
+        expect_filter("RunLogPatches filter", filter)
         self._filter = filter
         self._with_list = with_streamed_output_list
         self._root: UUID | None = None
@@ -305,6 +256,7 @@ class RunLogPatches:
         ...
         TypeError: RunLogPatches.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got int
         """
+        expect_effect("RunLogPatches.feed", effect)
         if isinstance(effect, RunStarted):
             return self._started(effect.run, effect.at)
         if isinstance(effect, RunStreamed):
@@ -313,12 +265,7 @@ class RunLogPatches:
             return self._sub_run_chunk(effect)
         if isinstance(effect, RunEnded | RunFailed):
             return self._finished(effect)
-        if isinstance(effect, CustomEmitted):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            return []
-        raise TypeError(
-            "RunLogPatches.feed expects an effect value (RunStarted, RunStreamed, RunEnded,"
-            f" RunFailed or CustomEmitted), got {type(effect).__name__}"
-        )
+        return []  # custom events are not in the log
 
     def _started(self, run: RunInfo, at: float) -> list[RunLogPatch]:
         if self._root is None:
@@ -338,7 +285,7 @@ class RunLogPatches:
         count = self._counts.get(run.name, 0) + 1
         self._counts[run.name] = count
         key = run.name if count == 1 else f"{run.name}:{count}"
-        path = f"/logs/{_escape(key)}"
+        path = f"/logs/{escape_key(key)}"
         self._entries[run.run_id] = _Entry(path, run.run_type)
         entry: JsonValue = {
             "id": str(run.run_id),
@@ -361,8 +308,10 @@ class RunLogPatches:
         total, added = add_chunk(self._total, chunk)
         previous = self._total_json if added else None
         current = to_jsonable(total)
-        for op in jsonpatch.JsonPatch.from_diff(previous, current).patch:
-            ops.append(_prefixed(op))
+        if isinstance(previous, dict | list) or isinstance(current, dict | list):
+            ops.extend(_prefixed(op) for op in jsonpatch.JsonPatch.from_diff(previous, current).patch)
+        elif _scalars_differ(previous, current):
+            ops.append({"op": "replace", "path": "/final_output", "value": current})
         self._total, self._total_json = total, current
         return RunLogPatch.of_json_ops(ops)
 
@@ -408,6 +357,13 @@ class RunLogPatches:
         ]
 
 
+def _scalars_differ(previous: JsonValue, current: JsonValue) -> bool:
+    """jsonpatch's test for two scalars (their JSON differs), without dumping long texts."""
+    if type(previous) is str and type(current) is str:
+        return previous != current
+    return json.dumps(previous) != json.dumps(current)
+
+
 def _prefixed(op: dict[str, object]) -> PatchOp:
     out: PatchOp = {}
     for key, value in op.items():
@@ -415,7 +371,7 @@ def _prefixed(op: dict[str, object]) -> PatchOp:
             out[key] = "/final_output" + value
         else:
             # The fold keeps the total's JSON for the next diff; consumers get their own copy.
-            out[key] = _json_copy(cast(JsonValue, value))
+            out[key] = json_copy(cast(JsonValue, value))
     return out
 
 

@@ -33,10 +33,11 @@ v1 end output ``None`` (retriever ``{}``, models as in the log).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Final, cast
 
-from effects.projections.jsonable import is_secret, redacted_form, safe_str
+from effects.projections.jsonable import is_secret, redacted_form, to_jsonable
 from effects.projections.replayed import Replayed
 from effects.values import NO_INPUT, RunType
 
@@ -68,10 +69,13 @@ def as_dict(value: object) -> Mapping[str, object] | None:
 def token_text(chunk: object) -> str:
     """The text a model chunk contributes: a str itself, its ``.text``, its str ``.content``.
 
+    Anything else gives the text of its JSON form (never ``str()``, which could show a
+    secret held inside).
+
     >>> class Piece:
     ...     content = "hi"
-    >>> token_text("a"), token_text(Piece()), token_text(3)
-    ('a', 'hi', '3')
+    >>> token_text("a"), token_text(Piece()), token_text(3), token_text({"k": None})
+    ('a', 'hi', '3', '{"k": null}')
     """
     if isinstance(chunk, str):
         return chunk
@@ -86,7 +90,8 @@ def token_text(chunk: object) -> str:
             continue
         if isinstance(text, str):
             return text
-    return safe_str(chunk)
+    encoded = to_jsonable(chunk)
+    return encoded if isinstance(encoded, str) else json.dumps(encoded, ensure_ascii=False)
 
 
 def add_chunk(total: object, chunk: object) -> tuple[object, bool]:

@@ -3,7 +3,8 @@
 Framing as LangChain.js's ``streamEvents(..., {encoding: "text/event-stream"})``: each
 event is ``event: data\\ndata: <one-line JSON>\\n\\n`` (UTF-8), then one terminal
 ``event: end\\n\\n``; no ids, retries or comments. The JSON is the event's
-``to_jsonable`` form, compact and strict (no NaN).
+``to_jsonable`` form, compact and strict (no NaN); objects appear in that form, not in
+the JS peer's ``{"lc": 1, "type": "constructor", ...}`` form.
 
 >>> frames = list(encode_event_stream([{"event": "on_chain_start", "data": {"input": "é"}}]))
 >>> frames

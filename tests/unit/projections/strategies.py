@@ -85,6 +85,14 @@ errors = st.one_of(
 Emit = Callable[[float], Effect]
 
 
+def _streamed(info: RunInfo, chunk: object) -> Emit:
+    return lambda at: RunStreamed(info, chunk, at)
+
+
+def _custom(info: RunInfo, name: str, data: object) -> Emit:
+    return lambda at: CustomEmitted(info, name, data, at)
+
+
 def _interleave(draw: st.DrawFn, sequences: list[list[Emit]]) -> Iterator[Emit]:
     queues = [list(reversed(seq)) for seq in sequences if seq]
     while queues:
@@ -123,13 +131,11 @@ def _run(
     else:
         output = draw(any_values)
     failure = draw(st.one_of(st.none(), st.none(), st.none(), errors))
-    own: list[Emit] = [
-        (lambda at, c=chunk: RunStreamed(info, c, at)) for chunk in chunks
-    ]
+    own: list[Emit] = [_streamed(info, chunk) for chunk in chunks]
     customs = draw(
         st.lists(st.tuples(st.sampled_from(CUSTOM_NAMES), any_values), max_size=2)
     )
-    own += [(lambda at, n=name, d=data: CustomEmitted(info, n, d, at)) for name, data in customs]
+    own += [_custom(info, name, data) for name, data in customs]
     # A run's own chunks and custom events keep their order; they interleave with children.
     children = (
         [
@@ -149,7 +155,7 @@ def _run(
 
 
 @st.composite
-def effect_trees(draw: st.DrawFn, max_depth: int = 3, max_children: int = 3) -> list[Effect]:
+def effect_trees(draw: st.DrawFn, max_depth: int = 3, max_children: int = 2) -> list[Effect]:
     """A well-nested effect sequence of one root run and its sub-runs."""
     ids = itertools.count(1)
     emits = _run(draw, ids, None, 0, max_depth, max_children)

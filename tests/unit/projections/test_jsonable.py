@@ -8,6 +8,7 @@ import enum
 import json
 from collections import OrderedDict
 from types import MappingProxyType
+from typing import NoReturn
 from uuid import UUID
 
 import attrs
@@ -96,7 +97,7 @@ class LongRepr:
 
 
 class BadMapping(dict[str, int]):
-    def items(self):  # type: ignore[no-untyped-def, override]
+    def items(self) -> NoReturn:
         raise RuntimeError("cannot iterate")
 
 
@@ -253,3 +254,9 @@ def test_the_json_form_is_a_fixed_point(value: object) -> None:
 @given(any_values)
 def test_secrets_never_leak(value: object) -> None:
     assert SECRET_TEXT not in json.dumps(to_jsonable({"v": value}))
+
+
+def test_secrets_in_exception_arguments_are_redacted() -> None:
+    assert to_jsonable(ValueError(Secret(SECRET_TEXT))) == {"type": "error", "error_type": "ValueError", "message": REDACTED}
+    key_error = to_jsonable(KeyError(Secret(SECRET_TEXT)))
+    assert isinstance(key_error, dict) and SECRET_TEXT not in str(key_error["message"])
