@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import (
     AsyncIterable,
     AsyncIterator,
+    Coroutine,
     Iterable,
     Iterator,
     Mapping,
@@ -140,16 +141,17 @@ class RunnableCore(Generic[In, Out]):
         result: Out = entry.invoke(self, input, config, kwargs)
         return result
 
-    async def ainvoke(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Out:
-        """Run once on ``input`` in the running event loop.
+    def ainvoke(
+        self, input: In, config: ConfigLike = None, **kwargs: Any
+    ) -> Coroutine[Any, Any, Out]:
+        """Run once on ``input`` in the running event loop (a coroutine, as from ``async def``).
 
         >>> import asyncio
         >>> from combinators import RunnableLambda
         >>> asyncio.run(RunnableLambda(lambda x: x * 2).ainvoke(4))
         8
         """
-        result: Out = await entry.ainvoke(self, input, config, kwargs)
-        return result
+        return entry.ainvoke(self, input, config, kwargs)
 
     @overload
     def batch(

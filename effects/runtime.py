@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
 from contextvars import ContextVar
 from types import CodeType, FrameType
@@ -204,12 +204,17 @@ class Scope:
         child._refuse_async_listeners()
         return output
 
-    async def ainvoke(
+    def ainvoke(
         self, node: Step, input: Any, tag: str | None = None, kwargs: Mapping[str, Any] = NO_KWARGS
-    ) -> Any:
-        """Async ``invoke``."""
+    ) -> Coroutine[Any, Any, Any]:
+        """Async ``invoke`` (the node's own coroutine when nothing is in between)."""
         if self.plain and node.step_binding is None:
-            return await node.step_ainvoke(input, self, kwargs)
+            return node.step_ainvoke(input, self, kwargs)
+        return self._ainvoke(node, input, tag, kwargs)
+
+    async def _ainvoke(
+        self, node: Step, input: Any, tag: str | None, kwargs: Mapping[str, Any]
+    ) -> Any:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None:
             if not node.is_leaf:

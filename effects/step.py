@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, final
 
 import attrs
@@ -36,7 +36,9 @@ class Step(Protocol):
 
     def step_invoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any: ...
 
-    async def step_ainvoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any: ...
+    def step_ainvoke(
+        self, input: Any, scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Coroutine[Any, Any, Any]: ...
 
     def step_stream(
         self, inputs: Iterator[Any], scope: Scope, kwargs: Mapping[str, Any]
