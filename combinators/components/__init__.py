@@ -63,6 +63,7 @@ from combinators.components.chat_model import LanguageModelInput as LanguageMode
 from combinators.components.chat_model import SimpleChatModel as SimpleChatModel
 from combinators.components.llm import BaseLLM as BaseLLM
 from combinators.components.llm import LLM as LLM
+from combinators.components.extractive import ExtractiveChatModel as ExtractiveChatModel
 from combinators.components.fake_models import FakeListChatModel as FakeListChatModel
 from combinators.components.fake_models import FakeListLLM as FakeListLLM
 from combinators.components.fake_models import GenericFakeChatModel as GenericFakeChatModel
@@ -88,6 +89,7 @@ __all__ = [
     "Document",
     "DocumentFilter",
     "Embeddings",
+    "ExtractiveChatModel",
     "FakeListChatModel",
     "FakeListLLM",
     "GenericFakeChatModel",
