@@ -45,7 +45,11 @@ from effects.values import (
 
 
 class EventData(TypedDict, total=False):
-    """The ``data`` of a standard event: which keys appear depends on the event."""
+    """The ``data`` of a standard event: which keys appear depends on the event.
+
+    >>> EventData(output=1, input=0)
+    {'output': 1, 'input': 0}
+    """
 
     input: object
     output: object

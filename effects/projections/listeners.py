@@ -343,7 +343,12 @@ class ListenerObserver:
         self._pending: list[Awaitable[object]] = []
 
     def emit(self, effect: Effect) -> None:
-        """Take one effect; call the listeners it makes due."""
+        """Take one effect; call the listeners it makes due.
+
+        >>> from effects.values import CustomEmitted, RunInfo
+        >>> run = RunInfo(UUID(int=1), (), "seq", "chain", (), {})
+        >>> ListenerSpec().make_observer().emit(CustomEmitted(run, "progress", 1, 0.0))
+        """
         for call in self._tree.feed(effect):
             try:
                 result = self._spec.dispatch(call, self._config)
@@ -354,6 +359,20 @@ class ListenerObserver:
                 self._pending.append(result)
 
     def take_pending(self) -> list[Awaitable[object]]:
-        """The async listeners' awaitables since the last call, for the runtime to await."""
+        """The async listeners' awaitables since the last call, for the runtime to await.
+
+        >>> import asyncio
+        >>> from effects.values import RunInfo, RunStarted
+        >>> async def on_start(run: Run) -> str:
+        ...     return run.name
+        >>> observer = ListenerSpec(on_start=on_start).make_observer()
+        >>> observer.emit(RunStarted(RunInfo(UUID(int=1), (), "seq", "chain", (), {}), 1, 0.0))
+        >>> async def settle(pending: list[Awaitable[object]]) -> list[object]:
+        ...     return [await item for item in pending]
+        >>> asyncio.run(settle(observer.take_pending()))
+        ['seq']
+        >>> observer.take_pending()
+        []
+        """
         pending, self._pending = self._pending, []
         return pending
