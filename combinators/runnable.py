@@ -26,6 +26,7 @@ from effects.config import ConfigLike, RunConfig
 if TYPE_CHECKING:
     from combinators.binding import ListenerFn
     from combinators.retry_policy import RetryPolicy
+    from combinators.tool import RunnableTool
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -392,6 +393,42 @@ class Runnable(RunnableCore[In, Out]):
         from combinators.fallbacks import RunnableWithFallbacks
 
         return RunnableWithFallbacks(self, tuple(fallbacks), exceptions_to_handle, exception_key)
+
+    # ------------------------------------------------------------------ tools
+
+    def as_tool(
+        self,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        args_schema: Mapping[str, Any] | type[Any] | None = None,
+        arg_types: Mapping[str, Any] | None = None,
+    ) -> RunnableTool[Out]:
+        """This runnable as a tool: arguments validated against a JSON Schema, then run.
+
+        The schema is ``args_schema`` (a JSON Schema dict, or a TypedDict / attrs class),
+        else built from ``arg_types`` (argument name -> type), else derived from the input
+        type: an object type gives a tool taking those arguments as a dict, a ``str`` (or
+        other plain) input a single-input tool. The description defaults to the peer's
+        ``"Takes <input schema>."``. A tool call gives the raw output here;
+        ``combinators.components.tools`` tools answer it with a ``ToolMessage``.
+
+        >>> from typing import TypedDict
+        >>> from combinators import RunnableLambda
+        >>> class Pair(TypedDict):
+        ...     a: int
+        ...     b: int
+        >>> def add(p: Pair) -> int:
+        ...     return p["a"] + p["b"]
+        >>> adder = RunnableLambda(add).as_tool(name="add", description="Add a and b.")
+        >>> adder.invoke({"a": 1, "b": 2}), adder.args
+        (3, {'a': {'type': 'integer'}, 'b': {'type': 'integer'}})
+        """
+        from combinators.tool import tool_from_runnable
+
+        return tool_from_runnable(
+            self, name=name, description=description, args_schema=args_schema, arg_types=arg_types
+        )
 
     # ------------------------------------------------------------------ schemas
 
