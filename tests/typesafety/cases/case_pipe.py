@@ -263,13 +263,10 @@ def per_value_generator_as_a_lambda_streams_its_yields() -> None:
     reveal_type(parse_r | RunnableLambda(digits))  # R: Runnable[str, str]
 
 
-def per_value_generator_right_of_pipe_is_a_known_hole() -> None:
-    # KNOWN HOLE: `|` makes any generator function a stream transform (LangChain's
-    # rule), called with the iterator of input chunks rather than one input. A
-    # generator written for one value looks like a function returning an Iterator,
-    # so this passes and fails when run; the types cannot tell a generator function
-    # from a function that returns an iterator. Use RunnableLambda(digits) or .map.
-    reveal_type(parse_r | digits)  # R: Runnable[str, Iterator[str]]
+def per_value_generator_right_of_pipe_streams_its_yields() -> None:
+    # `|` makes a generator annotated to take one value a per-value generator (it
+    # streams its yields), and one annotated to take an iterator a stream transform.
+    reveal_type(parse_r | digits)  # R: Runnable[str, str]
 
 
 

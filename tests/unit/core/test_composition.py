@@ -204,3 +204,27 @@ def test_sync_calls_start_no_thread_and_no_loop() -> None:
     assert threading.active_count() == before
     with pytest.raises(RuntimeError):
         asyncio.get_running_loop()
+
+
+def test_pipe_coerces_generators_by_what_they_take() -> None:
+    def per_value(text: str) -> Iterator[str]:
+        for word in text.split():
+            yield word + " "
+
+    def transform(chunks: Iterator[str]) -> Iterator[str]:
+        for chunk in chunks:
+            yield chunk.upper()
+
+    def unannotated(chunks):  # type: ignore[no-untyped-def]  # the peer's rule: a transform
+        for chunk in chunks:
+            yield chunk
+
+    chain = RunnableLambda(str.strip) | per_value | transform | unannotated
+    assert [type(s).__name__ for s in chain.steps] == [  # type: ignore[attr-defined]
+        "RunnableLambda",
+        "RunnableLambda",
+        "RunnableGenerator",
+        "RunnableGenerator",
+    ]
+    assert list(chain.stream(" a b ")) == ["A ", "B "]
+    assert chain.invoke(" a b ") == "A B "
