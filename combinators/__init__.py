@@ -33,6 +33,8 @@ from combinators.retry_policy import NoWait as NoWait
 from combinators.retry_policy import RetryPolicy as RetryPolicy
 from combinators.runnable import Runnable as Runnable
 from combinators.sequence import RunnableSequence as RunnableSequence
+from combinators.tool import RunnableTool as RunnableTool
+from combinators.tool import ToolArgumentsError as ToolArgumentsError
 from effects.config import RunConfig as RunConfig
 from effects.errors import CombinatorsError as CombinatorsError
 from effects.errors import EmptyStreamError as EmptyStreamError
@@ -68,8 +70,10 @@ __all__ = [
     "RunnablePure",
     "RunnableRetry",
     "RunnableSequence",
+    "RunnableTool",
     "RunnableWithFallbacks",
     "StepTimeout",
+    "ToolArgumentsError",
     "adispatch_custom_event",
     "chain",
     "coerce_to_runnable",

@@ -71,6 +71,12 @@ class RunnableCore(Generic[In, Out]):
         """The run name in events and logs (the class name unless a node says otherwise)."""
         return type(self).__name__
 
+    @property
+    def emits_stream_events(self) -> bool:
+        """Whether this step's chunks show as stream events when it runs inside a chain:
+        only a step that streams by itself (it implements ``step_stream``) does."""
+        return _overrides(self, "step_stream") or _overrides(self, "step_astream")
+
     step_binding: StepBinding | None = None
     """Set by nodes that adjust how another runs instead of being a run themselves
     (a class attribute, read on every step: cheaper than a property)."""

@@ -556,13 +556,19 @@ class _StreamWatch:
     before it started is not reported at all.
     """
 
-    __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total")
+    __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total", "emits")
 
     def __init__(self, scope: Scope, node: Step, known: object) -> None:
         self.scope = scope
         self.node = node
         self.known = known
         self.observed = scope.run is not None
+        # The root's chunks are the output stream; a child shows its chunks only if
+        # it streams them itself (as in the peer: no stream events for a retriever,
+        # a prompt or a model without a token stream).
+        self.emits = self.observed and (
+            not scope.run_info().parent_ids or node.emits_stream_events
+        )
         self.started = False
         self.seen: object = _NOTHING
         self.total: object = _NOTHING
@@ -595,7 +601,8 @@ class _StreamWatch:
         if not self.started:
             self.start()
         self.total = add_chunks(self.total, chunk)
-        self.scope.emit_effect(RunStreamed(self.scope.run_info(), chunk, self.scope.clock.now()))
+        if self.emits:
+            self.scope.emit_effect(RunStreamed(self.scope.run_info(), chunk, self.scope.clock.now()))
 
     def shown_input(self) -> object:
         run = self.scope.run_info()

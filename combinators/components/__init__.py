@@ -69,6 +69,10 @@ from combinators.components.fake_models import FakeListLLM as FakeListLLM
 from combinators.components.fake_models import GenericFakeChatModel as GenericFakeChatModel
 from combinators.components.fake_models import Script as Script
 
+from combinators.components.tools import StructuredTool as StructuredTool
+from combinators.components.tools import Tool as Tool
+from combinators.components.tools import tool as tool
+
 __all__ = [
     "ENGLISH_STOPWORDS",
     "LLM",
@@ -109,11 +113,13 @@ __all__ = [
     "MissingSecretError",
     "PromptValue",
     "Script",
+    "StructuredTool",
     "Secret",
     "SentenceEmbeddings",
     "SimpleChatModel",
     "StringPromptValue",
     "SystemMessage",
+    "Tool",
     "ToolCall",
     "ToolCallChunk",
     "ToolMessage",
@@ -131,5 +137,6 @@ __all__ = [
     "message_to_dict",
     "parse_json_markdown",
     "parse_partial_json",
+    "tool",
     "tokenize",
 ]

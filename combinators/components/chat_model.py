@@ -107,6 +107,10 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         own = getattr(type(self), "_stream")
         return own is not BaseChatModel._stream or getattr(type(self), "_astream") is not BaseChatModel._astream
 
+    @property
+    def emits_stream_events(self) -> bool:
+        return self.streams
+
     # ------------------------------------------------------------------ running
 
     def describe_input(self, input: LanguageModelInput) -> object:

@@ -61,6 +61,10 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
         """Whether this model has a token stream of its own."""
         return getattr(type(self), "_stream") is not BaseLLM._stream
 
+    @property
+    def emits_stream_events(self) -> bool:
+        return self.streams
+
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"prompts": [to_prompt_text(input, self.name)]}
 
