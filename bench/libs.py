@@ -10,6 +10,7 @@ peer-only and reports our column as "n/a".
 from __future__ import annotations
 
 import importlib
+from importlib import metadata
 import os
 import sys
 from dataclasses import dataclass
@@ -49,8 +50,18 @@ def _load(label: str, module_name: str, dist_module: str) -> Lib | str:
         classes = {name: getattr(module, name) for name in NAMES}
     except Exception as exc:  # ImportError, AttributeError, or a bug at import time
         return f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
-    version = getattr(sys.modules.get(dist_module), "__version__", "?")
-    return Lib(label=label, version=str(version), **classes)
+    return Lib(label=label, version=_version(dist_module), **classes)
+
+
+def _version(dist: str) -> str:
+    """``__version__``, else the installed distribution's, else "source" (not installed)."""
+    found = getattr(sys.modules.get(dist), "__version__", None)
+    if found is None:
+        try:
+            found = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            found = "source"
+    return str(found)
 
 
 def load_peer() -> Lib | str:

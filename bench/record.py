@@ -28,7 +28,7 @@ class Settings:
     v1_chunks: int  # W7 v1 stream length (the peer's v1 is super-linear)
     peer_v1_large: bool  # time the peer's v1 at v1_chunks > 2k (one run; a minute)
     scaling_sizes: tuple[int, ...]  # W6 µs/chunk scaling check
-    peer_scaling_max: int  # largest scaling size the peer runs (50k costs it seconds)
+    peer_scaling_max: int  # largest scaling size the peer runs (at 50k: ~20 s per call)
     ttfc_trials: int
     import_runs: int
     peer_memory_large: bool  # peer memory rows at 10k chunks (slow under tracemalloc)
@@ -47,7 +47,7 @@ class Settings:
         return cls(quick=False, repeat=7, repeat_heavy=5, target=0.2, batch_size=1000,
                    stream_chunks=10_000, events_chunks=10_000, v1_chunks=10_000,
                    peer_v1_large=True, scaling_sizes=(1_000, 10_000, 50_000),
-                   peer_scaling_max=50_000, ttfc_trials=40, import_runs=9,
+                   peer_scaling_max=10_000, ttfc_trials=40, import_runs=9,
                    peer_memory_large=True, memory_runs=3,
                    concurrency_levels=(10, 50))
 

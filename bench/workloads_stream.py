@@ -182,7 +182,7 @@ def w6_scaling(res: Results) -> None:
             on(chains, lambda c: lambda: aconsume(c.astream(None)))
             | {"floor": lambda: aconsume(afloor())},
             repeat=s.repeat_heavy, target=s.target, expect=n)
-        skipped = "" if "peer" in chains else " (peer skipped in --quick)"
+        skipped = "" if "peer" in chains else " (peer skipped: too slow)"
         for mode, out in (("stream", sync), ("astream", asyn)):
             row = res.add("W6", f"{mode} µs/chunk at {n} chunks{skipped}", "µs", out, US / n)
             per_chunk[(mode, n)] = row.ours
