@@ -12,7 +12,8 @@ effects.errors.InputError: RunnableAssign<n> expects a dict input, got int
 
 from __future__ import annotations
 
-import asyncio
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
 import itertools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Final, cast, final
@@ -90,6 +91,8 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     async def step_astream(
         self, inputs: AsyncIterator[Input], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[dict[str, Any]]:
+        import asyncio
+
         # The mapper runs in the background on its own copy of the input while the
         # input chunks go out at once (without the mapper's keys); its chunks follow.
         keys = set(self.mapper.steps)

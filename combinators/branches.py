@@ -7,7 +7,8 @@ is left running when the error propagates.
 
 from __future__ import annotations
 
-import asyncio
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
 import itertools
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
@@ -71,6 +72,8 @@ async def astream_branches(
     out). Chunks that are ready together go out in branch order. Leaving early
     or a failure cancels and awaits every pending pull.
     """
+    import asyncio
+
     tee = AsyncTee(inputs, len(branches))
     streams = [
         scope.astream(step, tee.reader(i), tag) for i, (step, tag) in enumerate(branches)

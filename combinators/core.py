@@ -29,21 +29,24 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import Any, Generic, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
-from returns.result import Failure, Result, Success
-
-from effects import entry, observe, watch
+from effects import entry
 from effects.config import ConfigLike, RunConfig
 from effects.errors import EmptyStreamError
-from effects.projections.events_v2 import StreamEvent
-from effects.projections.filters import EventFilter
-from effects.projections.run_log import RunLog, RunLogPatch
 from effects.runtime import Scope, add_chunks
 from effects.streams import closing
 from effects.step import StepBinding
-from effects.values import Effect
-from effects.watch import EventsVersion
+
+if TYPE_CHECKING:
+    # Only for annotations: watching, projections and `returns` load on first use,
+    # which keeps `import combinators` cheap.
+    from returns.result import Result
+
+    from effects.projections.events_v2 import StreamEvent
+    from effects.projections.run_log import RunLog, RunLogPatch
+    from effects.values import Effect
+    from effects.watch import EventsVersion
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -443,7 +446,9 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(main())
         ['RunStarted', 'RunStreamed', 'RunEnded']
         """
-        return observe.aobserve(self, input, config, kwargs)
+        from effects.observe import aobserve
+
+        return aobserve(self, input, config, kwargs)
 
     def stream_effects(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Iterator[Effect]:
         """Sync ``astream_effects`` (the chain runs on a producer thread).
@@ -452,7 +457,9 @@ class RunnableCore(Generic[In, Out]):
         >>> [type(e).__name__ for e in RunnableLambda(abs).stream_effects(-1)][0]
         'RunStarted'
         """
-        return observe.observe(self, input, config, kwargs)
+        from effects.observe import observe
+
+        return observe(self, input, config, kwargs)
 
     @overload
     def astream_events(
@@ -516,7 +523,10 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(main())
         ['on_chain_start', 'on_chain_stream', 'on_chain_end']
         """
-        watch._check_encoding(encoding)
+        from effects import watch
+        from effects.projections.filters import EventFilter
+
+        watch.check_encoding(encoding)
         event_filter = EventFilter(
             include_names, include_types, include_tags, exclude_names, exclude_types, exclude_tags
         )
@@ -579,7 +589,10 @@ class RunnableCore(Generic[In, Out]):
         >>> [e["event"] for e in RunnableLambda(abs).stream_events(-1, include_types=["chain"])]
         ['on_chain_start', 'on_chain_stream', 'on_chain_end']
         """
-        watch._check_encoding(encoding)
+        from effects import watch
+        from effects.projections.filters import EventFilter
+
+        watch.check_encoding(encoding)
         event_filter = EventFilter(
             include_names, include_types, include_tags, exclude_names, exclude_types, exclude_tags
         )
@@ -648,6 +661,9 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(main())
         3
         """
+        from effects import watch
+        from effects.projections.filters import EventFilter
+
         event_filter = EventFilter(
             include_names, include_types, include_tags, exclude_names, exclude_types, exclude_tags
         )
@@ -711,6 +727,9 @@ class RunnableCore(Generic[In, Out]):
         >>> logs[-1].state["final_output"]
         3
         """
+        from effects import watch
+        from effects.projections.filters import EventFilter
+
         event_filter = EventFilter(
             include_names, include_types, include_tags, exclude_names, exclude_types, exclude_tags
         )
@@ -762,6 +781,8 @@ async def _aone(value: A) -> AsyncIterator[A]:
 
 
 def _as_result(outcome: A | Exception) -> Result[A, Exception]:
+    from returns.result import Failure, Success
+
     if isinstance(outcome, Exception):
         return Failure(outcome)
     return Success(outcome)

@@ -16,7 +16,8 @@ RunnableLambda(double)
 
 from __future__ import annotations
 
-import asyncio
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from enum import IntEnum
@@ -237,6 +238,8 @@ class RunnableLambda(Runnable[In, Out]):
         return result
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        import asyncio
+
         func, kind = self._async_func()
         if kind is _Kind.ASYNC:
             out = await func(*self._args(input, scope), **kwargs)
@@ -272,6 +275,8 @@ class RunnableLambda(Runnable[In, Out]):
     async def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
+        import asyncio
+
         total: Any = _NOTHING
         async with closing(inputs) as stream:
             async for chunk in stream:

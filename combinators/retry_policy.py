@@ -12,7 +12,6 @@ Waiting is computed here and performed by the runtime's clock, so tests inject a
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Callable, Mapping
 from typing import Final, final
@@ -65,9 +64,9 @@ Wait = NoWait | FixedWait | ExponentialWait
 
 
 def _never_cancellation(error: BaseException) -> bool:
-    # Only ordinary errors are retried: cancellation, KeyboardInterrupt and
-    # SystemExit always propagate, whatever the policy says.
-    return isinstance(error, Exception) and not isinstance(error, asyncio.CancelledError)
+    # Only ordinary errors are retried: cancellation (a BaseException since 3.8),
+    # KeyboardInterrupt and SystemExit always propagate, whatever the policy says.
+    return isinstance(error, Exception)
 
 
 @final

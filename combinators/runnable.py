@@ -417,7 +417,7 @@ class Runnable(RunnableCore[In, Out]):
         type: an object type gives a tool taking those arguments as a dict, a ``str`` (or
         other plain) input a single-input tool. The description defaults to the peer's
         ``"Takes <input schema>."``. A tool call gives the raw output here;
-        ``combinators.components.tools`` tools answer it with a ``ToolMessage``.
+        the components' ``@tool`` tools answer it with a ``ToolMessage``.
 
         >>> from typing import TypedDict
         >>> from combinators import RunnableLambda

@@ -18,7 +18,7 @@ readers are apart, not by the stream's length.
 
 from __future__ import annotations
 
-import asyncio
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
 from collections import deque
 from collections.abc import AsyncIterator
 from typing import Generic, TypeVar, final
@@ -33,6 +33,8 @@ class AsyncTee(Generic[T]):
     __slots__ = ("_source", "_items", "_offset", "_positions", "_lock", "_done")
 
     def __init__(self, source: AsyncIterator[T], count: int) -> None:
+        import asyncio
+
         self._source = source
         self._items: deque[T] = deque()
         self._offset = 0  # index in the stream of self._items[0]

@@ -13,7 +13,8 @@ exactly predictable.
 
 from __future__ import annotations
 
-import asyncio
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
 import random
 import time
 from collections.abc import Generator
@@ -69,6 +70,8 @@ class SystemClock:
         time.sleep(seconds)
 
     async def asleep(self, seconds: float) -> None:
+        import asyncio
+
         await asyncio.sleep(seconds)
 
     def random(self) -> float:
@@ -113,6 +116,8 @@ class FakeClock:
         self._now += seconds
 
     async def asleep(self, seconds: float) -> None:
+        import asyncio
+
         self.sleeps.append(seconds)
         self._now += seconds
         # Still a real suspension point, so cancellation and fairness behave as live.

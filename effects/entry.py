@@ -6,7 +6,8 @@ runtime stays the one place where runs start and end.
 
 from __future__ import annotations
 
-import asyncio
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
@@ -256,6 +257,8 @@ async def gather_structured(coroutines: list[Any]) -> None:
     When one fails the others are cancelled and awaited before the error
     propagates: nothing is left running.
     """
+    import asyncio
+
     try:
         async with asyncio.TaskGroup() as group:
             for coroutine in coroutines:
@@ -265,6 +268,8 @@ async def gather_structured(coroutines: list[Any]) -> None:
 
 
 def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    import asyncio
+
     for error in group.exceptions:
         if isinstance(error, BaseExceptionGroup):
             return _first_error(error)  # pyright: ignore[reportUnknownArgumentType]
@@ -325,6 +330,8 @@ async def abatch_as_completed(
     return_exceptions: bool,
 ) -> AsyncIterator[tuple[int, Any]]:
     """Async ``batch_as_completed``; leaving early cancels the unfinished items."""
+    import asyncio
+
     count = len(inputs)
     scopes = batch_scopes(node, config, count)
     done: asyncio.Queue[tuple[int, Any, bool]] = asyncio.Queue()

@@ -15,9 +15,11 @@ import itertools
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import copy_context
-from typing import Final, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Final, Literal, TypeVar, cast, overload
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 _T = TypeVar("_T")
 
@@ -34,6 +36,8 @@ def shared_pool() -> ThreadPoolExecutor:
     """
     global _pool
     if _pool is None:
+        from concurrent.futures import ThreadPoolExecutor  # on first use: cheap imports
+
         with _pool_lock:
             if _pool is None:
                 _pool = ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="combinators")

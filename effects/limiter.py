@@ -15,7 +15,8 @@ deadlock.
 
 from __future__ import annotations
 
-import asyncio
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
 import threading
 from collections.abc import AsyncGenerator, Generator
 from contextlib import asynccontextmanager, contextmanager
@@ -29,6 +30,8 @@ class Limiter:
     __slots__ = ("size", "_sync", "_async", "_lock", "in_use")
 
     def __init__(self, size: int) -> None:
+        import asyncio
+
         if size < 1:
             raise ValueError(f"max_concurrency must be at least 1, got {size}")
         self.size = size
@@ -55,6 +58,8 @@ class Limiter:
     @asynccontextmanager
     async def ahold(self) -> AsyncGenerator[None]:
         """Hold one permit in this task for the block."""
+        import asyncio
+
         if self._async is None:
             self._async = asyncio.Semaphore(self.size)
         async with self._async:

@@ -30,7 +30,7 @@ def _events_fold(version: str, filter: EventFilter) -> EventsV1 | EventsV2:
     raise ValueError(f"stream_events version must be 'v1' or 'v2', got {version!r}")
 
 
-def _check_encoding(encoding: str | None) -> None:
+def check_encoding(encoding: str | None) -> None:
     if encoding not in (None, "text/event-stream"):
         raise ValueError(f"stream_events encoding must be 'text/event-stream' or None, got {encoding!r}")
 
@@ -130,4 +130,4 @@ def log(
         yield from fold.feed(effect)
 
 
-__all__ = ["EventsVersion", "aevents", "alog", "events", "log", "_check_encoding"]
+__all__ = ["EventsVersion", "aevents", "alog", "events", "log", "check_encoding"]
