@@ -17,7 +17,8 @@ import attrs
 
 from combinators.runnable import Runnable
 from effects.errors import InputError
-from effects.runtime import Scope, add_chunks
+from effects.runtime import Scope
+from effects.total import add_chunks
 from effects.streams import closing
 
 In = TypeVar("In", contravariant=True)

@@ -22,7 +22,8 @@ import attrs
 
 from combinators.fields import init_fields
 from combinators.runnable import Runnable
-from effects.runtime import Scope, add_chunks
+from effects.runtime import Scope
+from effects.total import add_chunks
 from effects.streams import closing
 
 A = TypeVar("A")

@@ -29,12 +29,13 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
 from effects import entry
 from effects.config import ConfigLike, RunConfig
 from effects.errors import EmptyStreamError
-from effects.runtime import Scope, add_chunks
+from effects.runtime import Scope
+from effects.total import Total, add_chunks
 from effects.streams import closing
 from effects.step import StepBinding
 
@@ -104,11 +105,11 @@ class RunnableCore(Generic[In, Out]):
         self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> Iterator[Out]:
         """Hook: a stream transform (default: add the input up with ``+``, then invoke)."""
-        total: Any = _NOTHING
+        total = Total()
         for chunk in inputs:
-            total = add_chunks(total, chunk)
-        if total is not _NOTHING:
-            yield self.step_invoke(total, scope, kwargs)
+            total.add(chunk)
+        if not total.empty:
+            yield self.step_invoke(cast(In, total.value()), scope, kwargs)
 
     async def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
@@ -755,13 +756,13 @@ def add_up(chunks: Iterator[A], name: str) -> A:
     ...
     effects.errors.EmptyStreamError: words produced an empty stream, so invoke has no output value
     """
-    total: Any = _NOTHING
+    total = Total()
     for chunk in chunks:
-        total = add_chunks(total, chunk)
-    if total is _NOTHING:
+        total.add(chunk)
+    if total.empty:
         raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
-    result: A = total
-    return result
+    result: Any = total.value()
+    return result  # type: ignore[no-any-return]
 
 
 async def aadd_up(chunks: AsyncIterator[A], name: str) -> A:

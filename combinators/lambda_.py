@@ -30,7 +30,8 @@ from combinators.fields import init_fields
 from combinators.runnable import Runnable
 from effects.config import RunConfig
 from effects.errors import InputError
-from effects.runtime import Scope, add_chunks
+from effects.runtime import Scope
+from effects.total import Total, add_chunks
 from effects.streams import closing
 
 A = TypeVar("A")
@@ -322,10 +323,10 @@ class RunnableLambda(Runnable[In, Out]):
 
 
 def _collect(inputs: Iterator[Any]) -> Any:
-    total: Any = _NOTHING
+    total = Total()
     for chunk in inputs:
-        total = add_chunks(total, chunk)
-    return total
+        total.add(chunk)
+    return _NOTHING if total.empty else total.value()
 
 
 async def _aone(value: object) -> AsyncIterator[object]:

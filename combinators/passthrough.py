@@ -15,7 +15,8 @@ from typing import Any, TypeVar, final
 import attrs
 
 from combinators.runnable import Runnable
-from effects.runtime import Scope, add_chunks
+from effects.runtime import Scope
+from effects.total import add_chunks
 from effects.streams import closing
 
 T = TypeVar("T")

@@ -34,6 +34,8 @@ from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.errors import InputError, StepTimeout
 from effects.limiter import Limiter
 from effects.step import Step
+from effects.total import NOTHING, Total
+from effects.total import add_chunks as add_chunks  # re-exported for node authors
 from effects.streams import closing
 from effects.values import (
     NO_INPUT,
@@ -55,28 +57,7 @@ class Observer(Protocol):
     def emit(self, effect: Effect) -> None: ...
 
 
-class _Nothing:
-    __slots__ = ()
-
-
-_NOTHING: Final = _Nothing()
-
-
-def add_chunks(total: object, chunk: object) -> object:
-    """Add a stream's chunks with ``+``; a chunk that cannot be added replaces the total.
-
-    >>> add_chunks(add_chunks(_NOTHING, "a"), "b")
-    'ab'
-    >>> add_chunks({"a": 1}, {"b": 2})
-    {'b': 2}
-    """
-    if total is _NOTHING:
-        return chunk
-    try:
-        return total + chunk  # type: ignore[operator]
-    except TypeError:
-        return chunk
-
+_NOTHING: Final = NOTHING
 
 def new_run_id() -> UUID:
     """A time-ordered run id (UUID version 7).
@@ -570,8 +551,8 @@ class _StreamWatch:
             not scope.run_info().parent_ids or node.emits_stream_events
         )
         self.started = False
-        self.seen: object = _NOTHING
-        self.total: object = _NOTHING
+        self.seen = Total()
+        self.total = Total()
         if self.observed and known is not NO_INPUT:
             self.start()
 
@@ -595,12 +576,12 @@ class _StreamWatch:
     def saw(self, item: object) -> None:
         if not self.started:
             self.start()
-        self.seen = add_chunks(self.seen, item)
+        self.seen.add(item)
 
     def streamed(self, chunk: object) -> None:
         if not self.started:
             self.start()
-        self.total = add_chunks(self.total, chunk)
+        self.total.add(chunk)
         if self.emits:
             self.scope.emit_effect(RunStreamed(self.scope.run_info(), chunk, self.scope.clock.now()))
 
@@ -608,7 +589,8 @@ class _StreamWatch:
         run = self.scope.run_info()
         if self.known is not NO_INPUT:
             return self.known if not run.parent_ids else self.node.describe_input(self.known)
-        return None if self.seen is _NOTHING else self.node.describe_input(self.seen)
+        seen = self.seen.value()
+        return None if seen is _NOTHING else self.node.describe_input(seen)
 
     def failed(self, error: BaseException) -> None:
         if not self.started:
@@ -622,23 +604,24 @@ class _StreamWatch:
     def ended(self) -> None:
         if not self.started:
             self.start()
-        output = None if self.total is _NOTHING else self.node.describe_output(self.total)
+        total = self.total.value()
+        output = None if total is _NOTHING else self.node.describe_output(total)
         self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
 
 
 def _added(inputs: Iterator[Any]) -> object:
-    total: object = _NOTHING
+    total = Total()
     for item in inputs:
-        total = add_chunks(total, item)
-    return total
+        total.add(item)
+    return total.value()
 
 
 async def _aadded(inputs: AsyncIterator[Any]) -> object:
-    total: object = _NOTHING
+    total = Total()
     async with closing(inputs) as stream:
         async for item in stream:
-            total = add_chunks(total, item)
-    return total
+            total.add(item)
+    return total.value()
 
 
 async def _aiter_of(items: tuple[object, ...]) -> AsyncIterator[Any]:

@@ -32,7 +32,8 @@ from combinators.components.messages import (
 from combinators.components.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.runnable import Runnable
 from effects.errors import InputError
-from effects.runtime import Scope, add_chunks
+from effects.runtime import Scope
+from effects.total import add_chunks
 from effects.streams import closing
 
 LanguageModelInput: TypeAlias = "str | StringPromptValue | ChatPromptValue | Sequence[object]"

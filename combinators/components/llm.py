@@ -22,7 +22,8 @@ from combinators.components.chat_model import LanguageModelInput, to_messages
 from combinators.components.messages import get_buffer_string
 from combinators.components.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.runnable import Runnable
-from effects.runtime import Scope, add_chunks
+from effects.runtime import Scope
+from effects.total import add_chunks
 from effects.streams import closing
 
 _NOTHING: Any = object()

@@ -1,0 +1,89 @@
+"""``Total``: a stream's chunks added up with ``+``, in linear time.
+
+Adding text chunks one by one (``total = total + chunk``) copies the total every
+time: quadratic in the stream's length. A ``Total`` keeps text in blocks that are
+joined once at the end; any other chunk type is folded with ``+`` as it arrives
+(a chunk that cannot be added replaces the total, as the peer does).
+
+>>> t = Total()
+>>> for chunk in ["a", "b", "c"]:
+...     t.add(chunk)
+>>> t.value()
+'abc'
+>>> t = Total()
+>>> t.add([1]); t.add([2])
+>>> t.value()
+[1, 2]
+>>> Total().empty
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final, final
+
+_BLOCK: Final = 64
+
+
+class _Nothing:
+    __slots__ = ()
+
+
+NOTHING: Final = _Nothing()
+"""The value of a ``Total`` that saw no chunk."""
+
+
+def add_chunks(total: object, chunk: object) -> object:
+    """``total + chunk``, or ``chunk`` when the two cannot be added.
+
+    >>> add_chunks(NOTHING, "a"), add_chunks({"a": 1}, {"b": 2})
+    ('a', {'b': 2})
+    """
+    if total is NOTHING:
+        return chunk
+    try:
+        return total + chunk  # type: ignore[operator]
+    except TypeError:
+        return chunk
+
+
+@final
+class Total:
+    """Adds chunks up; ``value()`` is the sum (``NOTHING`` if there was none)."""
+
+    __slots__ = ("_blocks", "_pending", "_folded", "_text")
+
+    def __init__(self) -> None:
+        self._blocks: list[str] = []
+        self._pending: list[str] = []
+        self._folded: object = NOTHING
+        self._text = True
+
+    @property
+    def empty(self) -> bool:
+        """Whether no chunk was added."""
+        return self._text and not self._pending and not self._blocks
+
+    def add(self, chunk: object) -> None:
+        """Add one chunk."""
+        if self._text:
+            if type(chunk) is str:
+                pending = self._pending
+                pending.append(chunk)
+                if len(pending) >= _BLOCK:
+                    self._blocks.append("".join(pending))
+                    pending.clear()
+                return
+            self._folded = self.value()
+            self._text = False
+            self._blocks.clear()
+            self._pending.clear()
+        self._folded = add_chunks(self._folded, chunk)
+
+    def value(self) -> object:
+        """The chunks added up."""
+        if not self._text:
+            return self._folded
+        if not self._pending and not self._blocks:
+            return NOTHING
+        return "".join(self._blocks) + "".join(self._pending)
