@@ -73,7 +73,38 @@ from combinators.components.tools import StructuredTool as StructuredTool
 from combinators.components.tools import Tool as Tool
 from combinators.components.tools import tool as tool
 
+from combinators.components.openai_chat import ChatOpenAI as ChatOpenAI
+from combinators.components.openai_embeddings import OpenAIEmbeddings as OpenAIEmbeddings
+from combinators.components.openai_structured import StructuredOutputError as StructuredOutputError
+from combinators.components.openai_structured import StructuredOutputParser as StructuredOutputParser
+from combinators.components.openai_errors import ModelAPIError as ModelAPIError
+from combinators.components.openai_errors import TransientModelError as TransientModelError
+from combinators.components.openai_errors import ModelAuthenticationError as ModelAuthenticationError
+from combinators.components.openai_errors import ModelNotFoundError as ModelNotFoundError
+from combinators.components.openai_errors import ModelBadRequestError as ModelBadRequestError
+from combinators.components.openai_errors import ModelResponseError as ModelResponseError
+from combinators.components.openai_errors import ModelRateLimitError as ModelRateLimitError
+from combinators.components.openai_errors import ModelServerError as ModelServerError
+from combinators.components.openai_errors import ModelConnectionError as ModelConnectionError
+from combinators.components.openai_errors import ModelTimeoutError as ModelTimeoutError
+from combinators.components.openai_errors import ModelStreamError as ModelStreamError
+
 __all__ = [
+    "ChatOpenAI",
+    "OpenAIEmbeddings",
+    "StructuredOutputError",
+    "StructuredOutputParser",
+    "ModelAPIError",
+    "TransientModelError",
+    "ModelAuthenticationError",
+    "ModelNotFoundError",
+    "ModelBadRequestError",
+    "ModelResponseError",
+    "ModelRateLimitError",
+    "ModelServerError",
+    "ModelConnectionError",
+    "ModelTimeoutError",
+    "ModelStreamError",
     "ENGLISH_STOPWORDS",
     "LLM",
     "MESSAGE_TYPES",

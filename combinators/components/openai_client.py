@@ -1,0 +1,210 @@
+"""The ``openai`` client behind ``ChatOpenAI`` and ``OpenAIEmbeddings``: built lazily.
+
+The package is the optional extra ``openai`` and is imported only when a client is
+built. A model value holds its settings; the clients it builds live in a
+``ClientCache`` that is not part of its equality and pickles empty, so values stay
+comparable and can travel to worker processes.
+
+Settings resolve as the ``openai`` client does, but explicitly: ``base_url`` falls back
+to ``OPENAI_BASE_URL``, then to OpenAI itself; the key is read from ``OPENAI_API_KEY``
+only when none is given; a server at another address that needs no key (vLLM,
+llama.cpp, Ollama) gets the placeholder ``"EMPTY"``.
+
+>>> resolve_base_url("http://127.0.0.1:8000/v1/", environ={})
+'http://127.0.0.1:8000/v1'
+>>> key = resolve_api_key(None, "http://127.0.0.1:8000/v1", environ={})
+>>> key.value, key.hint
+('EMPTY', 'no API key was given: pass api_key=... or set OPENAI_API_KEY')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import os
+import threading
+import weakref
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Final, cast, final
+
+import attrs
+
+from combinators.components.secrets import Secret
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI, OpenAI
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "ApiKey",
+    "ClientCache",
+    "import_openai",
+    "resolve_api_key",
+    "client_options",
+    "resolve_base_url",
+    "shown_fields",
+    "to_secret",
+]
+
+DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
+"""Where requests go when neither ``base_url`` nor ``OPENAI_BASE_URL`` says otherwise."""
+
+_FACTORY: Final = cast("type[object]", attrs.Factory)  # a function to type checkers, a class at runtime
+_NO_KEY_HINT: Final = "no API key was given: pass api_key=... or set OPENAI_API_KEY"
+
+
+def import_openai() -> ModuleType:
+    """The ``openai`` package, or an ImportError naming the extra that brings it.
+
+    >>> import_openai().__name__
+    'openai'
+    """
+    try:
+        return importlib.import_module("openai")
+    except ImportError as error:
+        raise ImportError(
+            "ChatOpenAI and OpenAIEmbeddings need the openai package: "
+            "pip install 'combinators[openai]'"
+        ) from error
+
+
+def to_secret(value: Secret | str | None) -> Secret | None:
+    """A ``Secret`` from a secret or a plain str (``None`` stays ``None``).
+
+    >>> to_secret("sk-1")
+    Secret('**********')
+    """
+    if value is None or isinstance(value, Secret):
+        return value
+    if isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        return Secret(value)
+    raise TypeError(f"api_key must be a Secret or a str, got {type(value).__name__}")
+
+
+def resolve_base_url(base_url: str | None, *, environ: Mapping[str, str] = os.environ) -> str:
+    """The server's API root: ``base_url``, else ``OPENAI_BASE_URL``, else OpenAI's.
+
+    >>> resolve_base_url(None, environ={})
+    'https://api.openai.com/v1'
+    """
+    chosen = base_url or environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+    return chosen.rstrip("/")
+
+
+@final
+@attrs.frozen
+class ApiKey:
+    """The key to send, and what to tell the user if the server refuses it."""
+
+    value: str = attrs.field(repr=False)
+    hint: str = ""
+
+
+def resolve_api_key(
+    api_key: Secret | None, base_url: str, *, environ: Mapping[str, str] = os.environ
+) -> ApiKey:
+    """The key to send: the given one, else ``OPENAI_API_KEY``, else ``"EMPTY"``.
+
+    >>> resolve_api_key(Secret("sk-1"), DEFAULT_BASE_URL).value
+    'sk-1'
+    >>> resolve_api_key(None, DEFAULT_BASE_URL, environ={"OPENAI_API_KEY": "sk-env"}).value
+    'sk-env'
+    """
+    if api_key is not None:
+        return ApiKey(api_key.get_secret_value())
+    from_env = environ.get("OPENAI_API_KEY")
+    if from_env:
+        return ApiKey(from_env)
+    # OpenAI will answer 401 (with the hint); local servers usually ignore the key.
+    return ApiKey("EMPTY", _NO_KEY_HINT)
+
+
+@final
+class ClientCache:
+    """The clients one model value built: one sync client, one async client per event loop.
+
+    An ``AsyncOpenAI`` client's connections belong to the loop that opened them, so each
+    running loop gets its own. The cache is invisible to equality and pickles empty.
+
+    >>> cache = ClientCache()
+    >>> cache == ClientCache(), repr(cache)
+    (True, 'ClientCache()')
+    """
+
+    __slots__ = ("_lock", "_sync", "_async")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sync: OpenAI | None = None
+        self._async: dict[int, tuple[weakref.ref[asyncio.AbstractEventLoop], AsyncOpenAI]] = {}
+
+    def sync_client(self, build: Callable[[], OpenAI]) -> OpenAI:
+        """The sync client, built by ``build`` on first use."""
+        with self._lock:
+            if self._sync is None:
+                self._sync = build()
+            return self._sync
+
+    def async_client(self, build: Callable[[], AsyncOpenAI]) -> AsyncOpenAI:
+        """The async client of the running event loop, built by ``build`` on first use."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            entry = self._async.get(id(loop))
+            if entry is not None and entry[0]() is loop:
+                return entry[1]
+            # A client keeps its loop alive through its connections, so clients of
+            # closed loops are dropped here rather than left to a weak mapping.
+            for key, (ref, _) in list(self._async.items()):
+                old = ref()
+                if old is None or old.is_closed():
+                    del self._async[key]
+            client = build()
+            self._async[id(loop)] = (weakref.ref(loop), client)
+            return client
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ClientCache)
+
+    def __hash__(self) -> int:
+        return hash(ClientCache)
+
+    def __repr__(self) -> str:
+        return "ClientCache()"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return ClientCache, ()
+
+
+def client_options(
+    api_key: ApiKey, base_url: str, timeout: float | None, max_retries: int
+) -> dict[str, Any]:
+    """The keyword arguments for ``openai.OpenAI`` / ``openai.AsyncOpenAI``.
+
+    >>> options = client_options(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0)
+    >>> sorted(options)
+    ['api_key', 'base_url', 'max_retries']
+    """
+    options: dict[str, Any] = {"api_key": api_key.value, "base_url": base_url, "max_retries": max_retries}
+    if timeout is not None:
+        options["timeout"] = timeout
+    return options
+
+
+def shown_fields(value: object) -> str:
+    """The ``name=value`` pairs of an attrs value's fields that differ from their defaults.
+
+    >>> shown_fields(ApiKey("k", hint="h"))
+    "hint='h'"
+    """
+    shown: list[str] = []
+    for field in attrs.fields(cast(Any, type(value))):
+        if not field.repr or not field.init:
+            continue
+        current = getattr(value, field.name)
+        default: object = field.default
+        if isinstance(default, _FACTORY):
+            default = getattr(default, "factory")()  # noqa: B009 - typed as a function
+        if default is attrs.NOTHING or current != default:
+            shown.append(f"{field.alias}={current!r}")
+    return ", ".join(shown)
