@@ -86,4 +86,9 @@ class Total:
             return self._folded
         if not self._pending and not self._blocks:
             return NOTHING
-        return "".join(self._blocks) + "".join(self._pending)
+        self._blocks.extend(self._pending)
+        text = "".join(self._blocks)
+        # Keep only the joined text: the blocks would hold a second copy of it.
+        self._blocks = [text]
+        self._pending.clear()
+        return text
