@@ -89,7 +89,30 @@ from combinators.components.openai_errors import ModelConnectionError as ModelCo
 from combinators.components.openai_errors import ModelTimeoutError as ModelTimeoutError
 from combinators.components.openai_errors import ModelStreamError as ModelStreamError
 
+from combinators.components.prompts import ChatPromptTemplate as ChatPromptTemplate
+from combinators.components.prompts import PromptTemplate as PromptTemplate
+from combinators.components.chat_prompts import AIMessagePromptTemplate as AIMessagePromptTemplate
+from combinators.components.chat_prompts import BaseMessagePromptTemplate as BaseMessagePromptTemplate
+from combinators.components.chat_prompts import HumanMessagePromptTemplate as HumanMessagePromptTemplate
+from combinators.components.chat_prompts import MessagesPlaceholder as MessagesPlaceholder
+from combinators.components.chat_prompts import SystemMessagePromptTemplate as SystemMessagePromptTemplate
+from combinators.components.parsers import OutputParserError as OutputParserError
+from combinators.components.parsers import StrOutputParser as StrOutputParser
+from combinators.components.json_parser import JsonOutputParser as JsonOutputParser
+from combinators.components.partial_json import PartialJsonReader as PartialJsonReader
+
 __all__ = [
+    "ChatPromptTemplate",
+    "PromptTemplate",
+    "AIMessagePromptTemplate",
+    "BaseMessagePromptTemplate",
+    "HumanMessagePromptTemplate",
+    "MessagesPlaceholder",
+    "SystemMessagePromptTemplate",
+    "OutputParserError",
+    "StrOutputParser",
+    "JsonOutputParser",
+    "PartialJsonReader",
     "ChatOpenAI",
     "OpenAIEmbeddings",
     "StructuredOutputError",

@@ -1,4 +1,4 @@
-"""Chat messages as frozen values, the ``+`` of streamed AI chunks, and coercion.
+"""Chat messages as frozen values, and the ``+`` of streamed AI chunks.
 
 ``content`` is a ``str`` or a tuple of parts; a part is a ``str`` or a content block, a
 ``Mapping`` such as ``{"type": "text", "text": "hi"}`` (blocks stay open-ended mappings
@@ -9,8 +9,9 @@ read-only). Lists given to a constructor become tuples.
 HumanMessage('hi')
 >>> (AIMessageChunk("Hel", id="lc_run--1") + AIMessageChunk("lo", id="chatcmpl-9")).content
 'Hello'
->>> get_buffer_string(coerce_to_messages([("system", "Be brief."), "Hi!"]))
-'System: Be brief.\\nHuman: Hi!'
+
+The merge rules of ``+`` are in ``message_merge``, coercion from message-likes and the
+text and dict forms in ``message_coercion``; both are importable from here too.
 
 Deliberate differences from the peer: adjacent str parts of list content join (so ``+``
 is associative; ``[] + "x"`` keeps the text, which the peer drops, and ``"" + [...]``
@@ -22,12 +23,23 @@ of at every ``+`` (so summing n chunks never re-parses the arguments n times).
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar, Final, Literal, TypeAlias, TypeVar, cast, final
+from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeAlias, TypeVar, cast, final
 
 import attrs
 
+from combinators.components.message_merge import merge_content as merge_content
+from combinators.components.message_merge import merge_dicts as merge_dicts
+from combinators.components.message_merge import merge_lists as merge_lists
+from combinators.components.message_merge import merge_tool_call_chunks, preferred_id
 from combinators.components.partial_json import parse_partial_json
+
+if TYPE_CHECKING:
+    from combinators.components.message_coercion import coerce_to_message as coerce_to_message
+    from combinators.components.message_coercion import coerce_to_messages as coerce_to_messages
+    from combinators.components.message_coercion import get_buffer_string as get_buffer_string
+    from combinators.components.message_coercion import message_to_dict as message_to_dict
 
 _T = TypeVar("_T")
 _FACTORY: Final = cast("type[object]", attrs.Factory)  # a function to type checkers, a class at runtime
@@ -155,13 +167,24 @@ class UsageMetadata:
         )
 
 
-def _str_mapping(value: object, what: str) -> Mapping[str, object]:
+def checked_mapping(value: object, what: str) -> Mapping[str, object]:
+    """``value`` as a mapping, or a ``TypeError`` naming ``what``.
+
+    >>> checked_mapping([], "usage_metadata")
+    Traceback (most recent call last):
+    TypeError: usage_metadata must be a mapping, got list
+    """
     if not isinstance(value, Mapping):
         raise TypeError(f"{what} must be a mapping, got {type(value).__name__}")
     return cast("Mapping[str, object]", value)
 
 
-def _optional(value: object, kind: type[_T], what: str) -> _T | None:
+def checked_optional(value: object, kind: type[_T], what: str) -> _T | None:
+    """``value`` if it is ``None`` or a ``kind``, else a ``TypeError`` naming ``what``.
+
+    >>> checked_optional("c1", str, "id"), checked_optional(None, str, "id")
+    ('c1', None)
+    """
     if value is None or isinstance(value, kind):
         return value
     raise TypeError(f"{what} must be {kind.__name__} or None, got {type(value).__name__}")
@@ -170,12 +193,12 @@ def _optional(value: object, kind: type[_T], what: str) -> _T | None:
 def _to_usage(value: UsageMetadata | Mapping[str, object] | None) -> UsageMetadata | None:
     if value is None or isinstance(value, UsageMetadata):
         return value
-    usage = _str_mapping(value, "usage_metadata")
+    usage = checked_mapping(value, "usage_metadata")
     def count(key: str) -> int:
-        return _optional(usage.get(key), int, f"usage_metadata[{key!r}]") or 0
+        return checked_optional(usage.get(key), int, f"usage_metadata[{key!r}]") or 0
 
     def details(key: str) -> Mapping[str, int] | None:
-        return cast("Mapping[str, int]", _str_mapping(usage[key], key)) if key in usage else None
+        return cast("Mapping[str, int]", checked_mapping(usage[key], key)) if key in usage else None
 
     return UsageMetadata(
         count("input_tokens"),
@@ -190,12 +213,12 @@ def _to_tool_calls(values: Iterable[ToolCall | Mapping[str, object]]) -> tuple[T
     calls: list[ToolCall] = []
     for value in values:
         if not isinstance(value, ToolCall):
-            call = _str_mapping(value, "a tool call")
+            call = checked_mapping(value, "a tool call")
             name = call.get("name")
             if not isinstance(name, str):
                 raise TypeError(f"a tool call needs a str 'name', got {call!r}")
-            args = _str_mapping(call.get("args", {}), "tool call 'args'")
-            value = ToolCall(name, args, id=_optional(call.get("id"), str, "tool call 'id'"))
+            args = checked_mapping(call.get("args", {}), "tool call 'args'")
+            value = ToolCall(name, args, id=checked_optional(call.get("id"), str, "tool call 'id'"))
         calls.append(value)
     return tuple(calls)
 
@@ -206,8 +229,8 @@ def _to_invalid_tool_calls(
     calls: list[InvalidToolCall] = []
     for value in values:
         if not isinstance(value, InvalidToolCall):
-            call = _str_mapping(value, "an invalid tool call")
-            fields = [_optional(call.get(k), str, f"invalid tool call {k!r}") for k in _INVALID_FIELDS]
+            call = checked_mapping(value, "an invalid tool call")
+            fields = [checked_optional(call.get(k), str, f"invalid tool call {k!r}") for k in _INVALID_FIELDS]
             value = InvalidToolCall(*fields)
         calls.append(value)
     return tuple(calls)
@@ -219,9 +242,9 @@ def _to_tool_call_chunks(
     chunks: list[ToolCallChunk] = []
     for value in values:
         if not isinstance(value, ToolCallChunk):
-            chunk = _str_mapping(value, "a tool call chunk")
-            name, args, call_id = (_optional(chunk.get(k), str, f"tool call chunk {k!r}") for k in ("name", "args", "id"))
-            index = _optional(chunk.get("index"), int, "tool call chunk 'index'")
+            chunk = checked_mapping(value, "a tool call chunk")
+            name, args, call_id = (checked_optional(chunk.get(k), str, f"tool call chunk {k!r}") for k in ("name", "args", "id"))
+            index = checked_optional(chunk.get("index"), int, "tool call chunk 'index'")
             value = ToolCallChunk(name, args, call_id, index)
         chunks.append(value)
     return tuple(chunks)
@@ -444,159 +467,7 @@ MESSAGE_TYPES: Final[tuple[type, ...]] = (
 """The message classes and their parts: an allowlist for ``serialization.loads``."""
 
 
-# -- adding chunks (the peer's merge rules) ---------------------------------------------
-
-_LAST_WINS: Final = frozenset({"index", "created", "timestamp"})
-_KEEP_IF_EQUAL: Final = frozenset({"id", "output_version", "model_provider"})
-
-
-def merge_dicts(left: Mapping[str, object], right: Mapping[str, object]) -> dict[str, object]:
-    """Deep-merge two metadata mappings as streamed chunks do.
-
-    Strings concatenate, mappings merge, lists merge by element ``index``, equal
-    values stay, other ints add (``index``, ``created``, ``timestamp``: last wins),
-    ``None`` gives way; different types are a ``TypeError``.
-
-    >>> merge_dicts({"a": "x", "n": 1, "f": None}, {"a": "y", "n": 2, "f": "stop"})
-    {'a': 'xy', 'n': 3, 'f': 'stop'}
-    """
-    merged = dict(left)
-    for key, value in right.items():
-        current = merged.get(key)
-        if key not in merged or (value is not None and current is None):
-            merged[key] = value
-        elif value is None:
-            continue
-        elif type(current) is not type(value):
-            raise TypeError(
-                f"cannot merge key {key!r}: {type(current).__name__} and {type(value).__name__}"
-            )
-        elif isinstance(current, str):
-            assert isinstance(value, str)
-            if (key == "index" and current.startswith("lc_")) or (
-                key in _KEEP_IF_EQUAL and current == value
-            ):
-                continue
-            merged[key] = current + value
-        elif isinstance(current, dict):
-            merged[key] = merge_dicts(current, value)  # type: ignore[arg-type]  # same type
-        elif isinstance(current, list):
-            merged[key] = merge_lists(current, value)  # type: ignore[arg-type]  # same type
-        elif current == value:
-            continue
-        elif isinstance(current, int) and not isinstance(current, bool):
-            merged[key] = value if key in _LAST_WINS else current + value  # type: ignore[operator]
-        else:
-            raise TypeError(f"cannot merge key {key!r}: two different {type(current).__name__} values")
-    return merged
-
-
-def _merge_index(element: object) -> int | str | None:
-    if isinstance(element, Mapping):
-        index = cast("Mapping[str, object]", element).get("index")
-        if (isinstance(index, int) and not isinstance(index, bool)) or (
-            isinstance(index, str) and index.startswith("lc_")
-        ):
-            return index
-    return None
-
-
-def _ids_agree(left: Mapping[str, object], right: Mapping[str, object]) -> bool:
-    return left.get("id") in (None, "") or right.get("id") in (None, "") or left.get("id") == right.get("id")
-
-
-def _merge_into(merged: list[object], element: object) -> None:
-    index = _merge_index(element)
-    if index is not None:
-        block = cast("Mapping[str, object]", element)
-        for position, existing in enumerate(merged):
-            if _merge_index(existing) == index and _ids_agree(cast("Mapping[str, object]", existing), block):
-                # The right-hand "type" is dropped so "text" + "text" stays "text".
-                addition = {k: v for k, v in block.items() if k != "type"}
-                merged[position] = merge_dicts(cast("Mapping[str, object]", existing), addition)
-                return
-    merged.append(element)
-
-
-def merge_lists(left: Sequence[object], right: Sequence[object]) -> list[object]:
-    """Concatenate, except that mappings with the same ``index`` (and agreeing ids) merge.
-
-    >>> merge_lists([{"index": 0, "text": "a"}], [{"index": 0, "text": "b"}, 5])
-    [{'index': 0, 'text': 'ab'}, 5]
-    """
-    merged = list(left)
-    for element in right:
-        _merge_into(merged, element)
-    return merged
-
-
-def merge_content(left: Content, right: Content) -> Content:
-    """Add two contents: strings concatenate, blocks merge by ``index`` as in the peer.
-
-    Adjacent str parts are one text, so they join; that keeps ``+`` associative (the
-    peer keeps ``"a" + ["b"]`` as two parts, and is not).
-
-    >>> merge_content("a", "b"), merge_content(("a",), "b"), merge_content("a", ("b", {"type": "x"}))
-    ('ab', ('ab',), ('ab', {'type': 'x'}))
-    """
-    if isinstance(left, str) and isinstance(right, str):
-        return left + right
-    merged: list[object] = list(left) if not isinstance(left, str) else [left] if left else []
-    for part in (right,) if isinstance(right, str) else right:
-        last = merged[-1] if merged else None
-        if isinstance(part, str):
-            if isinstance(last, str):
-                merged[-1] = last + part
-            elif part:
-                merged.append(part)
-        else:
-            _merge_into(merged, part)
-    return tuple(cast("list[ContentPart]", merged))
-
-
-def _merge_tool_call_chunks(
-    left: tuple[ToolCallChunk, ...], right: tuple[ToolCallChunk, ...]
-) -> tuple[ToolCallChunk, ...]:
-    def joined(a: str | None, b: str | None) -> str | None:
-        return b if a is None else a if b is None else a + b
-
-    merged = list(left)
-    for chunk in right:
-        if chunk.index is not None:
-            for position, existing in enumerate(merged):
-                if existing.index == chunk.index and (
-                    not existing.id or not chunk.id or existing.id == chunk.id
-                ):
-                    merged[position] = ToolCallChunk(
-                        name=joined(existing.name, chunk.name),
-                        args=joined(existing.args, chunk.args),
-                        id=existing.id if existing.id == chunk.id else joined(existing.id, chunk.id),
-                        index=chunk.index,
-                    )
-                    break
-            else:
-                merged.append(chunk)
-        else:
-            merged.append(chunk)
-    return tuple(merged)
-
-
-_LC_RUN_PREFIX: Final = "lc_run-"
-_LC_PREFIX: Final = "lc_"
-
-
-def _preferred_id(ids: Iterable[str | None]) -> str | None:
-    # Provider ids beat "lc_run-*" ids, which beat other "lc_*" ids; first wins a tie.
-    best, best_rank = None, -1
-    for candidate in ids:
-        if not candidate:
-            continue
-        if not candidate.startswith(_LC_PREFIX):
-            return candidate
-        rank = 1 if candidate.startswith(_LC_RUN_PREFIX) else 0
-        if rank > best_rank:
-            best, best_rank = candidate, rank
-    return best
+# -- adding chunks ------------------------------------------------------------------------
 
 
 def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIMessageChunk:
@@ -624,12 +495,12 @@ def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIM
         additional_kwargs = merge_dicts(additional_kwargs, chunk.additional_kwargs)
         response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
         if chunk.tool_call_chunks:
-            tool_call_chunks = _merge_tool_call_chunks(tool_call_chunks, chunk.tool_call_chunks)
+            tool_call_chunks = merge_tool_call_chunks(tool_call_chunks, chunk.tool_call_chunks)
         if chunk.usage_metadata is not None:
             usage = chunk.usage_metadata if usage is None else usage + chunk.usage_metadata
     return AIMessageChunk(
         content,
-        id=_preferred_id(chunk.id for chunk in chunks),
+        id=preferred_id(chunk.id for chunk in chunks),
         name=next((chunk.name for chunk in chunks if chunk.name is not None), None),
         additional_kwargs=additional_kwargs,
         response_metadata=response_metadata,
@@ -639,153 +510,14 @@ def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIM
     )
 
 
-# -- text, dicts and coercion -------------------------------------------------------------
+# -- re-exports -----------------------------------------------------------------------------
+
+_COERCION: Final = frozenset({"coerce_to_message", "coerce_to_messages", "get_buffer_string", "message_to_dict"})
 
 
-def get_buffer_string(
-    messages: Iterable[Message], *, human_prefix: str = "Human", ai_prefix: str = "AI"
-) -> str:
-    """The conversation as text, one ``Speaker: text`` line per message.
-
-    >>> get_buffer_string([SystemMessage("s"), HumanMessage("h"), AIMessage("a")])
-    'System: s\\nHuman: h\\nAI: a'
-    """
-    lines: list[str] = []
-    for message in messages:
-        prefix = message.role_prefix
-        if isinstance(message, HumanMessage):
-            prefix = human_prefix
-        elif isinstance(message, (AIMessage, AIMessageChunk)):
-            prefix = ai_prefix
-        lines.append(f"{prefix}: {message.text}")
-    return "\n".join(lines)
-
-
-def _plain(value: object) -> object:
-    # JSON-shaped copies: mappings become dicts, tuples become lists.
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in cast("Mapping[object, object]", value).items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in cast("Sequence[object]", value)]
-    return value
-
-
-def message_to_dict(message: Message) -> dict[str, object]:
-    """The peer's ``{"type": ..., "data": {...}}`` shape, with plain lists and dicts.
-
-    >>> message_to_dict(HumanMessage("hi"))["data"]["content"]
-    'hi'
-    """
-    data: dict[str, object] = {
-        "content": _plain(message.content),
-        "additional_kwargs": _plain(message.additional_kwargs),
-        "response_metadata": _plain(message.response_metadata),
-        "type": message.type,
-        "name": message.name,
-        "id": message.id,
-    }
-    if isinstance(message, (AIMessage, AIMessageChunk)):
-        data["tool_calls"] = [
-            {"name": c.name, "args": _plain(c.args), "id": c.id, "type": "tool_call"}
-            for c in message.tool_calls
-        ]
-        data["invalid_tool_calls"] = [
-            {"name": c.name, "args": c.args, "id": c.id, "error": c.error, "type": "invalid_tool_call"}
-            for c in message.invalid_tool_calls
-        ]
-        data["usage_metadata"] = None if message.usage_metadata is None else _plain(
-            attrs.asdict(message.usage_metadata)
-        )
-    if isinstance(message, AIMessageChunk):
-        data["tool_call_chunks"] = [
-            {"name": c.name, "args": c.args, "id": c.id, "index": c.index, "type": "tool_call_chunk"}
-            for c in message.tool_call_chunks
-        ]
-        data["chunk_position"] = message.chunk_position
-    if isinstance(message, ToolMessage):
-        data.update(tool_call_id=message.tool_call_id, status=message.status, artifact=message.artifact)
-    return {"type": message.type, "data": data}
-
-
-_ROLES: Final = "'system', 'developer', 'human', 'user', 'ai', 'assistant' or 'tool'"
-_MESSAGE_CLASSES: Final = (SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage)
-
-
-def _from_role(role: str, content: object, extra: Mapping[str, object], source: object) -> Message:
-    if not isinstance(content, (str, list, tuple)):
-        raise TypeError(
-            f"message content must be a str or a list of parts, got {type(content).__name__} in {source!r}"
-        )
-    body = cast(ContentLike, content)
-    rest = dict(extra)
-    additional = dict(_str_mapping(rest.pop("additional_kwargs", None) or {}, "'additional_kwargs'"))
-    metadata = _str_mapping(rest.pop("response_metadata", None) or {}, "'response_metadata'")
-    message_id = _optional(rest.pop("id", None), str, "message 'id'")
-    name = _optional(rest.pop("name", None), str, "message 'name'")
-    tool_call_id = rest.pop("tool_call_id", None)
-    tool_calls = rest.pop("tool_calls", None) or ()
-    additional.update(rest)  # unknown keys travel as additional_kwargs, as in the peer
-    if role == "developer":
-        additional["__openai_role__"] = "developer"
-    common = {"id": message_id, "name": name, "additional_kwargs": additional, "response_metadata": metadata}
-    if role in ("system", "developer"):
-        return SystemMessage(body, **common)  # type: ignore[arg-type]  # typed above
-    if role in ("human", "user"):
-        return HumanMessage(body, **common)  # type: ignore[arg-type]
-    if role in ("ai", "assistant"):
-        if not isinstance(tool_calls, (list, tuple)):
-            raise TypeError(f"'tool_calls' must be a list, got {type(tool_calls).__name__}")
-        calls = cast("Sequence[Mapping[str, object]]", tool_calls)
-        return AIMessage(body, tool_calls=calls, **common)  # type: ignore[arg-type]
-    if role == "tool":
-        if not isinstance(tool_call_id, str):
-            raise ValueError(f"a tool message needs a str 'tool_call_id' (use a dict or ToolMessage), got {source!r}")
-        return ToolMessage(body, tool_call_id=tool_call_id, **common)  # type: ignore[arg-type]
-    raise ValueError(f"unknown message role {role!r} in {source!r}; expected {_ROLES}")
-
-
-def coerce_to_message(value: object) -> Message:
-    """A message from a message, a str (a human message), a ``(role, content)`` pair or a
-    ``{"role": ..., "content": ...}`` dict (``"type"`` may stand for ``"role"``).
-
-    >>> coerce_to_message(("assistant", "hi"))
-    AIMessage('hi')
-    >>> coerce_to_message({"role": "tool", "content": "42", "tool_call_id": "c1"})
-    ToolMessage('42', tool_call_id='c1')
-    """
-    if isinstance(value, _MESSAGE_CLASSES):
-        return value
-    if isinstance(value, str):
-        return HumanMessage(value)
-    if isinstance(value, (tuple, list)):
-        pair = cast("Sequence[object]", value)
-        if len(pair) != 2 or not isinstance(pair[0], str):
-            raise ValueError(f"a message as a sequence must be a (role, content) pair, got {value!r}")
-        return _from_role(pair[0], pair[1], {}, pair)
-    if isinstance(value, Mapping):
-        source = cast("Mapping[str, object]", value)
-        fields = dict(source)
-        role = fields.pop("role", None) or fields.pop("type", None)
-        if not isinstance(role, str) or "content" not in fields:
-            raise ValueError(f"a message dict needs a str 'role' (or 'type') and a 'content', got {source!r}")
-        content = fields.pop("content")
-        return _from_role(role, content, fields, source)
-    raise TypeError(
-        f"cannot make a message from a {type(value).__name__}: expected a message, a str, "
-        "a (role, content) pair or a {'role': ..., 'content': ...} dict"
-    )
-
-
-def coerce_to_messages(values: Iterable[object]) -> tuple[Message, ...]:
-    """Messages from a sequence of anything ``coerce_to_message`` accepts.
-
-    >>> coerce_to_messages([("system", "s"), {"role": "user", "content": "u"}])
-    (SystemMessage('s'), HumanMessage('u'))
-    """
-    if isinstance(values, (str, Mapping)):
-        kind = type(cast(object, values)).__name__
-        raise TypeError(
-            f"coerce_to_messages expects a sequence of message-likes, got a {kind}; "
-            "wrap a single message in a list"
-        )
-    return tuple(coerce_to_message(value) for value in values)
+def __getattr__(name: str) -> object:
+    # The coercion functions build these values, so their module imports this one; they
+    # are re-exported on first use (PEP 562) so that this module never imports it back.
+    if name in _COERCION:
+        return getattr(importlib.import_module("combinators.components.message_coercion"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

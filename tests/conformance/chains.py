@@ -39,11 +39,23 @@ class Library:
     RunnableSequence: Any
     dispatch_custom_event: Callable[[str, Any], None]
     adispatch_custom_event: Callable[[str, Any], Awaitable[None]]
+    PromptTemplate: Any
+    ChatPromptTemplate: Any
+    StrOutputParser: Any
+    fake_chat_model: Callable[[list[str]], Any]
+    """A chat model that streams each reply word by word (words and the spaces between)."""
 
 
 def ours() -> Library:
     """Our library's namespace."""
     import combinators as c
+    from combinators.components.fake_models import GenericFakeChatModel, Script
+    from combinators.components.parsers import StrOutputParser
+    from combinators.components.prompts import ChatPromptTemplate, PromptTemplate
+
+    def fake_chat_model(replies: list[str]) -> Any:
+        # Cycling: a test may run the same chain more than once (sync and async).
+        return GenericFakeChatModel(Script(replies, cycle=True))
 
     return Library(
         "combinators",
@@ -54,12 +66,20 @@ def ours() -> Library:
         c.RunnableSequence,
         c.dispatch_custom_event,
         c.adispatch_custom_event,
+        PromptTemplate,
+        ChatPromptTemplate,
+        StrOutputParser,
+        fake_chat_model,
     )
 
 
 def peer() -> Library:
     """langchain-core's namespace (the optional ``bench`` extra)."""
     from langchain_core.callbacks import adispatch_custom_event, dispatch_custom_event
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_core.prompts import ChatPromptTemplate, PromptTemplate
     from langchain_core.runnables import (
         RunnableGenerator,
         RunnableLambda,
@@ -67,6 +87,9 @@ def peer() -> Library:
         RunnablePassthrough,
         RunnableSequence,
     )
+
+    def fake_chat_model(replies: list[str]) -> Any:
+        return GenericFakeChatModel(messages=iter([AIMessage(r) for r in replies]))
 
     return Library(
         "langchain-core",
@@ -77,6 +100,10 @@ def peer() -> Library:
         RunnableSequence,
         dispatch_custom_event,
         adispatch_custom_event,
+        PromptTemplate,
+        ChatPromptTemplate,
+        StrOutputParser,
+        fake_chat_model,
     )
 
 
@@ -245,6 +272,20 @@ def custom_events(lib: Library) -> Any:
     return lambda_pair(lib, add_one) | lib.RunnableLambda(report_progress, afunc=areport_progress)
 
 
+def chat_prompt_model_parser(lib: Library) -> Any:
+    """A chat prompt | a token-streaming fake chat model | ``StrOutputParser``."""
+    prompt = lib.ChatPromptTemplate.from_messages(
+        [("system", "You are {persona}."), ("human", "Tell me about {topic}")]
+    )
+    return prompt | lib.fake_chat_model(["Cats purr softly"]) | lib.StrOutputParser()
+
+
+def string_prompt_model_parser(lib: Library) -> Any:
+    """A one-variable text prompt (given the bare value) | fake chat model | parser."""
+    prompt = lib.PromptTemplate.from_template("Tell me a joke about {topic}")
+    return prompt | lib.fake_chat_model(["Why did the cat sit on the laptop"]) | lib.StrOutputParser()
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -259,6 +300,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("assign", assign, "hello"),
     Scenario("failing", failing, 3),
     Scenario("custom_events", custom_events, 1),
+    Scenario("chat_prompt_model_parser", chat_prompt_model_parser, {"persona": "a poet", "topic": "cats"}),
+    Scenario("string_prompt_model_parser", string_prompt_model_parser, "cats"),
 )
 
 PROJECTIONS: tuple[str, ...] = ("events_v2", "events_v1", "log")

@@ -8,6 +8,15 @@ raised, if any. Normalising replaces what differs between two runs of the same c
   ``"run-1"``, ... in order of first appearance (keys visited in sorted order, so the
   numbering does not depend on a dict's key order);
 - ISO-8601 timestamps -> ``"<time>"``.
+
+Messages and prompt values are recorded in a common form (``common_form``) before the
+JSON form is taken, the same way for both libraries: the peer's are pydantic models
+(whose JSON form would be their repr), ours are attrs values (in events) or already
+their JSON form (in our run log, which keeps JSON). The common form keeps what a
+message says (its class, content, name, tool calls, metadata, usage, chunk position)
+and drops ids made up by the peer's runtime (``lc_run--<run id>``, ``lc_<uuid>``):
+the peer stamps every message a model run produced with the run's id, we leave ``id``
+to the provider. A provider's id is kept.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from __future__ import annotations
 import re
 import importlib
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 
 def _find_to_jsonable() -> Callable[[object], Any] | None:
@@ -52,6 +61,93 @@ def _local_json(value: object) -> Json:  # pragma: no cover - fallback only
     if isinstance(value, list | tuple):
         return [_local_json(v) for v in value]
     return {"type": "repr", "repr": repr(value)}
+
+
+# ---------------------------------------------------------------- the common message form
+
+MESSAGE_CLASSES = frozenset({"SystemMessage", "HumanMessage", "AIMessage", "AIMessageChunk", "ToolMessage"})
+PROMPT_VALUE_CLASSES = frozenset({"StringPromptValue", "ChatPromptValue"})
+
+
+def _field(value: object, name: str, default: object = None) -> object:
+    if isinstance(value, dict):
+        return cast("dict[str, object]", value).get(name, default)
+    return getattr(value, name, default)
+
+
+def _kind(value: object) -> str | None:
+    """The message or prompt-value class a value is (live, or our JSON form of it)."""
+    if isinstance(value, dict):
+        kind = cast("dict[str, object]", value).get("type")
+        if not isinstance(kind, str):
+            return None
+        known = kind in MESSAGE_CLASSES and "content" in value or kind in PROMPT_VALUE_CLASSES
+        return kind if known else None
+    kind = type(value).__name__
+    if kind in MESSAGE_CLASSES and hasattr(value, "content") or kind in PROMPT_VALUE_CLASSES:
+        return kind
+    return None
+
+
+def _runtime_id(message_id: object) -> object:
+    return None if isinstance(message_id, str) and message_id.startswith("lc_") else message_id
+
+
+def _parts(values: object, names: tuple[str, ...]) -> Json:
+    items = cast("list[object]", values or [])
+    return [{name: common_form(_field(v, name)) for name in names} for v in items]
+
+
+def _usage(usage: object) -> Json:
+    if usage is None:
+        return None
+    form = {k: _field(usage, k, 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
+    for details in ("input_token_details", "output_token_details"):
+        if _field(usage, details):
+            form[details] = common_form(_field(usage, details))
+    return form
+
+
+def _message_form(kind: str, message: object) -> Json:
+    form: dict[str, Json] = {
+        "type": "message",
+        "class": kind,
+        "content": common_form(_field(message, "content")),
+        "name": _field(message, "name"),
+        "id": _runtime_id(_field(message, "id")),
+        "additional_kwargs": common_form(_field(message, "additional_kwargs") or {}),
+        "response_metadata": common_form(_field(message, "response_metadata") or {}),
+    }
+    if kind == "AIMessage":
+        form["tool_calls"] = _parts(_field(message, "tool_calls"), ("name", "args", "id"))
+        form["invalid_tool_calls"] = _parts(_field(message, "invalid_tool_calls"), ("name", "args", "id", "error"))
+    if kind == "AIMessageChunk":
+        form["tool_call_chunks"] = _parts(_field(message, "tool_call_chunks"), ("name", "args", "id", "index"))
+        form["chunk_position"] = _field(message, "chunk_position")
+    if kind in ("AIMessage", "AIMessageChunk"):
+        form["usage_metadata"] = _usage(_field(message, "usage_metadata"))
+    if kind == "ToolMessage":
+        form["tool_call_id"] = _field(message, "tool_call_id")
+        form["status"] = _field(message, "status")
+    return form
+
+
+def common_form(value: object) -> Json:
+    """Messages and prompt values (peer or ours, live or in our JSON form) in the common
+    form; dicts, lists and tuples walked; anything else as it is."""
+    kind = _kind(value)
+    if kind == "ChatPromptValue":
+        messages = cast("list[object]", _field(value, "messages"))
+        return {"type": kind, "messages": [common_form(m) for m in messages]}
+    if kind == "StringPromptValue":
+        return {"type": kind, "text": _field(value, "text")}
+    if kind is not None:
+        return _message_form(kind, value)
+    if isinstance(value, dict):
+        return {k: common_form(v) for k, v in cast("dict[str, object]", value).items()}
+    if isinstance(value, list | tuple):
+        return [common_form(v) for v in cast("list[object] | tuple[object, ...]", value)]
+    return value
 
 
 def error_json(error: BaseException) -> Json:
@@ -91,11 +187,11 @@ def _replace(value: Json, ids: dict[str, str]) -> Json:
 
 def _ops(item: object) -> Json:
     """A log patch's ops as a JSON list."""
-    return to_json(list(getattr(item, "ops")))
+    return to_json(common_form(list(getattr(item, "ops"))))
 
 
 def _item(projection: str, item: object) -> Json:
-    return _ops(item) if projection == "log" else to_json(item)
+    return _ops(item) if projection == "log" else to_json(common_form(item))
 
 
 def _stream(runnable: Any, projection: str, input: Any) -> AsyncIterator[Any]:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components import partial_json
+from combinators.components import json_scanner
 from combinators.components.partial_json import (
     JsonValue,
     PartialJsonReader,
@@ -303,14 +303,14 @@ def test_the_reference_diff_stream() -> None:
 
 def test_a_long_streamed_string_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     decoded = 0
-    original = partial_json._decode  # pyright: ignore[reportPrivateUsage]
+    original = json_scanner._decode  # pyright: ignore[reportPrivateUsage]
 
     def counting(raw: str) -> str:
         nonlocal decoded
         decoded += len(raw)
         return original(raw)
 
-    monkeypatch.setattr(partial_json, "_decode", counting)
+    monkeypatch.setattr(json_scanner, "_decode", counting)
     words = ["wörd\\n", "\\ud83d\\ude00 ", "x\\\\"] * 3400  # about 10k chunks
     reader = PartialJsonReader(markdown=True)
     reader.feed('```json\n{"text": "')

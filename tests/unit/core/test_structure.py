@@ -48,6 +48,7 @@ EXTENSIBLE = {
     components.SimpleChatModel,
     components.BaseLLM,
     components.LLM,
+    components.BaseMessagePromptTemplate,
 }
 
 
