@@ -24,6 +24,7 @@ from typing import Any
 
 from combinators import Runnable, RunnableParallel, RunnablePassthrough
 from combinators.components import (
+    ENGLISH_STOPWORDS,
     Bm25Index,
     ExtractiveChatModel,
     format_documents_as_string,
@@ -36,7 +37,7 @@ from effects.projections.run_tree import RunTreeText
 from effects.values import RunStreamed
 
 CORPUS = Path(__file__).parent / "corpus"
-DEFAULT_QUESTION = "When was the lighthouse lamp first lit?"
+DEFAULT_QUESTION = "What pattern of flashes does the light show?"
 
 
 def chat_model() -> BaseChatModel:
@@ -51,7 +52,9 @@ def chat_model() -> BaseChatModel:
 
 def build_chain(model: BaseChatModel) -> Runnable[str, str]:
     """The seed's retrieval chain."""
-    retriever = Bm25Index.from_documents(load_text_documents(CORPUS)).as_retriever(k=3)
+    retriever = Bm25Index.from_documents(
+        load_text_documents(CORPUS), stopwords=ENGLISH_STOPWORDS
+    ).as_retriever(k=3)
     prompt = ChatPromptTemplate.from_messages(
         [
             ("system", "Answer the question from the context only."),

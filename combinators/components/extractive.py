@@ -27,7 +27,7 @@ from typing import Any, Final, final
 
 import attrs
 
-from combinators.components.bm25 import Bm25Index
+from combinators.components.bm25 import ENGLISH_STOPWORDS, Bm25Index
 from combinators.components.chat_model import BaseChatModel
 from combinators.components.documents import Document
 from combinators.components.messages import AIMessage, AIMessageChunk, Message
@@ -50,7 +50,9 @@ def _split_conversation(messages: list[Message]) -> tuple[str, str]:
 
 
 def _sentences(context: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(context.replace("\n", " ")) if s.strip()]
+    # Headings (markdown "# ...") are titles, not answers.
+    lines = [line for line in context.splitlines() if not line.lstrip().startswith("#")]
+    return [s.strip() for s in _SENTENCE_END.split(" ".join(lines)) if s.strip()]
 
 
 def _words(text: str) -> list[str]:
@@ -72,7 +74,8 @@ class ExtractiveChatModel(BaseChatModel):
         if not sentences or not question:
             return NO_ANSWER
         index = Bm25Index.from_documents(
-            [Document(s, {"order": i}) for i, s in enumerate(sentences)]
+            [Document(s, {"order": i}) for i, s in enumerate(sentences)],
+            stopwords=ENGLISH_STOPWORDS,
         )
         hits = [
             (doc, score)
