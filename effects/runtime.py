@@ -437,6 +437,7 @@ class Scope:
     def _stream_run(
         self, node: Step, inputs: Iterator[Any], kwargs: Mapping[str, Any], known_input: object
     ) -> Iterator[Any]:
+        upstream = inputs
         if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
             # Its events show the whole input at its start, as the peer's do.
             known_input = _added(inputs)
@@ -473,7 +474,10 @@ class Scope:
                 if watch.observed:
                     watch.failed(error)
                     self._refuse_async_listeners()
+                # Upstream runs end now, not whenever the garbage collector gets to them.
+                _close(upstream)
                 raise
+        _close(upstream)
         if watch.observed:
             watch.ended()
             self._refuse_async_listeners()
@@ -485,6 +489,7 @@ class Scope:
         kwargs: Mapping[str, Any],
         known_input: object,
     ) -> AsyncIterator[Any]:
+        upstream = inputs
         if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
             known_input = await _aadded(inputs)
             inputs = _aiter_of(() if known_input is _NOTHING else (known_input,))
@@ -521,7 +526,9 @@ class Scope:
                 if watch.observed:
                     watch.failed(error)
                     await self.await_listeners()
+                await _aclose(upstream)
                 raise
+        await _aclose(upstream)
         if watch.observed:
             watch.ended()
             await self.await_listeners()

@@ -176,3 +176,20 @@ def test_stream_is_retried_before_its_first_chunk_only() -> None:
             got.append(chunk)
     assert got == ["first"]  # nothing duplicated
     assert attempts.count(2) == 1
+
+
+def test_attempts_after_the_first_are_tagged_in_events() -> None:
+    script = Script({1: 2})
+    r = RunnableLambda(script).with_retry(wait_exponential_jitter=False)
+
+    async def main() -> list[tuple[str, list[str]]]:
+        return [
+            (e["event"], list(e["tags"]))
+            async for e in r.astream_events(1)
+            if e["event"] == "on_chain_start"
+        ]
+
+    starts = asyncio.run(main())
+    assert starts[0][1] == []  # the retry run itself
+    attempt_tags = [tags for _, tags in starts[1:]]
+    assert attempt_tags == [[], ["retry:attempt:2"], ["retry:attempt:3"]]

@@ -1,0 +1,156 @@
+"""Chat models, LLMs and the scripted fakes: inputs, stop, streaming, events, delays."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import pytest
+
+from combinators import RunnableLambda
+from combinators.components import (
+    LLM,
+    AIMessage,
+    AIMessageChunk,
+    ChatPromptValue,
+    FakeListChatModel,
+    FakeListLLM,
+    GenericFakeChatModel,
+    HumanMessage,
+    Script,
+    SimpleChatModel,
+    SystemMessage,
+)
+from combinators.components.messages import Message
+from effects import FakeClock, InputError, use_clock
+
+
+@attrs.frozen
+class Parrot(SimpleChatModel):
+    def _call(self, messages: list[Message], stop: list[str] | None = None) -> str:
+        text = " | ".join(f"{m.type}:{m.text}" for m in messages)
+        return text if not stop else f"{text} (stop={stop})"
+
+
+@attrs.frozen
+class TokenParrot(SimpleChatModel):
+    def _call(self, messages: list[Message], stop: list[str] | None = None) -> str:
+        return messages[-1].text
+
+    def _call_stream(self, messages: list[Message], stop: list[str] | None = None) -> Iterator[str]:
+        yield from messages[-1].text
+
+
+def test_inputs_may_be_text_messages_tuples_dicts_or_prompt_values() -> None:
+    model = Parrot()
+    assert model.invoke("hi").text == "human:hi"
+    assert model.invoke([("system", "be brief"), ("human", "hi")]).text == "system:be brief | human:hi"
+    assert model.invoke([{"role": "user", "content": "yo"}]).text == "human:yo"
+    assert model.invoke(ChatPromptValue([SystemMessage("s"), HumanMessage("h")])).text == "system:s | human:h"
+    with pytest.raises(InputError, match="Parrot expects a str, messages or a prompt value, got int"):
+        model.invoke(3)  # type: ignore[arg-type]
+
+
+def test_stop_reaches_the_model_from_invoke_and_with_kwargs() -> None:
+    assert Parrot().invoke("x", stop=["\n"]).text == "human:x (stop=['\\n'])"
+    assert Parrot().with_kwargs(stop=["END"]).invoke("x").text == "human:x (stop=['END'])"
+
+
+def test_a_model_without_a_token_stream_yields_one_message() -> None:
+    chunks = list(Parrot().stream("hi"))
+    assert chunks == [AIMessage("human:hi")]
+    assert [c.text for c in TokenParrot().stream("abc")] == ["a", "b", "c"]
+
+
+def events(runnable: Any, value: Any) -> list[dict[str, Any]]:
+    async def main() -> list[dict[str, Any]]:
+        return [dict(e) async for e in runnable.astream_events(value)]
+
+    return asyncio.run(main())
+
+
+def test_chat_model_events_inside_a_chain() -> None:
+    chain = RunnableLambda(str.strip) | TokenParrot()
+    seen = events(chain, " ab ")
+    start = next(e for e in seen if e["event"] == "on_chat_model_start")
+    assert start["name"] == "TokenParrot"
+    assert start["data"] == {"input": {"messages": [[HumanMessage("ab")]]}}
+    streamed = [e["data"]["chunk"] for e in seen if e["event"] == "on_chat_model_stream"]
+    assert streamed == [AIMessageChunk("a"), AIMessageChunk("b")]
+    end = next(e for e in seen if e["event"] == "on_chat_model_end")
+    assert end["data"]["output"] == AIMessageChunk("ab")
+    assert end["data"]["input"] == {"messages": [[HumanMessage("ab")]]}
+
+
+def test_a_non_streaming_model_shows_no_stream_events() -> None:
+    seen = events(RunnableLambda(str.strip) | Parrot(), "x")
+    assert not [e for e in seen if e["event"] == "on_chat_model_stream"]
+    assert [e["event"] for e in seen if e["name"] == "Parrot"] == ["on_chat_model_start", "on_chat_model_end"]
+
+
+@attrs.frozen
+class Upper(LLM):
+    def _call(self, prompt: str, stop: list[str] | None = None) -> str:
+        return prompt.upper()
+
+
+def test_llm_takes_text_and_reports_llm_events() -> None:
+    assert Upper().invoke("abc") == "ABC"
+    assert Upper().invoke([("human", "hi")]) == "HUMAN: HI"
+    seen = events(RunnableLambda(str.strip) | Upper(), " q ")
+    start = next(e for e in seen if e["event"] == "on_llm_start")
+    assert start["data"] == {"input": {"prompts": ["q"]}}
+    end = next(e for e in seen if e["event"] == "on_llm_end")
+    assert end["data"]["output"]["generations"][0][0]["text"] == "Q"
+
+
+def test_generic_fake_follows_its_script_and_streams_words() -> None:
+    model = GenericFakeChatModel(Script(["one two", AIMessage("three"), ValueError("down")]))
+    assert [c.text for c in model.stream("a")] == ["one", " ", "two"]
+    assert model.invoke("b") == AIMessage("three")
+    with pytest.raises(ValueError, match="down"):
+        model.invoke("c")
+    with pytest.raises(IndexError, match="exhausted"):
+        model.invoke("d")
+
+
+def test_fakes_honour_stop_sequences() -> None:
+    model = GenericFakeChatModel(Script(["alpha STOP beta"]))
+    assert model.invoke("x", stop=["STOP"]).text == "alpha "
+
+
+def test_token_delays_go_through_the_injected_clock() -> None:
+    clock = FakeClock()
+    model = GenericFakeChatModel(Script(["a b c"]), token_delay=0.25)
+    with use_clock(clock):
+        assert "".join(c.text for c in model.stream("x")) == "a b c"
+    assert clock.sleeps == [0.25] * 5
+    model2 = GenericFakeChatModel(Script(["d e"]), token_delay=0.5)
+    clock2 = FakeClock()
+    with use_clock(clock2):
+        assert asyncio.run(_astream_text(model2)) == "d e"
+    assert clock2.sleeps == [0.5] * 3
+
+
+async def _astream_text(model: GenericFakeChatModel) -> str:
+    return "".join([c.text async for c in model.astream("x")])
+
+
+def test_fake_list_chat_model_cycles_and_can_fail_mid_stream() -> None:
+    model = FakeListChatModel(("ab", "cd"))
+    assert [model.invoke("x").text for _ in range(3)] == ["ab", "cd", "ab"]
+    broken = FakeListChatModel(("hello",), error_on_chunk_number=2)
+    got: list[str] = []
+    with pytest.raises(RuntimeError, match="scripted failure at chunk 2"):
+        for chunk in broken.stream("x"):
+            got.append(chunk.text)
+    assert got == ["h", "e"]
+
+
+def test_fake_list_llm_and_equality_ignores_the_script_position() -> None:
+    llm = FakeListLLM(("x", "y"))
+    assert llm.invoke("a") == "x"
+    assert llm == FakeListLLM(("x", "y"))
+    assert repr(llm) == "FakeListLLM(responses=('x', 'y'))"
