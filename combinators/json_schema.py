@@ -16,7 +16,17 @@ import collections.abc as cabc
 import enum
 import types
 import typing
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import (
+    Any,
+    Literal,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 import attrs
 
@@ -59,14 +69,7 @@ def type_schema(annotation: object) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": value} if value else {"type": "object"}
     if isinstance(annotation, type):
         if is_typeddict(annotation):
-            hints = get_type_hints(annotation)
-            required = sorted(annotation.__required_keys__, key=list(hints).index)  # type: ignore[attr-defined]
-            return {
-                "type": "object",
-                "properties": {k: type_schema(v) for k, v in hints.items()},
-                "required": required,
-                "title": annotation.__name__,
-            }
+            return _typeddict_schema(annotation)
         if attrs.has(annotation):
             return _attrs_schema(annotation)
         if issubclass(annotation, enum.Enum):
@@ -76,6 +79,27 @@ def type_schema(annotation: object) -> dict[str, Any]:
         if annotation is dict:
             return {"type": "object"}
     return {}
+
+
+def _typeddict_schema(cls: type[Any]) -> dict[str, Any]:
+    # `__required_keys__` is wrong for NotRequired keys when the class is defined under
+    # `from __future__ import annotations` (3.11), so read the markers from the hints.
+    hints = get_type_hints(cls, include_extras=True)
+    total = bool(getattr(cls, "__total__", True))
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for key, hint in hints.items():
+        origin = get_origin(hint)
+        if origin is NotRequired:
+            properties[key] = type_schema(get_args(hint)[0])
+        elif origin is Required:
+            properties[key] = type_schema(get_args(hint)[0])
+            required.append(key)
+        else:
+            properties[key] = type_schema(hint)
+            if total:
+                required.append(key)
+    return {"type": "object", "properties": properties, "required": required, "title": cls.__name__}
 
 
 def _attrs_schema(cls: type[Any]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, Mapping
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 from uuid import UUID
 
 import attrs
@@ -157,3 +157,16 @@ def test_a_runnable_with_no_hook_says_what_to_implement() -> None:
 
     with pytest.raises(NotImplementedError, match="must implement step_invoke or step_stream"):
         Nothing().invoke(1)
+
+
+class Partial(TypedDict):
+    name: str
+    note: NotRequired[str]
+
+
+def test_typeddict_not_required_keys_are_optional_under_future_annotations() -> None:
+    from combinators.json_schema import type_schema
+
+    schema = type_schema(Partial)
+    assert schema["required"] == ["name"]
+    assert schema["properties"] == {"name": {"type": "string"}, "note": {"type": "string"}}
