@@ -761,8 +761,7 @@ def add_up(chunks: Iterator[A], name: str) -> A:
         total.add(chunk)
     if total.empty:
         raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
-    result: Any = total.value()
-    return result  # type: ignore[no-any-return]
+    return cast(A, total.value())
 
 
 async def aadd_up(chunks: AsyncIterator[A], name: str) -> A:
