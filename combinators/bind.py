@@ -18,14 +18,13 @@ import attrs
 from combinators.runnable import Runnable
 from effects.errors import InputError
 from effects.runtime import Scope
-from effects.total import add_chunks
 from effects.streams import closing
+from effects.total import NOTHING, aadded_up, added_up
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 V = TypeVar("V")
 
-_NOTHING: Any = object()
 
 
 @final
@@ -59,10 +58,8 @@ class RunnableBind(Runnable[In, Out]):
         return result
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
-        total: Any = _NOTHING
-        for chunk in inputs:
-            total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
             return
         nxt = self._next(scope.invoke(self.first, total, None, kwargs))
         yield from scope.stream(nxt, iter((total,)))
@@ -70,11 +67,8 @@ class RunnableBind(Runnable[In, Out]):
     async def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
-        total: Any = _NOTHING
-        async with closing(inputs) as stream:
-            async for chunk in stream:
-                total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
             return
         nxt = self._next(await scope.ainvoke(self.first, total, None, kwargs))
 

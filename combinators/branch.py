@@ -23,8 +23,8 @@ import attrs
 from combinators.fields import init_fields
 from combinators.runnable import Runnable
 from effects.runtime import Scope
-from effects.total import add_chunks
 from effects.streams import closing
+from effects.total import NOTHING, aadded_up, added_up
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -34,7 +34,6 @@ Out = TypeVar("Out", covariant=True)
 Condition = Runnable[A, Any] | Callable[[A], Any]
 Target = Runnable[A, B] | Callable[[A], B]
 
-_NOTHING: Any = object()
 
 
 @final
@@ -103,10 +102,8 @@ class RunnableBranch(Runnable[In, Out]):
         return result
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
-        total: Any = _NOTHING
-        for chunk in inputs:
-            total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
             return
         target, tag = self._choose(total, scope)
         yield from scope.stream(target, iter((total,)), tag, kwargs)
@@ -114,11 +111,8 @@ class RunnableBranch(Runnable[In, Out]):
     async def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
-        total: Any = _NOTHING
-        async with closing(inputs) as stream:
-            async for chunk in stream:
-                total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
             return
         target, tag = await self._achoose(total, scope)
 

@@ -35,9 +35,8 @@ from effects import entry
 from effects.config import ConfigLike, RunConfig
 from effects.errors import EmptyStreamError
 from effects.runtime import Scope
-from effects.total import Total, add_chunks
-from effects.streams import closing
 from effects.step import StepBinding
+from effects.total import NOTHING, aadded_up, Total
 
 if TYPE_CHECKING:
     # Only for annotations: watching, projections and `returns` load on first use,
@@ -53,7 +52,6 @@ In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 A = TypeVar("A")
 
-_NOTHING: Any = object()
 
 
 class RunnableCore(Generic[In, Out]):
@@ -115,11 +113,8 @@ class RunnableCore(Generic[In, Out]):
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
         """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``)."""
-        total: Any = _NOTHING
-        async with closing(inputs) as stream:
-            async for chunk in stream:
-                total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
             return
         if (
             _overrides(self, "step_stream")
@@ -766,11 +761,8 @@ def add_up(chunks: Iterator[A], name: str) -> A:
 
 async def aadd_up(chunks: AsyncIterator[A], name: str) -> A:
     """Async ``add_up``."""
-    total: Any = _NOTHING
-    async with closing(chunks) as stream:
-        async for chunk in stream:
-            total = add_chunks(total, chunk)
-    if total is _NOTHING:
+    total: Any = await aadded_up(chunks)
+    if total is NOTHING:
         raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
     result: A = total
     return result

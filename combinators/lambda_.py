@@ -31,15 +31,14 @@ from combinators.runnable import Runnable
 from effects.config import RunConfig
 from effects.errors import InputError
 from effects.runtime import Scope
-from effects.total import Total, add_chunks
 from effects.streams import closing
+from effects.total import NOTHING, aadded_up, Total
 
 A = TypeVar("A")
 B = TypeVar("B")
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
-_NOTHING: Any = object()
 
 
 class _Kind(IntEnum):
@@ -261,7 +260,7 @@ class RunnableLambda(Runnable[In, Out]):
         self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> Iterator[Out]:
         total = _collect(inputs)
-        if total is _NOTHING:
+        if total is NOTHING:
             return
         if self.kind is _Kind.GENERATOR:
             yield from self.func(*self._args(total, scope), **kwargs)
@@ -278,11 +277,8 @@ class RunnableLambda(Runnable[In, Out]):
     ) -> AsyncIterator[Out]:
         import asyncio
 
-        total: Any = _NOTHING
-        async with closing(inputs) as stream:
-            async for chunk in stream:
-                total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
             return
         func, kind = self._async_func()
         if kind is _Kind.ASYNC_GENERATOR:
@@ -326,7 +322,7 @@ def _collect(inputs: Iterator[Any]) -> Any:
     total = Total()
     for chunk in inputs:
         total.add(chunk)
-    return _NOTHING if total.empty else total.value()
+    return total.value()
 
 
 async def _aone(value: object) -> AsyncIterator[object]:

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterable
 from typing import Final, final
 
 _BLOCK: Final = 64
@@ -92,3 +93,35 @@ class Total:
         self._blocks = [text]
         self._pending.clear()
         return text
+
+
+def added_up(chunks: Iterable[object]) -> object:
+    """All of ``chunks`` added up (``NOTHING`` if there is none).
+
+    >>> added_up(["a", "b"]), added_up([]) is NOTHING
+    ('ab', True)
+    """
+    total = Total()
+    for chunk in chunks:
+        total.add(chunk)
+    return total.value()
+
+
+async def aadded_up(chunks: AsyncIterator[object]) -> object:
+    """Async ``added_up``; the stream is closed when done.
+
+    >>> import asyncio
+    >>> async def letters():
+    ...     yield "x"; yield "y"
+    >>> asyncio.run(aadded_up(letters()))
+    'xy'
+    """
+    total = Total()
+    try:
+        async for chunk in chunks:
+            total.add(chunk)
+    finally:
+        aclose = getattr(chunks, "aclose", None)
+        if aclose is not None:
+            await aclose()
+    return total.value()

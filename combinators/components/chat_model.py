@@ -33,8 +33,8 @@ from combinators.components.prompt_values import ChatPromptValue, StringPromptVa
 from combinators.runnable import Runnable
 from effects.errors import InputError
 from effects.runtime import Scope
-from effects.total import add_chunks
 from effects.streams import closing
+from effects.total import NOTHING, aadded_up, added_up
 
 LanguageModelInput: TypeAlias = "str | StringPromptValue | ChatPromptValue | Sequence[object]"
 """What a model accepts: text, a prompt value, or a list of message-likes."""
@@ -42,7 +42,6 @@ LanguageModelInput: TypeAlias = "str | StringPromptValue | ChatPromptValue | Seq
 ChatOutput: TypeAlias = "AIMessage | AIMessageChunk"
 """What a chat model gives: an ``AIMessage`` from ``invoke``, chunks from ``stream``."""
 
-_NOTHING: Any = object()
 
 
 def to_messages(value: object, model: str) -> list[Message]:
@@ -132,10 +131,8 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
     def step_stream(
         self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
     ) -> Iterator[ChatOutput]:
-        total: Any = _NOTHING
-        for chunk in inputs:
-            total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
             return
         stop, options = _split_options(kwargs)
         messages = to_messages(total, self.name)
@@ -147,11 +144,8 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
     async def step_astream(
         self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[ChatOutput]:
-        total: Any = _NOTHING
-        async with closing(inputs) as given:
-            async for part in given:
-                total = add_chunks(total, part)
-        if total is _NOTHING:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
             return
         stop, options = _split_options(kwargs)
         messages = to_messages(total, self.name)

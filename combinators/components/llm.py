@@ -23,10 +23,9 @@ from combinators.components.messages import get_buffer_string
 from combinators.components.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.runnable import Runnable
 from effects.runtime import Scope
-from effects.total import add_chunks
 from effects.streams import closing
+from effects.total import NOTHING, added_up
 
-_NOTHING: Any = object()
 
 
 def to_prompt_text(value: object, model: str) -> str:
@@ -81,10 +80,8 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
     def step_stream(
         self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
     ) -> Iterator[str]:
-        total: Any = _NOTHING
-        for chunk in inputs:
-            total = add_chunks(total, chunk)
-        if total is _NOTHING:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
             return
         options = dict(kwargs)
         stop = options.pop("stop", None)
