@@ -39,7 +39,7 @@ class RunnableBind(Runnable[In, Out]):
     input_known_at_start = False
 
     def __repr__(self) -> str:
-        return f"{self.first!r}.bind({getattr(self.then, '__name__', repr(self.then))})"
+        return f"{self.first.receiver_repr()}.bind({getattr(self.then, '__name__', repr(self.then))})"
 
     def _next(self, value: object) -> Runnable[In, Out]:
         nxt = self.then(value)

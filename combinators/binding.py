@@ -94,7 +94,7 @@ class RunnableBinding(Runnable[In, Out]):
             parts.append(".with_listeners(...)")
         if self.input_type is not None or self.output_type is not None:
             parts.append(f".with_types(input_type={self.input_type!r}, output_type={self.output_type!r})")
-        return f"{self.bound!r}{''.join(parts)}"
+        return f"{self.bound.receiver_repr()}{''.join(parts)}"
 
 
 def listeners(

@@ -79,6 +79,15 @@ class RunnableCore(Generic[In, Out]):
         only a step that streams by itself (it implements ``step_stream``) does."""
         return _overrides(self, "step_stream") or _overrides(self, "step_astream")
 
+    def receiver_repr(self) -> str:
+        """``repr`` as the receiver of a method call (``x.with_retry()``): a chain of
+        ``|`` gets parentheses, so the text still reads as the value it is."""
+        return repr(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # IPython and hypothesis print values with this: show the expression, not fields.
+        printer.text(repr(self))
+
     step_binding: StepBinding | None = None
     """Set by nodes that adjust how another runs instead of being a run themselves
     (a class attribute, read on every step: cheaper than a property)."""

@@ -35,7 +35,7 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
         return f"RunnableEach<{self.bound.name}>"
 
     def __repr__(self) -> str:
-        return f"{self.bound!r}.each()"
+        return f"{self.bound.receiver_repr()}.each()"
 
     def step_invoke(self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, Any]) -> list[B]:
         items = list(input)

@@ -52,7 +52,7 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         return (self.runnable, *self.fallbacks)
 
     def __repr__(self) -> str:
-        return f"{self.runnable!r}.with_fallbacks({list(self.fallbacks)!r})"
+        return f"{self.runnable.receiver_repr()}.with_fallbacks({list(self.fallbacks)!r})"
 
     def _input_for(self, input: In, error: BaseException | None) -> Any:
         if self.exception_key is None or error is None:
@@ -115,8 +115,8 @@ class RunnableWithFallbacks(Runnable[In, Out]):
             except StopIteration:
                 return  # an empty stream is a valid result
             except BaseException as error:
-                if not self._handled(error):
-                    raise
+                if source.error is not None or not self._handled(error):
+                    raise  # an input error is not this step's failure
                 errors.append(error)
                 continue
             yield first
@@ -139,8 +139,8 @@ class RunnableWithFallbacks(Runnable[In, Out]):
             except StopAsyncIteration:
                 return
             except BaseException as error:
-                if not self._handled(error):
-                    raise
+                if source.error is not None or not self._handled(error):
+                    raise  # an input error is not this step's failure
                 errors.append(error)
                 continue
             yield first

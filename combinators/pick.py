@@ -17,6 +17,7 @@ from typing import Any, final
 
 import attrs
 
+from combinators.addable import AddableDict
 from combinators.runnable import Runnable
 from effects.errors import InputError
 from effects.runtime import Scope
@@ -51,7 +52,8 @@ class RunnablePick(Runnable[Mapping[str, Any], Any]):
         given: Mapping[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
         if isinstance(self.keys, str):
             return given.get(self.keys)
-        picked = {k: given[k] for k in self.keys if k in given}
+        # An AddableDict, so picked stream chunks still add up to the picked whole.
+        picked = AddableDict({k: given[k] for k in self.keys if k in given})
         return picked or None
 
     def step_invoke(self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, Any]) -> Any:

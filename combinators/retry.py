@@ -61,7 +61,7 @@ class RunnableRetry(Runnable[In, Out]):
         return self.bound.name
 
     def __repr__(self) -> str:
-        return f"{self.bound!r}.with_retry({self.policy!r})"
+        return f"{self.bound.receiver_repr()}.with_retry({self.policy!r})"
 
     def _next_delay(
         self, error: BaseException, input: object, attempt: int, waited: float, scope: Scope,
@@ -122,6 +122,8 @@ class RunnableRetry(Runnable[In, Out]):
             except StopIteration:
                 return
             except BaseException as error:
+                if source.error is not None:
+                    raise  # the input failed, not this step: nothing to retry
                 delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
                 if delay:
                     scope.clock.sleep(delay)
@@ -146,6 +148,8 @@ class RunnableRetry(Runnable[In, Out]):
             except StopAsyncIteration:
                 return
             except BaseException as error:
+                if source.error is not None:
+                    raise  # the input failed, not this step: nothing to retry
                 delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
                 if delay:
                     await scope.clock.asleep(delay)

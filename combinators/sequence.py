@@ -220,6 +220,9 @@ class RunnableSequence(Runnable[In, Out]):
         body = " | ".join(_repr_step(s) for s in self.steps)
         return body if self.label is None else f"({body}).with_name({self.label!r})"
 
+    def receiver_repr(self) -> str:
+        return f"({self!r})"
+
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
         steps = self.steps
         tags = self._tags

@@ -20,7 +20,7 @@ import time
 from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Final, Protocol, final
+from typing import Final, Protocol, TypeVar, final
 
 
 class Clock(Protocol):
@@ -131,6 +131,7 @@ class FakeClock:
 
 
 SYSTEM_CLOCK: Final = SystemClock()
+C = TypeVar("C", bound=Clock)
 _CLOCK: ContextVar[Clock] = ContextVar("combinators_clock", default=SYSTEM_CLOCK)
 
 
@@ -144,7 +145,7 @@ def current_clock() -> Clock:
 
 
 @contextmanager
-def use_clock(clock: Clock) -> Generator[Clock]:
+def use_clock(clock: C) -> Generator[C]:
     """Install ``clock`` for the code inside the block (and the tasks it starts).
 
     >>> with use_clock(FakeClock()) as c:

@@ -78,6 +78,22 @@ class RunConfig:
         if self.timeout is not None and self.timeout < 0:
             raise ValueError(f"timeout must be >= 0 seconds, got {self.timeout}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # The mappings are read-only proxies, which do not pickle: send plain dicts.
+        return (
+            RunConfig,
+            (
+                self.tags,
+                dict(self.metadata),
+                self.run_name,
+                self.run_id,
+                self.max_concurrency,
+                self.recursion_limit,
+                dict(self.configurable),
+                self.timeout,
+            ),
+        )
+
     def __hash__(self) -> int:
         # Metadata and configurable may hold unhashable values: hash the rest.
         return hash(

@@ -34,7 +34,7 @@ from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.errors import InputError, StepTimeout
 from effects.limiter import Limiter
 from effects.step import Step
-from effects.total import NOTHING, Total
+from effects.total import NOTHING, Total, aadded_up, added_up
 from effects.total import add_chunks as add_chunks  # re-exported for node authors
 from effects.streams import closing
 from effects.values import (
@@ -440,7 +440,7 @@ class Scope:
         upstream = inputs
         if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
             # Its events show the whole input at its start, as the peer's do.
-            known_input = _added(inputs)
+            known_input = added_up(inputs)
             inputs = iter(()) if known_input is _NOTHING else iter((known_input,))
             if known_input is _NOTHING:
                 known_input = NO_INPUT
@@ -491,7 +491,7 @@ class Scope:
     ) -> AsyncIterator[Any]:
         upstream = inputs
         if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
-            known_input = await _aadded(inputs)
+            known_input = await aadded_up(inputs)
             inputs = _aiter_of(() if known_input is _NOTHING else (known_input,))
             if known_input is _NOTHING:
                 known_input = NO_INPUT
@@ -508,18 +508,24 @@ class Scope:
                 chunks = node.step_astream(inputs, self, kwargs)
             finally:
                 CURRENT_SCOPE.reset(token)
+            bounded = self.deadline is not None
+            listening = self.listening
             try:
                 while True:
                     token = CURRENT_SCOPE.set(self)
                     try:
-                        chunk = await self._abounded(anext(chunks), node)
+                        if bounded:
+                            chunk = await self._abounded(chunks.__anext__(), node)
+                        else:
+                            chunk = await chunks.__anext__()
                     except StopAsyncIteration:
                         break
                     finally:
                         CURRENT_SCOPE.reset(token)
                     if watch.observed:
                         watch.streamed(chunk)
-                        await self.await_listeners()
+                        if listening:
+                            await self.await_listeners()
                     yield chunk
             except BaseException as error:
                 await _aclose(chunks)
@@ -577,7 +583,8 @@ class _StreamWatch:
         async with closing(inputs) as stream:
             async for item in stream:
                 self.saw(item)
-                await self.scope.await_listeners()
+                if self.scope.listening:
+                    await self.scope.await_listeners()
                 yield item
 
     def saw(self, item: object) -> None:
@@ -614,21 +621,6 @@ class _StreamWatch:
         total = self.total.value()
         output = None if total is _NOTHING else self.node.describe_output(total)
         self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
-
-
-def _added(inputs: Iterator[Any]) -> object:
-    total = Total()
-    for item in inputs:
-        total.add(item)
-    return total.value()
-
-
-async def _aadded(inputs: AsyncIterator[Any]) -> object:
-    total = Total()
-    async with closing(inputs) as stream:
-        async for item in stream:
-            total.add(item)
-    return total.value()
 
 
 async def _aiter_of(items: tuple[object, ...]) -> AsyncIterator[Any]:

@@ -1,0 +1,81 @@
+"""Property-based testing of chains: Hypothesis strategies and law checks.
+
+Needs ``hypothesis`` (``pip install hypothesis``). Strategies draw well-typed random
+chains (``runnables``), fake models and retrievers with scripted replies, delays and
+failures (``chat_models``, ``documents``, ``retrievers``) and inputs for a chain
+(``inputs_for``). ``check_laws`` / ``assert_laws`` check a deterministic chain of
+yours against the runtime laws (batch, stream, async, events, log,
+return_exceptions) or, with ``laws=ALGEBRAIC_LAWS``, the combinators' laws around it;
+each broken law comes with the smallest input that breaks it.
+
+>>> from hypothesis import given, settings, strategies as st
+>>> from combinators.testing import RUNTIME_LAWS, inputs_for, runnables
+>>> @settings(max_examples=5, deadline=None)
+... @given(runnables(int, str, max_leaves=4, failures=False), st.data())
+... def test_random_chains_keep_the_laws(chain, data):
+...     for law in RUNTIME_LAWS:
+...         example = data.draw(law.examples(inputs_for(chain)))
+...         assert law.violation(chain, example) is None
+>>> test_random_chains_keep_the_laws()
+"""
+
+from __future__ import annotations
+
+try:
+    import hypothesis as _hypothesis
+except ImportError as _error:  # pragma: no cover - exercised by a test that hides hypothesis
+    raise ImportError("combinators.testing needs hypothesis: pip install hypothesis") from _error
+
+from combinators.testing.algebra import ALGEBRAIC_LAWS as ALGEBRAIC_LAWS
+from combinators.testing.chains import runnables as runnables
+from combinators.testing.checks import Counterexample as Counterexample
+from combinators.testing.checks import LawOutcome as LawOutcome
+from combinators.testing.checks import LawReport as LawReport
+from combinators.testing.checks import assert_laws as assert_laws
+from combinators.testing.checks import check_laws as check_laws
+from combinators.testing.fakes import ScriptedRetriever as ScriptedRetriever
+from combinators.testing.fakes import chat_models as chat_models
+from combinators.testing.fakes import documents as documents
+from combinators.testing.fakes import retrievers as retrievers
+from combinators.testing.inputs import inputs_for as inputs_for
+from combinators.testing.law import Law as Law
+from combinators.testing.nodes import Flaky as Flaky
+from combinators.testing.nodes import Switch as Switch
+from combinators.testing.outcomes import added_up as added_up
+from combinators.testing.outcomes import last_chunk as last_chunk
+from combinators.testing.outcomes import same_value as same_value
+from combinators.testing.pretty import register_runnable_printers as _register_runnable_printers
+from combinators.testing.runtime_laws import RUNTIME_LAWS as RUNTIME_LAWS
+from combinators.testing.steps import Record as Record
+from combinators.testing.steps import ScriptedFailure as ScriptedFailure
+from combinators.testing.values import functions as functions
+from combinators.testing.values import values_of as values_of
+
+_register_runnable_printers()
+del _hypothesis
+
+__all__ = [
+    "ALGEBRAIC_LAWS",
+    "RUNTIME_LAWS",
+    "Counterexample",
+    "Flaky",
+    "Law",
+    "LawOutcome",
+    "LawReport",
+    "Record",
+    "ScriptedFailure",
+    "ScriptedRetriever",
+    "Switch",
+    "added_up",
+    "assert_laws",
+    "chat_models",
+    "check_laws",
+    "documents",
+    "functions",
+    "inputs_for",
+    "last_chunk",
+    "retrievers",
+    "runnables",
+    "same_value",
+    "values_of",
+]

@@ -1,0 +1,204 @@
+"""What a call gave: a value or an error, compared the way the laws compare them.
+
+Two outcomes agree when both returned equal values (``same``, by default ``==``
+after a streamed ``AIMessageChunk`` is read as the ``AIMessage`` it adds up to), or
+both raised errors of the same type (messages may differ: concurrent branches can
+fail in either order).
+
+>>> agree(Returned(1), Returned(1)), agree(Returned(1), Raised(ValueError("x")))
+(True, False)
+>>> agree(Raised(KeyError("a")), Raised(KeyError("b")))
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from typing import Any, Final, TypeVar, cast, final
+
+import attrs
+
+from combinators.components.messages import AIMessageChunk
+
+T = TypeVar("T")
+
+Same = Callable[[Any, Any], bool]
+"""How the laws compare two output values."""
+
+Total = Callable[[Iterable[Any]], Any]
+"""How the laws make a stream's output from its chunks (``added_up`` or ``last_chunk``)."""
+
+
+@final
+@attrs.frozen
+class Returned:
+    """A call returned ``value``."""
+
+    value: object
+
+
+@final
+@attrs.frozen
+class Raised:
+    """A call raised ``error``."""
+
+    error: BaseException
+
+
+Outcome = Returned | Raised
+
+
+def settle(value: object) -> object:
+    """``value`` with streamed message chunks read as messages (inside lists, tuples and dicts too).
+
+    >>> settle([AIMessageChunk("hi")])
+    [AIMessage('hi')]
+    """
+    if isinstance(value, AIMessageChunk):
+        return value.to_message()
+    if isinstance(value, list | tuple):
+        items = [settle(v) for v in cast("list[object] | tuple[object, ...]", value)]
+        return items if isinstance(value, list) else tuple(items)
+    if isinstance(value, Mapping):
+        return {k: settle(v) for k, v in cast("Mapping[object, object]", value).items()}
+    return value
+
+
+def same_value(left: object, right: object) -> bool:
+    """The default ``same``: equal once settled.
+
+    >>> from combinators.components.messages import AIMessage
+    >>> same_value(AIMessage("ok"), AIMessageChunk("o") + AIMessageChunk("k"))
+    True
+    """
+    return bool(settle(left) == settle(right))
+
+
+def agree(left: Outcome, right: Outcome, same: Same = same_value) -> bool:
+    """Whether two outcomes agree (equal values, or errors of the same type)."""
+    if isinstance(left, Returned) and isinstance(right, Returned):
+        return same(left.value, right.value)
+    if isinstance(left, Raised) and isinstance(right, Raised):
+        return type(left.error) is type(right.error)
+    return False
+
+
+def describe(outcome: Outcome) -> str:
+    """How an outcome reads in a law's verdict.
+
+    >>> describe(Returned([1])), describe(Raised(ValueError("no")))
+    ('returned [1]', "raised ValueError('no')")
+    """
+    if isinstance(outcome, Returned):
+        return f"returned {outcome.value!r}"
+    return f"raised {outcome.error!r}"
+
+
+def outcome_of(call: Callable[[], object]) -> Outcome:
+    """Call ``call`` and keep what it gave.
+
+    >>> outcome_of(lambda: 1 // 0)
+    Raised(error=ZeroDivisionError('integer division or modulo by zero'))
+    """
+    try:
+        return Returned(call())
+    except Exception as error:
+        return Raised(error)
+
+
+def as_outcome(result: object) -> Outcome:
+    """An item of ``batch(..., return_exceptions=True)`` as an outcome."""
+    return Raised(result) if isinstance(result, Exception) else Returned(result)
+
+
+class NoChunks:
+    """The total of a stream that gave no chunk (``invoke`` raises ``EmptyStreamError`` there)."""
+
+    def __repr__(self) -> str:
+        return "<no chunks>"
+
+
+NO_CHUNKS: Final = NoChunks()
+
+
+class ChunksDoNotAdd(Exception):
+    """Two chunks of a stream could not be added with ``+``."""
+
+
+def added_up(chunks: Iterable[Any]) -> Any:
+    """A stream's output as the laws expect it by default: its chunks added with ``+``
+    (strictly: chunks that do not add are an error).
+
+    >>> added_up(["a", "b"]), added_up([])
+    ('ab', <no chunks>)
+    >>> added_up([{"a": 1}, {"b": 2}])
+    Traceback (most recent call last):
+    ...
+    combinators.testing.outcomes.ChunksDoNotAdd: chunks do not add up: {'a': 1} + {'b': 2}
+    """
+    total: Any = NO_CHUNKS
+    for chunk in chunks:
+        if total is NO_CHUNKS:
+            total = chunk
+            continue
+        try:
+            total = total + chunk
+        except TypeError:
+            raise ChunksDoNotAdd(f"chunks do not add up: {total!r} + {chunk!r}") from None
+    return total
+
+
+def last_chunk(chunks: Iterable[Any]) -> Any:
+    """A stream's output when each chunk is the whole value so far (a JSON parser's
+    partial objects): the last chunk.
+
+    >>> last_chunk([{}, {"a": 1}, {"a": 1, "b": 2}]), last_chunk([])
+    ({'a': 1, 'b': 2}, <no chunks>)
+    """
+    total: Any = NO_CHUNKS
+    for chunk in chunks:
+        total = chunk
+    return total
+
+
+async def collect(chunks: AsyncIterator[Any]) -> list[Any]:
+    """All chunks of an async stream."""
+    return [chunk async for chunk in chunks]
+
+
+@final
+@attrs.frozen
+class Comparison:
+    """How a law compares output values (``same``) and totals a stream (``total``)."""
+
+    same: Same = same_value
+    total: Total = added_up
+
+
+def run_async(make: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine to completion, also when called from inside a running event loop.
+
+    >>> async def two() -> int:
+    ...     return 2
+    >>> run_async(two)
+    2
+    """
+
+    async def main() -> T:
+        return await make()
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(main())
+    context = contextvars.copy_context()  # the clock in force, for one
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(context.run, asyncio.run, main()).result()
+
+
+def aoutcome_of(make: Callable[[], Awaitable[object]]) -> Outcome:
+    """``outcome_of`` for a coroutine, run to completion."""
+    return outcome_of(lambda: run_async(make))
