@@ -2,7 +2,8 @@
 
 The source is pulled on demand by whichever reader is ahead (one pull at a time);
 items every reader has passed are dropped, so memory is bounded by how far the
-readers are apart, not by the stream's length.
+readers are apart, not by the stream's length. An error of the source reaches
+every reader (none of them mistakes it for the end of the stream).
 
 >>> import asyncio
 >>> async def numbers():
@@ -30,7 +31,7 @@ T = TypeVar("T")
 class AsyncTee(Generic[T]):
     """``count`` readers of ``source``."""
 
-    __slots__ = ("_source", "_items", "_offset", "_positions", "_lock", "_done")
+    __slots__ = ("_source", "_items", "_offset", "_positions", "_lock", "_done", "_error")
 
     def __init__(self, source: AsyncIterator[T], count: int) -> None:
         import asyncio
@@ -41,6 +42,7 @@ class AsyncTee(Generic[T]):
         self._positions = [0] * count
         self._lock = asyncio.Lock()
         self._done = False
+        self._error: BaseException | None = None  # the source's error, for every reader
 
     async def reader(self, index: int) -> AsyncIterator[T]:
         """Reader number ``index`` (each reader is used once)."""
@@ -49,12 +51,21 @@ class AsyncTee(Generic[T]):
                 position = self._positions[index]
                 if position >= self._offset + len(self._items):
                     async with self._lock:
-                        if position >= self._offset + len(self._items) and not self._done:
+                        if (
+                            position >= self._offset + len(self._items)
+                            and not self._done
+                            and self._error is None
+                        ):
                             try:
                                 self._items.append(await anext(self._source))
                             except StopAsyncIteration:
                                 self._done = True
+                            except BaseException as error:
+                                self._error = error
+                                raise
                     if position >= self._offset + len(self._items):
+                        if self._error is not None:
+                            raise self._error
                         return
                 item = self._items[position - self._offset]
                 self._positions[index] = position + 1

@@ -44,14 +44,12 @@ from combinators.testing.nodes import Switch as Switch
 from combinators.testing.outcomes import added_up as added_up
 from combinators.testing.outcomes import last_chunk as last_chunk
 from combinators.testing.outcomes import same_value as same_value
-from combinators.testing.pretty import register_runnable_printers as _register_runnable_printers
 from combinators.testing.runtime_laws import RUNTIME_LAWS as RUNTIME_LAWS
 from combinators.testing.steps import Record as Record
 from combinators.testing.steps import ScriptedFailure as ScriptedFailure
 from combinators.testing.values import functions as functions
 from combinators.testing.values import values_of as values_of
 
-_register_runnable_printers()
 del _hypothesis
 
 __all__ = [

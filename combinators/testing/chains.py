@@ -34,7 +34,6 @@ from combinators import (
 from combinators.testing.catalog import CONDITIONS, FUNCTIONS, LEAVES, check_value_type, route
 from combinators.testing.inputs import declare_input_type
 from combinators.testing.nodes import Flaky, Switch
-from combinators.testing.pretty import register_runnable_printers
 from combinators.testing.steps import VALUE_TYPES, Record, fail_on_odd_size
 from combinators.testing.values import values_of
 
@@ -245,7 +244,6 @@ def runnables(
         check_value_type(output_type, "output_type")
     if max_leaves < 1:
         raise ValueError(f"runnables() needs max_leaves >= 1, got {max_leaves}")
-    register_runnable_printers()
 
     @st.composite
     def chains(draw: st.DrawFn) -> AnyRunnable:

@@ -36,7 +36,6 @@ from combinators.testing.algebra import ALGEBRAIC_LAWS
 from combinators.testing.inputs import inputs_for
 from combinators.testing.law import Law
 from combinators.testing.outcomes import Same, Total, added_up, same_value
-from combinators.testing.pretty import register_runnable_printers
 from combinators.testing.runtime_laws import RUNTIME_LAWS
 
 In = TypeVar("In")
@@ -211,7 +210,6 @@ def check_laws(
                 smallest example: [0]
                 batch(xs)[0] is ..., but invoke(xs[0]) returned ...
     """
-    register_runnable_printers()
     strategy: st.SearchStrategy[Any] = inputs if inputs is not None else inputs_for(runnable)
     chosen = settings if settings is not None else _settings(max_examples)
     outcomes = tuple(

@@ -63,3 +63,26 @@ def test_hypothesis_prints_a_users_runnable_by_its_repr() -> None:
             return input.upper()
 
     assert pretty(Shout()) == "Shout()"
+
+
+def test_parallel_branches_see_their_input_fail_and_do_not_start_late() -> None:
+    import asyncio
+
+    from combinators import RunnablePassthrough
+    from tests.unit.watch.test_live_events import check_well_nested
+
+    chain = (
+        RunnableLambda(boom)
+        | RunnablePassthrough[int]()
+        | RunnableParallel(a=RunnablePassthrough[int](), b=RunnablePassthrough[int]())
+    )
+    seen: list[dict[str, Any]] = []
+
+    async def main() -> None:
+        async for event in chain.astream_events(1):
+            seen.append(dict(event))
+
+    with pytest.raises(ValueError):
+        asyncio.run(main())
+    check_well_nested(seen)
+    assert not [e for e in seen if e["name"] == "RunnablePassthrough" and e["parent_ids"][-1:] != [seen[0]["run_id"]]]
