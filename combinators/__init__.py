@@ -41,8 +41,8 @@ from effects.errors import EmptyStreamError as EmptyStreamError
 from effects.errors import InputError as InputError
 from effects.errors import InputValueError as InputValueError
 from effects.errors import StepTimeout as StepTimeout
-from effects.runtime import adispatch_custom_event as adispatch_custom_event
-from effects.runtime import dispatch_custom_event as dispatch_custom_event
+from effects.custom_events import adispatch_custom_event as adispatch_custom_event
+from effects.custom_events import dispatch_custom_event as dispatch_custom_event
 
 __all__ = [
     "AddableDict",

@@ -16,7 +16,9 @@ import attrs
 
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects.executor import run_indexed
-from effects.runtime import CURRENT_SCOPE, PLAIN_SCOPE, RUN_FRAMES, Observer, Scope, entry_scope
+from effects.custom_events import RUN_FRAMES
+from effects.context import CURRENT_SCOPE
+from effects.runtime import PLAIN_SCOPE, Observer, Scope, entry_scope
 from effects.step import Step
 from effects.values import NO_INPUT
 

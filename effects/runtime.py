@@ -1,10 +1,12 @@
 """The runtime: the only place where runs start and end.
 
+
 A ``Scope`` is where a step runs: its config, the observers watching it, its run
 (when observed), and the limits it inherits. Nodes run their children through
 ``scope.invoke / ainvoke / stream / astream``; the scope decides whether the child
 is a run of its own, builds effect values for the observers, and takes
 concurrency permits for leaves.
+
 
 Nothing is materialised when nobody observes: a plain scope hands itself to its
 children, builds no id, no timestamp and no effect.
@@ -17,26 +19,22 @@ True
 
 from __future__ import annotations
 
-import inspect
-import random
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
-from contextvars import ContextVar
-from types import CodeType, FrameType
 from typing import Any, Final, Protocol, final
-from uuid import UUID
 
 import attrs
 
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
-from effects.errors import InputError, StepTimeout
+from effects.deadline import Deadline, earlier
+from effects.errors import InputError
 from effects.limiter import Limiter
+from effects.run_ids import new_run_id
+from effects.context import CURRENT_SCOPE
 from effects.step import Step
-from effects.total import NOTHING, Total, aadded_up, added_up
+from effects.stream_watch import astream_run, stream_run
 from effects.total import add_chunks as add_chunks  # re-exported for node authors
-from effects.streams import closing
 from effects.values import (
     NO_INPUT,
     CustomEmitted,
@@ -45,8 +43,8 @@ from effects.values import (
     RunFailed,
     RunInfo,
     RunStarted,
-    RunStreamed,
 )
+
 
 NO_KWARGS: Final[Mapping[str, Any]] = {}
 
@@ -55,42 +53,6 @@ class Observer(Protocol):
     """Receives every effect of the runs it watches, in order."""
 
     def emit(self, effect: Effect) -> None: ...
-
-
-_NOTHING: Final = NOTHING
-
-def new_run_id() -> UUID:
-    """A time-ordered run id (UUID version 7).
-
-    >>> new_run_id().version
-    7
-    """
-    ms = time.time_ns() // 1_000_000
-    bits = (ms & 0xFFFF_FFFF_FFFF) << 80 | random.getrandbits(80)
-    bits = (bits & ~(0xF << 76)) | (7 << 76)  # version
-    bits = (bits & ~(0x3 << 62)) | (0x2 << 62)  # variant
-    return UUID(int=bits)
-
-
-@final
-class _Deadline:
-    __slots__ = ("at", "owner", "seconds")
-
-    def __init__(self, at: float, owner: str, seconds: float) -> None:
-        self.at = at
-        self.owner = owner
-        self.seconds = seconds
-
-    def error(self) -> StepTimeout:
-        return StepTimeout(f"{self.owner} timed out after {self.seconds:g} s")
-
-
-CURRENT_SCOPE: ContextVar[Scope | None] = ContextVar("combinators_scope", default=None)
-
-
-def current_scope() -> Scope | None:
-    """The scope of the step running here, if any (nested calls become its children)."""
-    return CURRENT_SCOPE.get()
 
 
 @final
@@ -114,7 +76,7 @@ class Scope:
         observers: tuple[Observer, ...],
         run: RunInfo | None,
         limiters: tuple[Limiter, ...],
-        deadline: _Deadline | None,
+        deadline: Deadline | None,
         root_config: RunConfig | None = None,
     ) -> None:
         self.config = config
@@ -156,33 +118,33 @@ class Scope:
         if child.run is None:
             if not node.is_leaf:
                 return node.step_invoke(input, child, kwargs)
-            child._check_deadline()
+            child.check_deadline()
             token = CURRENT_SCOPE.set(child)
             try:
                 if not child.limiters:
                     return node.step_invoke(input, child, kwargs)
-                with child._permits():
+                with child.permits():
                     return node.step_invoke(input, child, kwargs)
             finally:
                 CURRENT_SCOPE.reset(token)
         shown = child._start(node, input)
-        child._refuse_async_listeners()
+        child.refuse_async_listeners()
         token = CURRENT_SCOPE.set(child)
         try:
-            child._check_deadline()
+            child.check_deadline()
             if node.is_leaf and child.limiters:
-                with child._permits():
+                with child.permits():
                     output = node.step_invoke(input, child, kwargs)
             else:
                 output = node.step_invoke(input, child, kwargs)
         except BaseException as error:
             child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
-            child._refuse_async_listeners()
+            child.refuse_async_listeners()
             raise
         finally:
             CURRENT_SCOPE.reset(token)
         child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
-        child._refuse_async_listeners()
+        child.refuse_async_listeners()
         return output
 
     def ainvoke(
@@ -199,30 +161,30 @@ class Scope:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None:
             if not node.is_leaf:
-                return await child._abounded(node.step_ainvoke(input, child, kwargs), node)
-            child._check_deadline()
+                return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
+            child.check_deadline()
             token = CURRENT_SCOPE.set(child)
             try:
                 if not child.limiters:
-                    return await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+                    return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
                 async with AsyncExitStack() as stack:
                     for limiter in child.limiters:
                         await stack.enter_async_context(limiter.ahold())
-                    return await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+                    return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
             finally:
                 CURRENT_SCOPE.reset(token)
         shown = child._start(node, input)
         await child.await_listeners()
         token = CURRENT_SCOPE.set(child)
         try:
-            child._check_deadline()
+            child.check_deadline()
             if node.is_leaf and child.limiters:
                 async with AsyncExitStack() as stack:
                     for limiter in child.limiters:
                         await stack.enter_async_context(limiter.ahold())
-                    output = await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+                    output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
             else:
-                output = await child._abounded(node.step_ainvoke(input, child, kwargs), node)
+                output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
         except BaseException as error:
             child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
             await child.await_listeners()
@@ -252,7 +214,7 @@ class Scope:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None and (child.plain or not node.is_leaf):
             return node.step_stream(inputs, child, kwargs)
-        return child._stream_run(node, inputs, kwargs, known_input)
+        return stream_run(child, node, inputs, kwargs, known_input)
 
     def astream(
         self,
@@ -269,7 +231,7 @@ class Scope:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None and (child.plain or not node.is_leaf):
             return node.step_astream(inputs, child, kwargs)
-        return child._astream_run(node, inputs, kwargs, known_input)
+        return astream_run(child, node, inputs, kwargs, known_input)
 
     def with_recursion_step(self) -> Scope:
         """The scope for a runnable that a function returned: one less level allowed.
@@ -327,9 +289,9 @@ class Scope:
                 if bound_config.max_concurrency is not None:
                     limiters = (*limiters, Limiter(bound_config.max_concurrency))
                 if bound_config.timeout is not None:
-                    deadline = _earlier(
+                    deadline = earlier(
                         deadline,
-                        _Deadline(
+                        Deadline(
                             clock.monotonic() + bound_config.timeout,
                             binding.bound.name,
                             bound_config.timeout,
@@ -393,7 +355,7 @@ class Scope:
                 for pending in take():
                     await pending
 
-    def _refuse_async_listeners(self) -> None:
+    def refuse_async_listeners(self) -> None:
         if not self.listening:
             return
         for observer in self.observers:
@@ -410,18 +372,18 @@ class Scope:
                     f"{self.run_info().name} has async listeners: run it with ainvoke or astream"
                 )
 
-    def _check_deadline(self) -> None:
+    def check_deadline(self) -> None:
         deadline = self.deadline
         if deadline is not None and self.clock.monotonic() >= deadline.at:
             raise deadline.error()
 
-    def _permits(self) -> ExitStack:
+    def permits(self) -> ExitStack:
         stack = ExitStack()
         for limiter in self.limiters:
             stack.enter_context(limiter.hold())
         return stack
 
-    async def _abounded(self, awaitable: Awaitable[Any], node: Step) -> Any:
+    async def bounded(self, awaitable: Awaitable[Any], node: Step) -> Any:
         deadline = self.deadline
         if deadline is None:
             return await awaitable
@@ -433,215 +395,6 @@ class Scope:
                 return await awaitable
         except TimeoutError as error:
             raise deadline.error() from error
-
-    def _stream_run(
-        self, node: Step, inputs: Iterator[Any], kwargs: Mapping[str, Any], known_input: object
-    ) -> Iterator[Any]:
-        upstream = inputs
-        if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
-            # Its events show the whole input at its start, as the peer's do.
-            known_input = added_up(inputs)
-            inputs = iter(()) if known_input is _NOTHING else iter((known_input,))
-            if known_input is _NOTHING:
-                known_input = NO_INPUT
-        watch = _StreamWatch(self, node, known_input)
-        if watch.observed and known_input is NO_INPUT:
-            inputs = watch.tap(inputs)
-        with ExitStack() as stack:
-            token = CURRENT_SCOPE.set(self)
-            try:
-                self._check_deadline()
-                if node.is_leaf and self.limiters:
-                    stack.enter_context(self._permits())
-                chunks = node.step_stream(inputs, self, kwargs)
-            finally:
-                CURRENT_SCOPE.reset(token)
-            try:
-                while True:
-                    token = CURRENT_SCOPE.set(self)
-                    try:
-                        chunk = next(chunks)
-                    except StopIteration:
-                        break
-                    finally:
-                        CURRENT_SCOPE.reset(token)
-                    if watch.observed:
-                        watch.streamed(chunk)
-                        self._refuse_async_listeners()
-                    yield chunk
-            except BaseException as error:
-                _close(chunks)
-                if watch.observed:
-                    watch.failed(error)
-                    self._refuse_async_listeners()
-                # Upstream runs end now, not whenever the garbage collector gets to them.
-                _close(upstream)
-                raise
-        _close(upstream)
-        if watch.observed:
-            watch.ended()
-            self._refuse_async_listeners()
-
-    async def _astream_run(
-        self,
-        node: Step,
-        inputs: AsyncIterator[Any],
-        kwargs: Mapping[str, Any],
-        known_input: object,
-    ) -> AsyncIterator[Any]:
-        upstream = inputs
-        if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
-            known_input = await aadded_up(inputs)
-            inputs = _aiter_of(() if known_input is _NOTHING else (known_input,))
-            if known_input is _NOTHING:
-                known_input = NO_INPUT
-        watch = _StreamWatch(self, node, known_input)
-        if watch.observed and known_input is NO_INPUT:
-            inputs = watch.atap(inputs)
-        async with AsyncExitStack() as stack:
-            token = CURRENT_SCOPE.set(self)
-            try:
-                self._check_deadline()
-                if node.is_leaf and self.limiters:
-                    for limiter in self.limiters:
-                        await stack.enter_async_context(limiter.ahold())
-                chunks = node.step_astream(inputs, self, kwargs)
-            finally:
-                CURRENT_SCOPE.reset(token)
-            bounded = self.deadline is not None
-            listening = self.listening
-            try:
-                while True:
-                    token = CURRENT_SCOPE.set(self)
-                    try:
-                        if bounded:
-                            chunk = await self._abounded(chunks.__anext__(), node)
-                        else:
-                            chunk = await chunks.__anext__()
-                    except StopAsyncIteration:
-                        break
-                    finally:
-                        CURRENT_SCOPE.reset(token)
-                    if watch.observed:
-                        watch.streamed(chunk)
-                        if listening:
-                            await self.await_listeners()
-                    yield chunk
-            except BaseException as error:
-                await _aclose(chunks)
-                if watch.observed:
-                    watch.failed(error)
-                    await self.await_listeners()
-                await _aclose(upstream)
-                raise
-        await _aclose(upstream)
-        if watch.observed:
-            watch.ended()
-            await self.await_listeners()
-
-
-@final
-class _StreamWatch:
-    """The effects of one run in streaming mode.
-
-    A run whose input is not known up front starts when its first input chunk
-    arrives (or when it produces or ends without reading any), as the peer's
-    events show; it reports its input, added up, at its end. One that fails
-    before it started is not reported at all.
-    """
-
-    __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total", "emits")
-
-    def __init__(self, scope: Scope, node: Step, known: object) -> None:
-        self.scope = scope
-        self.node = node
-        self.known = known
-        self.observed = scope.run is not None
-        # The root's chunks are the output stream; a child shows its chunks only if
-        # it streams them itself (as in the peer: no stream events for a retriever,
-        # a prompt or a model without a token stream).
-        self.emits = self.observed and (
-            not scope.run_info().parent_ids or node.emits_stream_events
-        )
-        self.started = False
-        self.seen = Total()
-        self.total = Total()
-        if self.observed and known is not NO_INPUT:
-            self.start()
-
-    def start(self) -> None:
-        self.started = True
-        shown = self.known if self.known is NO_INPUT else self.shown_input()
-        self.scope.emit_effect(RunStarted(self.scope.run_info(), shown, self.scope.clock.now()))
-
-    def tap(self, inputs: Iterator[Any]) -> Iterator[Any]:
-        for item in inputs:
-            self.saw(item)
-            yield item
-
-    async def atap(self, inputs: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        async with closing(inputs) as stream:
-            async for item in stream:
-                self.saw(item)
-                if self.scope.listening:
-                    await self.scope.await_listeners()
-                yield item
-
-    def saw(self, item: object) -> None:
-        if not self.started:
-            self.start()
-        self.seen.add(item)
-
-    def streamed(self, chunk: object) -> None:
-        if not self.started:
-            self.start()
-        self.total.add(chunk)
-        if self.emits:
-            self.scope.emit_effect(RunStreamed(self.scope.run_info(), chunk, self.scope.clock.now()))
-
-    def shown_input(self) -> object:
-        run = self.scope.run_info()
-        if self.known is not NO_INPUT:
-            return self.known if not run.parent_ids else self.node.describe_input(self.known)
-        seen = self.seen.value()
-        return None if seen is _NOTHING else self.node.describe_input(seen)
-
-    def failed(self, error: BaseException) -> None:
-        if not self.started:
-            # It never got an input (the error came from upstream) and produced
-            # nothing: as in the peer, a run that never started is not reported.
-            return
-        self.scope.emit_effect(
-            RunFailed(self.scope.run_info(), self.shown_input(), error, self.scope.clock.now())
-        )
-
-    def ended(self) -> None:
-        if not self.started:
-            self.start()
-        total = self.total.value()
-        output = None if total is _NOTHING else self.node.describe_output(total)
-        self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
-
-
-async def _aiter_of(items: tuple[object, ...]) -> AsyncIterator[Any]:
-    for item in items:
-        yield item
-
-
-def _earlier(a: _Deadline | None, b: _Deadline) -> _Deadline:
-    return b if a is None or b.at < a.at else a
-
-
-def _close(chunks: Iterator[Any]) -> None:
-    close: Callable[[], object] | None = getattr(chunks, "close", None)
-    if close is not None:
-        close()
-
-
-async def _aclose(chunks: AsyncIterator[Any]) -> None:
-    aclose: Callable[[], Awaitable[object]] | None = getattr(chunks, "aclose", None)
-    if aclose is not None:
-        await aclose()
 
 
 PLAIN_SCOPE: Final = Scope(EMPTY_CONFIG, (), None, (), None)
@@ -662,7 +415,7 @@ def entry_scope(
             return PLAIN_SCOPE
         base = EMPTY_CONFIG
         limiters: tuple[Limiter, ...] = ()
-        deadline: _Deadline | None = None
+        deadline: Deadline | None = None
     else:
         if config is EMPTY_CONFIG and not observers:
             return ambient
@@ -673,50 +426,10 @@ def entry_scope(
     if config.max_concurrency is not None:
         limiters = (*limiters, Limiter(config.max_concurrency))
     if config.timeout is not None:
-        deadline = _earlier(
-            deadline, _Deadline(clock.monotonic() + config.timeout, owner, config.timeout)
+        deadline = earlier(
+            deadline, Deadline(clock.monotonic() + config.timeout, owner, config.timeout)
         )
     run = None if ambient is None else ambient.run
     merged = merge_configs(base, config.for_children())
     root = config if (config.run_name or config.run_id) else None
     return Scope(merged, observers, run, limiters, deadline, root)
-
-
-RUN_FRAMES: Final[set[CodeType]] = set()
-"""Code objects of the runtime's entry points (filled by ``effects.entry``)."""
-
-
-def _inside_a_run() -> bool:
-    # Unobserved calls and streams carry no context of their own (that is what keeps
-    # them fast), so only on this rare path do we look up the stack for one of the
-    # runtime's entry frames.
-    frame: FrameType | None = inspect.currentframe()
-    while frame is not None:
-        if frame.f_code in RUN_FRAMES:
-            return True
-        frame = frame.f_back
-    return False
-
-
-def dispatch_custom_event(name: str, data: object) -> None:
-    """Emit a custom event from inside a running step (no config needed).
-
-    Inside an unobserved run it does nothing; outside any run it is a misuse and
-    raises.
-
-    >>> dispatch_custom_event("progress", 1)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: dispatch_custom_event('progress') must be called from inside a running step
-    """
-    scope = CURRENT_SCOPE.get()
-    if scope is None:
-        if _inside_a_run():
-            return  # an unobserved run: nobody to tell
-        raise RuntimeError(f"dispatch_custom_event({name!r}) must be called from inside a running step")
-    scope.emit_custom(name, data)
-
-
-async def adispatch_custom_event(name: str, data: object) -> None:
-    """Async ``dispatch_custom_event``."""
-    dispatch_custom_event(name, data)

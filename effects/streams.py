@@ -7,9 +7,9 @@ the outermost stream then runs every upstream ``finally`` before it returns.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -37,3 +37,20 @@ async def closing(stream: AsyncIterator[T]) -> AsyncGenerator[AsyncIterator[T]]:
         aclose: Callable[[], Awaitable[object]] | None = getattr(stream, "aclose", None)
         if aclose is not None:
             await aclose()
+
+
+async def aiter_of(items: tuple[object, ...]) -> AsyncIterator[Any]:
+    for item in items:
+        yield item
+
+
+def close_iterator(chunks: Iterator[Any]) -> None:
+    close: Callable[[], object] | None = getattr(chunks, "close", None)
+    if close is not None:
+        close()
+
+
+async def aclose_iterator(chunks: AsyncIterator[Any]) -> None:
+    aclose: Callable[[], Awaitable[object]] | None = getattr(chunks, "aclose", None)
+    if aclose is not None:
+        await aclose()
