@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from combinators.core import RunnableCore
+from combinators.watching import RunnableWatching
 from effects.config import ConfigLike, RunConfig
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ B = TypeVar("B")
 C = TypeVar("C")
 V = TypeVar("V")
 
-class Runnable(RunnableCore[In, Out]):
+class Runnable(RunnableWatching[In, Out]):
     """A typed step of a pipeline: ``In`` in, ``Out`` out (``Out`` chunks when streamed)."""
 
     __slots__ = ()
