@@ -83,7 +83,11 @@ class RunnableBind(Runnable[In, Out]):
 @final
 @attrs.frozen(repr=False)
 class RunnablePure(Runnable[object, V]):
-    """The constant runnable: any input gives ``value``."""
+    """The constant runnable: any input gives ``value``.
+
+    >>> RunnablePure(7).invoke("ignored")
+    7
+    """
 
     value: V
 

@@ -35,7 +35,12 @@ E = TypeVar("E")
 @final
 @attrs.frozen(repr=False)
 class RunnableParallelTuple(Runnable[In, Out]):
-    """Runs each branch on the input; the output is the tuple of their outputs."""
+    """Runs each branch on the input; the output is the tuple of their outputs.
+
+    >>> from combinators import RunnableLambda
+    >>> RunnableParallelTuple((RunnableLambda(abs), RunnableLambda(str))).invoke(-2)
+    (2, '-2')
+    """
 
     branches: tuple[Runnable[In, Any], ...]
 

@@ -24,7 +24,11 @@ RetryOn = tuple[type[BaseException], ...] | Callable[[BaseException], bool]
 @final
 @attrs.frozen
 class NoWait:
-    """Retry at once."""
+    """Retry at once.
+
+    >>> NoWait().delay(3, lambda: 0.5)
+    0.0
+    """
 
     def delay(self, retry: int, random: Callable[[], float]) -> float:
         return 0.0
@@ -33,7 +37,11 @@ class NoWait:
 @final
 @attrs.frozen
 class FixedWait:
-    """The same pause before every retry."""
+    """The same pause before every retry.
+
+    >>> FixedWait(0.25).delay(5, lambda: 0.9)
+    0.25
+    """
 
     seconds: float
 

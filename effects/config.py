@@ -37,7 +37,12 @@ def _tag_tuple(value: Sequence[str] | None) -> tuple[str, ...]:
 
 
 class RunConfigDict(TypedDict, total=False):
-    """The LangChain shape of a config, accepted wherever a ``RunConfig`` is."""
+    """The LangChain shape of a config, accepted wherever a ``RunConfig`` is.
+
+    >>> shape: RunConfigDict = {"tags": ["a"], "max_concurrency": 2}
+    >>> RunConfig.coerce(shape).max_concurrency
+    2
+    """
 
     tags: Sequence[str]
     metadata: Mapping[str, object]

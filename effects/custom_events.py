@@ -46,5 +46,17 @@ def dispatch_custom_event(name: str, data: object) -> None:
 
 
 async def adispatch_custom_event(name: str, data: object) -> None:
-    """Async ``dispatch_custom_event``."""
+    """Async ``dispatch_custom_event``.
+
+    >>> import asyncio
+    >>> from combinators import RunnableLambda
+    >>> async def step(x):
+    ...     await adispatch_custom_event("progress", {"at": x})
+    ...     return x
+    >>> async def main():
+    ...     return [e["data"] async for e in RunnableLambda(step).astream_events(1)
+    ...             if e["event"] == "on_custom_event"]
+    >>> asyncio.run(main())
+    [{'at': 1}]
+    """
     dispatch_custom_event(name, data)

@@ -50,7 +50,19 @@ NO_KWARGS: Final[Mapping[str, Any]] = {}
 
 
 class Observer(Protocol):
-    """Receives every effect of the runs it watches, in order."""
+    """Receives every effect of the runs it watches, in order.
+
+    >>> from effects import entry
+    >>> from combinators import RunnableLambda
+    >>> class Names:
+    ...     def __init__(self): self.seen = []
+    ...     def emit(self, effect): self.seen.append(type(effect).__name__)
+    >>> names = Names()
+    >>> list(entry.stream(RunnableLambda(abs), -1, None, {}, observers=(names,)))
+    [1]
+    >>> names.seen
+    ['RunStarted', 'RunStreamed', 'RunEnded']
+    """
 
     def emit(self, effect: Effect) -> None: ...
 

@@ -17,7 +17,13 @@ if TYPE_CHECKING:
 
 
 class Step(Protocol):
-    """What the runtime needs of a node."""
+    """What the runtime needs of a node (every ``combinators.Runnable`` is one).
+
+    >>> from combinators import RunnableLambda
+    >>> step: Step = RunnableLambda(abs)
+    >>> step.run_type, step.step_binding is None
+    ('chain', True)
+    """
 
     @property
     def name(self) -> str: ...

@@ -124,15 +124,27 @@ class KendraAccessDenied(KendraError):
 
 
 class KendraInvalidRequest(KendraError, ValueError):
-    """Kendra (ValidationException) or botocore (ParamValidationError) rejected the request."""
+    """Kendra (ValidationException) or botocore (ParamValidationError) rejected the request.
+
+    >>> issubclass(KendraInvalidRequest, ValueError)
+    True
+    """
 
 
 class KendraResourceNotFound(KendraError, LookupError):
-    """The index does not exist in this account and region (ResourceNotFoundException)."""
+    """The index does not exist in this account and region (ResourceNotFoundException).
+
+    >>> issubclass(KendraResourceNotFound, LookupError)
+    True
+    """
 
 
 class KendraConnectionError(KendraError):
-    """The Kendra endpoint could not be reached or did not answer in time."""
+    """The Kendra endpoint could not be reached or did not answer in time.
+
+    >>> issubclass(KendraConnectionError, KendraError)
+    True
+    """
 
 
 _ERRORS_BY_CODE: dict[str, type[KendraError]] = {

@@ -272,7 +272,11 @@ def _text_of(content: Content) -> str:
 
 @attrs.frozen(repr=False)
 class BaseMessage:
-    """What every message has (abstract: only the concrete message classes are built)."""
+    """What every message has (abstract: only the concrete message classes are built).
+
+    >>> isinstance(HumanMessage("hi"), BaseMessage), HumanMessage("hi").text
+    (True, 'hi')
+    """
 
     type: ClassVar[str] = "base"
     role_prefix: ClassVar[str] = ""  # how ``get_buffer_string`` names the speaker

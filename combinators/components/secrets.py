@@ -29,7 +29,13 @@ REDACTED: Final = "**********"
 
 
 class MissingSecretError(CombinatorsError, LookupError):
-    """A placeholder secret (loaded from redacted JSON) was read before being supplied."""
+    """A placeholder secret (loaded from redacted JSON) was read before being supplied.
+
+    >>> Secret.placeholder("openai").get_secret_value()
+    Traceback (most recent call last):
+    ...
+    combinators.components.secrets.MissingSecretError: ...
+    """
 
 
 def _placeholder(name: str | None) -> Secret:

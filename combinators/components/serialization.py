@@ -43,7 +43,11 @@ class DisallowedTypeError(CombinatorsError, ValueError):
 
 
 class MalformedDataError(CombinatorsError, ValueError):
-    """``loads`` met a marker that is not well formed (or ``dumps`` met unserializable data)."""
+    """``loads`` met a marker that is not well formed (or ``dumps`` met unserializable data).
+
+    >>> issubclass(MalformedDataError, ValueError)
+    True
+    """
 
 
 def type_id(cls: type) -> str:

@@ -135,3 +135,18 @@ def test_building_never_runs_anything() -> None:
     chain = RunnableLambda(record) | record | {"a": record}
     chain.with_retry().with_fallbacks([chain]).with_config(tags=["x"]).each()
     assert calls == []
+
+
+@pytest.mark.parametrize("module", [combinators, effects, components], ids=lambda m: m.__name__)
+def test_every_public_name_has_a_runnable_example(module: Any) -> None:
+    missing = []
+    for name in module.__all__:
+        value = getattr(module, name)
+        if not (inspect.isclass(value) or inspect.isfunction(value)):
+            continue
+        own = inspect.getdoc(value) or ""
+        home = inspect.getmodule(value)
+        module_doc = (home.__doc__ or "") if home else ""
+        if ">>>" not in own and not (">>>" in module_doc and name in module_doc):
+            missing.append(name)
+    assert missing == []
