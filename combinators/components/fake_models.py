@@ -97,6 +97,16 @@ def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"(\s)", text) if t]
 
 
+def _marked(tokens: list[str]) -> Iterator[tuple[str, bool]]:
+    for i, token in enumerate(tokens):
+        yield token, i == len(tokens) - 1
+
+
+def _chunk(token: str, last: bool) -> AIMessageChunk:
+    # The last chunk says so, as the peer's streams do (chunk_position="last").
+    return AIMessageChunk(token, chunk_position="last") if last else AIMessageChunk(token)
+
+
 @final
 @attrs.frozen
 class GenericFakeChatModel(BaseChatModel):
@@ -116,20 +126,20 @@ class GenericFakeChatModel(BaseChatModel):
     ) -> Iterator[AIMessageChunk]:
         reply = _reply_message(self.script.next(), stop)
         clock = current_clock()
-        for token in _tokens(reply.text):
+        for token, last in _marked(_tokens(reply.text)):
             if self.token_delay:
                 clock.sleep(self.token_delay)
-            yield AIMessageChunk(token)
+            yield _chunk(token, last)
 
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
         reply = _reply_message(self.script.next(), stop)
         clock = current_clock()
-        for token in _tokens(reply.text):
+        for token, last in _marked(_tokens(reply.text)):
             if self.token_delay:
                 await clock.asleep(self.token_delay)
-            yield AIMessageChunk(token)
+            yield _chunk(token, last)
 
 
 def _cycling_script(model: FakeListChatModel | FakeListLLM) -> Script:

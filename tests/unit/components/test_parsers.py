@@ -100,7 +100,7 @@ async def test_str_parser_events_start_without_input_and_stream_each_chunk() -> 
     ]  # fmt: skip
     assert events[0]["data"] == {}
     assert [e["data"].get("chunk") for e in events[1:-1]] == ["a", " ", "b"]
-    assert events[-1]["data"] == {"input": AIMessageChunk("a b"), "output": "a b"}
+    assert events[-1]["data"] == {"input": AIMessageChunk("a b", chunk_position="last"), "output": "a b"}
 
 
 # -- JsonOutputParser: the peer's streaming facts ------------------------------------------------
