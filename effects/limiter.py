@@ -3,7 +3,9 @@
 A limiter is created where ``max_concurrency`` is *set* (a call's config or a
 ``with_config`` binding), never where it is merely inherited; leaves take one
 permit of every limiter above them, containers take none, so nesting cannot
-deadlock.
+deadlock. A leaf that itself calls runnables (a function that invokes a chain)
+lends its permits to that nested work (``HELD``): waiting for a permit it
+already holds would deadlock.
 
 >>> lim = Limiter(2)
 >>> with lim.hold():
@@ -18,8 +20,9 @@ from __future__ import annotations
 # asyncio is imported where it is used: `import combinators` stays cheap for sync code.
 
 import threading
-from collections.abc import AsyncGenerator, Generator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncGenerator, Generator, Iterable
+from contextlib import AsyncExitStack, ExitStack, asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from typing import final
 
 
@@ -68,3 +71,59 @@ class Limiter:
                 yield
             finally:
                 self.in_use -= 1
+
+
+HELD: ContextVar[frozenset[Limiter]] = ContextVar("combinators_held_permits", default=frozenset())
+"""The limiters whose permit the step running here holds."""
+
+
+def not_held(limiters: Iterable[Limiter]) -> tuple[Limiter, ...]:
+    """The limiters this context still needs a permit of.
+
+    >>> a = Limiter(1)
+    >>> not_held((a,)) == (a,)
+    True
+    """
+    held = HELD.get()
+    return tuple(limiter for limiter in limiters if limiter not in held)
+
+
+@contextmanager
+def holding(limiters: tuple[Limiter, ...]) -> Generator[None]:
+    """Take a permit of each limiter not held yet, and lend them to nested work.
+
+    >>> a = Limiter(1)
+    >>> with holding((a,)):
+    ...     with holding((a,)):  # nested: already held, no deadlock
+    ...         a.in_use
+    1
+    """
+    needed = not_held(limiters)
+    if not needed:
+        yield
+        return
+    with ExitStack() as stack:
+        for limiter in needed:
+            stack.enter_context(limiter.hold())
+        token = HELD.set(HELD.get() | frozenset(needed))
+        try:
+            yield
+        finally:
+            HELD.reset(token)
+
+
+@asynccontextmanager
+async def aholding(limiters: tuple[Limiter, ...]) -> AsyncGenerator[None]:
+    """Async ``holding``."""
+    needed = not_held(limiters)
+    if not needed:
+        yield
+        return
+    async with AsyncExitStack() as stack:
+        for limiter in needed:
+            await stack.enter_async_context(limiter.ahold())
+        token = HELD.set(HELD.get() | frozenset(needed))
+        try:
+            yield
+        finally:
+            HELD.reset(token)

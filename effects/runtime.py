@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
-from contextlib import AsyncExitStack, ExitStack
+from contextlib import AbstractContextManager
 from typing import Any, Final, Protocol, final
 
 import attrs
@@ -29,7 +29,7 @@ from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.deadline import Deadline, earlier
 from effects.errors import InputError
-from effects.limiter import Limiter
+from effects.limiter import Limiter, aholding, holding
 from effects.run_ids import new_run_id
 from effects.context import CURRENT_SCOPE
 from effects.step import Step
@@ -179,9 +179,7 @@ class Scope:
             try:
                 if not child.limiters:
                     return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
-                async with AsyncExitStack() as stack:
-                    for limiter in child.limiters:
-                        await stack.enter_async_context(limiter.ahold())
+                async with aholding(child.limiters):
                     return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
             finally:
                 CURRENT_SCOPE.reset(token)
@@ -191,9 +189,7 @@ class Scope:
         try:
             child.check_deadline()
             if node.is_leaf and child.limiters:
-                async with AsyncExitStack() as stack:
-                    for limiter in child.limiters:
-                        await stack.enter_async_context(limiter.ahold())
+                async with aholding(child.limiters):
                     output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
             else:
                 output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
@@ -389,11 +385,9 @@ class Scope:
         if deadline is not None and self.clock.monotonic() >= deadline.at:
             raise deadline.error()
 
-    def permits(self) -> ExitStack:
-        stack = ExitStack()
-        for limiter in self.limiters:
-            stack.enter_context(limiter.hold())
-        return stack
+    def permits(self) -> AbstractContextManager[None]:
+        """Hold a permit of every limiter above (lent to nested work) for the block."""
+        return holding(self.limiters)
 
     async def bounded(self, awaitable: Awaitable[Any], node: Step) -> Any:
         deadline = self.deadline

@@ -8,6 +8,7 @@ from contextlib import AsyncExitStack, ExitStack
 from typing import TYPE_CHECKING, Any, final
 
 from effects.context import CURRENT_SCOPE
+from effects.limiter import HELD, Limiter, not_held
 from effects.step import Step
 from effects.streams import aclose_iterator, aiter_of, close_iterator, closing
 from effects.total import NOTHING, Total, aadded_up, added_up
@@ -118,22 +119,31 @@ def stream_run(
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.tap(inputs)
     with ExitStack() as stack:
+        lent: frozenset[Limiter] = frozenset()
         token = CURRENT_SCOPE.set(self)
         try:
             self.check_deadline()
             if node.is_leaf and self.limiters:
-                stack.enter_context(self.permits())
+                # Held for the stream's life, lent to nested work only while the node
+                # runs (a context variable must not stay set across a yield).
+                needed = not_held(self.limiters)
+                for limiter in needed:
+                    stack.enter_context(limiter.hold())
+                lent = frozenset(needed)
             chunks = node.step_stream(inputs, self, kwargs)
         finally:
             CURRENT_SCOPE.reset(token)
         try:
             while True:
                 token = CURRENT_SCOPE.set(self)
+                lending = HELD.set(HELD.get() | lent) if lent else None
                 try:
                     chunk = next(chunks)
                 except StopIteration:
                     break
                 finally:
+                    if lending is not None:
+                        HELD.reset(lending)
                     CURRENT_SCOPE.reset(token)
                 if watch.observed:
                     watch.streamed(chunk)
@@ -170,12 +180,15 @@ async def astream_run(
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.atap(inputs)
     async with AsyncExitStack() as stack:
+        lent: frozenset[Limiter] = frozenset()
         token = CURRENT_SCOPE.set(self)
         try:
             self.check_deadline()
             if node.is_leaf and self.limiters:
-                for limiter in self.limiters:
+                needed = not_held(self.limiters)
+                for limiter in needed:
                     await stack.enter_async_context(limiter.ahold())
+                lent = frozenset(needed)
             chunks = node.step_astream(inputs, self, kwargs)
         finally:
             CURRENT_SCOPE.reset(token)
@@ -184,6 +197,7 @@ async def astream_run(
         try:
             while True:
                 token = CURRENT_SCOPE.set(self)
+                lending = HELD.set(HELD.get() | lent) if lent else None
                 try:
                     if bounded:
                         chunk = await self.bounded(chunks.__anext__(), node)
@@ -192,6 +206,8 @@ async def astream_run(
                 except StopAsyncIteration:
                     break
                 finally:
+                    if lending is not None:
+                        HELD.reset(lending)
                     CURRENT_SCOPE.reset(token)
                 if watch.observed:
                     watch.streamed(chunk)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -189,3 +190,25 @@ def test_return_exceptions_keeps_one_result_per_input_in_order(xs: list[int], li
                 assert isinstance(result, ZeroDivisionError)
             else:
                 assert result == 1 / x
+
+
+def test_a_leaf_that_calls_a_chain_lends_its_permit_instead_of_deadlocking() -> None:
+    inner = RunnableLambda(lambda x: x + 1)
+
+    def outer(x: int) -> int:
+        return inner.invoke(x) * 10  # nested work under the caller's permit
+
+    async def ainner(x: int) -> int:
+        return x + 1
+
+    async def aouter(x: int) -> int:
+        return (await RunnableLambda(ainner).ainvoke(x)) * 10
+
+    def gen(x: int) -> Iterator[int]:
+        yield inner.invoke(x)
+
+    one = {"max_concurrency": 1}
+    assert RunnableLambda(outer).invoke(1, one) == 20
+    assert RunnableLambda(outer).batch([1, 2, 3], one) == [20, 30, 40]
+    assert asyncio.run(RunnableLambda(aouter).abatch([1, 2], one)) == [20, 30]
+    assert list(RunnableLambda(gen).stream(1, one)) == [2]
