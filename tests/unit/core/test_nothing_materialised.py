@@ -1,0 +1,56 @@
+"""When nobody observes a run, the runtime builds no run id, no timestamp, no effect."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import effects.runtime
+import effects.stream_watch
+from combinators import RunnableGenerator, RunnableLambda, RunnableParallel
+
+
+def inc(x: int) -> int:
+    return x + 1
+
+
+def chunks(_: Iterator[object]) -> Iterator[int]:
+    yield from range(3)
+
+
+@pytest.fixture
+def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    made: list[str] = []
+
+    def counting(name: str, original: Any) -> Any:
+        def make(*args: Any, **kwargs: Any) -> Any:
+            made.append(name)
+            return original(*args, **kwargs)
+
+        return make
+
+    monkeypatch.setattr(effects.runtime, "new_run_id", counting("run id", effects.runtime.new_run_id))
+    monkeypatch.setattr(effects.runtime, "RunInfo", counting("RunInfo", effects.runtime.RunInfo))
+    for name in ("RunStarted", "RunStreamed", "RunEnded", "RunFailed"):
+        monkeypatch.setattr(effects.stream_watch, name, counting(name, getattr(effects.stream_watch, name)))
+        if hasattr(effects.runtime, name):
+            monkeypatch.setattr(effects.runtime, name, counting(name, getattr(effects.runtime, name)))
+    return made
+
+
+def test_unobserved_calls_build_nothing(built: list[str]) -> None:
+    chain = RunnableLambda(inc) | RunnableParallel(a=RunnableLambda(inc), b=RunnableGenerator(chunks))
+    chain.invoke(1)
+    chain.batch([1, 2])
+    list(chain.stream(1))
+    asyncio.run(chain.ainvoke(1))
+    chain.invoke(1, {"tags": ["configured"], "max_concurrency": 2})
+    assert built == []
+
+
+def test_observed_calls_build_them(built: list[str]) -> None:
+    list(RunnableLambda(inc).stream_events(1))
+    assert "RunInfo" in built and "run id" in built
