@@ -8,22 +8,20 @@ from __future__ import annotations
 
 # asyncio is imported where it is used: `import combinators` stays cheap for sync code.
 
+import queue
+import threading
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 import attrs
 
 from effects.config import EMPTY_CONFIG, RunConfig
-from effects.executor import run_indexed
-from effects.custom_events import RUN_FRAMES
 from effects.context import CURRENT_SCOPE
+from effects.custom_events import RUN_FRAMES
+from effects.executor import run_indexed, shared_pool
 from effects.runtime import PLAIN_SCOPE, Observer, Scope, entry_scope
 from effects.step import Step
-from effects.values import NO_INPUT
-
-_UNSET: Final = object()
-
 
 def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
     """Run ``node`` once, synchronously."""
@@ -288,9 +286,6 @@ def batch_as_completed(
     return_exceptions: bool,
 ) -> Iterator[tuple[int, Any]]:
     """Yield ``(index, result)`` as items finish (on the shared pool)."""
-    import queue
-    import threading
-
     count = len(inputs)
     scopes = batch_scopes(node, config, count)
     done: queue.SimpleQueue[tuple[int, Any, bool]] = queue.SimpleQueue()
@@ -307,8 +302,6 @@ def batch_as_completed(
             done.put((i, error, False))
         finally:
             CURRENT_SCOPE.reset(token)
-
-    from effects.executor import shared_pool
 
     runner = shared_pool().submit(
         run_indexed, work, count, limit=_limit(scopes), return_exceptions=True
@@ -362,7 +355,6 @@ async def abatch_as_completed(
 
 
 __all__ = [
-    "NO_INPUT",
     "abatch",
     "abatch_as_completed",
     "ainvoke",

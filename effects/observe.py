@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from contextvars import copy_context
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Final, final
@@ -181,7 +182,5 @@ def observe(
 
 
 def _in_context(target: Callable[[], None]) -> Callable[[], None]:
-    import contextvars
-
-    context = contextvars.copy_context()
+    context = copy_context()
     return lambda: context.run(target)

@@ -7,8 +7,8 @@ being asked for and nothing runs after the consumer stops.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeVar
 
 from effects.observe import aobserve, observe
 from effects.projections.events_v1 import EventsV1
@@ -18,8 +18,15 @@ from effects.projections.run_log import RunLog, RunLogPatch, RunLogPatches, RunL
 from effects.projections.sse import SSE_END, encode_sse_event
 from effects.step import Step
 from effects.streams import closing
+from effects.values import Effect
 
 EventsVersion = Literal["v1", "v2"]
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _Fold(Protocol[T_co]):
+    def feed(self, effect: Effect) -> Sequence[T_co]: ...
 
 
 def _events_fold(version: str, filter: EventFilter) -> EventsV1 | EventsV2:
@@ -30,12 +37,42 @@ def _events_fold(version: str, filter: EventFilter) -> EventsV1 | EventsV2:
     raise ValueError(f"stream_events version must be 'v1' or 'v2', got {version!r}")
 
 
+def _log_fold(
+    diff: bool, with_streamed_output_list: bool, filter: EventFilter
+) -> RunLogPatches | RunLogStates:
+    kind = RunLogPatches if diff else RunLogStates
+    return kind(filter, with_streamed_output_list=with_streamed_output_list)
+
+
 def check_encoding(encoding: str | None) -> None:
+    """Only ``None`` (event dicts) and ``"text/event-stream"`` (SSE bytes) are encodings.
+
+    >>> check_encoding("json")
+    Traceback (most recent call last):
+    ...
+    ValueError: stream_events encoding must be 'text/event-stream' or None, got 'json'
+    """
     if encoding not in (None, "text/event-stream"):
         raise ValueError(f"stream_events encoding must be 'text/event-stream' or None, got {encoding!r}")
 
 
-async def aevents(
+async def _aprojected(
+    fold: _Fold[T_co], node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+) -> AsyncIterator[T_co]:
+    async with closing(aobserve(node, input, config, kwargs)) as effects:
+        async for effect in effects:
+            for item in fold.feed(effect):
+                yield item
+
+
+def _projected(
+    fold: _Fold[T_co], node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+) -> Iterator[T_co]:
+    for effect in observe(node, input, config, kwargs):
+        yield from fold.feed(effect)
+
+
+def aevents(
     node: Step,
     input: Any,
     config: object,
@@ -44,11 +81,8 @@ async def aevents(
     filter: EventFilter,
 ) -> AsyncIterator[StreamEvent]:
     """The run's events (v1 or v2), as they happen."""
-    fold = _events_fold(version, filter)
-    async with closing(aobserve(node, input, config, kwargs)) as effects:
-        async for effect in effects:
-            for event in fold.feed(effect):
-                yield event
+    fold: _Fold[StreamEvent] = _events_fold(version, filter)
+    return _aprojected(fold, node, input, config, kwargs)
 
 
 def events(
@@ -60,9 +94,8 @@ def events(
     filter: EventFilter,
 ) -> Iterator[StreamEvent]:
     """Sync ``aevents``."""
-    fold = _events_fold(version, filter)
-    for effect in observe(node, input, config, kwargs):
-        yield from fold.feed(effect)
+    fold: _Fold[StreamEvent] = _events_fold(version, filter)
+    return _projected(fold, node, input, config, kwargs)
 
 
 async def aevent_stream_bytes(
@@ -74,8 +107,8 @@ async def aevent_stream_bytes(
     filter: EventFilter,
 ) -> AsyncIterator[bytes]:
     """``text/event-stream`` frames of the events, then the end frame."""
-    async with closing(aevents(node, input, config, kwargs, version, filter)) as events_:
-        async for event in events_:
+    async with closing(aevents(node, input, config, kwargs, version, filter)) as stream:
+        async for event in stream:
             yield encode_sse_event(event)
     yield SSE_END
 
@@ -94,7 +127,7 @@ def event_stream_bytes(
     yield SSE_END
 
 
-async def alog(
+def alog(
     node: Step,
     input: Any,
     config: object,
@@ -104,13 +137,8 @@ async def alog(
     filter: EventFilter,
 ) -> AsyncIterator[RunLogPatch | RunLog]:
     """The run log: patches (``diff=True``) or the accumulated log after each patch."""
-    fold = (RunLogPatches if diff else RunLogStates)(
-        filter, with_streamed_output_list=with_streamed_output_list
-    )
-    async with closing(aobserve(node, input, config, kwargs)) as effects:
-        async for effect in effects:
-            for item in fold.feed(effect):
-                yield item
+    fold: _Fold[RunLogPatch | RunLog] = _log_fold(diff, with_streamed_output_list, filter)
+    return _aprojected(fold, node, input, config, kwargs)
 
 
 def log(
@@ -123,11 +151,8 @@ def log(
     filter: EventFilter,
 ) -> Iterator[RunLogPatch | RunLog]:
     """Sync ``alog``."""
-    fold = (RunLogPatches if diff else RunLogStates)(
-        filter, with_streamed_output_list=with_streamed_output_list
-    )
-    for effect in observe(node, input, config, kwargs):
-        yield from fold.feed(effect)
+    fold: _Fold[RunLogPatch | RunLog] = _log_fold(diff, with_streamed_output_list, filter)
+    return _projected(fold, node, input, config, kwargs)
 
 
-__all__ = ["EventsVersion", "aevents", "alog", "events", "log", "check_encoding"]
+__all__ = ["EventsVersion", "aevents", "alog", "check_encoding", "events", "log"]
