@@ -9,40 +9,40 @@
 """
 
 from combinators.addable import AddableDict as AddableDict
-from combinators.assign import RunnableAssign as RunnableAssign
-from combinators.bind import RunnableBind as RunnableBind
-from combinators.bind import RunnablePure as RunnablePure
-from combinators.bind import pure as pure
-from combinators.binding import RunnableBinding as RunnableBinding
-from combinators.branch import RunnableBranch as RunnableBranch
+from combinators.nodes.assign import RunnableAssign as RunnableAssign
+from combinators.nodes.reader import RunnableBind as RunnableBind
+from combinators.nodes.reader import RunnablePure as RunnablePure
+from combinators.nodes.reader import pure as pure
+from combinators.nodes.binding import RunnableBinding as RunnableBinding
+from combinators.nodes.branch import RunnableBranch as RunnableBranch
 from combinators.chain_decorator import chain as chain
-from combinators.coerce import coerce_to_runnable as coerce_to_runnable
-from combinators.each import RunnableEach as RunnableEach
-from combinators.fallbacks import RunnableWithFallbacks as RunnableWithFallbacks
-from combinators.generator import RunnableGenerator as RunnableGenerator
-from combinators.lambda_ import RunnableLambda as RunnableLambda
-from combinators.parallel import RunnableParallel as RunnableParallel
-from combinators.parallel_tuple import RunnableParallelTuple as RunnableParallelTuple
-from combinators.parallel_tuple import parallel as parallel
-from combinators.passthrough import RunnablePassthrough as RunnablePassthrough
-from combinators.pick import RunnablePick as RunnablePick
-from combinators.retry import RunnableRetry as RunnableRetry
+from combinators._support.coerce import coerce_to_runnable as coerce_to_runnable
+from combinators.nodes.each import RunnableEach as RunnableEach
+from combinators.nodes.fallbacks import RunnableWithFallbacks as RunnableWithFallbacks
+from combinators.nodes.generator import RunnableGenerator as RunnableGenerator
+from combinators.nodes.lambda_ import RunnableLambda as RunnableLambda
+from combinators.nodes.parallel import RunnableParallel as RunnableParallel
+from combinators.nodes.parallel_tuple import RunnableParallelTuple as RunnableParallelTuple
+from combinators.nodes.parallel_tuple import parallel as parallel
+from combinators.nodes.passthrough import RunnablePassthrough as RunnablePassthrough
+from combinators.nodes.pick import RunnablePick as RunnablePick
+from combinators.nodes.retry import RunnableRetry as RunnableRetry
 from combinators.retry_policy import ExponentialWait as ExponentialWait
 from combinators.retry_policy import FixedWait as FixedWait
 from combinators.retry_policy import NoWait as NoWait
 from combinators.retry_policy import RetryPolicy as RetryPolicy
-from combinators.runnable import Runnable as Runnable
-from combinators.sequence import RunnableSequence as RunnableSequence
-from combinators.tool import RunnableTool as RunnableTool
-from combinators.tool import ToolArgumentsError as ToolArgumentsError
+from combinators.runnable.composing import Runnable as Runnable
+from combinators.nodes.sequence import RunnableSequence as RunnableSequence
+from combinators.nodes.tool import RunnableTool as RunnableTool
+from combinators.nodes.tool import ToolArgumentsError as ToolArgumentsError
 from effects.config import RunConfig as RunConfig
 from effects.errors import CombinatorsError as CombinatorsError
 from effects.errors import EmptyStreamError as EmptyStreamError
 from effects.errors import InputError as InputError
 from effects.errors import InputValueError as InputValueError
 from effects.errors import StepTimeout as StepTimeout
-from effects.custom_events import adispatch_custom_event as adispatch_custom_event
-from effects.custom_events import dispatch_custom_event as dispatch_custom_event
+from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
+from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
 
 __all__ = [
     "AddableDict",

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar, overload
 
-from combinators.lambda_ import RunnableLambda
-from combinators.runnable import Runnable
+from combinators.nodes.lambda_ import RunnableLambda
+from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 
 A = TypeVar("A")

@@ -21,10 +21,10 @@ from effects.errors import EmptyStreamError as EmptyStreamError
 from effects.errors import InputError as InputError
 from effects.errors import InputValueError as InputValueError
 from effects.errors import StepTimeout as StepTimeout
-from effects.runtime import Observer as Observer
-from effects.runtime import Scope as Scope
-from effects.custom_events import adispatch_custom_event as adispatch_custom_event
-from effects.custom_events import dispatch_custom_event as dispatch_custom_event
+from effects._runtime.scope import Observer as Observer
+from effects._runtime.scope import Scope as Scope
+from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
+from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
 from effects.step import Step as Step
 from effects.step import StepBinding as StepBinding
 from effects.values import NO_INPUT as NO_INPUT

@@ -13,7 +13,7 @@ import attrs
 from effects.config import RunConfig
 
 if TYPE_CHECKING:
-    from effects.runtime import Observer, Scope
+    from effects._runtime.scope import Observer, Scope
 
 
 class Step(Protocol):

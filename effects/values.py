@@ -1,6 +1,6 @@
 """The effect union: what running a chain emits, as frozen values.
 
-The runtime (``effects.runtime``) is the only place that builds these, and only when
+The runtime (``effects._runtime.scope``) is the only place that builds these, and only when
 someone observes the run. Every projection (events v1/v2, run log, listeners,
 recordings) is a fold over a sequence of them.
 

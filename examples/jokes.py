@@ -18,10 +18,10 @@ from typing import final
 import attrs
 
 from combinators import Runnable
-from combinators.components.chat_model import ChatOutput, SimpleChatModel
-from combinators.components.messages import Message
-from combinators.components.parsers import StrOutputParser
-from combinators.components.prompts import PromptInput, PromptTemplate
+from combinators.components.models.chat_model import ChatOutput, SimpleChatModel
+from combinators.components.messages.values import Message
+from combinators.components.parsers.text import StrOutputParser
+from combinators.components.prompts.templates import PromptInput, PromptTemplate
 
 JOKES: Mapping[str, str] = {
     "cats": "Why did the cat sit on the computer? To keep an eye on the mouse.",

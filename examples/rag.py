@@ -30,9 +30,9 @@ from combinators.components import (
     format_documents_as_string,
     load_text_documents,
 )
-from combinators.components.chat_model import BaseChatModel
-from combinators.components.parsers import StrOutputParser
-from combinators.components.prompts import ChatPromptTemplate
+from combinators.components.models.chat_model import BaseChatModel
+from combinators.components.parsers.text import StrOutputParser
+from combinators.components.prompts.templates import ChatPromptTemplate
 from effects.projections.run_tree import RunTreeText
 from effects.values import RunStreamed
 
@@ -45,7 +45,7 @@ def chat_model() -> BaseChatModel:
     base_url = os.environ.get("OPENAI_BASE_URL")
     if not base_url:
         return ExtractiveChatModel(max_sentences=2)
-    from combinators.components.openai_chat import ChatOpenAI
+    from combinators.integrations.openai.chat import ChatOpenAI
 
     return ChatOpenAI(model=os.environ.get("OPENAI_MODEL", "gpt-4o-mini"), base_url=base_url)
 

@@ -14,13 +14,13 @@ Secrets are written redacted (``"type": "secret"`` with the name of the field or
 held them) and load back as ``Secret.placeholder(name)`` unless ``loads`` is given the
 value in ``secrets={name: Secret(...)}``.
 
->>> from combinators.components.messages import MESSAGE_TYPES, AIMessage
+>>> from combinators.components.messages.values import MESSAGE_TYPES, AIMessage
 >>> text = dumps(AIMessage("hi", id="m1"))
 >>> loads(text, allowed=MESSAGE_TYPES) == AIMessage("hi", id="m1")
 True
 >>> loads(text, allowed=[])
 Traceback (most recent call last):
-combinators.components.serialization.DisallowedTypeError: cannot load 'combinators.components.messages.AIMessage': it is not in the allowed types (allowed: none)
+combinators.components.serialization.DisallowedTypeError: cannot load 'combinators.components.messages.values.AIMessage': it is not in the allowed types (allowed: none)
 """
 
 from __future__ import annotations

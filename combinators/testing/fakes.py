@@ -22,11 +22,11 @@ from typing import Any, final
 import attrs
 from hypothesis import strategies as st
 
-from combinators.components.bm25 import Bm25Retriever
-from combinators.components.documents import BaseRetriever, Document
-from combinators.components.embeddings import HashedNgramEmbeddings
-from combinators.components.fake_models import GenericFakeChatModel, Reply, Script
-from combinators.components.vectorstore import InMemoryVectorStore
+from combinators.components.retrieval.bm25 import Bm25Retriever
+from combinators.components.retrieval.documents import BaseRetriever, Document
+from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
+from combinators.components.models.fakes import GenericFakeChatModel, Reply, Script
+from combinators.components.retrieval.vectorstore import InMemoryVectorStore
 from combinators.testing.nodes import CallCounter
 from combinators.testing.steps import ScriptedFailure
 from combinators.testing.values import sentences

@@ -43,9 +43,9 @@ from combinators import (
     RunnableSequence,
     RunnableWithFallbacks,
 )
-from combinators.components.chat_model import BaseChatModel
-from combinators.components.documents import BaseRetriever
-from combinators.components.llm import BaseLLM
+from combinators.components.models.chat_model import BaseChatModel
+from combinators.components.retrieval.documents import BaseRetriever
+from combinators.components.models.llm import BaseLLM
 from combinators.testing.values import sentences, values_of
 
 _SAME: Final = object()  # passes its input on: the type is decided further down the chain

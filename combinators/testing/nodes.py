@@ -17,10 +17,10 @@ from typing import Any, Generic, TypeVar, final
 
 import attrs
 
-from combinators.runnable import Runnable
+from combinators.runnable.composing import Runnable
 from combinators.testing.steps import ScriptedFailure
-from effects.runtime import Scope
-from effects.streams import closing
+from effects._runtime.scope import Scope
+from effects._runtime.closing import closing
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

@@ -21,7 +21,7 @@ from typing import Any, Final, TypeVar, cast, final
 
 import attrs
 
-from combinators.components.messages import AIMessageChunk
+from combinators.components.messages.values import AIMessageChunk
 
 T = TypeVar("T")
 
@@ -70,7 +70,7 @@ def settle(value: object) -> object:
 def same_value(left: object, right: object) -> bool:
     """The default ``same``: equal once settled.
 
-    >>> from combinators.components.messages import AIMessage
+    >>> from combinators.components.messages.values import AIMessage
     >>> same_value(AIMessage("ok"), AIMessageChunk("o") + AIMessageChunk("k"))
     True
     """

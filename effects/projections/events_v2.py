@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Literal, TypeAlias, TypedDict, final
 from uuid import UUID
 
-from effects.projections.checks import expect_effect, expect_filter
+from effects.projections.argument_checks import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import MODEL_TYPES
 from effects.values import (

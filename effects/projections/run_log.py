@@ -42,7 +42,7 @@ from uuid import UUID
 import attrs
 import jsonpatch
 
-from effects.projections.checks import expect_effect, expect_filter
+from effects.projections.argument_checks import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.jsonable import JsonValue, to_jsonable
 from effects.projections.pointers import escape_key, json_copy, own_path

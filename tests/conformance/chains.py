@@ -49,9 +49,9 @@ class Library:
 def ours() -> Library:
     """Our library's namespace."""
     import combinators as c
-    from combinators.components.fake_models import GenericFakeChatModel, Script
-    from combinators.components.parsers import StrOutputParser
-    from combinators.components.prompts import ChatPromptTemplate, PromptTemplate
+    from combinators.components.models.fakes import GenericFakeChatModel, Script
+    from combinators.components.parsers.text import StrOutputParser
+    from combinators.components.prompts.templates import ChatPromptTemplate, PromptTemplate
 
     def fake_chat_model(replies: list[str]) -> Any:
         # Cycling: a test may run the same chain more than once (sync and async).

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableParallel
-from effects import entry
+from effects._runtime import calls as entry
 from effects.values import Effect, RunEnded, RunFailed, RunStarted
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.templates import Template
+from combinators.components.prompts.formats import Template
 
 
 class Hostile:

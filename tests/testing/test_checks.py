@@ -12,7 +12,7 @@ import pytest
 from hypothesis import strategies as st
 
 from combinators import Runnable, RunnableLambda
-from combinators.components.fake_models import GenericFakeChatModel, Script
+from combinators.components.models.fakes import GenericFakeChatModel, Script
 from combinators.testing import (
     ALGEBRAIC_LAWS,
     RUNTIME_LAWS,
@@ -28,7 +28,7 @@ from combinators.testing import (
 from combinators.testing import steps
 from combinators.testing.nesting import nesting_problem, root_problem
 from combinators.testing.outcomes import Raised, Returned, same_value
-from effects.runtime import Scope
+from effects._runtime.scope import Scope
 
 ints = st.integers(-100, 100)
 

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from combinators import Runnable, RunnableLambda, RunnablePassthrough, RunnableSequence
-from combinators.components.prompts import PromptTemplate
-from combinators.components.documents import BaseRetriever, Document
-from combinators.components.fake_models import GenericFakeChatModel
-from combinators.components.messages import AIMessage
+from combinators.components.prompts.templates import PromptTemplate
+from combinators.components.retrieval.documents import BaseRetriever, Document
+from combinators.components.models.fakes import GenericFakeChatModel
+from combinators.components.messages.values import AIMessage
 from combinators.testing import (
     Flaky,
     Record,

@@ -227,7 +227,7 @@ _QUALIFIER = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")
 
 
 def normalise_type(text: str) -> str:
-    """``combinators.runnable.Runnable[builtins.int, typing.Iterator[str]]`` ->
+    """``combinators.runnable.composing.Runnable[builtins.int, typing.Iterator[str]]`` ->
     ``Runnable[int, Iterator[str]]``; whitespace collapsed."""
     return " ".join(_QUALIFIER.sub("", text).split()).replace("[ ", "[").replace(" ]", "]")
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.messages import (
+from combinators.components.messages.values import (
     AIMessage,
     AIMessageChunk,
     BaseMessage,
@@ -29,7 +29,7 @@ from combinators.components.messages import (
     merge_dicts,
     message_to_dict,
 )
-from combinators.components.prompt_values import ChatPromptValue, StringPromptValue
+from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 
 # -- values ------------------------------------------------------------------------------
 

@@ -15,12 +15,12 @@ import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components.fake_models import GenericFakeChatModel, Script
-from combinators.components.json_parser import JsonOutputParser
-from combinators.components.messages import AIMessage, AIMessageChunk, HumanMessage
-from combinators.components.parsers import OutputParserError, StrOutputParser
-from combinators.components.partial_json import JsonValue
-from combinators.json_schema import type_schema
+from combinators.components.models.fakes import GenericFakeChatModel, Script
+from combinators.components.parsers.json_parser import JsonOutputParser
+from combinators.components.messages.values import AIMessage, AIMessageChunk, HumanMessage
+from combinators.components.parsers.text import OutputParserError, StrOutputParser
+from combinators.components.partial_json.reader import JsonValue
+from combinators._support.type_schema import type_schema
 from effects.errors import CombinatorsError, InputError
 
 DUMPS: tuple[Callable[[object], bytes], ...] = (pickle.dumps, getattr(cloudpickle, "dumps"))
@@ -307,7 +307,8 @@ def test_a_parser_in_a_chain_reads_a_message_stream() -> None:
 
 
 def test_the_concrete_prompt_and_parser_classes_are_final_and_frozen() -> None:
-    from combinators.components import chat_prompts, json_parser, parsers, prompts
+    from combinators.components.prompts import chat_parts as chat_prompts, templates as prompts
+    from combinators.components.parsers import json_parser, text as parsers
 
     concrete = [
         parsers.StrOutputParser,

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components import json_scanner
-from combinators.components.partial_json import (
+from combinators.components.partial_json import scanner as json_scanner
+from combinators.components.partial_json.reader import (
     JsonValue,
     PartialJsonReader,
     json_diff,

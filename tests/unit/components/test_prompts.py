@@ -11,10 +11,10 @@ import attrs
 import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
-from combinators.components.fake_models import GenericFakeChatModel, Script
-from combinators.components.messages import AIMessage, HumanMessage, SystemMessage
-from combinators.components.prompt_values import ChatPromptValue, StringPromptValue
-from combinators.components.prompts import (
+from combinators.components.models.fakes import GenericFakeChatModel, Script
+from combinators.components.messages.values import AIMessage, HumanMessage, SystemMessage
+from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
+from combinators.components.prompts.templates import (
     AIMessagePromptTemplate,
     BaseMessagePromptTemplate,
     ChatPromptTemplate,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.messages import (
+from combinators.components.messages.values import (
     MESSAGE_TYPES,
     AIMessage,
     AIMessageChunk,
@@ -25,7 +25,7 @@ from combinators.components.messages import (
     ToolMessage,
     UsageMetadata,
 )
-from combinators.components.prompt_values import PROMPT_VALUE_TYPES, ChatPromptValue, StringPromptValue
+from combinators.components.prompts.values import PROMPT_VALUE_TYPES, ChatPromptValue, StringPromptValue
 from combinators.components.secrets import Secret
 from combinators.components.serialization import (
     MARKER,
@@ -102,14 +102,14 @@ def test_the_constructor_marker_shape() -> None:
     assert to_data(HumanMessage("hi")) == {
         MARKER: 1,
         "type": "constructor",
-        "id": "combinators.components.messages.HumanMessage",
+        "id": "combinators.components.messages.values.HumanMessage",
         "kwargs": {"content": "hi", "id": None, "name": None, "additional_kwargs": {}, "response_metadata": {}},
     }
 
 
 def test_only_allowed_classes_are_built() -> None:
     text = dumps(AIMessage("x", tool_calls=[ToolCall("f", {})]))
-    with pytest.raises(DisallowedTypeError, match="cannot load 'combinators.components.messages.ToolCall'"):
+    with pytest.raises(DisallowedTypeError, match="cannot load 'combinators.components.messages.values.ToolCall'"):
         loads(text, allowed=[AIMessage])
     hostile = json.dumps({MARKER: 1, "type": "constructor", "id": "os.system", "kwargs": {"command": "echo hi"}})
     with pytest.raises(DisallowedTypeError, match="cannot load 'os.system': it is not in the allowed types") as caught:
@@ -142,7 +142,7 @@ def test_malformed_markers_are_refused(data: object) -> None:
 
 def test_bad_constructor_arguments_are_wrapped() -> None:
     data = {MARKER: 1, "type": "constructor", "id": type_id(ToolMessage), "kwargs": {"content": "x"}}
-    with pytest.raises(MalformedDataError, match="cannot build 'combinators.components.messages.ToolMessage'"):
+    with pytest.raises(MalformedDataError, match="cannot build 'combinators.components.messages.values.ToolMessage'"):
         from_data(data, allowed=MESSAGE_TYPES)
 
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components import templates
-from combinators.components.templates import Template, missing_variables_error
+from combinators.components.prompts import formats as templates
+from combinators.components.prompts.formats import Template, missing_variables_error
 
 # -- f-string ---------------------------------------------------------------------------
 

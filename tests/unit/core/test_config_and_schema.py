@@ -165,7 +165,7 @@ class Partial(TypedDict):
 
 
 def test_typeddict_not_required_keys_are_optional_under_future_annotations() -> None:
-    from combinators.json_schema import type_schema
+    from combinators._support.type_schema import type_schema
 
     schema = type_schema(Partial)
     assert schema["required"] == ["name"]

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-import effects.runtime
-import effects.stream_watch
+import effects._runtime.scope
+import effects._runtime.streaming
 from combinators import RunnableGenerator, RunnableLambda, RunnableParallel
 
 
@@ -32,12 +32,12 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         return make
 
-    monkeypatch.setattr(effects.runtime, "new_run_id", counting("run id", effects.runtime.new_run_id))
-    monkeypatch.setattr(effects.runtime, "RunInfo", counting("RunInfo", effects.runtime.RunInfo))
+    monkeypatch.setattr(effects._runtime.scope, "new_run_id", counting("run id", effects._runtime.scope.new_run_id))
+    monkeypatch.setattr(effects._runtime.scope, "RunInfo", counting("RunInfo", effects._runtime.scope.RunInfo))
     for name in ("RunStarted", "RunStreamed", "RunEnded", "RunFailed"):
-        monkeypatch.setattr(effects.stream_watch, name, counting(name, getattr(effects.stream_watch, name)))
-        if hasattr(effects.runtime, name):
-            monkeypatch.setattr(effects.runtime, name, counting(name, getattr(effects.runtime, name)))
+        monkeypatch.setattr(effects._runtime.streaming, name, counting(name, getattr(effects._runtime.streaming, name)))
+        if hasattr(effects._runtime.scope, name):
+            monkeypatch.setattr(effects._runtime.scope, name, counting(name, getattr(effects._runtime.scope, name)))
     return made
 
 

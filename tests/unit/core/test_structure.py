@@ -21,7 +21,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
 def public_names(module: Any) -> set[str]:
-    return {name for name in vars(module) if not name.startswith("_") and not inspect.ismodule(getattr(module, name))}
+    names = {name for name in vars(module) if not name.startswith("_") and not inspect.ismodule(getattr(module, name))}
+    return names | set(getattr(module, "_INTEGRATIONS", {}))
 
 
 @pytest.mark.parametrize("module", [combinators, effects, components])
@@ -94,10 +95,74 @@ def test_only_the_log_projection_imports_jsonpatch_inside_effects() -> None:
     assert importers <= {"run_log.py"}
 
 
-def test_components_are_built_on_the_public_core_only() -> None:
-    for path in (ROOT / "combinators").glob("*.py"):
-        text = path.read_text()
-        assert "combinators.components" not in text, f"the core must not import components: {path}"
+def imported_modules(path: pathlib.Path) -> set[str]:
+    """Every module a file imports (``from x import y`` counts ``x`` and ``x.y``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def is_private(module: str) -> bool:
+    return any(part.startswith("_") for part in module.split("."))
+
+
+def package_files(*parts: str) -> list[pathlib.Path]:
+    return sorted(ROOT.joinpath(*parts).rglob("*.py"))
+
+
+CORE = [p for p in package_files("combinators") if not {"components", "integrations", "testing"} & set(p.parts)]
+
+
+def test_the_core_imports_neither_components_nor_integrations() -> None:
+    for path in CORE:
+        bad = {m for m in imported_modules(path) if m.startswith(("combinators.components", "combinators.integrations"))}
+        assert bad == set(), path
+
+
+def test_components_use_only_public_names_of_the_core() -> None:
+    for path in package_files("combinators", "components"):
+        bad = {
+            m
+            for m in imported_modules(path)
+            if m.startswith(("combinators", "effects"))
+            and not m.startswith("combinators.components")
+            and is_private(m)
+        }
+        assert bad == set(), f"{path} imports private modules: {sorted(bad)}"
+
+
+def test_integrations_are_imported_only_lazily_by_the_components_root() -> None:
+    for path in [*package_files("combinators"), *package_files("effects")]:
+        if "integrations" in path.parts:
+            continue
+        imports = {m for m in imported_modules(path) if m.startswith("combinators.integrations")}
+        if path == ROOT / "combinators" / "components" / "__init__.py":
+            # only under TYPE_CHECKING; at run time through ``__getattr__`` on first use
+            assert "if _TYPE_CHECKING:" in path.read_text()
+            continue
+        assert imports == set(), path
+
+
+def test_importing_the_components_imports_no_integration() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, combinators.components; print(sorted(m for m in sys.modules if 'integrations' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_nodes_never_import_each_other_upward() -> None:
+    for path in package_files("combinators", "_support"):
+        bad = {m for m in imported_modules(path) if m.startswith("combinators.") and not m.startswith(
+            ("combinators._support", "combinators.runnable", "combinators.nodes", "combinators.retry_policy", "combinators.addable")
+        )}
+        assert bad == set(), path
 
 
 def inc(x: int) -> int:

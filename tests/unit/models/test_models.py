@@ -23,7 +23,7 @@ from combinators.components import (
     SimpleChatModel,
     SystemMessage,
 )
-from combinators.components.messages import Message
+from combinators.components.messages.values import Message
 from effects import FakeClock, InputError, use_clock
 
 

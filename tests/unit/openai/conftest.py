@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("openai")
 
-from combinators.components.openai_chat import ChatOpenAI  # noqa: E402
-from combinators.components.openai_embeddings import OpenAIEmbeddings  # noqa: E402
+from combinators.integrations.openai.chat import ChatOpenAI  # noqa: E402
+from combinators.integrations.openai.embeddings import OpenAIEmbeddings  # noqa: E402
 from tests.unit.openai.fake_server import FakeOpenAIServer  # noqa: E402
 
 KEY = "sk-test-key-123"

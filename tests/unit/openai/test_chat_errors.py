@@ -9,8 +9,8 @@ import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components.openai_chat import ChatOpenAI
-from combinators.components.openai_errors import (
+from combinators.integrations.openai.chat import ChatOpenAI
+from combinators.components.models.errors import (
     ModelAPIError,
     ModelAuthenticationError,
     ModelBadRequestError,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from combinators.components.messages import (
+from combinators.components.messages.values import (
     AIMessage,
     HumanMessage,
     SystemMessage,
@@ -12,7 +12,7 @@ from combinators.components.messages import (
     ToolMessage,
     UsageMetadata,
 )
-from combinators.components.openai_chat import ChatOpenAI
+from combinators.integrations.openai.chat import ChatOpenAI
 from tests.unit.openai.conftest import KEY
 from tests.unit.openai.fake_server import FakeOpenAIServer, JsonReply, completion, tool_call
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from combinators.components.messages import AIMessageChunk, ToolCall, UsageMetadata
-from combinators.components.openai_chat import ChatOpenAI
-from combinators.components.openai_errors import ModelRateLimitError, ModelStreamError, TransientModelError
+from combinators.components.messages.values import AIMessageChunk, ToolCall, UsageMetadata
+from combinators.integrations.openai.chat import ChatOpenAI
+from combinators.components.models.errors import ModelRateLimitError, ModelStreamError, TransientModelError
 from tests.unit.openai.fake_server import FakeOpenAIServer, JsonReply, SseReply, chunk, error_body, text_stream
 
 

@@ -9,10 +9,10 @@ from typing import Any, Literal, TypedDict
 import attrs
 import pytest
 
-from combinators.components.messages import ToolCall
-from combinators.components.openai_chat import ChatOpenAI
-from combinators.components.openai_structured import StructuredOutputError, StructuredOutputParser
-from combinators.components.openai_tools import tool_choice_to_openai, tool_to_openai
+from combinators.components.messages.values import ToolCall
+from combinators.integrations.openai.chat import ChatOpenAI
+from combinators.integrations.openai.structured import StructuredOutputError, StructuredOutputParser
+from combinators.integrations.openai.tools import tool_choice_to_openai, tool_to_openai
 from tests.unit.openai.fake_server import FakeOpenAIServer, JsonReply, SseReply, completion, text_stream, tool_call
 
 
@@ -96,7 +96,7 @@ def test_bind_tools_sends_the_specs_and_parses_the_calls(server: FakeOpenAIServe
 
 
 def test_our_tool_decorator_binds(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
-    tools_module = pytest.importorskip("combinators.components.tools")
+    tools_module = pytest.importorskip("combinators.components.tools.message_tools")
 
     def lookup(term: str) -> str:
         """Look a term up."""

@@ -10,8 +10,8 @@ from typing import Any
 import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
-from combinators.components.openai_chat import ChatOpenAI
-from combinators.components.openai_embeddings import OpenAIEmbeddings
+from combinators.integrations.openai.chat import ChatOpenAI
+from combinators.integrations.openai.embeddings import OpenAIEmbeddings
 from combinators.components.secrets import Secret
 from tests.unit.openai.conftest import KEY
 from tests.unit.openai.fake_server import FakeOpenAIServer, JsonReply, Recorded, SseReply, completion, text_stream

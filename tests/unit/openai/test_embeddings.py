@@ -6,10 +6,10 @@ import pickle
 
 import pytest
 
-from combinators.components.documents import Document
-from combinators.components.openai_embeddings import OpenAIEmbeddings
-from combinators.components.openai_errors import ModelNotFoundError, ModelResponseError
-from combinators.components.vectorstore import InMemoryVectorStore
+from combinators.components.retrieval.documents import Document
+from combinators.integrations.openai.embeddings import OpenAIEmbeddings
+from combinators.components.models.errors import ModelNotFoundError, ModelResponseError
+from combinators.components.retrieval.vectorstore import InMemoryVectorStore
 from tests.unit.openai.conftest import KEY
 from tests.unit.openai.fake_server import FakeOpenAIServer, JsonReply, Recorded, embedding_response, error_body
 

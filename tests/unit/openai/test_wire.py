@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from combinators.components.messages import (
+from combinators.components.messages.values import (
     AIMessage,
     AIMessageChunk,
     HumanMessage,
@@ -12,8 +12,8 @@ from combinators.components.messages import (
     ToolCallChunk,
     UsageMetadata,
 )
-from combinators.components.openai_chat import ChatOpenAI
-from combinators.components.openai_messages import (
+from combinators.integrations.openai.chat import ChatOpenAI
+from combinators.integrations.openai.messages import (
     chunk_to_message_chunk,
     completion_to_message,
     message_to_openai,

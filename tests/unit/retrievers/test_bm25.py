@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.bm25 import ENGLISH_STOPWORDS, Bm25Index, tokenize
-from combinators.components.documents import Document
+from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, Bm25Index, tokenize
+from combinators.components.retrieval.documents import Document
 
 CORPUS = [
     Document("The lighthouse lamp is lit at dusk by the keeper.", {"n": 0}),

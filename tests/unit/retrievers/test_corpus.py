@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from combinators.components.bm25 import ENGLISH_STOPWORDS, Bm25Index
-from combinators.components.documents import Document, load_text_documents
-from combinators.components.embeddings import HashedNgramEmbeddings
-from combinators.components.vectorstore import InMemoryVectorStore
+from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, Bm25Index
+from combinators.components.retrieval.documents import Document, load_text_documents
+from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
+from combinators.components.retrieval.vectorstore import InMemoryVectorStore
 
 CORPUS = Path(__file__).resolve().parents[3] / "examples" / "corpus"
 

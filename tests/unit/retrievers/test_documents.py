@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.documents import Document, format_documents_as_string
+from combinators.components.retrieval.documents import Document, format_documents_as_string
 
 metadata_values = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
 # cloudpickle is untyped: give its two functions their real types once.

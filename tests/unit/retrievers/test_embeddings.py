@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components import embeddings as embeddings_module
-from combinators.components.embeddings import Embeddings, HashedNgramEmbeddings, SentenceEmbeddings
+from combinators.components.retrieval import embeddings as embeddings_module
+from combinators.components.retrieval.embeddings import Embeddings, HashedNgramEmbeddings, SentenceEmbeddings
 
 
 def norm(vector: Sequence[float]) -> float:
@@ -99,7 +99,7 @@ def test_similar_words_are_closer_than_unrelated_ones() -> None:
 def test_same_vector_in_another_process() -> None:
     # Python's str hash is salted per process; the embedding must not be.
     code = (
-        "from combinators.components.embeddings import HashedNgramEmbeddings;"
+        "from combinators.components.retrieval.embeddings import HashedNgramEmbeddings;"
         "print(HashedNgramEmbeddings(dimension=16).embed_query('fog over the bay'))"
     )
     root = Path(__file__).resolve().parents[3]

@@ -21,9 +21,9 @@ from botocore.stub import Stubber
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components import kendra
-from combinators.components.documents import Document
-from combinators.components.kendra import (
+from combinators.integrations.aws import kendra
+from combinators.components.retrieval.documents import Document
+from combinators.integrations.aws.kendra import (
     KendraAccessDenied,
     KendraConnectionError,
     KendraError,
@@ -423,8 +423,8 @@ def test_missing_boto3_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_importing_the_module_does_not_import_boto3() -> None:
     root = Path(__file__).resolve().parents[3]
-    code = "import sys, combinators.components.kendra; print('boto3' in sys.modules, 'botocore' in sys.modules)"
+    code = "import sys, combinators.integrations.aws.kendra; print('boto3' in sys.modules, 'botocore' in sys.modules)"
     env = {**os.environ, "PYTHONPATH": str(root)}
     output = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert output.stdout.strip() == "False False"
-    assert kendra.__name__ == "combinators.components.kendra"
+    assert kendra.__name__ == "combinators.integrations.aws.kendra"

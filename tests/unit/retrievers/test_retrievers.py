@@ -15,11 +15,11 @@ import pytest
 from botocore.stub import Stubber
 
 from combinators import Runnable
-from combinators.components.bm25 import Bm25Index, Bm25Retriever
-from combinators.components.documents import BaseRetriever, Document, format_documents_as_string
-from combinators.components.embeddings import Embeddings, HashedNgramEmbeddings
-from combinators.components.kendra import AmazonKendraRetriever, KendraAccessDenied, KendraThrottled
-from combinators.components.vectorstore import InMemoryVectorStore, VectorStoreRetriever
+from combinators.components.retrieval.bm25 import Bm25Index, Bm25Retriever
+from combinators.components.retrieval.documents import BaseRetriever, Document, format_documents_as_string
+from combinators.components.retrieval.embeddings import Embeddings, HashedNgramEmbeddings
+from combinators.integrations.aws.kendra import AmazonKendraRetriever, KendraAccessDenied, KendraThrottled
+from combinators.components.retrieval.vectorstore import InMemoryVectorStore, VectorStoreRetriever
 from effects.errors import InputError
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.documents import Document
-from combinators.components.embeddings import Embeddings, HashedNgramEmbeddings
-from combinators.components.vectorstore import InMemoryVectorStore, cosine_similarity
+from combinators.components.retrieval.documents import Document
+from combinators.components.retrieval.embeddings import Embeddings, HashedNgramEmbeddings
+from combinators.components.retrieval.vectorstore import InMemoryVectorStore, cosine_similarity
 
 # --- a fake embedding with vectors chosen by hand -------------------------------------
 

@@ -8,9 +8,9 @@ from typing import Any, TypedDict
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components.messages import ToolMessage
-from combinators.components.tools import tool
-from combinators.tool import ToolArgumentsError
+from combinators.components.messages.values import ToolMessage
+from combinators.components.tools.message_tools import tool
+from combinators.nodes.tool import ToolArgumentsError
 from effects.projections.events_v2 import StreamEvent
 
 

@@ -11,9 +11,9 @@ import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
 from combinators import InputError, Runnable, RunnableLambda
-from combinators.components.messages import AIMessage, ToolCall, ToolMessage
-from combinators.components.tools import StructuredTool, Tool, tool
-from combinators.tool import RunnableTool, ToolArgumentsError
+from combinators.components.messages.values import AIMessage, ToolCall, ToolMessage
+from combinators.components.tools.message_tools import StructuredTool, Tool, tool
+from combinators.nodes.tool import RunnableTool, ToolArgumentsError
 
 
 @tool

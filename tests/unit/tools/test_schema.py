@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from combinators import RunConfig
-from combinators.components.tools import StructuredTool, Tool, function_schema, parse_docstring, tool
+from combinators.components.tools.message_tools import StructuredTool, Tool, function_schema, parse_docstring, tool
 from effects.errors import InputError, InputValueError
 
 

@@ -9,9 +9,9 @@ from typing import Any, TypedDict
 import pytest
 
 from combinators import CombinatorsError, RunnableLambda
-from combinators.components.messages import ToolMessage
-from combinators.components.tools import Tool, tool
-from combinators.tool import RunnableTool, ToolArgumentsError
+from combinators.components.messages.values import ToolMessage
+from combinators.components.tools.message_tools import Tool, tool
+from combinators.nodes.tool import RunnableTool, ToolArgumentsError
 
 
 class Item(TypedDict):

@@ -1,0 +1,1 @@
+"""Private helpers of the nodes: coercion, fan-out, tee, re-readable inputs, schemas."""

@@ -1,0 +1,82 @@
+"""How ``|`` turns the other side into a runnable.
+
+A runnable stays; a generator function whose first parameter is annotated as an
+iterator (or not annotated, as the peer treats every generator) becomes a
+``RunnableGenerator`` (a stream transform over the input chunks); a generator
+function annotated to take one value, and any other callable, a ``RunnableLambda``
+(a per-value generator streams its yields); a dict a ``RunnableParallel`` whose
+values are coerced the same way. Anything else is a ``TypeError``.
+
+>>> coerce_to_runnable(len)
+RunnableLambda(len)
+>>> coerce_to_runnable({"n": 5})
+Traceback (most recent call last):
+...
+TypeError: cannot pipe into the dict: key 'n' holds int, expected a runnable, a callable or a dict
+"""
+
+from __future__ import annotations
+
+import collections.abc as abc
+import inspect
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from combinators.runnable.composing import Runnable
+
+
+def coerce_to_runnable(thing: object) -> Runnable[Any, Any]:
+    """A runnable for ``thing`` (see the module docstring)."""
+    if isinstance(thing, Runnable):
+        return thing  # pyright: ignore[reportUnknownVariableType]
+    if isinstance(thing, Mapping):
+        from combinators.nodes.parallel import RunnableParallel
+
+        steps: dict[str, Runnable[Any, Any]] = {}
+        items: Mapping[object, object] = thing  # pyright: ignore[reportUnknownVariableType]
+        for key, value in items.items():
+            if not isinstance(value, Runnable | Mapping) and not callable(value):
+                raise TypeError(
+                    f"cannot pipe into the dict: key {key!r} holds {type(value).__name__},"
+                    " expected a runnable, a callable or a dict"
+                )
+            steps[str(key)] = coerce_to_runnable(cast(object, value))
+        return RunnableParallel(steps)
+    if callable(thing):
+        func: Callable[..., Any] = thing
+        if (inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func)) and _takes_a_stream(
+            func
+        ):
+            from combinators.nodes.generator import RunnableGenerator
+
+            return RunnableGenerator(func)
+        from combinators.nodes.lambda_ import RunnableLambda
+
+        return RunnableLambda(func)
+    raise TypeError(
+        f"cannot pipe {type(thing).__name__}: expected a runnable, a callable or a dict"
+    )
+
+
+_STREAM_ORIGINS: tuple[object, ...] = (
+    abc.Iterator,
+    abc.Iterable,
+    abc.AsyncIterator,
+    abc.AsyncIterable,
+    abc.Generator,
+    abc.AsyncGenerator,
+)
+
+
+def _takes_a_stream(func: Callable[..., Any]) -> bool:
+    """Whether a generator function's first parameter is a stream (or unannotated)."""
+    try:
+        parameters = list(inspect.signature(func).parameters.values())
+        hints = typing.get_type_hints(func)
+    except (TypeError, ValueError, NameError):
+        return True
+    if not parameters or parameters[0].name not in hints:
+        return True
+    annotation = hints[parameters[0].name]
+    return (typing.get_origin(annotation) or annotation) in _STREAM_ORIGINS

@@ -1,0 +1,102 @@
+"""Running several children on the same input: the shared machinery of parallel maps.
+
+Sync branches run on the shared pool (the caller's thread takes part); async
+branches run under a task group, so one failure cancels the others and nothing
+is left running when the error propagates.
+"""
+
+from __future__ import annotations
+
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
+import itertools
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
+
+from combinators.runnable.composing import Runnable
+from combinators._support.tee import AsyncTee
+from effects._runtime.calls import gather_structured
+from effects._runtime.thread_pool import run_indexed
+from effects._runtime.scope import Scope
+
+Branch = tuple[Runnable[Any, Any], str]
+"""A child and its step tag (``map:key:K``)."""
+
+
+def invoke_branches(scope: Scope, branches: Sequence[Branch], input: object) -> list[Any]:
+    """Every branch's output, in branch order."""
+
+    def work(i: int) -> Any:
+        step, tag = branches[i]
+        return scope.invoke(step, input, tag)
+
+    return run_indexed(work, len(branches), limit=None)
+
+
+async def ainvoke_branches(scope: Scope, branches: Sequence[Branch], input: object) -> list[Any]:
+    """Async ``invoke_branches`` (structured: a failure cancels the siblings)."""
+    results: list[Any] = [None] * len(branches)
+
+    async def one(i: int) -> None:
+        step, tag = branches[i]
+        results[i] = await scope.ainvoke(step, input, tag)
+
+    if len(branches) == 1:
+        await one(0)
+    else:
+        await gather_structured([one(i) for i in range(len(branches))])
+    return results
+
+
+def stream_branches(
+    scope: Scope, branches: Sequence[Branch], inputs: Iterator[Any]
+) -> Iterator[tuple[int, Any]]:
+    """``(branch index, chunk)`` pairs; sync branches stream one after another over a tee."""
+    copies = itertools.tee(inputs, len(branches))
+    for i, ((step, tag), copy) in enumerate(zip(branches, copies, strict=True)):
+        for chunk in scope.stream(step, copy, tag):
+            yield i, chunk
+
+
+async def _next(chunks: AsyncIterator[Any]) -> Any:
+    return await anext(chunks)
+
+
+async def astream_branches(
+    scope: Scope, branches: Sequence[Branch], inputs: AsyncIterator[Any]
+) -> AsyncIterator[tuple[int, Any]]:
+    """``(branch index, chunk)`` pairs, interleaved as the branches produce them.
+
+    Pull-based: one pending ``anext`` per branch, so no branch runs ahead of the
+    consumer (bounded memory, and a branch ends only after its last chunk went
+    out). Chunks that are ready together go out in branch order. Leaving early
+    or a failure cancels and awaits every pending pull.
+    """
+    import asyncio
+
+    tee = AsyncTee(inputs, len(branches))
+    streams = [
+        scope.astream(step, tee.reader(i), tag) for i, (step, tag) in enumerate(branches)
+    ]
+    pending: dict[asyncio.Task[Any], int] = {
+        asyncio.ensure_future(_next(stream)): i for i, stream in enumerate(streams)
+    }
+    try:
+        while pending:
+            done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in sorted(done, key=pending.__getitem__):
+                i = pending.pop(task)
+                try:
+                    chunk = task.result()
+                except StopAsyncIteration:
+                    continue
+                yield i, chunk
+                pending[asyncio.ensure_future(_next(streams[i]))] = i
+    finally:
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for stream in streams:
+            aclose = getattr(stream, "aclose", None)
+            if aclose is not None:
+                await aclose()

@@ -1,0 +1,16 @@
+"""The public API for component authors on top of the core: schemas from types, and
+hand-written constructors for frozen values.
+
+Components (``combinators.components``) import only public names: the package roots,
+this module and ``effects.authoring``.
+
+>>> from combinators.authoring import type_schema
+>>> type_schema(list[int])
+{'type': 'array', 'items': {'type': 'integer'}}
+"""
+
+from combinators._support.fields import init_fields as init_fields
+from combinators._support.type_schema import type_schema as type_schema
+from combinators.nodes.tool import SINGLE_ARG as SINGLE_ARG
+
+__all__ = ["SINGLE_ARG", "init_fields", "type_schema"]

@@ -1,0 +1,527 @@
+"""Chat messages as frozen values, and the ``+`` of streamed AI chunks.
+
+``content`` is a ``str`` or a tuple of parts; a part is a ``str`` or a content block, a
+``Mapping`` such as ``{"type": "text", "text": "hi"}`` (blocks stay open-ended mappings
+because providers add their own keys; they are copied on construction and typed
+read-only). Lists given to a constructor become tuples.
+
+>>> HumanMessage("hi")
+HumanMessage('hi')
+>>> (AIMessageChunk("Hel", id="lc_run--1") + AIMessageChunk("lo", id="chatcmpl-9")).content
+'Hello'
+
+The merge rules of ``+`` are in ``message_merge``, coercion from message-likes and the
+text and dict forms in ``message_coercion``; both are importable from here too.
+
+Deliberate differences from the peer: adjacent str parts of list content join (so ``+``
+is associative; ``[] + "x"`` keeps the text, which the peer drops, and ``"" + [...]``
+adds no empty part), a chunk sum keeps the first ``name``
+(the peer drops it), and a chunk's ``tool_calls`` are parsed when first read instead
+of at every ``+`` (so summing n chunks never re-parses the arguments n times).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeAlias, TypeVar, cast, final
+
+import attrs
+
+from combinators.components.messages.merge import merge_content as merge_content
+from combinators.components.messages.merge import merge_dicts as merge_dicts
+from combinators.components.messages.merge import merge_lists as merge_lists
+from combinators.components.messages.merge import merge_tool_call_chunks, preferred_id
+from combinators.components.partial_json.reader import parse_partial_json
+
+if TYPE_CHECKING:
+    from combinators.components.messages.coercion import coerce_to_message as coerce_to_message
+    from combinators.components.messages.coercion import coerce_to_messages as coerce_to_messages
+    from combinators.components.messages.coercion import get_buffer_string as get_buffer_string
+    from combinators.components.messages.coercion import message_to_dict as message_to_dict
+
+_T = TypeVar("_T")
+_FACTORY: Final = cast("type[object]", attrs.Factory)  # a function to type checkers, a class at runtime
+
+ContentBlock: TypeAlias = Mapping[str, object]
+"""An open-ended content block, e.g. ``{"type": "text", "text": "hi"}``."""
+ContentPart: TypeAlias = "str | ContentBlock"
+Content: TypeAlias = "str | tuple[ContentPart, ...]"
+ContentLike: TypeAlias = "str | Sequence[str | Mapping[str, object]]"
+
+
+def _to_content(value: ContentLike) -> Content:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Sequence):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        parts: list[ContentPart] = []
+        for part in value:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+                parts.append(dict(part))
+            else:
+                raise TypeError(
+                    "message content parts must be str or mappings (content blocks), "
+                    f"got {type(part).__name__}"
+                )
+        return tuple(parts)
+    raise TypeError(
+        f"message content must be a str or a sequence of parts, got {type(value).__name__}"
+    )
+
+
+def _to_mapping(value: Mapping[str, object] | None) -> Mapping[str, object]:
+    # A private copy, typed read-only, so the caller's dict can never change the message.
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"expected a mapping, got {type(value).__name__}")
+    return dict(value)
+
+
+def _no_items() -> dict[str, object]:
+    return {}
+
+
+def _to_token_details(value: Mapping[str, int] | None) -> Mapping[str, int]:
+    return {} if value is None else dict(value)
+
+
+# -- tool calls and usage -------------------------------------------------------------
+
+
+@final
+@attrs.frozen
+class ToolCall:
+    """A complete request from the model to call a tool.
+
+    >>> ToolCall("search", {"q": "cats"}, id="call_1").args["q"]
+    'cats'
+    """
+
+    name: str
+    args: Mapping[str, object] = attrs.field(factory=_no_items, converter=_to_mapping)
+    id: str | None = None
+
+
+@final
+@attrs.frozen
+class ToolCallChunk:
+    """A streamed piece of a tool call; pieces with the same ``index`` add up.
+
+    >>> ToolCallChunk(name="search", args='{"q": "ca', index=0).args
+    '{"q": "ca'
+    """
+
+    name: str | None = None
+    args: str | None = None
+    id: str | None = None
+    index: int | None = None
+
+
+@final
+@attrs.frozen
+class InvalidToolCall:
+    """A tool call whose arguments are not a JSON object.
+
+    >>> InvalidToolCall(name="f", args="[1]").error is None
+    True
+    """
+
+    name: str | None = None
+    args: str | None = None
+    id: str | None = None
+    error: str | None = None
+
+
+def _add_details(left: Mapping[str, int], right: Mapping[str, int]) -> Mapping[str, int]:
+    return {key: left.get(key, 0) + right.get(key, 0) for key in {**left, **right}}
+
+
+@final
+@attrs.frozen
+class UsageMetadata:
+    """Token counts; ``+`` adds them up, details key by key.
+
+    >>> (UsageMetadata(1, 2, 3) + UsageMetadata(10, 20, 30)).total_tokens
+    33
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    input_token_details: Mapping[str, int] = attrs.field(default=None, converter=_to_token_details)
+    output_token_details: Mapping[str, int] = attrs.field(default=None, converter=_to_token_details)
+
+    def __add__(self, other: UsageMetadata) -> UsageMetadata:
+        if not isinstance(other, UsageMetadata):  # pyright: ignore[reportUnnecessaryIsInstance]
+            return NotImplemented
+        return UsageMetadata(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.total_tokens + other.total_tokens,
+            _add_details(self.input_token_details, other.input_token_details),
+            _add_details(self.output_token_details, other.output_token_details),
+        )
+
+
+def checked_mapping(value: object, what: str) -> Mapping[str, object]:
+    """``value`` as a mapping, or a ``TypeError`` naming ``what``.
+
+    >>> checked_mapping([], "usage_metadata")
+    Traceback (most recent call last):
+    TypeError: usage_metadata must be a mapping, got list
+    """
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{what} must be a mapping, got {type(value).__name__}")
+    return cast("Mapping[str, object]", value)
+
+
+def checked_optional(value: object, kind: type[_T], what: str) -> _T | None:
+    """``value`` if it is ``None`` or a ``kind``, else a ``TypeError`` naming ``what``.
+
+    >>> checked_optional("c1", str, "id"), checked_optional(None, str, "id")
+    ('c1', None)
+    """
+    if value is None or isinstance(value, kind):
+        return value
+    raise TypeError(f"{what} must be {kind.__name__} or None, got {type(value).__name__}")
+
+
+def _to_usage(value: UsageMetadata | Mapping[str, object] | None) -> UsageMetadata | None:
+    if value is None or isinstance(value, UsageMetadata):
+        return value
+    usage = checked_mapping(value, "usage_metadata")
+    def count(key: str) -> int:
+        return checked_optional(usage.get(key), int, f"usage_metadata[{key!r}]") or 0
+
+    def details(key: str) -> Mapping[str, int] | None:
+        return cast("Mapping[str, int]", checked_mapping(usage[key], key)) if key in usage else None
+
+    return UsageMetadata(
+        count("input_tokens"),
+        count("output_tokens"),
+        count("total_tokens"),
+        details("input_token_details"),
+        details("output_token_details"),
+    )
+
+
+def _to_tool_calls(values: Iterable[ToolCall | Mapping[str, object]]) -> tuple[ToolCall, ...]:
+    calls: list[ToolCall] = []
+    for value in values:
+        if not isinstance(value, ToolCall):
+            call = checked_mapping(value, "a tool call")
+            name = call.get("name")
+            if not isinstance(name, str):
+                raise TypeError(f"a tool call needs a str 'name', got {call!r}")
+            args = checked_mapping(call.get("args", {}), "tool call 'args'")
+            value = ToolCall(name, args, id=checked_optional(call.get("id"), str, "tool call 'id'"))
+        calls.append(value)
+    return tuple(calls)
+
+
+def _to_invalid_tool_calls(
+    values: Iterable[InvalidToolCall | Mapping[str, object]],
+) -> tuple[InvalidToolCall, ...]:
+    calls: list[InvalidToolCall] = []
+    for value in values:
+        if not isinstance(value, InvalidToolCall):
+            call = checked_mapping(value, "an invalid tool call")
+            fields = [checked_optional(call.get(k), str, f"invalid tool call {k!r}") for k in _INVALID_FIELDS]
+            value = InvalidToolCall(*fields)
+        calls.append(value)
+    return tuple(calls)
+
+
+def _to_tool_call_chunks(
+    values: Iterable[ToolCallChunk | Mapping[str, object]],
+) -> tuple[ToolCallChunk, ...]:
+    chunks: list[ToolCallChunk] = []
+    for value in values:
+        if not isinstance(value, ToolCallChunk):
+            chunk = checked_mapping(value, "a tool call chunk")
+            name, args, call_id = (checked_optional(chunk.get(k), str, f"tool call chunk {k!r}") for k in ("name", "args", "id"))
+            index = checked_optional(chunk.get("index"), int, "tool call chunk 'index'")
+            value = ToolCallChunk(name, args, call_id, index)
+        chunks.append(value)
+    return tuple(chunks)
+
+
+_INVALID_FIELDS: Final = ("name", "args", "id", "error")
+
+
+# -- messages --------------------------------------------------------------------------
+
+
+def _text_of(content: Content) -> str:
+    if isinstance(content, str):
+        return content
+    pieces: list[str] = []
+    for part in content:
+        if isinstance(part, str):
+            pieces.append(part)
+        elif part.get("type") == "text":
+            text = part.get("text")
+            if isinstance(text, str):
+                pieces.append(text)
+    return "".join(pieces)
+
+
+@attrs.frozen(repr=False)
+class BaseMessage:
+    """What every message has (abstract: only the concrete message classes are built).
+
+    >>> isinstance(HumanMessage("hi"), BaseMessage), HumanMessage("hi").text
+    (True, 'hi')
+    """
+
+    type: ClassVar[str] = "base"
+    role_prefix: ClassVar[str] = ""  # how ``get_buffer_string`` names the speaker
+
+    content: Content = attrs.field(converter=_to_content)
+    id: str | None = attrs.field(default=None, kw_only=True)
+    name: str | None = attrs.field(default=None, kw_only=True)
+    additional_kwargs: Mapping[str, object] = attrs.field(
+        factory=_no_items, converter=_to_mapping, kw_only=True
+    )
+    response_metadata: Mapping[str, object] = attrs.field(
+        factory=_no_items, converter=_to_mapping, kw_only=True
+    )
+
+    def __attrs_pre_init__(self) -> None:
+        if type(self) is BaseMessage:
+            raise TypeError(
+                "BaseMessage is abstract; build a SystemMessage, HumanMessage, AIMessage, "
+                "AIMessageChunk or ToolMessage"
+            )
+
+    @property
+    def text(self) -> str:
+        """The text: ``content`` itself, or its str parts and text blocks joined.
+
+        >>> HumanMessage([{"type": "text", "text": "a"}, {"type": "image_url"}, "b"]).text
+        'ab'
+        """
+        return _text_of(self.content)
+
+    def __repr__(self) -> str:
+        # Reads like the call that built it: only the fields that differ from defaults.
+        shown = [repr(self.content)]
+        for field in attrs.fields(type(self))[1:]:
+            value = getattr(self, field.name)
+            default: object = field.default
+            if isinstance(default, _FACTORY):
+                default = getattr(default, "factory")()  # noqa: B009 - typed as a function
+            if value != default or default is attrs.NOTHING:
+                shown.append(f"{field.name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+@final
+@attrs.frozen(repr=False)
+class SystemMessage(BaseMessage):
+    """Instructions for the model.
+
+    >>> SystemMessage("Be brief.").type
+    'system'
+    """
+
+    type: ClassVar[str] = "system"
+    role_prefix: ClassVar[str] = "System"
+
+
+@final
+@attrs.frozen(repr=False)
+class HumanMessage(BaseMessage):
+    """What the user said.
+
+    >>> HumanMessage("hi", id="m1")
+    HumanMessage('hi', id='m1')
+    """
+
+    type: ClassVar[str] = "human"
+    role_prefix: ClassVar[str] = "Human"
+
+
+@final
+@attrs.frozen(repr=False)
+class AIMessage(BaseMessage):
+    """What the model said, with the tools it asked for and the tokens it used.
+
+    >>> AIMessage("", tool_calls=[{"name": "f", "args": {"x": 1}, "id": "c1"}]).tool_calls
+    (ToolCall(name='f', args={'x': 1}, id='c1'),)
+    """
+
+    type: ClassVar[str] = "ai"
+    role_prefix: ClassVar[str] = "AI"
+
+    tool_calls: tuple[ToolCall, ...] = attrs.field(
+        default=(), converter=_to_tool_calls, kw_only=True
+    )
+    invalid_tool_calls: tuple[InvalidToolCall, ...] = attrs.field(
+        default=(), converter=_to_invalid_tool_calls, kw_only=True
+    )
+    usage_metadata: UsageMetadata | None = attrs.field(default=None, converter=_to_usage, kw_only=True)
+
+
+def _parse_tool_call_chunks(
+    chunks: tuple[ToolCallChunk, ...],
+) -> tuple[tuple[ToolCall, ...], tuple[InvalidToolCall, ...]]:
+    calls: list[ToolCall] = []
+    invalid: list[InvalidToolCall] = []
+    for chunk in chunks:
+        try:
+            args = parse_partial_json(chunk.args) if chunk.args else {}
+        except ValueError:
+            args = None
+        if isinstance(args, dict):
+            calls.append(ToolCall(chunk.name or "", args, id=chunk.id))
+        else:
+            invalid.append(InvalidToolCall(chunk.name, chunk.args, chunk.id))
+    return tuple(calls), tuple(invalid)
+
+
+@final
+@attrs.frozen(repr=False)
+class AIMessageChunk(BaseMessage):
+    """A streamed piece of an ``AIMessage``; chunks add up with ``+``.
+
+    ``tool_calls`` are parsed (as partial JSON) from ``tool_call_chunks`` when read.
+
+    >>> chunk = AIMessageChunk("", tool_call_chunks=[ToolCallChunk("f", '{"a": 1', "c1", 0)])
+    >>> chunk.tool_calls
+    (ToolCall(name='f', args={'a': 1}, id='c1'),)
+    """
+
+    type: ClassVar[str] = "AIMessageChunk"
+    role_prefix: ClassVar[str] = "AI"
+
+    tool_call_chunks: tuple[ToolCallChunk, ...] = attrs.field(
+        default=(), converter=_to_tool_call_chunks, kw_only=True
+    )
+    usage_metadata: UsageMetadata | None = attrs.field(default=None, converter=_to_usage, kw_only=True)
+    chunk_position: Literal["last"] | None = attrs.field(default=None, kw_only=True)
+
+    @functools.cached_property
+    def _parsed_tool_calls(self) -> tuple[tuple[ToolCall, ...], tuple[InvalidToolCall, ...]]:
+        return _parse_tool_call_chunks(self.tool_call_chunks)
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The tool calls whose (partial) arguments parse to a JSON object."""
+        return self._parsed_tool_calls[0]
+
+    @property
+    def invalid_tool_calls(self) -> tuple[InvalidToolCall, ...]:
+        """The tool calls whose arguments are not a JSON object."""
+        return self._parsed_tool_calls[1]
+
+    def to_message(self) -> AIMessage:
+        """The complete ``AIMessage`` this chunk (usually a sum of chunks) stands for.
+
+        >>> AIMessageChunk("hi", id="x").to_message()
+        AIMessage('hi', id='x')
+        """
+        return AIMessage(
+            self.content,
+            id=self.id,
+            name=self.name,
+            additional_kwargs=self.additional_kwargs,
+            response_metadata=self.response_metadata,
+            tool_calls=self.tool_calls,
+            invalid_tool_calls=self.invalid_tool_calls,
+            usage_metadata=self.usage_metadata,
+        )
+
+    def __add__(self, other: AIMessageChunk | Sequence[AIMessageChunk]) -> AIMessageChunk:
+        if isinstance(other, AIMessageChunk):
+            return add_ai_message_chunks(self, other)
+        if isinstance(other, (list, tuple)):
+            return add_ai_message_chunks(self, *other)  # which checks the element types
+        return NotImplemented
+
+
+@final
+@attrs.frozen(repr=False)
+class ToolMessage(BaseMessage):
+    """The result of a tool call, answering the call with ``tool_call_id``.
+
+    >>> ToolMessage("42", tool_call_id="c1").tool_call_id
+    'c1'
+    """
+
+    type: ClassVar[str] = "tool"
+    role_prefix: ClassVar[str] = "Tool"
+
+    tool_call_id: str = attrs.field(kw_only=True)
+    status: Literal["success", "error"] = attrs.field(default="success", kw_only=True)
+    artifact: object = attrs.field(default=None, kw_only=True)
+
+
+Message: TypeAlias = "SystemMessage | HumanMessage | AIMessage | AIMessageChunk | ToolMessage"
+"""Every message type (a closed union)."""
+
+MESSAGE_TYPES: Final[tuple[type, ...]] = (
+    SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage,
+    ToolCall, ToolCallChunk, InvalidToolCall, UsageMetadata,
+)  # fmt: skip
+"""The message classes and their parts: an allowlist for ``serialization.loads``."""
+
+
+# -- adding chunks ------------------------------------------------------------------------
+
+
+def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIMessageChunk:
+    """Add chunks in one go (the same as ``first + a + b ...``).
+
+    >>> add_ai_message_chunks(AIMessageChunk("a"), AIMessageChunk("b"), AIMessageChunk("c")).content
+    'abc'
+    """
+    chunks = (first, *others)
+    for chunk in chunks:
+        if not isinstance(chunk, AIMessageChunk):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+            raise TypeError(f"can only add AIMessageChunk values, got {type(chunk).__name__}")
+    texts = [chunk.content for chunk in chunks if isinstance(chunk.content, str)]
+    content: Content
+    if len(texts) == len(chunks):
+        content = "".join(texts)  # one join instead of n concatenations
+    else:
+        content = first.content
+        for chunk in others:
+            content = merge_content(content, chunk.content)
+    additional_kwargs, response_metadata = first.additional_kwargs, first.response_metadata
+    tool_call_chunks = first.tool_call_chunks
+    usage = first.usage_metadata
+    for chunk in others:
+        additional_kwargs = merge_dicts(additional_kwargs, chunk.additional_kwargs)
+        response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
+        if chunk.tool_call_chunks:
+            tool_call_chunks = merge_tool_call_chunks(tool_call_chunks, chunk.tool_call_chunks)
+        if chunk.usage_metadata is not None:
+            usage = chunk.usage_metadata if usage is None else usage + chunk.usage_metadata
+    return AIMessageChunk(
+        content,
+        id=preferred_id(chunk.id for chunk in chunks),
+        name=next((chunk.name for chunk in chunks if chunk.name is not None), None),
+        additional_kwargs=additional_kwargs,
+        response_metadata=response_metadata,
+        tool_call_chunks=tool_call_chunks,
+        usage_metadata=usage,
+        chunk_position="last" if any(c.chunk_position == "last" for c in chunks) else None,
+    )
+
+
+# -- re-exports -----------------------------------------------------------------------------
+
+_COERCION: Final = frozenset({"coerce_to_message", "coerce_to_messages", "get_buffer_string", "message_to_dict"})
+
+
+def __getattr__(name: str) -> object:
+    # The coercion functions build these values, so their module imports this one; they
+    # are re-exported on first use (PEP 562) so that this module never imports it back.
+    if name in _COERCION:
+        return getattr(importlib.import_module("combinators.components.messages.coercion"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

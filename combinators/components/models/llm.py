@@ -1,0 +1,115 @@
+"""``BaseLLM`` and ``LLM``: text in, text out (the older completion-model interface).
+
+Messages and prompt values are turned into text first; events are ``on_llm_*``
+and the end output has the peer's ``{"generations": [[...]], "llm_output": None}``
+shape.
+
+>>> import attrs
+>>> @attrs.frozen
+... class Reverse(LLM):
+...     def _call(self, prompt, stop=None):
+...         return prompt[::-1]
+>>> Reverse().invoke("abc")
+'cba'
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any
+
+from combinators.components.models.chat_model import LanguageModelInput, to_messages
+from combinators.components.messages.values import get_buffer_string
+from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
+from combinators import Runnable
+from effects.authoring import Scope
+from effects.authoring import closing
+from effects.authoring import NOTHING, added_up
+
+
+
+def to_prompt_text(value: object, model: str) -> str:
+    """The text a model input stands for.
+
+    >>> to_prompt_text([("system", "be brief"), ("human", "hi")], "m")
+    'System: be brief\\nHuman: hi'
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, StringPromptValue | ChatPromptValue):
+        return value.to_string()
+    return get_buffer_string(to_messages(value, model))
+
+
+class BaseLLM(Runnable[LanguageModelInput, str]):
+    """Base of text models: implement ``_generate`` (and optionally ``_stream``)."""
+
+    __slots__ = ()
+
+    run_type = "llm"
+
+    def _generate(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> str:
+        """Hook: the completion of ``prompt``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _generate")
+
+    def _stream(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> Iterator[str]:
+        """Hook: the completion as text tokens (default: none)."""
+        raise NotImplementedError
+
+    @property
+    def streams(self) -> bool:
+        """Whether this model has a token stream of its own."""
+        return getattr(type(self), "_stream") is not BaseLLM._stream
+
+    @property
+    def emits_stream_events(self) -> bool:
+        return self.streams
+
+    def describe_input(self, input: LanguageModelInput) -> object:
+        return {"prompts": [to_prompt_text(input, self.name)]}
+
+    def describe_output(self, output: str) -> object:
+        generation = {"text": output, "generation_info": None, "type": "Generation"}
+        return {"generations": [[generation]], "llm_output": None}
+
+    def step_invoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]) -> str:
+        options = dict(kwargs)
+        stop = options.pop("stop", None)
+        return self._generate(to_prompt_text(input, self.name), stop, **options)
+
+    def step_stream(
+        self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[str]:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
+            return
+        options = dict(kwargs)
+        stop = options.pop("stop", None)
+        prompt = to_prompt_text(total, self.name)
+        if self.streams:
+            yield from self._stream(prompt, stop, **options)
+        else:
+            yield self._generate(prompt, stop, **options)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[str]:
+        collected: list[LanguageModelInput] = []
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                collected.append(chunk)
+        for out in self.step_stream(iter(collected), scope, kwargs):
+            yield out
+
+
+class LLM(BaseLLM):
+    """A text model from one function: implement ``_call(prompt, stop) -> str``."""
+
+    __slots__ = ()
+
+    def _call(self, prompt: str, stop: list[str] | None = None) -> str:
+        """Hook: the completion text."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _call")
+
+    def _generate(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> str:
+        return self._call(prompt, stop)

@@ -1,0 +1,326 @@
+"""``JsonOutputParser``: JSON replies as values, streamed as partial values or patches.
+
+While the reply streams, the parser yields the value of the text so far each time it
+changes: open strings, arrays and objects are closed, markdown fences stripped, and
+the work per chunk is proportional to the chunk (``partial_json.PartialJsonReader``).
+
+>>> parser = JsonOutputParser()
+>>> list(parser.transform(['{"a"', ': [1', ', 2]', ', "b": "x', 'yz"}']))
+[{}, {'a': [1]}, {'a': [1, 2]}, {'a': [1, 2], 'b': 'x'}, {'a': [1, 2], 'b': 'xyz'}]
+>>> list(JsonOutputParser(diff=True).transform(['{"a": [1, 2], ', '"b": "xyz"}']))
+[[{'op': 'replace', 'path': '', 'value': {'a': [1, 2]}}], [{'op': 'add', 'path': '/b', 'value': 'xyz'}]]
+
+With a schema (an attrs class or a TypedDict), ``invoke`` returns a value of that type,
+checked against the type's JSON Schema (required fields, field types), and the stream
+yields only values of that type: each changed partial value once it fits the schema.
+
+Deliberate differences from the peer, each so that no result lies about its type and
+a stream fails when ``invoke`` would: with a schema the result is the typed value (the
+peer's ``pydantic_object`` only shapes the format instructions and still returns a
+dict), and partial values that do not fit the schema yet are not yielded; ``diff=True``
+takes no schema; a stream whose text never holds JSON raises ``OutputParserError`` at
+its end (the peer's stream just ends empty). Partial values share their completed
+parts with the values after them: treat them as read-only (diff operations are copies).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import json
+import types
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Final,
+    Literal,
+    TypeVar,
+    Union,
+    cast,
+    final,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+    overload,
+)
+
+import attrs
+
+from combinators.components.messages.values import BaseMessage
+from combinators.components.parsers.text import OutputParserError, reply_text
+from combinators.components.partial_json.reader import (
+    JsonValue,
+    PartialJsonReader,
+    json_diff,
+    parse_json_markdown,
+)
+from combinators.authoring import init_fields
+from combinators.authoring import type_schema
+from combinators import Runnable
+from effects.authoring import Scope
+from effects.authoring import closing
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+T = TypeVar("T")
+S = TypeVar("S")
+
+_SHOWN_CHARS: Final = 200
+_FORMAT: Final = (
+    "Reply with one JSON value that conforms to the JSON Schema below, and nothing else: "
+    "no explanations, no Markdown code fences, no text before or after the JSON.\n\n"
+    "The JSON Schema (in a code block for readability only):\n```\n{schema}\n```"
+)
+
+
+def _shown(text: str) -> str:
+    # A reply can be long; errors show its beginning.
+    return repr(text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "...")
+
+
+def schema_type_check(schema: object) -> dict[str, Any]:
+    """The JSON Schema of a parser's schema type: an attrs class or a TypedDict.
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class Point:
+    ...     x: int
+    >>> schema_type_check(Point)["required"]
+    ['x']
+    >>> schema_type_check(int)
+    Traceback (most recent call last):
+    ...
+    TypeError: a JSON parser's schema must be an attrs class or a TypedDict, got <class 'int'>
+    """
+    if isinstance(schema, type) and (attrs.has(schema) or is_typeddict(schema)):
+        return type_schema(schema)
+    raise TypeError(f"a JSON parser's schema must be an attrs class or a TypedDict, got {schema!r}")
+
+
+def json_validator(schema: Mapping[str, Any]) -> Validator:
+    """A JSON Schema (2020-12) validator for ``schema``.
+
+    >>> json_validator({"type": "integer"}).is_valid(1)
+    True
+    """
+    # Imported here: jsonschema costs ~0.1 s to import, paid only by parsers with a schema.
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema)
+
+
+def typed_value(annotation: object, value: object) -> object:
+    """The Python value that JSON ``value`` (already valid for ``annotation``'s schema)
+    stands for: attrs classes built (nested ones, lists and optionals included), keys
+    they do not declare left out; TypedDicts and other JSON left as they are.
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class Point:
+    ...     x: int
+    >>> typed_value(list[Point], [{"x": 1, "label": "a"}])
+    [Point(x=1)]
+    """
+    unchanged = value
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin is Union or origin is types.UnionType:
+        for arm in args:
+            if json_validator(type_schema(arm)).is_valid(cast(JsonValue, value)):
+                return typed_value(arm, value)
+        return unchanged
+    if origin in (list, Sequence, tuple, set, frozenset) and isinstance(value, list):
+        items = cast("list[object]", value)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            return tuple(typed_value(arm, item) for arm, item in zip(args, items, strict=False))
+        built = [typed_value(args[0] if args else Any, item) for item in items]
+        return built if origin in (list, Sequence) else cast(Any, origin)(built)
+    if origin in (dict, Mapping) and isinstance(value, dict) and len(args) == 2:
+        entries = cast("dict[str, object]", value)
+        return {key: typed_value(args[1], item) for key, item in entries.items()}
+    if isinstance(annotation, type) and isinstance(value, dict):
+        fields = cast("dict[str, object]", value)
+        if attrs.has(annotation):
+            hints = get_type_hints(annotation)
+            init = {
+                field.alias: typed_value(hints.get(field.name, Any), fields[field.name])
+                for field in attrs.fields(annotation)
+                if field.init and field.name in fields
+            }
+            return annotation(**init)
+        if is_typeddict(annotation):
+            hints = get_type_hints(annotation)
+            return {key: typed_value(hints.get(key, Any), item) for key, item in fields.items()}
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return annotation(value)
+    return unchanged
+
+
+@final
+@attrs.frozen(init=False, repr=False)
+class JsonOutputParser(Runnable[str | BaseMessage, T]):
+    """Parses a JSON reply (fenced or not, possibly cut short) into a value.
+
+    ``JsonOutputParser()`` gives ``JsonValue``; ``JsonOutputParser(Joke)`` gives ``Joke``.
+
+    >>> JsonOutputParser().invoke('```json\\n{"a": 1}\\n```')
+    {'a': 1}
+    >>> JsonOutputParser().invoke("nope")
+    Traceback (most recent call last):
+    ...
+    combinators.components.parsers.text.OutputParserError: Invalid json output: nope
+    """
+
+    run_type = "parser"
+    input_known_at_start = False
+
+    schema: type[T] | None
+    diff: bool
+
+    @overload
+    def __init__(self: JsonOutputParser[JsonValue], schema: None = None, *, diff: bool = False) -> None: ...
+
+    @overload
+    def __init__(self: JsonOutputParser[S], schema: type[S], *, diff: Literal[False] = False) -> None: ...
+
+    def __init__(self, schema: type[Any] | None = None, *, diff: bool = False) -> None:
+        if schema is not None:
+            if diff:
+                raise ValueError("diff=True streams JSON patch operations; it takes no schema")
+            schema_type_check(schema)
+        init_fields(self, schema, bool(diff))
+
+    @functools.cached_property
+    def _validator(self) -> Validator | None:
+        return None if self.schema is None else json_validator(type_schema(self.schema))
+
+    def get_format_instructions(self) -> str:
+        """What to tell the model: the JSON Schema (without its top-level title and type).
+
+        >>> JsonOutputParser().get_format_instructions()
+        'Return a JSON object.'
+        """
+        if self.schema is None:
+            return "Return a JSON object."
+        schema = {k: v for k, v in type_schema(self.schema).items() if k not in ("title", "type")}
+        return _FORMAT.format(schema=json.dumps(schema, ensure_ascii=False))
+
+    def _typed(self, value: JsonValue, text: str) -> T:
+        validator = self._validator
+        if validator is None or self.schema is None:
+            return cast(T, value)
+        problem = next(iter(validator.iter_errors(value)), None)
+        name = self.schema.__name__
+        if problem is not None:
+            raise OutputParserError(
+                f"Failed to parse {name} from completion {_shown(text)}. Got: {problem.message}", text
+            )
+        try:
+            return cast(T, typed_value(self.schema, value))
+        except (TypeError, ValueError) as error:  # an attrs validator or converter refused it
+            raise OutputParserError(
+                f"Failed to parse {name} from completion {_shown(text)}. Got: {error}", text
+            ) from error
+
+    def _partial(self, value: JsonValue) -> T | None:
+        """``value`` as a ``T`` if it fits the schema already (``None`` if not yet)."""
+        validator = self._validator
+        if validator is None or self.schema is None:
+            return cast(T, value)
+        if not validator.is_valid(value):
+            return None
+        try:
+            return cast(T, typed_value(self.schema, value))
+        except (TypeError, ValueError):
+            return None
+
+    def parse(self, text: str) -> T:
+        """The value of a whole reply's text.
+
+        >>> JsonOutputParser().parse('{"a": [1, 2')
+        {'a': [1, 2]}
+        """
+        try:
+            value = parse_json_markdown(text)
+        except json.JSONDecodeError:
+            raise OutputParserError(f"Invalid json output: {text.strip()}", text) from None
+        return self._typed(value, text)
+
+    def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+        return self.parse(reply_text(input, self.name))
+
+    async def step_ainvoke(
+        self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]
+    ) -> T:
+        return self.parse(reply_text(input, self.name))
+
+    def step_stream(
+        self, inputs: Iterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[T]:
+        reading = _Reading(self)
+        for chunk in inputs:
+            yield from reading.push(chunk)
+        yield from reading.finish()
+
+    async def step_astream(
+        self, inputs: AsyncIterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[T]:
+        reading = _Reading(self)
+        async with closing(inputs) as chunks:
+            async for chunk in chunks:
+                for out in reading.push(chunk):
+                    yield out
+        for out in reading.finish():
+            yield out
+
+    def __repr__(self) -> str:
+        shown = [] if self.schema is None else [self.schema.__name__]
+        if self.diff:
+            shown.append("diff=True")
+        return f"JsonOutputParser({', '.join(shown)})"
+
+
+@final
+class _Reading:
+    """One streamed reply being parsed: what changed with each chunk."""
+
+    __slots__ = ("parser", "reader", "pieces", "previous", "yielded")
+
+    def __init__(self, parser: JsonOutputParser[Any]) -> None:
+        self.parser = parser
+        self.reader = PartialJsonReader(markdown=True)
+        self.pieces: list[str] = []  # the raw text, for an error message at the end
+        self.previous: JsonValue = None  # the value after the previous chunk
+        self.yielded: JsonValue = None  # the JSON of the last value yielded
+
+    def push(self, chunk: object) -> tuple[Any, ...]:
+        parser = self.parser
+        piece = reply_text(chunk, parser.name)
+        self.pieces.append(piece)
+        self.reader.feed(piece)
+        value = self.reader.value()
+        if value is None or value == self.previous:
+            return ()
+        previous, self.previous = self.previous, value
+        if parser.diff:
+            return (json_diff(previous, value),)
+        typed = parser._partial(value)  # pyright: ignore[reportPrivateUsage]
+        if typed is None:
+            return ()
+        self.yielded = value
+        return (typed,)
+
+    def finish(self) -> tuple[Any, ...]:
+        parser = self.parser
+        text = "".join(self.pieces)
+        try:
+            value = self.reader.result()
+        except json.JSONDecodeError:
+            raise OutputParserError(f"Invalid json output: {text.strip()}", text) from None
+        if parser.schema is None:
+            return ()
+        typed = parser._typed(value, text)  # pyright: ignore[reportPrivateUsage]  # raises if it does not fit
+        return () if value == self.yielded and self.yielded is not None else (typed,)

@@ -1,0 +1,283 @@
+"""String templates, parsed once when built: f-string, mustache, and (opt-in) jinja2.
+
+Safe by construction. An f-string placeholder is a bare identifier: ``{a.b}``, ``{a[0]}``,
+``{}``, ``{0}``, ``{a!r}`` and every format spec (``{a:>10}``) are rejected when the
+template is built, and formatting inserts ``str(value)`` once, never formatting again
+(the peer allows conversions and specs; we do not). Mustache reads names only from
+mappings (and list indexes), never attributes, and never calls values. jinja2 runs in a
+sandbox that cannot read attributes either. Error messages name the template, never a
+value. The mustache parser and renderer are in ``mustache``.
+
+>>> Template.from_template("Hi {name}, {{literal}}").format({"name": "Ann"})
+'Hi Ann, {literal}'
+>>> Template.from_template("{{#items}}[{{.}}]{{/items}}", "mustache").format({"items": [1, 2]})
+'[1][2]'
+>>> Template.from_template("{a.b}")
+Traceback (most recent call last):
+ValueError: invalid placeholder {a.b} in f-string template '{a.b}': a placeholder must be a bare identifier like {name} (no attribute access, indexing, conversion or format spec); write {{ and }} for literal braces
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, cast, final
+
+import attrs
+
+from combinators.components.prompts.mustache import MustacheTemplate, excerpt, parse_mustache
+
+if TYPE_CHECKING:
+    from jinja2 import Template as _JinjaTemplate
+    from jinja2.sandbox import SandboxedEnvironment
+
+
+TemplateFormat: TypeAlias = Literal["f-string", "mustache", "jinja2"]
+TEMPLATE_FORMATS: Final = ("f-string", "mustache", "jinja2")
+
+
+def missing_variables_error(
+    owner: str, expected: Sequence[str], received: Sequence[str]
+) -> KeyError:
+    """The peer's error for a prompt input that lacks some variables.
+
+    >>> missing_variables_error("PromptTemplate", ["a", "b"], ["a"]).args[0].splitlines()[0]
+    "Input to PromptTemplate is missing variables {'b'}.  Expected: ['a', 'b'] Received: ['a']"
+    """
+    missing = sorted(set(expected) - set(received))
+    shown = "{" + ", ".join(repr(name) for name in missing) + "}"
+    example = missing[0] if missing else ""
+    return KeyError(
+        f"Input to {owner} is missing variables {shown}.  Expected: {list(expected)!r} "
+        f"Received: {list(received)!r}\n"
+        f"Note: if you intended {{{example}}} to be part of the string and not a variable, "
+        f"please escape it with double curly braces like: '{{{{{example}}}}}'."
+    )
+
+
+# -- f-string --------------------------------------------------------------------------
+
+
+@final
+@attrs.frozen
+class _Placeholder:
+    name: str
+
+
+def _parse_fstring(source: str) -> tuple[str | _Placeholder, ...]:
+    pieces: list[str | _Placeholder] = []
+    literal: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        char = source[i]
+        if char in "{}" and source.startswith(char * 2, i):
+            literal.append(char)
+            i += 2
+        elif char == "}":
+            raise ValueError(f"single '}}' in f-string template {excerpt(source)}; write '}}}}' for a literal brace")
+        elif char == "{":
+            end = source.find("}", i + 1)
+            nested = source.find("{", i + 1)
+            if end < 0:
+                raise ValueError(f"unclosed '{{' in f-string template {excerpt(source)}; write '{{{{' for a literal brace")
+            field = source[i + 1 : end]
+            if not field.isidentifier() or (0 <= nested < end):
+                raise ValueError(
+                    f"invalid placeholder {source[i : end + 1]} in f-string template {excerpt(source)}: a placeholder "
+                    "must be a bare identifier like {name} (no attribute access, indexing, "
+                    "conversion or format spec); write {{ and }} for literal braces"
+                )
+            if literal:
+                pieces.append("".join(literal))
+                literal = []
+            pieces.append(_Placeholder(field))
+            i = end + 1
+        else:
+            nxt = min((p for p in (source.find("{", i), source.find("}", i)) if p >= 0), default=n)
+            literal.append(source[i:nxt])
+            i = nxt
+    if literal:
+        pieces.append("".join(literal))
+    return tuple(pieces)
+
+
+@final
+@attrs.frozen
+class _FString:
+    pieces: tuple[str | _Placeholder, ...]
+
+    @property
+    def variables(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.pieces if isinstance(p, _Placeholder))
+
+    def render(self, values: Mapping[str, object]) -> str:
+        # str() only: never format(), never a second formatting pass over the result.
+        return "".join(p if isinstance(p, str) else str(values[p.name]) for p in self.pieces)
+
+
+
+
+# -- jinja2 (opt-in, sandboxed) -------------------------------------------------------------
+
+
+@functools.cache
+def _jinja2_environment() -> SandboxedEnvironment:
+    try:
+        from jinja2 import Undefined
+        from jinja2.runtime import LoopContext
+        from jinja2.sandbox import SandboxedEnvironment
+        from jinja2.utils import Cycler, Joiner, Namespace
+    except ImportError:
+        raise ImportError(
+            "the 'jinja2' template format needs the jinja2 package: pip install 'combinators[jinja2]'"
+        ) from None
+
+    jinja_helpers = (LoopContext, Namespace, Cycler, Joiner)
+
+    class MappingOnlySandbox(SandboxedEnvironment):
+        """A sandbox where ``a.b`` and ``a['b']`` read mapping items and list indexes only."""
+
+        def getattr(self, obj: object, attribute: str) -> object:
+            if isinstance(obj, jinja_helpers):  # loop.index, ns.total: jinja2's own objects
+                return super().getattr(obj, attribute)
+            return self.getitem(obj, attribute)
+
+        def getitem(self, obj: object, argument: object) -> object:
+            if isinstance(obj, Mapping) and isinstance(argument, str):
+                items = cast("Mapping[str, object]", obj)
+                if argument in items:
+                    return items[argument]
+            elif isinstance(obj, (list, tuple)) and isinstance(argument, int):
+                values = cast("Sequence[object]", obj)
+                if -len(values) <= argument < len(values):
+                    return values[argument]
+            return self.undefined(obj=obj, name=str(argument))
+
+    environment = MappingOnlySandbox(undefined=Undefined, autoescape=False)
+    # |attr looks attributes up itself (hasattr), around the sandbox's getattr.
+    del environment.filters["attr"]
+    return environment
+
+
+@functools.lru_cache(maxsize=256)
+def _compile_jinja2(source: str) -> _JinjaTemplate:
+    return _jinja2_environment().from_string(source)
+
+
+def _jinja2_variables(source: str) -> frozenset[str]:
+    environment = _jinja2_environment()  # first: it explains a missing jinja2
+    from jinja2 import TemplateSyntaxError, meta
+
+    try:
+        _compile_jinja2(source)
+        return frozenset(meta.find_undeclared_variables(environment.parse(source)))
+    except TemplateSyntaxError as error:
+        raise ValueError(f"invalid jinja2 template {excerpt(source)}: {error.message}") from None
+
+
+@final
+@attrs.frozen
+class _Jinja2:
+    source: str
+    names: frozenset[str]
+
+    @property
+    def variables(self) -> frozenset[str]:
+        return self.names
+
+    def render(self, values: Mapping[str, object]) -> str:
+        return _compile_jinja2(self.source).render(dict(values))
+
+
+_Parsed: TypeAlias = "_FString | MustacheTemplate | _Jinja2"
+
+
+def _parse(source: str, template_format: TemplateFormat) -> _Parsed:
+    if not isinstance(source, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        raise TypeError(f"a template must be a str, got {type(source).__name__}")
+    if template_format == "f-string":
+        return _FString(_parse_fstring(source))
+    if template_format == "mustache":
+        return parse_mustache(source)
+    if template_format == "jinja2":
+        return _Jinja2(source, _jinja2_variables(source))
+    raise ValueError(f"unknown template format {template_format!r}; expected one of {TEMPLATE_FORMATS}")
+
+
+# -- the public value -----------------------------------------------------------------------
+
+PartialValue: TypeAlias = "object | Callable[[], object]"
+"""A partial variable: a value, or a zero-argument callable called at each format."""
+
+
+def _to_partials(values: Mapping[str, PartialValue] | None) -> Mapping[str, PartialValue]:
+    return {} if values is None else dict(values)
+
+
+@final
+@attrs.frozen
+class Template:
+    """A parsed template with its format and partial variables.
+
+    >>> t = Template.from_template("{greeting}, {name}!", partial_variables={"greeting": "Hi"})
+    >>> t.input_variables
+    ('name',)
+    >>> t.format({"name": "Bo"})
+    'Hi, Bo!'
+    """
+
+    source: str
+    template_format: TemplateFormat = "f-string"
+    partial_variables: Mapping[str, PartialValue] = attrs.field(default=None, converter=_to_partials)
+    _parsed: _Parsed = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Parsing is part of building: a bad template fails here, not at format time.
+        object.__setattr__(self, "_parsed", _parse(self.source, self.template_format))
+
+    @classmethod
+    def from_template(
+        cls,
+        source: str,
+        template_format: TemplateFormat = "f-string",
+        *,
+        partial_variables: Mapping[str, PartialValue] | None = None,
+    ) -> Template:
+        """Parse ``source``; a bad template raises ``ValueError`` naming it."""
+        return cls(source, template_format, _to_partials(partial_variables))
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """Every top-level variable the template reads, sorted."""
+        return tuple(sorted(self._parsed.variables))
+
+    @property
+    def input_variables(self) -> tuple[str, ...]:
+        """The variables a caller must supply (not the partial ones), sorted."""
+        return tuple(sorted(self._parsed.variables - self.partial_variables.keys()))
+
+    def partial(self, **values: PartialValue) -> Template:
+        """The same template with more partial variables.
+
+        >>> Template.from_template("{a}{b}").partial(b="!").format({"a": "x"})
+        'x!'
+        """
+        return attrs.evolve(self, partial_variables={**self.partial_variables, **values})
+
+    def format(self, values: Mapping[str, object], *, owner: str = "PromptTemplate") -> str:
+        """Fill the template; missing variables raise the peer's ``KeyError``.
+
+        Caller values override partial ones; ``owner`` names the template in errors.
+        """
+        if not isinstance(values, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+            raise TypeError(f"{owner} expects a mapping of variable values, got {type(values).__name__}")
+        missing = [name for name in self.input_variables if name not in values]
+        if missing:
+            raise missing_variables_error(owner, self.input_variables, list(values))
+        merged: dict[str, object] = {
+            name: value() if callable(value) else value
+            for name, value in self.partial_variables.items()
+            if name not in values  # an overridden partial is not even called
+        }
+        merged.update(values)
+        return self._parsed.render(merged)

@@ -1,0 +1,11 @@
+"""Tools that answer tool calls with messages: ``@tool``, ``Tool``, ``StructuredTool``."""
+
+from combinators.components.tools.message_tools import StructuredTool as StructuredTool
+from combinators.components.tools.message_tools import Tool as Tool
+from combinators.components.tools.message_tools import tool as tool
+
+__all__ = [
+    "StructuredTool",
+    "Tool",
+    "tool",
+]

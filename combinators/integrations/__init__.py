@@ -1,0 +1,1 @@
+"""Providers and infrastructure, each importable only with its extra."""

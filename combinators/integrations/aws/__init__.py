@@ -1,0 +1,19 @@
+"""Amazon Web Services integrations (extra ``aws``): the Kendra retriever."""
+
+from combinators.integrations.aws.kendra import AmazonKendraRetriever as AmazonKendraRetriever
+from combinators.integrations.aws.kendra import KendraAccessDenied as KendraAccessDenied
+from combinators.integrations.aws.kendra import KendraConnectionError as KendraConnectionError
+from combinators.integrations.aws.kendra import KendraError as KendraError
+from combinators.integrations.aws.kendra import KendraInvalidRequest as KendraInvalidRequest
+from combinators.integrations.aws.kendra import KendraResourceNotFound as KendraResourceNotFound
+from combinators.integrations.aws.kendra import KendraThrottled as KendraThrottled
+
+__all__ = [
+    "AmazonKendraRetriever",
+    "KendraAccessDenied",
+    "KendraConnectionError",
+    "KendraError",
+    "KendraInvalidRequest",
+    "KendraResourceNotFound",
+    "KendraThrottled",
+]

@@ -1,0 +1,361 @@
+"""``ChatOpenAI``: a chat model on any server that speaks OpenAI's chat-completions protocol.
+
+OpenAI itself, vLLM, llama.cpp's server, Ollama, LM Studio, ...: set ``base_url`` to
+the server's API root. The official ``openai`` package (the optional extra
+``openai``) carries the requests; it is imported when the first request is made.
+
+- ``invoke`` / ``ainvoke`` give an ``AIMessage`` with ``usage_metadata`` and
+  ``response_metadata`` (``model_name``, ``finish_reason``, ``token_usage``, ...).
+- ``stream`` / ``astream`` give ``AIMessageChunk`` s as the server sends tokens (and
+  ``on_chat_model_stream`` events); streamed tool-call pieces add up, by index, into
+  the ``tool_calls`` of the summed message.
+- ``bind_tools`` and ``with_structured_output`` return typed runnables.
+- Server failures are typed (``openai_errors``): ``ModelNotFoundError`` for an unknown
+  model, ``ModelRateLimitError``, ``ModelServerError``, ``ModelStreamError``, ... each
+  with ``status`` and ``model``, for ``with_retry`` and ``with_fallbacks`` to target.
+
+>>> model = ChatOpenAI(model="qwen2.5", base_url="http://127.0.0.1:8000/v1", temperature=0.0)
+>>> model
+ChatOpenAI(model='qwen2.5', base_url='http://127.0.0.1:8000/v1', temperature=0.0)
+>>> ChatOpenAI(api_key="sk-secret")
+ChatOpenAI(api_key=Secret('**********'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, final, overload
+
+import attrs
+
+from combinators.components.models.chat_model import BaseChatModel, ChatOutput, LanguageModelInput
+from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
+from combinators.integrations.openai.client import (
+    ApiKey,
+    ClientCache,
+    client_options,
+    import_openai,
+    resolve_api_key,
+    resolve_base_url,
+    shown_fields,
+    to_secret,
+)
+from combinators.components.models.errors import ModelStreamError
+from combinators.integrations.openai.errors import translate_error
+from combinators.integrations.openai.messages import (
+    chunk_to_message_chunk,
+    completion_to_message,
+    messages_to_openai,
+)
+from combinators.integrations.openai.structured import StructuredOutputParser, response_format
+from combinators.integrations.openai.tools import (
+    ToolChoice,
+    ToolSpec,
+    tool_choice_to_openai,
+    tool_to_openai,
+)
+from combinators.components.secrets import Secret
+from combinators import Runnable
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI, OpenAI
+
+__all__ = ["DEFAULT_MODEL", "ChatOpenAI"]
+
+T = TypeVar("T")
+_X = TypeVar("_X")
+
+DEFAULT_MODEL: Final = "gpt-4o-mini"
+"""The model asked for when none is named."""
+
+
+def _to_stop(value: Sequence[str] | str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _to_body(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return dict(value or {})
+
+
+def _check_retries(_instance: object, _attribute: object, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        raise ValueError(f"max_retries must be an int >= 0, got {value!r}")
+
+
+def _check_timeout(_instance: object, _attribute: object, value: float | None) -> None:
+    if value is not None and not (isinstance(value, int | float) and value > 0):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"timeout must be a number of seconds > 0 (or None), got {value!r}")
+
+
+@final
+@attrs.frozen(repr=False)
+class ChatOpenAI(BaseChatModel):
+    """A chat model over the OpenAI chat-completions protocol.
+
+    ``api_key`` (a ``Secret``, or a str made into one) is read from ``OPENAI_API_KEY``
+    only when not given; ``base_url`` from ``OPENAI_BASE_URL`` only when not given. A
+    server at another address that needs no key gets ``"EMPTY"``. ``timeout`` (seconds
+    per request; ``None`` keeps the client's default) and ``max_retries`` go to the
+    ``openai`` client, which retries 408, 409, 429 and 5xx answers and lost connections
+    with its own back-off on the wall clock; for a policy on the runtime's clock, set
+    ``max_retries=0`` and use ``with_retry`` on ``TransientModelError``. ``extra_body``
+    is merged into every request (``top_p``, ``seed``, a server's own options, ...);
+    keyword arguments at call time (``model.invoke(x, temperature=0.2)``) win over both.
+
+    >>> ChatOpenAI(stop=["\\n"], extra_body={"seed": 7}).stop
+    ('\\n',)
+    """
+
+    model: str = DEFAULT_MODEL
+    base_url: str | None = None
+    api_key: Secret | None = attrs.field(default=None, converter=to_secret)
+    temperature: float | None = None
+    max_tokens: int | None = None
+    stop: tuple[str, ...] | None = attrs.field(default=None, converter=_to_stop)
+    timeout: float | None = attrs.field(default=None, validator=_check_timeout)
+    max_retries: int = attrs.field(default=2, validator=_check_retries)
+    stream_usage: bool = True
+    extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
+    _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
+
+    def __repr__(self) -> str:
+        return f"ChatOpenAI({shown_fields(self)})"
+
+    # ------------------------------------------------------------------ settings
+
+    @property
+    def resolved_base_url(self) -> str:
+        """Where requests go (``base_url``, ``OPENAI_BASE_URL`` or OpenAI's API).
+
+        >>> ChatOpenAI(base_url="http://127.0.0.1:11434/v1/").resolved_base_url
+        'http://127.0.0.1:11434/v1'
+        """
+        return resolve_base_url(self.base_url)
+
+    def _api_key(self) -> ApiKey:
+        return resolve_api_key(self.api_key, self.resolved_base_url)
+
+    def _sync_client(self) -> OpenAI:
+        def build() -> OpenAI:
+            options = client_options(self._api_key(), self.resolved_base_url, self.timeout, self.max_retries)
+            return cast("OpenAI", import_openai().OpenAI(**options))
+
+        return self._clients.sync_client(build)
+
+    def _async_client(self) -> AsyncOpenAI:
+        def build() -> AsyncOpenAI:
+            options = client_options(self._api_key(), self.resolved_base_url, self.timeout, self.max_retries)
+            return cast("AsyncOpenAI", import_openai().AsyncOpenAI(**options))
+
+        return self._clients.async_client(build)
+
+    def request_body(
+        self, messages: Sequence[Message], stop: Sequence[str] | None = None, *, stream: bool = False, **kwargs: Any
+    ) -> dict[str, Any]:
+        """The JSON body of the request for ``messages`` (what the server receives).
+
+        >>> ChatOpenAI(model="m", temperature=0.5).request_body([AIMessage("hi")], stop=["."], seed=1)
+        {'model': 'm', 'messages': [{'role': 'assistant', 'content': 'hi'}], 'temperature': 0.5, 'stop': ['.'], 'seed': 1, 'stream': False}
+        """
+        body: dict[str, Any] = {"model": self.model, "messages": messages_to_openai(messages)}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        words = stop if stop is not None else self.stop
+        if words:
+            body["stop"] = list(words)
+        body.update(self.extra_body)
+        body.update((key, value) for key, value in kwargs.items() if value is not None and key != "stream")
+        body["stream"] = stream
+        if stream:
+            if self.stream_usage:
+                body.setdefault("stream_options", {"include_usage": True})
+        return body
+
+    # ------------------------------------------------------------------ errors
+
+    def _typed(self, error: BaseException, model: str, *, streaming: bool = False) -> BaseException | None:
+        return translate_error(
+            error, model=model, base_url=self.resolved_base_url, streaming=streaming, hint=self._api_key().hint
+        )
+
+    def _unfinished(self, model: str) -> ModelStreamError:
+        where = f"{self.resolved_base_url} (model {model!r})"
+        return ModelStreamError(
+            f"the stream from {where} ended before the model finished (no finish_reason)",
+            model=model,
+            base_url=self.resolved_base_url,
+        )
+
+    def _sync_chunks(self, chunks: Iterator[_X], model: str) -> Iterator[_X]:
+        while True:
+            try:
+                item = next(chunks)
+            except StopIteration:
+                return
+            except Exception as error:
+                typed = self._typed(error, model, streaming=True)
+                if typed is None:
+                    raise
+                raise typed from error
+            yield item
+
+    async def _async_chunks(self, chunks: AsyncIterator[_X], model: str) -> AsyncIterator[_X]:
+        while True:
+            try:
+                item = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            except Exception as error:
+                typed = self._typed(error, model, streaming=True)
+                if typed is None:
+                    raise
+                raise typed from error
+            yield item
+
+    # ------------------------------------------------------------------ hooks
+
+    def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        body = self.request_body(messages, stop, **kwargs)
+        model, wire = body.pop("model"), body.pop("messages")
+        body.pop("stream")
+        try:
+            completion = self._sync_client().chat.completions.create(
+                model=model, messages=wire, stream=False, extra_body=body
+            )
+        except Exception as error:
+            typed = self._typed(error, model)
+            if typed is None:
+                raise
+            raise typed from error
+        return completion_to_message(completion.to_dict())
+
+    async def _agenerate(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> AIMessage:
+        body = self.request_body(messages, stop, **kwargs)
+        model, wire = body.pop("model"), body.pop("messages")
+        body.pop("stream")
+        try:
+            completion = await self._async_client().chat.completions.create(
+                model=model, messages=wire, stream=False, extra_body=body
+            )
+        except Exception as error:
+            typed = self._typed(error, model)
+            if typed is None:
+                raise
+            raise typed from error
+        return completion_to_message(completion.to_dict())
+
+    def _stream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> Iterator[AIMessageChunk]:
+        body = self.request_body(messages, stop, stream=True, **kwargs)
+        model, wire = body.pop("model"), body.pop("messages")
+        body.pop("stream")
+        try:
+            stream = self._sync_client().chat.completions.create(
+                model=model, messages=wire, stream=True, extra_body=body
+            )
+        except Exception as error:
+            typed = self._typed(error, model)
+            if typed is None:
+                raise
+            raise typed from error
+        finished = False
+        with stream:
+            for data in self._sync_chunks(iter(stream), model):
+                chunk, finish = chunk_to_message_chunk(data.to_dict())
+                finished = finished or finish is not None
+                if chunk is not None:
+                    yield chunk
+        if not finished:
+            raise self._unfinished(model)
+
+    async def _astream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> AsyncIterator[AIMessageChunk]:
+        body = self.request_body(messages, stop, stream=True, **kwargs)
+        model, wire = body.pop("model"), body.pop("messages")
+        body.pop("stream")
+        try:
+            stream = await self._async_client().chat.completions.create(
+                model=model, messages=wire, stream=True, extra_body=body
+            )
+        except Exception as error:
+            typed = self._typed(error, model)
+            if typed is None:
+                raise
+            raise typed from error
+        finished = False
+        async with stream:
+            async for data in self._async_chunks(aiter(stream), model):
+                chunk, finish = chunk_to_message_chunk(data.to_dict())
+                finished = finished or finish is not None
+                if chunk is not None:
+                    yield chunk
+        if not finished:
+            raise self._unfinished(model)
+
+    # ------------------------------------------------------------------ tools and structured output
+
+    def bind_tools(
+        self,
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: ToolChoice | None = None,
+        parallel_tool_calls: bool | None = None,
+        strict: bool | None = None,
+    ) -> Runnable[LanguageModelInput, ChatOutput]:
+        """This model with ``tools`` offered on every call (and ``tool_choice``, if given).
+
+        >>> def add(a: int, b: int) -> int:
+        ...     '''Add two integers.'''
+        ...     return a + b
+        >>> bound = ChatOpenAI(model="m").bind_tools([add], tool_choice="add")
+        >>> bound.kwargs["tool_choice"]
+        {'type': 'function', 'function': {'name': 'add'}}
+        """
+        specs = [tool_to_openai(tool, strict=strict) for tool in tools]
+        options: dict[str, Any] = {"tools": specs} if specs else {}
+        if tool_choice is not None:
+            options["tool_choice"] = tool_choice_to_openai(tool_choice, specs)
+        if parallel_tool_calls is not None:
+            options["parallel_tool_calls"] = parallel_tool_calls
+        return self.with_kwargs(**options)
+
+    @overload
+    def with_structured_output(
+        self, schema: type[T], *, strict: bool | None = None
+    ) -> Runnable[LanguageModelInput, T]: ...
+
+    @overload
+    def with_structured_output(
+        self, schema: Mapping[str, Any], *, strict: bool | None = None
+    ) -> Runnable[LanguageModelInput, dict[str, Any]]: ...
+
+    def with_structured_output(
+        self, schema: type[Any] | Mapping[str, Any], *, strict: bool | None = None
+    ) -> Runnable[LanguageModelInput, Any]:
+        """This model answering in ``schema``'s JSON, parsed into its type.
+
+        ``schema`` is an attrs class, a TypedDict or a JSON Schema dict (then the result
+        is a dict). The server gets the protocol's ``json_schema`` response format;
+        ``strict=True`` asks for strict schema adherence (OpenAI then wants every
+        property required).
+
+        >>> import attrs
+        >>> @attrs.frozen
+        ... class Person:
+        ...     name: str
+        ...     age: int
+        >>> chain = ChatOpenAI(model="m").with_structured_output(Person)
+        >>> chain.steps[-1]
+        StructuredOutputParser(schema=<class 'combinators.integrations.openai.chat.Person'>)
+        """
+        fmt = response_format(schema, strict=strict)
+        parser: StructuredOutputParser[Any] = StructuredOutputParser(schema)
+        return self.with_kwargs(response_format=fmt) | parser

@@ -1,0 +1,175 @@
+"""``OpenAIEmbeddings``: vectors from any server that speaks OpenAI's embeddings protocol.
+
+For the vector store: ``InMemoryVectorStore(OpenAIEmbeddings(...))``. Settings,
+secrets and errors work as for ``ChatOpenAI`` (the optional extra ``openai``; the key
+from ``OPENAI_API_KEY`` only when none is given; typed errors with ``status`` and
+``model``). Texts go ``chunk_size`` per request; vectors come back in input order.
+
+>>> OpenAIEmbeddings(model="nomic-embed-text", base_url="http://127.0.0.1:11434/v1")
+OpenAIEmbeddings(model='nomic-embed-text', base_url='http://127.0.0.1:11434/v1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, cast, final
+
+import attrs
+
+from combinators.components.retrieval.embeddings import Embeddings, check_query, check_texts
+from combinators.integrations.openai.client import (
+    ClientCache,
+    client_options,
+    import_openai,
+    resolve_api_key,
+    resolve_base_url,
+    shown_fields,
+    to_secret,
+)
+from combinators.components.models.errors import ModelResponseError
+from combinators.integrations.openai.errors import translate_error
+from combinators.components.secrets import Secret
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI, OpenAI
+    from openai.types import CreateEmbeddingResponse
+
+__all__ = ["OpenAIEmbeddings"]
+
+DEFAULT_EMBEDDING_MODEL: Final = "text-embedding-3-small"
+
+
+def _check_dimensions(_instance: object, _attribute: object, value: int | None) -> None:
+    if value is not None:
+        _check_chunk_size(_instance, _attribute, value)
+
+
+def _check_chunk_size(_instance: object, _attribute: object, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        raise ValueError(f"OpenAIEmbeddings dimensions and chunk_size must be ints >= 1, got {value!r}")
+
+
+def _check_retries(_instance: object, _attribute: object, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        raise ValueError(f"max_retries must be an int >= 0, got {value!r}")
+
+
+def _to_body(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return dict(value or {})
+
+
+@final
+@attrs.frozen(repr=False)
+class OpenAIEmbeddings(Embeddings):
+    """Embeddings over the OpenAI ``/embeddings`` protocol.
+
+    ``dimensions`` asks models that support it for shorter vectors; ``extra_body`` is
+    merged into every request.
+
+    >>> OpenAIEmbeddings(dimensions=256, chunk_size=64).dimensions
+    256
+    """
+
+    model: str = DEFAULT_EMBEDDING_MODEL
+    base_url: str | None = None
+    api_key: Secret | None = attrs.field(default=None, converter=to_secret)
+    dimensions: int | None = attrs.field(default=None, validator=_check_dimensions)
+    chunk_size: int = attrs.field(default=512, validator=_check_chunk_size)
+    timeout: float | None = None
+    max_retries: int = attrs.field(default=2, validator=_check_retries)
+    extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
+    _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
+
+    def __repr__(self) -> str:
+        return f"OpenAIEmbeddings({shown_fields(self)})"
+
+    @property
+    def resolved_base_url(self) -> str:
+        """Where requests go (``base_url``, ``OPENAI_BASE_URL`` or OpenAI's API).
+
+        >>> OpenAIEmbeddings(base_url="http://127.0.0.1:8000/v1").resolved_base_url
+        'http://127.0.0.1:8000/v1'
+        """
+        return resolve_base_url(self.base_url)
+
+    def _options(self) -> dict[str, Any]:
+        key = resolve_api_key(self.api_key, self.resolved_base_url)
+        return client_options(key, self.resolved_base_url, self.timeout, self.max_retries)
+
+    def _sync_client(self) -> OpenAI:
+        return self._clients.sync_client(lambda: cast("OpenAI", import_openai().OpenAI(**self._options())))
+
+    def _async_client(self) -> AsyncOpenAI:
+        return self._clients.async_client(lambda: cast("AsyncOpenAI", import_openai().AsyncOpenAI(**self._options())))
+
+    def _extra(self) -> dict[str, Any]:
+        extra = dict(self.extra_body)
+        if self.dimensions is not None:
+            extra.setdefault("dimensions", self.dimensions)
+        return extra
+
+    def _batches(self, texts: list[str]) -> list[list[str]]:
+        return [texts[start : start + self.chunk_size] for start in range(0, len(texts), self.chunk_size)]
+
+    def _failure(self, error: Exception) -> Exception | None:
+        hint = resolve_api_key(self.api_key, self.resolved_base_url).hint
+        return translate_error(error, model=self.model, base_url=self.resolved_base_url, hint=hint)
+
+    def _vectors(self, response: CreateEmbeddingResponse, count: int) -> list[list[float]]:
+        items = sorted(response.data, key=lambda item: item.index)
+        if len(items) != count:
+            raise ModelResponseError(
+                f"{self.resolved_base_url} (model {self.model!r}) sent {len(items)} vectors for {count} texts",
+                model=self.model,
+                base_url=self.resolved_base_url,
+            )
+        return [[float(x) for x in item.embedding] for item in items]
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order (``chunk_size`` texts per request).
+
+        >>> OpenAIEmbeddings().embed_documents([])
+        []
+        """
+        vectors: list[list[float]] = []
+        for batch in self._batches(check_texts(texts)):
+            try:
+                response = self._sync_client().embeddings.create(
+                    input=batch, model=self.model, encoding_format="float", extra_body=self._extra()
+                )
+            except Exception as error:
+                typed = self._failure(error)
+                if typed is None:
+                    raise
+                raise typed from error
+            vectors.extend(self._vectors(response, len(batch)))
+        return vectors
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of a search query."""
+        return self.embed_documents([check_query(text)])[0]
+
+    async def aembed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """Async ``embed_documents``, on the running loop's client.
+
+        >>> import asyncio
+        >>> asyncio.run(OpenAIEmbeddings().aembed_documents([]))
+        []
+        """
+        vectors: list[list[float]] = []
+        for batch in self._batches(check_texts(texts)):
+            try:
+                response = await self._async_client().embeddings.create(
+                    input=batch, model=self.model, encoding_format="float", extra_body=self._extra()
+                )
+            except Exception as error:
+                typed = self._failure(error)
+                if typed is None:
+                    raise
+                raise typed from error
+            vectors.extend(self._vectors(response, len(batch)))
+        return vectors
+
+    async def aembed_query(self, text: str) -> list[float]:
+        """Async ``embed_query``."""
+        return (await self.aembed_documents([check_query(text)]))[0]

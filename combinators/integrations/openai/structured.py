@@ -1,0 +1,186 @@
+"""Structured output: a JSON Schema ``response_format``, and a parser back to the type.
+
+``with_structured_output(schema)`` asks the server for JSON that follows the schema
+(the protocol's ``{"type": "json_schema", ...}`` response format) and parses the
+reply into the type: an attrs class (nested attrs classes, lists and optionals
+included), a TypedDict, or a plain dict for a JSON Schema given as a dict.
+
+>>> import attrs
+>>> @attrs.frozen
+... class City:
+...     name: str
+...     population: int
+>>> from combinators.components.messages.values import AIMessage
+>>> StructuredOutputParser(City).invoke(AIMessage('{"name": "Oslo", "population": 709000}'))
+City(name='Oslo', population=709000)
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import types
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar, Union, cast, final, get_args, get_origin, get_type_hints, is_typeddict
+
+import attrs
+import jsonschema
+
+from combinators.components.models.chat_model import ChatOutput
+from combinators.integrations.openai.tools import strict_schema
+from combinators.authoring import type_schema
+from combinators import Runnable
+from effects.errors import CombinatorsError
+from effects.authoring import Scope
+
+__all__ = ["StructuredOutputError", "StructuredOutputParser", "response_format", "schema_of"]
+
+T = TypeVar("T")
+
+
+class StructuredOutputError(CombinatorsError, ValueError):
+    """The model's reply is not JSON that follows the schema; ``text`` is what it said.
+
+    >>> StructuredOutputError("not JSON", text="hi").text
+    'hi'
+    """
+
+    text: str
+
+    def __init__(self, message: str, *, text: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_error, (str(self), self.text)
+
+
+def _rebuild_error(message: str, text: str) -> StructuredOutputError:
+    return StructuredOutputError(message, text=text)
+
+
+def schema_of(schema: type[Any] | Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of an attrs class, a TypedDict, or a schema dict (copied).
+
+    >>> from typing import TypedDict
+    >>> class Answer(TypedDict):
+    ...     text: str
+    >>> schema_of(Answer)
+    {'type': 'object', 'properties': {'text': {'type': 'string'}}, 'required': ['text'], 'title': 'Answer'}
+    """
+    if isinstance(schema, Mapping):
+        return dict(schema)
+    found = type_schema(schema)
+    if found.get("type") != "object":
+        raise TypeError(
+            f"structured output needs an attrs class, a TypedDict or a JSON Schema dict, got {schema!r}"
+        )
+    return found
+
+
+def response_format(schema: type[Any] | Mapping[str, Any], *, strict: bool | None = None) -> dict[str, Any]:
+    """The ``response_format`` request field for a schema.
+
+    >>> response_format({"title": "Answer", "type": "object", "properties": {}}, strict=True)["json_schema"]
+    {'name': 'Answer', 'schema': {'title': 'Answer', 'type': 'object', 'properties': {}, 'additionalProperties': False}, 'strict': True}
+    """
+    found = schema_of(schema)
+    name = found.get("title") or getattr(schema, "__name__", None) or "output"
+    json_schema: dict[str, Any] = {"name": str(name), "schema": strict_schema(found) if strict else found}
+    if strict is not None:
+        json_schema["strict"] = strict
+    return {"type": "json_schema", "json_schema": json_schema}
+
+
+def _structure(annotation: object, value: object) -> object:
+    # The value already follows the type's JSON Schema; build the Python values it stands for.
+    unchanged: object = value
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin is Union or origin is types.UnionType:
+        for arm in args:
+            try:
+                jsonschema.validate(value, type_schema(arm))
+            except jsonschema.ValidationError:
+                continue
+            return _structure(arm, value)
+        return value
+    if origin in (list, Sequence, tuple, set, frozenset) and isinstance(value, list):
+        items = cast("list[object]", value)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            built: list[object] = [_structure(arm, item) for arm, item in zip(args, items, strict=False)]
+        else:
+            built = [_structure(args[0] if args else Any, item) for item in items]
+        return built if origin in (list, Sequence) else cast(Any, origin)(built)
+    if origin in (dict, Mapping) and isinstance(value, dict) and len(args) == 2:
+        entries = cast("dict[str, object]", value)
+        return {key: _structure(args[1], item) for key, item in entries.items()}
+    if isinstance(annotation, type):
+        if attrs.has(annotation) and isinstance(value, dict):
+            fields = cast("dict[str, object]", value)
+            hints = get_type_hints(annotation)
+            init = {
+                field.alias: _structure(hints.get(field.name, Any), fields[field.name])
+                for field in attrs.fields(annotation)
+                if field.init and field.name in fields
+            }
+            return annotation(**init)
+        if is_typeddict(annotation) and isinstance(value, dict):
+            fields = cast("dict[str, object]", value)
+            hints = get_type_hints(annotation)
+            return {key: _structure(hints.get(key, Any), item) for key, item in fields.items()}
+        if issubclass(annotation, enum.Enum):
+            return annotation(value)
+    return unchanged
+
+
+def _text(message: ChatOutput) -> str:
+    return message.text
+
+
+@final
+@attrs.frozen
+class StructuredOutputParser(Runnable[ChatOutput, T], Generic[T]):
+    """Parses a model's JSON reply into ``schema``'s type (checked against its JSON Schema).
+
+    >>> from combinators.components.messages.values import AIMessage
+    >>> StructuredOutputParser({"type": "object", "required": ["a"]}).invoke(AIMessage('{"b": 1}'))
+    Traceback (most recent call last):
+    ...
+    combinators.integrations.openai.structured.StructuredOutputError: the reply does not follow the schema: 'a' is a required property
+    """
+
+    schema: type[T] | Mapping[str, Any]
+    run_type = "parser"
+
+    @property
+    def _key(self) -> object:
+        return json.dumps(dict(self.schema), sort_keys=True) if isinstance(self.schema, Mapping) else self.schema
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StructuredOutputParser) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash((StructuredOutputParser, self._key))
+
+    def parse(self, text: str) -> T:
+        """The value a JSON text stands for.
+
+        >>> StructuredOutputParser({"type": "object"}).parse('{"x": [1]}')
+        {'x': [1]}
+        """
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise StructuredOutputError(f"the reply is not JSON ({error}): {text[:200]!r}", text=text) from error
+        try:
+            jsonschema.validate(value, schema_of(self.schema))
+        except jsonschema.ValidationError as error:
+            raise StructuredOutputError(f"the reply does not follow the schema: {error.message}", text=text) from error
+        if isinstance(self.schema, Mapping):
+            return cast(T, value)
+        return cast(T, _structure(self.schema, value))
+
+    def step_invoke(self, input: ChatOutput, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+        return self.parse(_text(input))
+

@@ -1,0 +1,1 @@
+"""Public nodes, one per module."""

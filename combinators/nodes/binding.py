@@ -1,0 +1,106 @@
+"""``RunnableBinding``: a runnable with config, keyword arguments, types or listeners bound.
+
+A binding is not a run of its own: the runtime unwraps it and runs ``bound`` with
+the bound config merged under the caller's (tags are a union, the caller's
+metadata wins, ``run_name`` names ``bound``'s run).
+
+>>> from combinators import RunnableLambda
+>>> r = RunnableLambda(abs).with_config(tags=["t"])
+>>> r
+RunnableLambda(abs).with_config(RunConfig(tags=('t',)))
+>>> r.invoke(-1), r.name
+(1, 'abs')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, final
+
+import attrs
+
+from combinators.runnable.composing import Runnable
+from effects.config import EMPTY_CONFIG, RunConfig
+from effects.step import ObserverFactory, StepBinding
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+A = TypeVar("A")
+B = TypeVar("B")
+
+ListenerFn = Callable[..., object]
+"""A listener: called with the ``Run`` (and, if it takes two arguments, the config)."""
+
+
+@final
+@attrs.frozen(repr=False, hash=False)
+class RunnableBinding(Runnable[In, Out]):
+    """``bound`` with a config, keyword arguments, observers or declared types."""
+
+    bound: Runnable[In, Out]
+    config: RunConfig = EMPTY_CONFIG
+    kwargs: Mapping[str, Any] = attrs.field(factory=dict[str, Any])
+    observers: tuple[ObserverFactory, ...] = ()
+    input_type: type[Any] | None = None
+    output_type: type[Any] | None = None
+
+    @staticmethod
+    def over(
+        bound: Runnable[A, B],
+        *,
+        config: RunConfig = EMPTY_CONFIG,
+        kwargs: Mapping[str, Any] | None = None,
+        observers: tuple[ObserverFactory, ...] = (),
+        input_type: type[Any] | None = None,
+        output_type: type[Any] | None = None,
+    ) -> RunnableBinding[A, B]:
+        """Bind onto ``bound``; binding kwargs onto a kwargs-only binding merges them."""
+        if (
+            kwargs
+            and isinstance(bound, RunnableBinding)
+            and bound.config is EMPTY_CONFIG
+            and not bound.observers
+        ):
+            inner: RunnableBinding[A, B] = bound
+            return attrs.evolve(inner, kwargs={**inner.kwargs, **kwargs})
+        return RunnableBinding(bound, config, dict(kwargs or {}), observers, input_type, output_type)
+
+    step_binding: StepBinding | None = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        binding = StepBinding(self.bound, self.config, self.kwargs, self.observers)
+        object.__setattr__(self, "step_binding", binding)
+
+    def __hash__(self) -> int:
+        # kwargs may hold unhashable values; hashing their names keeps hash consistent with eq
+        return hash((self.bound, self.config, tuple(self.kwargs), self.observers))
+
+    @property
+    def name(self) -> str:
+        return self.bound.name
+
+    @property
+    def run_type(self) -> str:  # type: ignore[override]
+        return self.bound.run_type
+
+    def __repr__(self) -> str:
+        parts: list[str] = []
+        if self.config is not EMPTY_CONFIG:
+            parts.append(f".with_config({self.config!r})")
+        if self.kwargs:
+            shown = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
+            parts.append(f".with_kwargs({shown})")
+        if self.observers:
+            parts.append(".with_listeners(...)")
+        if self.input_type is not None or self.output_type is not None:
+            parts.append(f".with_types(input_type={self.input_type!r}, output_type={self.output_type!r})")
+        return f"{self.bound.receiver_repr()}{''.join(parts)}"
+
+
+def listeners(
+    on_start: ListenerFn | None, on_end: ListenerFn | None, on_error: ListenerFn | None
+) -> ObserverFactory:
+    """The observer factory behind ``with_listeners``."""
+    from effects.projections.listeners import ListenerSpec
+
+    return ListenerSpec(on_start, on_end, on_error)

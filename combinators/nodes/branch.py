@@ -1,0 +1,124 @@
+"""``RunnableBranch``: the first branch whose condition holds runs, else the default.
+
+Conditions are tried in order on the original input (tags ``condition:N``); the
+chosen branch runs with ``branch:N`` or ``branch:default``.
+
+>>> from combinators import RunnableBranch, RunnableLambda
+>>> sign = RunnableBranch(
+...     (lambda x: x > 0, RunnableLambda(lambda x: "positive")),
+...     (lambda x: x < 0, RunnableLambda(lambda x: "negative")),
+...     RunnableLambda(lambda x: "zero"),
+... )
+>>> sign.batch([3, -1, 0])
+['positive', 'negative', 'zero']
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, TypeVar, cast, final
+
+import attrs
+
+from combinators._support.fields import init_fields
+from combinators.runnable.composing import Runnable
+from effects._runtime.scope import Scope
+from effects._runtime.closing import closing
+from effects._runtime.total import NOTHING, aadded_up, added_up
+
+A = TypeVar("A")
+B = TypeVar("B")
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+
+Condition = Runnable[A, Any] | Callable[[A], Any]
+Target = Runnable[A, B] | Callable[[A], B]
+
+
+
+@final
+@attrs.frozen(init=False, repr=False)
+class RunnableBranch(Runnable[In, Out]):
+    """Condition/branch pairs and a default, chosen by truthiness of the conditions."""
+
+    branches: tuple[tuple[Runnable[In, Any], Runnable[In, Out]], ...]
+    default: Runnable[In, Out]
+
+    def __init__(
+        self: RunnableBranch[A, B],
+        *args: tuple[Condition[A], Target[A, B]] | Target[A, B],
+    ) -> None:
+        # One typed signature, no catch-all overload: a branch whose input or output
+        # does not fit is a type error here (untyped callers are checked at runtime).
+        from combinators._support.coerce import coerce_to_runnable
+
+        given: tuple[object, ...] = args
+        if len(given) < 2:
+            raise ValueError("RunnableBranch needs at least one (condition, runnable) pair and a default")
+        *pairs, default = given
+        if isinstance(default, tuple):
+            raise TypeError("RunnableBranch's last argument is the default runnable, not a pair")
+        coerced: list[tuple[Runnable[Any, Any], Runnable[Any, Any]]] = []
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(cast(tuple[object, ...], pair)) != 2:
+                raise TypeError(
+                    "RunnableBranch takes (condition, runnable) pairs before the default,"
+                    f" got {type(pair).__name__}"  # pyright: ignore[reportUnknownArgumentType]
+                )
+            condition, target = cast(tuple[object, object], pair)
+            coerced.append((coerce_to_runnable(condition), coerce_to_runnable(target)))
+        init_fields(self, tuple(coerced), coerce_to_runnable(default))
+
+    is_leaf = False
+
+    @property
+    def name(self) -> str:
+        return "RunnableBranch"
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"({c!r}, {r!r})" for c, r in self.branches)
+        return f"RunnableBranch({pairs}, {self.default!r})"
+
+    def _choose(self, input: In, scope: Scope) -> tuple[Runnable[In, Out], str]:
+        for i, (condition, target) in enumerate(self.branches, start=1):
+            if scope.invoke(condition, input, f"condition:{i}"):
+                return target, f"branch:{i}"
+        return self.default, "branch:default"
+
+    async def _achoose(self, input: In, scope: Scope) -> tuple[Runnable[In, Out], str]:
+        for i, (condition, target) in enumerate(self.branches, start=1):
+            if await scope.ainvoke(condition, input, f"condition:{i}"):
+                return target, f"branch:{i}"
+        return self.default, "branch:default"
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        target, tag = self._choose(input, scope)
+        result: Out = scope.invoke(target, input, tag, kwargs)
+        return result
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        target, tag = await self._achoose(input, scope)
+        result: Out = await scope.ainvoke(target, input, tag, kwargs)
+        return result
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
+            return
+        target, tag = self._choose(total, scope)
+        yield from scope.stream(target, iter((total,)), tag, kwargs)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
+            return
+        target, tag = await self._achoose(total, scope)
+
+        async def once() -> AsyncIterator[Any]:
+            yield total
+
+        async with closing(scope.astream(target, once(), tag, kwargs)) as outputs:
+            async for out in outputs:
+                yield out

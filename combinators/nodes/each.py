@@ -1,0 +1,54 @@
+"""``RunnableEach``: a runnable applied to every element of a list (LangChain's ``.map()``).
+
+>>> from combinators import RunnableLambda
+>>> RunnableLambda(str.upper).each().invoke(["a", "b"])
+['A', 'B']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar, final
+
+import attrs
+
+from combinators.runnable.composing import Runnable
+from effects._runtime.calls import gather_structured
+from effects._runtime.thread_pool import run_indexed
+from effects._runtime.scope import Scope
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
+    """Runs ``bound`` on each element (concurrently, results in order)."""
+
+    bound: Runnable[A, B]
+
+    is_leaf = False
+
+    @property
+    def name(self) -> str:
+        return f"RunnableEach<{self.bound.name}>"
+
+    def __repr__(self) -> str:
+        return f"{self.bound.receiver_repr()}.each()"
+
+    def step_invoke(self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, Any]) -> list[B]:
+        items = list(input)
+        return run_indexed(lambda i: scope.invoke(self.bound, items[i], None, kwargs), len(items), limit=None)
+
+    async def step_ainvoke(
+        self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> list[B]:
+        items = list(input)
+        results: list[Any] = [None] * len(items)
+
+        async def one(i: int) -> None:
+            results[i] = await scope.ainvoke(self.bound, items[i], None, kwargs)
+
+        await gather_structured([one(i) for i in range(len(items))])
+        return results

@@ -1,0 +1,156 @@
+"""``RunnableWithFallbacks``: try the primary, then each fallback, on the original input.
+
+With ``exception_key`` each fallback gets a *copy* of the input dict with the
+last error under that key; the caller's dict is never changed. When all fail,
+the primary's error is raised with the fallbacks' errors recorded as notes.
+Streams fall back only before their first chunk; an empty stream is a result.
+
+>>> from combinators import RunnableLambda
+>>> def broken(x: dict) -> str:
+...     raise KeyError("primary")
+>>> def explain(x: dict) -> str:
+...     return f"fallback saw {type(x['error']).__name__}"
+>>> data = {"q": 1}
+>>> RunnableLambda(broken).with_fallbacks([RunnableLambda(explain)], exception_key="error").invoke(data)
+'fallback saw KeyError'
+>>> data
+{'q': 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, TypeVar, final
+
+import attrs
+
+from combinators._support.rereadable import AReplayable, Replayable
+from combinators.runnable.composing import Runnable
+from effects.errors import InputError
+from effects._runtime.scope import Scope
+from effects._runtime.closing import closing
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnableWithFallbacks(Runnable[In, Out]):
+    """``runnable``, then ``fallbacks`` in order, for errors of ``exceptions_to_handle``."""
+
+    runnable: Runnable[In, Out]
+    fallbacks: tuple[Runnable[In, Out], ...]
+    exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,)
+    exception_key: str | None = None
+
+    is_leaf = False
+
+    @property
+    def runnables(self) -> tuple[Runnable[In, Out], ...]:
+        """The primary, then the fallbacks."""
+        return (self.runnable, *self.fallbacks)
+
+    def __repr__(self) -> str:
+        return f"{self.runnable.receiver_repr()}.with_fallbacks({list(self.fallbacks)!r})"
+
+    def _input_for(self, input: In, error: BaseException | None) -> Any:
+        if self.exception_key is None or error is None:
+            return input
+        if not isinstance(input, Mapping):
+            raise InputError(
+                f"{self.name} with exception_key={self.exception_key!r} expects a dict input,"
+                f" got {type(input).__name__}"
+            )
+        given: Mapping[str, object] = input  # pyright: ignore[reportUnknownVariableType]
+        return {**given, self.exception_key: error}  # a copy: never the caller's dict
+
+    def _handled(self, error: BaseException) -> bool:
+        return isinstance(error, Exception) and isinstance(error, self.exceptions_to_handle)
+
+    @staticmethod
+    def _give_up(errors: list[BaseException]) -> BaseException:
+        primary = errors[0]
+        for number, error in enumerate(errors[1:], start=1):
+            primary.add_note(f"fallback {number} failed: {type(error).__name__}: {error}")
+        return primary
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        errors: list[BaseException] = []
+        for candidate in self.runnables:
+            given = self._input_for(input, errors[-1] if errors else None)
+            try:
+                result: Out = scope.invoke(candidate, given, None, kwargs)
+                return result
+            except BaseException as error:
+                if not self._handled(error):
+                    raise
+                errors.append(error)
+        raise self._give_up(errors)
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        errors: list[BaseException] = []
+        for candidate in self.runnables:
+            given = self._input_for(input, errors[-1] if errors else None)
+            try:
+                result: Out = await scope.ainvoke(candidate, given, None, kwargs)
+                return result
+            except BaseException as error:
+                if not self._handled(error):
+                    raise
+                errors.append(error)
+        raise self._give_up(errors)
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+        source = Replayable(inputs)
+        errors: list[BaseException] = []
+        for candidate in self.runnables:
+            reader: Iterator[Any] = source.reader()
+            if errors and self.exception_key is not None:
+                error = errors[-1]
+                reader = (self._input_for(chunk, error) for chunk in reader)
+            chunks = scope.stream(candidate, reader, None, kwargs)
+            try:
+                first = next(chunks)
+            except StopIteration:
+                return  # an empty stream is a valid result
+            except BaseException as error:
+                if source.error is not None or not self._handled(error):
+                    raise  # an input error is not this step's failure
+                errors.append(error)
+                continue
+            yield first
+            yield from chunks
+            return
+        raise self._give_up(errors)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        source = AReplayable(inputs)
+        errors: list[BaseException] = []
+        for candidate in self.runnables:
+            reader: AsyncIterator[Any] = source.reader()
+            if errors and self.exception_key is not None:
+                reader = self._with_error(reader, errors[-1])
+            chunks = scope.astream(candidate, reader, None, kwargs)
+            try:
+                first = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            except BaseException as error:
+                if source.error is not None or not self._handled(error):
+                    raise  # an input error is not this step's failure
+                errors.append(error)
+                continue
+            yield first
+            async with closing(chunks) as stream:
+                async for chunk in stream:
+                    yield chunk
+            return
+        raise self._give_up(errors)
+
+    async def _with_error(self, reader: AsyncIterator[Any], error: BaseException) -> AsyncIterator[Any]:
+        async with closing(reader) as stream:
+            async for chunk in stream:
+                yield self._input_for(chunk, error)

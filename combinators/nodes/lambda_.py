@@ -1,0 +1,337 @@
+"""``RunnableLambda``: a function as a step.
+
+The function may be sync, async, or both (``afunc``); a sync or async generator
+function streams its yields; a function that returns a runnable has that runnable
+run on the same input (one level of ``recursion_limit`` less); a function with a
+second parameter receives the ``RunConfig``.
+
+>>> from combinators import RunnableLambda
+>>> def double(x: int) -> int:
+...     return 2 * x
+>>> RunnableLambda(double)
+RunnableLambda(double)
+>>> RunnableLambda(double).invoke(21)
+42
+"""
+
+from __future__ import annotations
+
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from enum import IntEnum
+from typing import Any, Final, TypeVar, final, overload
+
+import attrs
+
+from combinators.runnable.calls import aadd_up, add_up
+from combinators._support.fields import init_fields
+from combinators.runnable.composing import Runnable
+from effects.config import RunConfig
+from effects.errors import InputError
+from effects._runtime.scope import Scope
+from effects._runtime.closing import closing
+from effects._runtime.total import NOTHING, aadded_up, Total
+
+A = TypeVar("A")
+B = TypeVar("B")
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+
+
+
+class _Kind(IntEnum):
+    SYNC = 0
+    ASYNC = 1
+    GENERATOR = 2
+    ASYNC_GENERATOR = 3
+
+
+_SYNC: Final = _Kind.SYNC  # a module constant: one lookup less on the hot path
+
+
+def _kind_of(func: Callable[..., object]) -> _Kind:
+    target = inspect.unwrap(func)
+    call = getattr(target, "__call__", None)
+    if inspect.isasyncgenfunction(target) or inspect.isasyncgenfunction(call):
+        return _Kind.ASYNC_GENERATOR
+    if inspect.isgeneratorfunction(target) or inspect.isgeneratorfunction(call):
+        return _Kind.GENERATOR
+    if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(call):
+        return _Kind.ASYNC
+    return _Kind.SYNC
+
+
+def _takes_config(func: Callable[..., object]) -> bool:
+    try:
+        parameters = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):  # builtins without a signature take one argument
+        return False
+    if any(p.name == "config" for p in parameters):
+        return True
+    positional = [
+        p
+        for p in parameters
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return len(positional) >= 2
+
+
+def _function_name(func: Callable[..., object]) -> str:
+    name = getattr(func, "__name__", None)
+    if not isinstance(name, str) or name == "<lambda>":
+        return "RunnableLambda"
+    return name
+
+
+@final
+@attrs.frozen(init=False, repr=False)
+class RunnableLambda(Runnable[In, Out]):
+    """A function (sync, async, generator, or returning a runnable) as a step.
+
+    An async call runs a sync function inline in the event loop; pass
+    ``in_thread=True`` for a blocking function so it runs on a worker thread.
+
+    >>> async def aplus(x: int) -> int:
+    ...     return x + 1
+    >>> import asyncio
+    >>> asyncio.run(RunnableLambda(aplus).ainvoke(1))
+    2
+    """
+
+    input_known_at_start = False
+
+    func: Callable[..., Any]
+    afunc: Callable[..., Any] | None
+    label: str | None
+    in_thread: bool
+    kind: _Kind = attrs.field(eq=False)
+    afunc_kind: _Kind | None = attrs.field(eq=False)
+    passes_config: bool = attrs.field(eq=False)
+
+    @overload
+    def __init__(
+        self: RunnableLambda[A, B],
+        func: Callable[[A], AsyncIterator[B]],
+        afunc: None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: RunnableLambda[A, B],
+        func: Callable[[A], Iterator[B]],
+        afunc: Callable[[A], AsyncIterator[B]] | None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: RunnableLambda[A, B],
+        func: Callable[[A], Awaitable[B]],
+        afunc: None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: RunnableLambda[A, B],
+        func: Callable[[A], Runnable[A, B]],
+        afunc: None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: RunnableLambda[A, B],
+        func: Callable[[A], B],
+        afunc: Callable[[A], Awaitable[B]] | None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: RunnableLambda[A, B],
+        func: Callable[[A, RunConfig], Awaitable[B]],
+        afunc: None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: RunnableLambda[A, B],
+        func: Callable[[A, RunConfig], B],
+        afunc: Callable[[A, RunConfig], Awaitable[B]] | None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        afunc: Callable[..., Any] | None = None,
+        *,
+        name: str | None = None,
+        in_thread: bool = False,
+    ) -> None:
+        if not callable(func):
+            raise TypeError(f"RunnableLambda needs a callable, got {type(func).__name__}")
+        kind = _kind_of(func)
+        afunc_kind = None
+        if afunc is not None:
+            if kind in (_Kind.ASYNC, _Kind.ASYNC_GENERATOR):
+                raise TypeError(
+                    "RunnableLambda got an async func and an afunc: give the async one as afunc"
+                )
+            afunc_kind = _kind_of(afunc)
+            if afunc_kind not in (_Kind.ASYNC, _Kind.ASYNC_GENERATOR):
+                raise TypeError("RunnableLambda's afunc must be an async function")
+        init_fields(self, func, afunc, name, in_thread, kind, afunc_kind, _takes_config(func))
+
+    @property
+    def name(self) -> str:
+        return self.label or _function_name(self.func)
+
+    def __repr__(self) -> str:
+        shown = self.label or _function_name(self.func)
+        if shown == "RunnableLambda":
+            shown = "<lambda>"
+        return f"RunnableLambda({shown})"
+
+    # ------------------------------------------------------------------ running
+
+    def _args(self, input: object, scope: Scope) -> tuple[object, ...]:
+        return (input, scope.config) if self.passes_config else (input,)
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        kind = self.kind
+        if kind is _SYNC:
+            if self.passes_config:
+                out = self.func(input, scope.config, **kwargs)
+            elif kwargs:
+                out = self.func(input, **kwargs)
+            else:
+                out = self.func(input)
+        elif kind is _Kind.GENERATOR:
+            out = add_up(self.func(*self._args(input, scope), **kwargs), self.name)
+        else:
+            raise InputError(
+                f"{self.name} has only an async function; call ainvoke/astream instead of invoke"
+            )
+        if isinstance(out, Runnable):
+            out = _run_returned(out, input, scope)  # pyright: ignore[reportUnknownArgumentType]
+        result: Out = out
+        return result
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        import asyncio
+
+        func, kind = self._async_func()
+        if kind is _Kind.ASYNC:
+            out = await func(*self._args(input, scope), **kwargs)
+        elif kind is _Kind.ASYNC_GENERATOR:
+            out = await aadd_up(func(*self._args(input, scope), **kwargs), self.name)
+        elif kind is _Kind.GENERATOR:
+            out = add_up(func(*self._args(input, scope), **kwargs), self.name)
+        elif self.in_thread:
+            out = await asyncio.to_thread(func, *self._args(input, scope), **kwargs)
+        else:
+            out = func(*self._args(input, scope), **kwargs)
+        if isinstance(out, Runnable):
+            out = await _arun_returned(out, input, scope)  # pyright: ignore[reportUnknownArgumentType]
+        result: Out = out
+        return result
+
+    def step_stream(
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[Out]:
+        total = _collect(inputs)
+        if total is NOTHING:
+            return
+        if self.kind is _Kind.GENERATOR:
+            yield from self.func(*self._args(total, scope), **kwargs)
+            return
+        out: Any = self.step_invoke_raw(total, scope, kwargs)
+        if isinstance(out, Runnable):
+            returned: Runnable[Any, Out] = out  # pyright: ignore[reportUnknownVariableType]
+            yield from scope.with_recursion_step().stream(returned, iter((total,)))
+            return
+        yield out
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        import asyncio
+
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
+            return
+        func, kind = self._async_func()
+        if kind is _Kind.ASYNC_GENERATOR:
+            async with closing(func(*self._args(total, scope), **kwargs)) as stream:
+                async for chunk in stream:
+                    yield chunk
+            return
+        if kind is _Kind.GENERATOR:
+            for chunk in func(*self._args(total, scope), **kwargs):
+                yield chunk
+            return
+        if kind is _Kind.ASYNC:
+            out = await func(*self._args(total, scope), **kwargs)
+        elif self.in_thread:
+            out = await asyncio.to_thread(func, *self._args(total, scope), **kwargs)
+        else:
+            out = func(*self._args(total, scope), **kwargs)
+        if isinstance(out, Runnable):
+            returned: Runnable[Any, Out] = out  # pyright: ignore[reportUnknownVariableType]
+            async with closing(scope.with_recursion_step().astream(returned, _aone(total))) as stream:
+                async for chunk in stream:
+                    yield chunk
+            return
+        yield out
+
+    def step_invoke_raw(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> object:
+        """Call the sync function once, without running a runnable it returns."""
+        if self.kind is not _Kind.SYNC:
+            raise InputError(
+                f"{self.name} has only an async function; call ainvoke/astream instead"
+            )
+        return self.func(*self._args(input, scope), **kwargs)
+
+    def _async_func(self) -> tuple[Callable[..., Any], _Kind]:
+        if self.afunc is not None and self.afunc_kind is not None:
+            return self.afunc, self.afunc_kind
+        return self.func, self.kind
+
+
+def _collect(inputs: Iterator[Any]) -> Any:
+    total = Total()
+    for chunk in inputs:
+        total.add(chunk)
+    return total.value()
+
+
+async def _aone(value: object) -> AsyncIterator[object]:
+    yield value
+
+
+def _run_returned(runnable: Runnable[Any, Any], input: object, scope: Scope) -> Any:
+    return scope.with_recursion_step().invoke(runnable, input)
+
+
+async def _arun_returned(runnable: Runnable[Any, Any], input: object, scope: Scope) -> Any:
+    return await scope.with_recursion_step().ainvoke(runnable, input)

@@ -1,0 +1,102 @@
+"""``RunnableParallel``: named branches on the same input, output a dict.
+
+Streaming yields one-key ``AddableDict`` chunks as the branches produce them;
+adding them up rebuilds the ``invoke`` output.
+
+>>> from combinators import RunnableLambda, RunnableParallel
+>>> par = RunnableParallel({"up": RunnableLambda(str.upper), "n": RunnableLambda(len)})
+>>> par.invoke("ab")
+{'up': 'AB', 'n': 2}
+>>> par.name
+'RunnableParallel<up,n>'
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, TypeVar, final
+
+import attrs
+
+from combinators.addable import AddableDict
+from combinators._support.fan_out import (
+    Branch,
+    ainvoke_branches,
+    astream_branches,
+    invoke_branches,
+    stream_branches,
+)
+from combinators._support.fields import init_fields
+from combinators.runnable.composing import Runnable
+from effects._runtime.scope import Scope
+from effects._runtime.closing import closing
+
+In = TypeVar("In", contravariant=True)
+
+BranchLike = Runnable[In, Any] | Callable[[In], Any] | Mapping[str, Any]
+
+
+@final
+@attrs.frozen(init=False, repr=False, hash=False)
+class RunnableParallel(Runnable[In, dict[str, Any]]):
+    """Runs each branch on the input; the output maps each key to its branch's output."""
+
+    steps: Mapping[str, Runnable[In, Any]]
+
+    def __init__(
+        self,
+        steps: Mapping[str, BranchLike[In]] | None = None,
+        /,
+        **named: BranchLike[In],
+    ) -> None:
+        from combinators._support.coerce import coerce_to_runnable
+
+        merged = {**(steps or {}), **named}
+        if not merged:
+            raise ValueError("RunnableParallel needs at least one branch")
+        coerced = {str(k): coerce_to_runnable(v) for k, v in merged.items()}
+        init_fields(self, coerced)
+
+    is_leaf = False
+    input_known_at_start = False
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.steps.items()))
+
+    @property
+    def name(self) -> str:
+        return f"RunnableParallel<{','.join(self.steps)}>"
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k!r}: {v!r}" for k, v in self.steps.items())
+        return f"RunnableParallel({{{body}}})"
+
+    @functools.cached_property
+    def _branches(self) -> tuple[Branch, ...]:
+        return tuple((step, f"map:key:{key}") for key, step in self.steps.items())
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        values = invoke_branches(scope, self._branches, input)
+        return dict(zip(self.steps, values, strict=True))
+
+    async def step_ainvoke(
+        self, input: In, scope: Scope, kwargs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        values = await ainvoke_branches(scope, self._branches, input)
+        return dict(zip(self.steps, values, strict=True))
+
+    def step_stream(
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[dict[str, Any]]:
+        keys = list(self.steps)
+        for i, chunk in stream_branches(scope, self._branches, inputs):
+            yield AddableDict({keys[i]: chunk})
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[dict[str, Any]]:
+        keys = list(self.steps)
+        async with closing(astream_branches(scope, self._branches, inputs)) as stream:
+            async for i, chunk in stream:
+                yield AddableDict({keys[i]: chunk})

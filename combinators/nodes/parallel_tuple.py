@@ -1,0 +1,105 @@
+"""``parallel(a, b, ...)``: positional branches on the same input, output a typed tuple.
+
+>>> from combinators import RunnableLambda, parallel
+>>> def length(s: str) -> int:
+...     return len(s)
+>>> both = parallel(RunnableLambda(str.upper), RunnableLambda(length))
+>>> both.invoke("ab")
+('AB', 2)
+>>> both
+parallel(RunnableLambda(upper), RunnableLambda(length))
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast, final, overload
+
+import attrs
+
+from combinators._support.fan_out import Branch, ainvoke_branches, invoke_branches
+from combinators.runnable.composing import Runnable
+from effects._runtime.scope import Scope
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+X = TypeVar("X")
+A = TypeVar("A")
+B = TypeVar("B")
+C = TypeVar("C")
+D = TypeVar("D")
+E = TypeVar("E")
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnableParallelTuple(Runnable[In, Out]):
+    """Runs each branch on the input; the output is the tuple of their outputs.
+
+    >>> from combinators import RunnableLambda
+    >>> RunnableParallelTuple((RunnableLambda(abs), RunnableLambda(str))).invoke(-2)
+    (2, '-2')
+    """
+
+    branches: tuple[Runnable[In, Any], ...]
+
+    is_leaf = False
+
+    @property
+    def name(self) -> str:
+        return f"RunnableParallel<{','.join(str(i) for i in range(len(self.branches)))}>"
+
+    def __repr__(self) -> str:
+        return f"parallel({', '.join(repr(b) for b in self.branches)})"
+
+    @functools.cached_property
+    def _tagged(self) -> tuple[Branch, ...]:
+        return tuple((step, f"map:key:{i}") for i, step in enumerate(self.branches))
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        return cast(Out, tuple(invoke_branches(scope, self._tagged, input)))
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        return cast(Out, tuple(await ainvoke_branches(scope, self._tagged, input)))
+
+
+@overload
+def parallel(a: Runnable[X, A], b: Runnable[X, B], /) -> Runnable[X, tuple[A, B]]: ...
+
+
+@overload
+def parallel(
+    a: Runnable[X, A], b: Runnable[X, B], c: Runnable[X, C], /
+) -> Runnable[X, tuple[A, B, C]]: ...
+
+
+@overload
+def parallel(
+    a: Runnable[X, A], b: Runnable[X, B], c: Runnable[X, C], d: Runnable[X, D], /
+) -> Runnable[X, tuple[A, B, C, D]]: ...
+
+
+@overload
+def parallel(
+    a: Runnable[X, A],
+    b: Runnable[X, B],
+    c: Runnable[X, C],
+    d: Runnable[X, D],
+    e: Runnable[X, E],
+    /,
+) -> Runnable[X, tuple[A, B, C, D, E]]: ...
+
+
+@overload
+def parallel(*branches: Runnable[X, Any]) -> Runnable[X, tuple[Any, ...]]: ...
+
+
+def parallel(*branches: Runnable[X, Any]) -> Runnable[X, tuple[Any, ...]]:
+    """Run the branches on the same input; the output is the tuple of their outputs."""
+    if len(branches) < 1:
+        raise ValueError("parallel needs at least one branch")
+    for branch in branches:
+        if not isinstance(branch, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            raise TypeError(f"parallel takes runnables, got {type(branch).__name__}")
+    return RunnableParallelTuple(tuple(branches))

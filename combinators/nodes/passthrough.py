@@ -1,0 +1,94 @@
+"""``RunnablePassthrough``: the identity step, with an optional side effect.
+
+>>> from combinators import RunnablePassthrough
+>>> RunnablePassthrough().invoke({"q": 1})
+{'q': 1}
+>>> RunnablePassthrough.assign(double=lambda d: d["q"] * 2).invoke({"q": 2})
+{'q': 2, 'double': 4}
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from typing import Any, TypeVar, final
+
+import attrs
+
+from combinators.runnable.composing import Runnable
+from effects._runtime.scope import Scope
+from effects._runtime.total import add_chunks
+from effects._runtime.closing import closing
+
+T = TypeVar("T")
+
+_NOTHING: Any = object()
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnablePassthrough(Runnable[T, T]):
+    """Passes its input on; ``func`` (if any) is called with it for a side effect.
+
+    While streaming, chunks pass through at once and ``func`` gets them added up
+    at the end.
+    """
+
+    input_known_at_start = False
+
+    func: Callable[[T], object] | None = None
+    afunc: Callable[[T], Awaitable[object]] | None = None
+
+    def __repr__(self) -> str:
+        if self.func is None and self.afunc is None:
+            return "RunnablePassthrough()"
+        return f"RunnablePassthrough({self.func!r}, {self.afunc!r})"
+
+    @staticmethod
+    def assign(  # type: ignore[override]  # LangChain's classmethod form: RunnablePassthrough.assign(...)
+        **mappers: Runnable[Mapping[str, Any], Any] | Callable[[Mapping[str, Any]], Any],
+    ) -> Runnable[Mapping[str, Any], dict[str, Any]]:
+        """Pass a dict through with keys added from ``mappers`` (each sees the whole dict)."""
+        from combinators.nodes.assign import RunnableAssign
+
+        return RunnableAssign.of(mappers)
+
+    def step_invoke(self, input: T, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+        if self.func is not None:
+            self.func(input)
+        return input
+
+    async def step_ainvoke(self, input: T, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+        if self.afunc is not None:
+            await self.afunc(input)
+        elif self.func is not None:
+            self.func(input)
+        return input
+
+    def step_stream(self, inputs: Iterator[T], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[T]:
+        if self.func is None:
+            return inputs
+        return self._stream_then_call(inputs)
+
+    def _stream_then_call(self, inputs: Iterator[T]) -> Iterator[T]:
+        total: Any = _NOTHING
+        for chunk in inputs:
+            total = add_chunks(total, chunk)
+            yield chunk
+        if total is not _NOTHING and self.func is not None:
+            self.func(total)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[T], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[T]:
+        total: Any = _NOTHING
+        async with closing(inputs) as stream:
+            async for chunk in stream:
+                if self.func is not None or self.afunc is not None:
+                    total = add_chunks(total, chunk)
+                yield chunk
+        if total is _NOTHING:
+            return
+        if self.afunc is not None:
+            await self.afunc(total)
+        elif self.func is not None:
+            self.func(total)

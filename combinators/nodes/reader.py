@@ -1,0 +1,111 @@
+"""``RunnableBind`` and ``pure``: the reader monad over runnables.
+
+``r.bind(f)`` maps ``x`` to ``f(r(x))(x)``: ``f`` turns ``r``'s output into the
+runnable that then runs on the same input. ``pure(v)`` ignores its input.
+
+>>> from combinators import RunnableLambda, pure
+>>> pure(3).bind(lambda n: RunnableLambda(lambda x: x * n)).invoke(5)
+15
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, TypeVar, final
+
+import attrs
+
+from combinators.runnable.composing import Runnable
+from effects.errors import InputError
+from effects._runtime.scope import Scope
+from effects._runtime.closing import closing
+from effects._runtime.total import NOTHING, aadded_up, added_up
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+V = TypeVar("V")
+
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnableBind(Runnable[In, Out]):
+    """Runs ``first``, asks ``then`` for the next runnable, runs it on the same input."""
+
+    first: Runnable[In, Any]
+    then: Callable[[Any], Runnable[In, Out]]
+
+    is_leaf = False
+    input_known_at_start = False
+
+    def __repr__(self) -> str:
+        return f"{self.first.receiver_repr()}.bind({getattr(self.then, '__name__', repr(self.then))})"
+
+    def _next(self, value: object) -> Runnable[In, Out]:
+        nxt = self.then(value)
+        if not isinstance(nxt, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            raise InputError(f"bind's function must return a runnable, got {type(nxt).__name__}")
+        return nxt
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        nxt = self._next(scope.invoke(self.first, input, None, kwargs))
+        result: Out = scope.invoke(nxt, input)
+        return result
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        nxt = self._next(await scope.ainvoke(self.first, input, None, kwargs))
+        result: Out = await scope.ainvoke(nxt, input)
+        return result
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
+            return
+        nxt = self._next(scope.invoke(self.first, total, None, kwargs))
+        yield from scope.stream(nxt, iter((total,)))
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
+            return
+        nxt = self._next(await scope.ainvoke(self.first, total, None, kwargs))
+
+        async def once() -> AsyncIterator[Any]:
+            yield total
+
+        async with closing(scope.astream(nxt, once())) as outputs:
+            async for out in outputs:
+                yield out
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnablePure(Runnable[object, V]):
+    """The constant runnable: any input gives ``value``.
+
+    >>> RunnablePure(7).invoke("ignored")
+    7
+    """
+
+    value: V
+
+    @property
+    def name(self) -> str:
+        return "pure"
+
+    def __repr__(self) -> str:
+        return f"pure({self.value!r})"
+
+    def step_invoke(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> V:
+        return self.value
+
+
+def pure(value: V) -> Runnable[object, V]:
+    """The constant runnable (the monad's unit).
+
+    >>> pure("x").invoke(None)
+    'x'
+    """
+    return RunnablePure(value)

@@ -1,0 +1,163 @@
+"""``RunnableRetry``: run ``bound`` again when it fails, by a ``RetryPolicy``.
+
+Attempts after the first are child runs tagged ``retry:attempt:N``. The last
+error is raised with the earlier ones recorded on it as notes. A stream is
+retried only until its first chunk: after that an error propagates, so nothing
+is ever duplicated.
+
+>>> from combinators import RunnableLambda
+>>> tries = []
+>>> def flaky(x: int) -> int:
+...     tries.append(x)
+...     if len(tries) < 3:
+...         raise ConnectionError(f"try {len(tries)}")
+...     return x
+>>> RunnableLambda(flaky).with_retry(wait_exponential_jitter=False).invoke(7), len(tries)
+(7, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, TypeVar, final
+
+import attrs
+
+from combinators._support.rereadable import AReplayable, Replayable
+from combinators.retry_policy import RetryPolicy
+from combinators.runnable.composing import Runnable
+from effects._runtime.scope import Scope
+from effects._runtime.closing import closing
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+
+FailedAttemptHook = Callable[[BaseException, Any, int], None]
+
+
+def _tag(attempt: int) -> str | None:
+    return None if attempt == 1 else f"retry:attempt:{attempt}"
+
+
+def _record(final_error: BaseException, earlier: list[BaseException]) -> None:
+    for number, error in enumerate(earlier, start=1):
+        final_error.add_note(f"attempt {number} failed: {type(error).__name__}: {error}")
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnableRetry(Runnable[In, Out]):
+    """``bound`` retried by ``policy``; ``on_failed_attempt(error, input, attempt)`` sees each failure."""
+
+    bound: Runnable[In, Out]
+    policy: RetryPolicy
+    on_failed_attempt: FailedAttemptHook | None = None
+
+    is_leaf = False
+    input_known_at_start = False
+
+    @property
+    def name(self) -> str:
+        return self.bound.name
+
+    def __repr__(self) -> str:
+        return f"{self.bound.receiver_repr()}.with_retry({self.policy!r})"
+
+    def _next_delay(
+        self, error: BaseException, input: object, attempt: int, waited: float, scope: Scope,
+        earlier: list[BaseException],
+    ) -> float:
+        """The wait before the next attempt, or raise ``error`` if there is none."""
+        if not self.policy.should_retry(error):
+            _record(error, earlier)
+            raise error
+        if self.on_failed_attempt is not None:
+            self.on_failed_attempt(error, input, attempt)
+        delay = self.policy.delay_before(attempt + 1, scope.clock.random)
+        if not self.policy.allows(attempt + 1, waited + delay):
+            _record(error, earlier)
+            raise error
+        earlier.append(error)
+        return delay
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        earlier: list[BaseException] = []
+        waited = 0.0
+        attempt = 1
+        while True:
+            try:
+                result: Out = scope.invoke(self.bound, input, _tag(attempt), kwargs)
+                return result
+            except BaseException as error:
+                delay = self._next_delay(error, input, attempt, waited, scope, earlier)
+            if delay:
+                scope.clock.sleep(delay)
+            waited += delay
+            attempt += 1
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        earlier: list[BaseException] = []
+        waited = 0.0
+        attempt = 1
+        while True:
+            try:
+                result: Out = await scope.ainvoke(self.bound, input, _tag(attempt), kwargs)
+                return result
+            except BaseException as error:
+                delay = self._next_delay(error, input, attempt, waited, scope, earlier)
+            if delay:
+                await scope.clock.asleep(delay)
+            waited += delay
+            attempt += 1
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+        source = Replayable(inputs)
+        earlier: list[BaseException] = []
+        waited = 0.0
+        attempt = 1
+        while True:
+            chunks = scope.stream(self.bound, source.reader(), _tag(attempt), kwargs)
+            try:
+                first = next(chunks)
+            except StopIteration:
+                return
+            except BaseException as error:
+                if source.error is not None:
+                    raise  # the input failed, not this step: nothing to retry
+                delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
+                if delay:
+                    scope.clock.sleep(delay)
+                waited += delay
+                attempt += 1
+                continue
+            yield first
+            yield from chunks
+            return
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        source = AReplayable(inputs)
+        earlier: list[BaseException] = []
+        waited = 0.0
+        attempt = 1
+        while True:
+            chunks = scope.astream(self.bound, source.reader(), _tag(attempt), kwargs)
+            try:
+                first = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            except BaseException as error:
+                if source.error is not None:
+                    raise  # the input failed, not this step: nothing to retry
+                delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
+                if delay:
+                    await scope.clock.asleep(delay)
+                waited += delay
+                attempt += 1
+                continue
+            yield first
+            async with closing(chunks) as stream:
+                async for chunk in stream:
+                    yield chunk
+            return

@@ -1,0 +1,481 @@
+"""The running half of ``Runnable``: the step hooks and the calls that run them.
+
+``combinators.runnable.composing.Runnable`` adds the combinators on top. A runnable is an
+immutable description; building one never runs anything. The runtime in
+``effects`` runs it. To write your own, subclass ``Runnable`` and implement
+``step_invoke`` (and optionally ``step_ainvoke``, ``step_stream``,
+``step_astream``); run children through the ``scope`` you are given.
+
+>>> import attrs
+>>> from combinators import Runnable
+>>> @attrs.frozen
+... class Shout(Runnable[str, str]):
+...     def step_invoke(self, input, scope, kwargs):
+...         return input.upper() + "!"
+>>> Shout().invoke("hi")
+'HI!'
+>>> list(Shout().stream("hey"))
+['HEY!']
+"""
+
+from __future__ import annotations
+
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Coroutine,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
+
+from effects._runtime import calls as entry
+from effects.config import ConfigLike, RunConfig
+from effects.errors import EmptyStreamError
+from effects._runtime.scope import Scope
+from effects.step import StepBinding
+from effects._runtime.total import NOTHING, Total, aadded_up
+
+if TYPE_CHECKING:
+    # Only for annotations: watching, projections and `returns` load on first use,
+    # which keeps `import combinators` cheap.
+    from returns.result import Result
+
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+A = TypeVar("A")
+
+
+
+class RunnableCore(Generic[In, Out]):
+    """The hooks and the running methods of every runnable."""
+
+    __slots__ = ()
+
+    run_type: str = "chain"
+    """How events and logs classify this step's runs."""
+    is_leaf: bool = True
+    """Leaves take a ``max_concurrency`` permit; containers (sequences, maps) do not."""
+    input_known_at_start: bool = True
+    """Whether, when streamed, this step takes its whole input before it starts (so its
+    start event shows the input); stream transforms (lambdas, generators, parsers,
+    containers) set False and report their input at their end."""
+
+    @property
+    def name(self) -> str:
+        """The run name in events and logs (the class name unless a node says otherwise)."""
+        return type(self).__name__
+
+    @property
+    def emits_stream_events(self) -> bool:
+        """Whether this step's chunks show as stream events when it runs inside a chain:
+        only a step that streams by itself (it implements ``step_stream``) does."""
+        return _overrides(self, "step_stream") or _overrides(self, "step_astream")
+
+    def receiver_repr(self) -> str:
+        """``repr`` as the receiver of a method call (``x.with_retry()``): a chain of
+        ``|`` gets parentheses, so the text still reads as the value it is."""
+        return repr(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # IPython and hypothesis print values with this: show the expression, not fields.
+        printer.text(repr(self))
+
+    step_binding: StepBinding | None = None
+    """Set by nodes that adjust how another runs instead of being a run themselves
+    (a class attribute, read on every step: cheaper than a property)."""
+
+    # ------------------------------------------------------------------ hooks
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        """Hook: compute the output for one input (default: add up ``step_stream``)."""
+        if not _overrides(self, "step_stream"):
+            raise NotImplementedError(
+                f"{type(self).__name__} must implement step_invoke or step_stream"
+            )
+        return add_up(self.step_stream(iter((input,)), scope, kwargs), self.name)
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        """Hook: async ``step_invoke`` (default: the async stream added up, else the sync one)."""
+        if _overrides(self, "step_astream"):
+            return await aadd_up(self.step_astream(_aone(input), scope, kwargs), self.name)
+        return self.step_invoke(input, scope, kwargs)
+
+    def step_stream(
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[Out]:
+        """Hook: a stream transform (default: add the input up with ``+``, then invoke)."""
+        total = Total()
+        for chunk in inputs:
+            total.add(chunk)
+        if not total.empty:
+            yield self.step_invoke(cast(In, total.value()), scope, kwargs)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``)."""
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
+            return
+        if (
+            _overrides(self, "step_stream")
+            and not _overrides(self, "step_ainvoke")
+        ):
+            # A sync-only stream transform: run its generator over the collected input.
+            for out in self.step_stream(iter((total,)), scope, kwargs):
+                yield out
+            return
+        yield await self.step_ainvoke(total, scope, kwargs)
+
+    def describe_input(self, input: In) -> object:
+        """How events show this step's input (as is, unless a component says otherwise)."""
+        return input
+
+    def describe_output(self, output: Out) -> object:  # type: ignore[misc]
+        """How end events show this step's output."""
+        return output
+
+    # ------------------------------------------------------------------ running
+
+    def invoke(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Out:
+        """Run once on ``input``.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: x + 1).invoke(1)
+        2
+        """
+        result: Out = entry.invoke(self, input, config, kwargs)
+        return result
+
+    def ainvoke(
+        self, input: In, config: ConfigLike = None, **kwargs: Any
+    ) -> Coroutine[Any, Any, Out]:
+        """Run once on ``input`` in the running event loop (a coroutine, as from ``async def``).
+
+        >>> import asyncio
+        >>> from combinators import RunnableLambda
+        >>> asyncio.run(RunnableLambda(lambda x: x * 2).ainvoke(4))
+        8
+        """
+        return entry.ainvoke(self, input, config, kwargs)
+
+    @overload
+    def batch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[False] = False,
+        **kwargs: Any,
+    ) -> list[Out]: ...
+
+    @overload
+    def batch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[True],
+        **kwargs: Any,
+    ) -> list[Out | Exception]: ...
+
+    @overload
+    def batch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
+        **kwargs: Any,
+    ) -> list[Out | Exception]: ...
+
+    def batch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> list[Out] | list[Out | Exception]:
+        """Run on every input (shared thread pool); one result per input, in order.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: 10 // x).batch([5, 0], return_exceptions=True)
+        [2, ZeroDivisionError('integer division or modulo by zero')]
+        """
+        return entry.batch(self, list(inputs), config, kwargs, return_exceptions)
+
+    @overload
+    async def abatch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[False] = False,
+        **kwargs: Any,
+    ) -> list[Out]: ...
+
+    @overload
+    async def abatch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[True],
+        **kwargs: Any,
+    ) -> list[Out | Exception]: ...
+
+    @overload
+    async def abatch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
+        **kwargs: Any,
+    ) -> list[Out | Exception]: ...
+
+    async def abatch(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> list[Out] | list[Out | Exception]:
+        """Run on every input concurrently (structured: a failure cancels the rest).
+
+        >>> import asyncio
+        >>> from combinators import RunnableLambda
+        >>> asyncio.run(RunnableLambda(lambda x: -x).abatch([1, 2]))
+        [-1, -2]
+        """
+        return await entry.abatch(self, list(inputs), config, kwargs, return_exceptions)
+
+    def batch_results(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        **kwargs: Any,
+    ) -> list[Result[Out, Exception]]:
+        """``batch`` with every outcome as a ``returns`` ``Result``.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: 1 // x).batch_results([1, 0])
+        [<Success: 1>, <Failure: integer division or modulo by zero>]
+        """
+        return [_as_result(r) for r in self.batch(inputs, config, return_exceptions=True, **kwargs)]
+
+    async def abatch_results(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        **kwargs: Any,
+    ) -> list[Result[Out, Exception]]:
+        """Async ``batch_results``.
+
+        >>> import asyncio
+        >>> from combinators import RunnableLambda
+        >>> asyncio.run(RunnableLambda(lambda x: x).abatch_results([7]))
+        [<Success: 7>]
+        """
+        outcomes = await self.abatch(inputs, config, return_exceptions=True, **kwargs)
+        return [_as_result(r) for r in outcomes]
+
+    @overload
+    def batch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[False] = False,
+        **kwargs: Any,
+    ) -> Iterator[tuple[int, Out]]: ...
+
+    @overload
+    def batch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[True],
+        **kwargs: Any,
+    ) -> Iterator[tuple[int, Out | Exception]]: ...
+
+    @overload
+    def batch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
+        **kwargs: Any,
+    ) -> Iterator[tuple[int, Out | Exception]]: ...
+
+    def batch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> Iterator[tuple[int, Out]] | Iterator[tuple[int, Out | Exception]]:
+        """Yield ``(index, output)`` as each input finishes.
+
+        >>> from combinators import RunnableLambda
+        >>> sorted(RunnableLambda(lambda x: x * x).batch_as_completed([1, 2, 3]))
+        [(0, 1), (1, 4), (2, 9)]
+        """
+        return entry.batch_as_completed(self, list(inputs), config, kwargs, return_exceptions)
+
+    @overload
+    def abatch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[False] = False,
+        **kwargs: Any,
+    ) -> AsyncIterator[tuple[int, Out]]: ...
+
+    @overload
+    def abatch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: Literal[True],
+        **kwargs: Any,
+    ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
+
+    @overload
+    def abatch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool,
+        **kwargs: Any,
+    ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
+
+    def abatch_as_completed(
+        self,
+        inputs: Sequence[In],
+        config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> AsyncIterator[tuple[int, Out]] | AsyncIterator[tuple[int, Out | Exception]]:
+        """Async ``batch_as_completed``; leaving the loop early cancels the rest.
+
+        >>> import asyncio
+        >>> from combinators import RunnableLambda
+        >>> async def main():
+        ...     return sorted([p async for p in RunnableLambda(str).abatch_as_completed([1, 2])])
+        >>> asyncio.run(main())
+        [(0, '1'), (1, '2')]
+        """
+        return entry.abatch_as_completed(self, list(inputs), config, kwargs, return_exceptions)
+
+    def stream(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Iterator[Out]:
+        """Stream output chunks for one input.
+
+        >>> from combinators import RunnableLambda
+        >>> def words(text: str):
+        ...     yield from text.split()
+        >>> list(RunnableLambda(words).stream("a b c"))
+        ['a', 'b', 'c']
+        """
+        return entry.stream(self, input, config, kwargs)
+
+    def astream(self, input: In, config: ConfigLike = None, **kwargs: Any) -> AsyncIterator[Out]:
+        """Async ``stream``. Use ``contextlib.aclosing`` when you ``break`` out early.
+
+        >>> import asyncio
+        >>> from combinators import RunnableLambda
+        >>> async def main():
+        ...     return [c async for c in RunnableLambda(str.upper).astream("hi")]
+        >>> asyncio.run(main())
+        ['HI']
+        """
+        return entry.astream(self, input, config, kwargs)
+
+    def transform(
+        self, inputs: Iterable[In], config: ConfigLike = None, **kwargs: Any
+    ) -> Iterator[Out]:
+        """Stream output over a stream of input chunks.
+
+        >>> from combinators import RunnableLambda
+        >>> list(RunnableLambda(str.upper).transform(["a", "b"]))
+        ['AB']
+        """
+        return entry.transform(self, inputs, config, kwargs)
+
+    def atransform(
+        self, inputs: AsyncIterable[In], config: ConfigLike = None, **kwargs: Any
+    ) -> AsyncIterator[Out]:
+        """Async ``transform``.
+
+        >>> import asyncio
+        >>> from combinators import RunnableLambda
+        >>> async def chunks():
+        ...     yield "a"; yield "b"
+        >>> async def main():
+        ...     return [c async for c in RunnableLambda(str.upper).atransform(chunks())]
+        >>> asyncio.run(main())
+        ['AB']
+        """
+        return entry.atransform(self, inputs, config, kwargs)
+
+
+def _overrides(runnable: RunnableCore[Any, Any], hook: str) -> bool:
+    """Whether ``runnable``'s class implements ``hook`` itself (not the default)."""
+    own: object = getattr(type(runnable), hook)
+    default: object = getattr(RunnableCore, hook)
+    return own is not default
+
+
+def add_up(chunks: Iterator[A], name: str) -> A:
+    """Add a stream's chunks with ``+``; an empty stream has no value and is an error.
+
+    >>> add_up(iter(["a", "b"]), "x")
+    'ab'
+    >>> add_up(iter([]), "words")
+    Traceback (most recent call last):
+    ...
+    effects.errors.EmptyStreamError: words produced an empty stream, so invoke has no output value
+    """
+    total = Total()
+    for chunk in chunks:
+        total.add(chunk)
+    if total.empty:
+        raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
+    return cast(A, total.value())
+
+
+async def aadd_up(chunks: AsyncIterator[A], name: str) -> A:
+    """Async ``add_up``."""
+    total: Any = await aadded_up(chunks)
+    if total is NOTHING:
+        raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
+    result: A = total
+    return result
+
+
+async def _aone(value: A) -> AsyncIterator[A]:
+    yield value
+
+
+def _as_result(outcome: A | Exception) -> Result[A, Exception]:
+    from returns.result import Failure, Success
+
+    if isinstance(outcome, Exception):
+        return Failure(outcome)
+    return Success(outcome)
+
+
+__all__ = ["RunConfig", "RunnableCore", "aadd_up", "add_up"]

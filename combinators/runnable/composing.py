@@ -1,0 +1,466 @@
+"""``Runnable[In, Out]``: the value every chain is, with its pure combinators.
+
+Each combinator returns a new, fully parameterised runnable; a wrong pipe is a
+type error at the ``|``.
+
+>>> from combinators import RunnableLambda
+>>> def parse(s: str) -> int:
+...     return int(s)
+>>> def half(n: int) -> float:
+...     return n / 2
+>>> chain = RunnableLambda(parse) | half
+>>> chain
+RunnableLambda(parse) | RunnableLambda(half)
+>>> chain.invoke("8")
+4.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+from combinators.runnable.watching import RunnableWatching
+from effects.config import ConfigLike, RunConfig
+
+if TYPE_CHECKING:
+    from combinators.nodes.binding import ListenerFn
+    from combinators.retry_policy import RetryPolicy
+    from combinators.nodes.tool import RunnableTool
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+A = TypeVar("A")
+B = TypeVar("B")
+C = TypeVar("C")
+V = TypeVar("V")
+
+class Runnable(RunnableWatching[In, Out]):
+    """A typed step of a pipeline: ``In`` in, ``Out`` out (``Out`` chunks when streamed)."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ pipe
+
+    @overload
+    def __or__(self, other: Runnable[Out, C]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out], Awaitable[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out], Runnable[Out, C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out], AsyncIterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out], Iterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out], C]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Iterator[Out]], Iterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(
+        self, other: Callable[[AsyncIterator[Out]], AsyncIterator[C]]
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out, RunConfig], Awaitable[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(self, other: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
+
+    @overload
+    def __or__(
+        self, other: Mapping[str, Runnable[Out, Any] | Callable[[Out], Any]]
+    ) -> Runnable[In, dict[str, Any]]: ...
+
+    def __or__(self, other: object) -> Runnable[In, Any]:
+        """``a | b`` runs ``a`` then ``b`` on its output (callables and dicts are coerced)."""
+        from combinators._support.coerce import coerce_to_runnable
+        from combinators.nodes.sequence import RunnableSequence
+
+        return RunnableSequence.join(self, coerce_to_runnable(other))
+
+    @overload
+    def __ror__(self, other: Callable[[Iterator[A]], Iterator[In]]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(
+        self, other: Callable[[AsyncIterator[A]], AsyncIterator[In]]
+    ) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(self, other: Callable[[A], Awaitable[In]]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(self, other: Callable[[A], Runnable[A, In]]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(self, other: Callable[[A], In]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(self, other: Callable[[A, RunConfig], Awaitable[In]]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(self, other: Callable[[A, RunConfig], In]) -> Runnable[A, Out]: ...
+
+    @overload
+    def __ror__(
+        self: Runnable[dict[str, Any], Out],
+        other: Mapping[str, Runnable[A, Any] | Callable[[A], Any]],
+    ) -> Runnable[A, Out]: ...
+
+    def __ror__(self, other: object) -> Runnable[Any, Out]:
+        """``f | r`` and ``{"k": f} | r``: the left side is coerced to a runnable."""
+        from combinators._support.coerce import coerce_to_runnable
+        from combinators.nodes.sequence import RunnableSequence
+
+        return RunnableSequence.join(coerce_to_runnable(other), self)
+
+    @overload
+    def pipe(self, other: Runnable[Out, C], /, *, name: str | None = None) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Out], Awaitable[C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Out], Runnable[Out, C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(self, other: Callable[[Out], C], /, *, name: str | None = None) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Iterator[Out]], Iterator[C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self,
+        other: Callable[[AsyncIterator[Out]], AsyncIterator[C]],
+        /,
+        *,
+        name: str | None = None,
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Out, RunConfig], Awaitable[C]], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self, other: Callable[[Out, RunConfig], C], /, *, name: str | None = None
+    ) -> Runnable[In, C]: ...
+
+    @overload
+    def pipe(
+        self,
+        other: Mapping[str, Runnable[Out, Any] | Callable[[Out], Any]],
+        /,
+        *,
+        name: str | None = None,
+    ) -> Runnable[In, dict[str, Any]]: ...
+
+    def pipe(self, other: object, /, *, name: str | None = None) -> Runnable[In, Any]:
+        """The method form of ``|`` (one step; chain calls for more), with an optional name.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(str.strip).pipe(len, name="length").invoke(" ab ")
+        2
+        """
+        from combinators._support.coerce import coerce_to_runnable
+        from combinators.nodes.sequence import RunnableSequence
+
+        return RunnableSequence.join(self, coerce_to_runnable(other), name=name)
+
+    # ------------------------------------------------------------------ functor / monad
+
+    @overload
+    def map(self, f: Callable[[Out], AsyncIterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], Iterator[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], Awaitable[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], Runnable[Out, C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out], C]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out, RunConfig], Awaitable[C]]) -> Runnable[In, C]: ...
+
+    @overload
+    def map(self, f: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
+
+    def map(self, f: Callable[..., Any]) -> Runnable[In, Any]:
+        """Functor map over the output (LangChain's ``.map()`` is ``.each()`` here).
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(str.split).map(len).invoke("a b c")
+        3
+        """
+        from combinators.nodes.lambda_ import RunnableLambda
+        from combinators.nodes.sequence import RunnableSequence
+
+        return RunnableSequence.join(self, RunnableLambda(f))
+
+    def bind(self, f: Callable[[Out], Runnable[In, C]]) -> Runnable[In, C]:
+        """Reader-monad bind: ``x`` maps to ``f(self(x))(x)``.
+
+        >>> from combinators import RunnableLambda, pure
+        >>> def pick_op(n: int) -> Runnable[int, int]:
+        ...     return RunnableLambda(lambda x: x * 10) if n > 0 else pure(0)
+        >>> RunnableLambda(lambda x: x - 1).bind(pick_op).batch([5, 1])
+        [50, 0]
+        """
+        from combinators.nodes.reader import RunnableBind
+
+        return RunnableBind(self, f)
+
+    def each(self) -> Runnable[Sequence[In], list[Out]]:
+        """Element-wise over a list (LangChain's ``.map()``).
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: x + 1).each().invoke([1, 2, 3])
+        [2, 3, 4]
+        """
+        from combinators.nodes.each import RunnableEach
+
+        return RunnableEach(self)
+
+    # ------------------------------------------------------------------ dict outputs
+
+    @overload
+    def pick(  # type: ignore[overload-overlap]  # a str is also a Sequence[str]; str wins
+        self: Runnable[In, Mapping[str, V]], keys: str
+    ) -> Runnable[In, V | None]: ...
+
+    @overload
+    def pick(
+        self: Runnable[In, Mapping[str, V]], keys: Sequence[str]
+    ) -> Runnable[In, dict[str, V] | None]: ...
+
+    def pick(self: Runnable[In, Mapping[str, V]], keys: str | Sequence[str]) -> Runnable[In, Any]:
+        """Keep one key's value, or a dict of the listed keys that are present.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: {"a": x, "b": 2}).pick("a").invoke(1)
+        1
+        """
+        from combinators.nodes.pick import RunnablePick
+        from combinators.nodes.sequence import RunnableSequence
+
+        return RunnableSequence.join(self, RunnablePick(keys))
+
+    def assign(
+        self: Runnable[In, Mapping[str, Any]],
+        **mappers: Runnable[Mapping[str, Any], Any] | Callable[[Mapping[str, Any]], Any],
+    ) -> Runnable[In, dict[str, Any]]:
+        """Add keys computed from the output dict to it.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: {"n": x}).assign(sq=lambda d: d["n"] ** 2).invoke(3)
+        {'n': 3, 'sq': 9}
+        """
+        from combinators.nodes.assign import RunnableAssign
+        from combinators.nodes.sequence import RunnableSequence
+
+        return RunnableSequence.join(self, RunnableAssign.of(mappers))
+
+    # ------------------------------------------------------------------ wrappers keep [In, Out]
+
+    def with_config(self, config: ConfigLike = None, **fields: Any) -> Runnable[In, Out]:
+        """Bind config (tags, metadata, run_name, max_concurrency, timeout, ...).
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(abs).with_config(run_name="absolute").invoke(-2)
+        2
+        """
+        from combinators.nodes.binding import RunnableBinding
+
+        merged = {**RunConfig.coerce(config).to_dict(), **fields} if fields else config
+        return RunnableBinding.over(self, config=RunConfig.coerce(merged))
+
+    def with_kwargs(self, **kwargs: Any) -> Runnable[In, Out]:
+        """Bind keyword arguments for every call (LangChain's ``.bind(**kwargs)``).
+
+        >>> from combinators import RunnableLambda
+        >>> def scale(x: int, *, by: int = 1) -> int:
+        ...     return x * by
+        >>> RunnableLambda(scale).with_kwargs(by=3).invoke(2)
+        6
+        """
+        from combinators.nodes.binding import RunnableBinding
+
+        return RunnableBinding.over(self, kwargs=kwargs)
+
+    def with_types(
+        self, *, input_type: type[Any] | None = None, output_type: type[Any] | None = None
+    ) -> Runnable[In, Out]:
+        """Declare the input and output types for schemas (no runtime effect).
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: x).with_types(input_type=int).input_schema()
+        {'title': 'RunnableLambdaInput', 'type': 'integer'}
+        """
+        from combinators.nodes.binding import RunnableBinding
+
+        return RunnableBinding.over(self, input_type=input_type, output_type=output_type)
+
+    def with_listeners(
+        self,
+        *,
+        on_start: ListenerFn | None = None,
+        on_end: ListenerFn | None = None,
+        on_error: ListenerFn | None = None,
+    ) -> Runnable[In, Out]:
+        """Call listeners with a ``Run`` value when this runnable's run starts, ends or fails.
+
+        >>> from combinators import RunnableLambda
+        >>> seen = []
+        >>> r = RunnableLambda(abs).with_listeners(on_end=lambda run: seen.append(run.outputs))
+        >>> r.invoke(-5), seen
+        (5, [{'output': 5}])
+        """
+        from combinators.nodes.binding import RunnableBinding, listeners
+
+        return RunnableBinding.over(self, observers=(listeners(on_start, on_end, on_error),))
+
+    def with_timeout(self, seconds: float) -> Runnable[In, Out]:
+        """Fail with ``StepTimeout`` naming this runnable when it runs longer than ``seconds``.
+
+        Async work is cancelled at the deadline. Sync work cannot be interrupted:
+        the deadline is checked before each leaf step starts, so a step already
+        running finishes and the next one raises.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(abs).with_timeout(5.0).invoke(-1)
+        1
+        """
+        from combinators.nodes.binding import RunnableBinding
+
+        return RunnableBinding.over(self, config=RunConfig(timeout=seconds))
+
+    def with_retry(
+        self,
+        policy: RetryPolicy | None = None,
+        *,
+        retry_if_exception_type: tuple[type[BaseException], ...]
+        | Callable[[BaseException], bool] = (Exception,),
+        wait_exponential_jitter: bool = True,
+        exponential_jitter_params: Mapping[str, float] | None = None,
+        stop_after_attempt: int = 3,
+        on_failed_attempt: Callable[[BaseException, Any, int], None] | None = None,
+    ) -> Runnable[In, Out]:
+        """Retry failures by a ``RetryPolicy`` (or LangChain's arguments, mapped onto one).
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(abs).with_retry(stop_after_attempt=2).invoke(-3)
+        3
+        """
+        from combinators.nodes.retry import RunnableRetry
+        from combinators.retry_policy import RetryPolicy
+
+        chosen = policy or RetryPolicy.from_langchain(
+            retry_if_exception_type=retry_if_exception_type,
+            wait_exponential_jitter=wait_exponential_jitter,
+            exponential_jitter_params=exponential_jitter_params,
+            stop_after_attempt=stop_after_attempt,
+        )
+        return RunnableRetry(self, chosen, on_failed_attempt)
+
+    def with_fallbacks(
+        self,
+        fallbacks: Sequence[Runnable[In, Out]],
+        *,
+        exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,),
+        exception_key: str | None = None,
+    ) -> Runnable[In, Out]:
+        """Try ``fallbacks`` in order, on the original input, when this one fails.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(lambda x: 1 // x).with_fallbacks([RunnableLambda(lambda x: -1)]).invoke(0)
+        -1
+        """
+        from combinators.nodes.fallbacks import RunnableWithFallbacks
+
+        return RunnableWithFallbacks(self, tuple(fallbacks), exceptions_to_handle, exception_key)
+
+    # ------------------------------------------------------------------ tools
+
+    def as_tool(
+        self,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        args_schema: Mapping[str, Any] | type[Any] | None = None,
+        arg_types: Mapping[str, Any] | None = None,
+    ) -> RunnableTool[Out]:
+        """This runnable as a tool: arguments validated against a JSON Schema, then run.
+
+        The schema is ``args_schema`` (a JSON Schema dict, or a TypedDict / attrs class),
+        else built from ``arg_types`` (argument name -> type), else derived from the input
+        type: an object type gives a tool taking those arguments as a dict, a ``str`` (or
+        other plain) input a single-input tool. The description defaults to the peer's
+        ``"Takes <input schema>."``. A tool call gives the raw output here;
+        the components' ``@tool`` tools answer it with a ``ToolMessage``.
+
+        >>> from typing import TypedDict
+        >>> from combinators import RunnableLambda
+        >>> class Pair(TypedDict):
+        ...     a: int
+        ...     b: int
+        >>> def add(p: Pair) -> int:
+        ...     return p["a"] + p["b"]
+        >>> adder = RunnableLambda(add).as_tool(name="add", description="Add a and b.")
+        >>> adder.invoke({"a": 1, "b": 2}), adder.args
+        (3, {'a': {'type': 'integer'}, 'b': {'type': 'integer'}})
+        """
+        from combinators.nodes.tool import tool_from_runnable
+
+        return tool_from_runnable(
+            self, name=name, description=description, args_schema=args_schema, arg_types=arg_types
+        )
+
+    # ------------------------------------------------------------------ schemas
+
+    def input_schema(self) -> dict[str, Any]:
+        """JSON Schema of the input, derived from the types.
+
+        >>> from combinators import RunnableLambda
+        >>> def add(x: int) -> int:
+        ...     return x + 1
+        >>> RunnableLambda(add).input_schema()
+        {'title': 'add_input', 'type': 'integer'}
+        """
+        from combinators._support.runnable_schema import input_schema
+
+        return input_schema(self)
+
+    def output_schema(self) -> dict[str, Any]:
+        """JSON Schema of the output, derived from the types.
+
+        >>> from combinators import RunnableLambda
+        >>> def add(x: int) -> int:
+        ...     return x + 1
+        >>> RunnableLambda(add).output_schema()
+        {'title': 'add_output', 'type': 'integer'}
+        """
+        from combinators._support.runnable_schema import output_schema
+
+        return output_schema(self)
+

@@ -1,0 +1,1 @@
+"""The runtime, private: scopes, streaming runs, entry calls, the effect stream, limits."""

@@ -1,0 +1,372 @@
+"""Public calls, as the runtime runs them: invoke, stream, batch, in sync and async.
+
+``combinators.Runnable``'s methods are thin doors onto these functions, so that the
+runtime stays the one place where runs start and end.
+"""
+
+from __future__ import annotations
+
+# asyncio is imported where it is used: `import combinators` stays cheap for sync code.
+
+import queue
+import threading
+import warnings
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from effects.config import EMPTY_CONFIG, RunConfig
+from effects._runtime.context import CURRENT_SCOPE
+from effects._runtime.custom_events import RUN_FRAMES
+from effects._runtime.thread_pool import run_indexed, shared_pool
+from effects._runtime.scope import PLAIN_SCOPE, Observer, Scope, entry_scope
+from effects.step import Step
+
+def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
+    """Run ``node`` once, synchronously."""
+    if config is None and CURRENT_SCOPE.get() is None:
+        # The hot path: nothing to observe, limit or propagate.
+        return PLAIN_SCOPE.invoke(node, input, None, kwargs)
+    scope = entry_scope(RunConfig.coerce(config), owner=node.name)
+    token = CURRENT_SCOPE.set(scope)
+    try:
+        return scope.invoke(node, input, None, kwargs)
+    finally:
+        CURRENT_SCOPE.reset(token)
+
+
+async def ainvoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
+    """Run ``node`` once, in the running event loop."""
+    if config is None and CURRENT_SCOPE.get() is None:
+        return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
+    scope = entry_scope(RunConfig.coerce(config), owner=node.name)
+    token = CURRENT_SCOPE.set(scope)
+    try:
+        return await scope.ainvoke(node, input, None, kwargs)
+    finally:
+        CURRENT_SCOPE.reset(token)
+
+
+def stream(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    observers: tuple[Observer, ...] = (),
+) -> Iterator[Any]:
+    """Stream ``node``'s output chunks for one input."""
+    scope = _entry(node, config, observers)
+    return _in_scope(scope, scope.stream(node, iter((input,)), None, kwargs, known_input=input))
+
+
+def transform(
+    node: Step, inputs: Iterable[Any], config: object, kwargs: Mapping[str, Any]
+) -> Iterator[Any]:
+    """Stream ``node``'s output over a stream of input chunks."""
+    scope = _entry(node, config, ())
+    return _in_scope(scope, scope.stream(node, iter(inputs), None, kwargs))
+
+
+def astream(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    observers: tuple[Observer, ...] = (),
+) -> AsyncIterator[Any]:
+    """Async ``stream``."""
+    scope = _entry(node, config, observers)
+    return _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=input))
+
+
+def atransform(
+    node: Step, inputs: AsyncIterable[Any], config: object, kwargs: Mapping[str, Any]
+) -> AsyncIterator[Any]:
+    """Async ``transform``."""
+    scope = _entry(node, config, ())
+    return _ain_scope(scope, scope.astream(node, aiter(inputs), None, kwargs))
+
+
+def _entry(node: Step, config: object, observers: tuple[Observer, ...]) -> Scope:
+    coerced = RunConfig.coerce(config)
+    if coerced is EMPTY_CONFIG and not observers and CURRENT_SCOPE.get() is None:
+        return PLAIN_SCOPE
+    return entry_scope(coerced, observers, owner=node.name)
+
+
+def _in_scope(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
+    if scope is PLAIN_SCOPE:
+        return _plain(chunks)
+    return _scoped(scope, chunks)
+
+
+def _plain(chunks: Iterator[Any]) -> Iterator[Any]:
+    # Nothing to propagate: delegate without a per-chunk context switch (free with
+    # `yield from`); this frame marks the stream as a run (see dispatch_custom_event).
+    yield from chunks
+
+
+def _scoped(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
+    # The scope is current only while the chain works, never while the consumer runs.
+    try:
+        while True:
+            token = CURRENT_SCOPE.set(scope)
+            try:
+                chunk = next(chunks)
+            except StopIteration:
+                return
+            finally:
+                CURRENT_SCOPE.reset(token)
+            yield chunk
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
+
+
+def _ain_scope(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    if scope is PLAIN_SCOPE:
+        return _aplain(chunks)
+    return _ascoped(scope, chunks)
+
+
+async def _aplain(chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    try:
+        async for chunk in chunks:
+            yield chunk
+    finally:
+        aclose = getattr(chunks, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+async def _ascoped(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    try:
+        while True:
+            token = CURRENT_SCOPE.set(scope)
+            try:
+                chunk = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            finally:
+                CURRENT_SCOPE.reset(token)
+            yield chunk
+    finally:
+        aclose = getattr(chunks, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+async def _one(input: Any) -> AsyncIterator[Any]:
+    yield input
+
+
+# ------------------------------------------------------------------------- batches
+
+
+def batch_scopes(node: Step, config: object, count: int) -> list[Scope]:
+    """One entry scope per input: a shared one, or one per config of a list."""
+    if isinstance(config, Sequence) and not isinstance(config, str | bytes):
+        configs: Sequence[object] = config  # pyright: ignore[reportUnknownVariableType]
+        if len(configs) != count:
+            raise ValueError(
+                f"batch got {len(configs)} configs for {count} inputs; give one config"
+                " or one per input"
+            )
+        return [_entry(node, c, ()) for c in configs]
+    coerced = RunConfig.coerce(config)
+    if coerced.run_id is not None and count > 1:
+        warnings.warn(
+            "a run_id in a batch config applies to the first input only",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+        first = _entry(node, coerced, ())
+        rest = _entry(node, attrs.evolve(coerced, run_id=None), ())
+        return [first, *([rest] * (count - 1))]
+    shared = _entry(node, coerced, ())
+    return [shared] * count
+
+
+def _limit(scopes: list[Scope]) -> int | None:
+    limits = [lim.size for s in scopes[:1] for lim in s.limiters]
+    return min(limits) if limits else None
+
+
+def batch(
+    node: Step,
+    inputs: Sequence[Any],
+    config: object,
+    kwargs: Mapping[str, Any],
+    return_exceptions: bool,
+) -> list[Any]:
+    """Run ``node`` on every input on the shared pool; one result per input, in order."""
+    count = len(inputs)
+    scopes = batch_scopes(node, config, count)
+
+    def work(i: int) -> Any:
+        scope = scopes[i]
+        token = CURRENT_SCOPE.set(scope)
+        try:
+            return scope.invoke(node, inputs[i], None, kwargs)
+        finally:
+            CURRENT_SCOPE.reset(token)
+
+    return run_indexed(work, count, limit=_limit(scopes), return_exceptions=return_exceptions)
+
+
+async def abatch(
+    node: Step,
+    inputs: Sequence[Any],
+    config: object,
+    kwargs: Mapping[str, Any],
+    return_exceptions: bool,
+) -> list[Any]:
+    """Run ``node`` on every input concurrently under a task group; results in order.
+
+    A failure (without ``return_exceptions``) cancels the other items and is
+    raised as itself once they have stopped.
+    """
+    count = len(inputs)
+    scopes = batch_scopes(node, config, count)
+    results: list[Any] = [None] * count
+
+    async def one(i: int) -> None:
+        scope = scopes[i]
+        token = CURRENT_SCOPE.set(scope)
+        try:
+            results[i] = await scope.ainvoke(node, inputs[i], None, kwargs)
+        except Exception as error:
+            if not return_exceptions:
+                raise
+            results[i] = error
+        finally:
+            CURRENT_SCOPE.reset(token)
+
+    if count == 1:
+        await one(0)
+        return results
+    await gather_structured([one(i) for i in range(count)])
+    return results
+
+
+async def gather_structured(coroutines: list[Any]) -> None:
+    """Await all under a task group; raise the first failure itself, not a group.
+
+    When one fails the others are cancelled and awaited before the error
+    propagates: nothing is left running.
+    """
+    import asyncio
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            for coroutine in coroutines:
+                group.create_task(coroutine)
+    except BaseExceptionGroup as group_error:
+        raise _first_error(group_error) from None
+
+
+def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    import asyncio
+
+    for error in group.exceptions:
+        if isinstance(error, BaseExceptionGroup):
+            return _first_error(error)  # pyright: ignore[reportUnknownArgumentType]
+        if not isinstance(error, asyncio.CancelledError):
+            return error
+    return group.exceptions[0]
+
+
+def batch_as_completed(
+    node: Step,
+    inputs: Sequence[Any],
+    config: object,
+    kwargs: Mapping[str, Any],
+    return_exceptions: bool,
+) -> Iterator[tuple[int, Any]]:
+    """Yield ``(index, result)`` as items finish (on the shared pool)."""
+    count = len(inputs)
+    scopes = batch_scopes(node, config, count)
+    done: queue.SimpleQueue[tuple[int, Any, bool]] = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def work(i: int) -> None:
+        if stop.is_set():
+            return
+        scope = scopes[i]
+        token = CURRENT_SCOPE.set(scope)
+        try:
+            done.put((i, scope.invoke(node, inputs[i], None, kwargs), True))
+        except Exception as error:
+            done.put((i, error, False))
+        finally:
+            CURRENT_SCOPE.reset(token)
+
+    runner = shared_pool().submit(
+        run_indexed, work, count, limit=_limit(scopes), return_exceptions=True
+    )
+    try:
+        for _ in range(count):
+            i, value, ok = done.get()
+            if not ok and not return_exceptions:
+                raise value
+            yield i, value
+    finally:
+        stop.set()
+        runner.result()
+
+
+async def abatch_as_completed(
+    node: Step,
+    inputs: Sequence[Any],
+    config: object,
+    kwargs: Mapping[str, Any],
+    return_exceptions: bool,
+) -> AsyncIterator[tuple[int, Any]]:
+    """Async ``batch_as_completed``; leaving early cancels the unfinished items."""
+    import asyncio
+
+    count = len(inputs)
+    scopes = batch_scopes(node, config, count)
+    done: asyncio.Queue[tuple[int, Any, bool]] = asyncio.Queue()
+
+    async def one(i: int) -> None:
+        scope = scopes[i]
+        token = CURRENT_SCOPE.set(scope)
+        try:
+            done.put_nowait((i, await scope.ainvoke(node, inputs[i], None, kwargs), True))
+        except Exception as error:
+            done.put_nowait((i, error, False))
+        finally:
+            CURRENT_SCOPE.reset(token)
+
+    tasks = [asyncio.ensure_future(one(i)) for i in range(count)]
+    try:
+        for _ in range(count):
+            i, value, ok = await done.get()
+            if not ok and not return_exceptions:
+                raise value
+            yield i, value
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+__all__ = [
+    "abatch",
+    "abatch_as_completed",
+    "ainvoke",
+    "astream",
+    "atransform",
+    "batch",
+    "batch_as_completed",
+    "gather_structured",
+    "invoke",
+    "stream",
+    "transform",
+]
+
+# The frames that mark "inside a run" for dispatch_custom_event in unobserved runs.
+RUN_FRAMES.update(f.__code__ for f in (invoke, ainvoke, _plain, _aplain, batch, abatch))

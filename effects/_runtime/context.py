@@ -1,0 +1,20 @@
+"""The scope of the step running here: how nested calls and custom events find their run.
+
+>>> current_scope() is None
+True
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from effects._runtime.scope import Scope
+
+CURRENT_SCOPE: ContextVar[Scope | None] = ContextVar("combinators_scope", default=None)
+
+
+def current_scope() -> Scope | None:
+    """The scope of the step running here, if any (nested calls become its children)."""
+    return CURRENT_SCOPE.get()

@@ -1,0 +1,186 @@
+"""Watching a run: the effect stream that every projection folds over.
+
+``aobserve`` runs the chain in one producer task and hands its effects to the
+consumer as they happen, so a step that does not stream never holds back the
+events of the steps before it. The producer pauses while the consumer is
+behind (bounded memory) and is cancelled, with everything under it, when the
+consumer stops. ``observe`` is the same for sync chains, with a producer thread.
+
+The effects of a failed run are all delivered before its error is raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from contextvars import copy_context
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, Final, final
+
+from effects._runtime import calls as entry
+from effects.step import Step
+from effects.values import Effect
+
+HIGH_WATER: Final = 512
+"""Effects buffered before the producer waits for the consumer."""
+
+
+@final
+class _AsyncBuffer:
+    """An observer that queues effects for one consuming task."""
+
+    __slots__ = ("items", "_wakeup", "_room")
+
+    def __init__(self) -> None:
+        self.items: deque[Effect] = deque()
+        self._wakeup: asyncio.Future[None] | None = None
+        self._room: asyncio.Event = asyncio.Event()
+        self._room.set()
+
+    def emit(self, effect: Effect) -> None:
+        self.items.append(effect)
+        if len(self.items) >= HIGH_WATER:
+            self._room.clear()
+        self.wake()
+
+    def wake(self) -> None:
+        waiter = self._wakeup
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    @property
+    def full(self) -> bool:
+        return not self._room.is_set()
+
+    async def drained(self) -> None:
+        """Wait until the consumer has caught up (producer side)."""
+        await self._room.wait()
+
+    async def arrival(self) -> None:
+        """Wait for the next effect or the producer's end (consumer side)."""
+        self._wakeup = asyncio.get_running_loop().create_future()
+        try:
+            await self._wakeup
+        finally:
+            self._wakeup = None
+
+    def take(self) -> list[Effect]:
+        taken = list(self.items)
+        self.items.clear()
+        self._room.set()
+        return taken
+
+
+async def aobserve(
+    node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+) -> AsyncIterator[Effect]:
+    """The effects of running ``node`` on ``input`` (streamed), as they happen."""
+    buffer = _AsyncBuffer()
+
+    async def produce() -> None:
+        async for _ in entry.astream(node, input, config, kwargs, observers=(buffer,)):
+            if buffer.full:
+                await buffer.drained()
+
+    task = asyncio.ensure_future(produce())
+    task.add_done_callback(lambda _: buffer.wake())
+    try:
+        while True:
+            for effect in buffer.take():
+                yield effect
+            if task.done():
+                for effect in buffer.take():
+                    yield effect
+                task.result()  # raises the run's error, after its effects
+                return
+            await buffer.arrival()
+    finally:
+        if not task.done():
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+
+class _Abandoned(BaseException):
+    """Raised into the producer thread when the consumer has gone away."""
+
+
+@final
+class _ThreadBuffer:
+    """An observer that hands effects from a producer thread to the consumer."""
+
+    __slots__ = ("items", "lock", "done", "abandoned", "error")
+
+    def __init__(self) -> None:
+        self.items: deque[Effect] = deque()
+        self.lock = threading.Condition()
+        self.done = False
+        self.abandoned = False
+        self.error: BaseException | None = None
+
+    def emit(self, effect: Effect) -> None:
+        with self.lock:
+            while len(self.items) >= HIGH_WATER and not self.abandoned:
+                self.lock.wait()
+            if self.abandoned:
+                raise _Abandoned
+            self.items.append(effect)
+            self.lock.notify_all()
+
+    def finish(self, error: BaseException | None) -> None:
+        with self.lock:
+            self.done = True
+            self.error = error
+            self.lock.notify_all()
+
+    def take(self) -> tuple[list[Effect], bool]:
+        with self.lock:
+            while not self.items and not self.done:
+                self.lock.wait()
+            taken = list(self.items)
+            self.items.clear()
+            self.lock.notify_all()
+            return taken, self.done and not self.items
+
+    def abandon(self) -> None:
+        with self.lock:
+            self.abandoned = True
+            self.lock.notify_all()
+
+
+def observe(
+    node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+) -> Iterator[Effect]:
+    """Sync ``aobserve``: the chain runs in a producer thread, effects arrive here."""
+    buffer = _ThreadBuffer()
+
+    def produce() -> None:
+        error: BaseException | None = None
+        try:
+            for _ in entry.stream(node, input, config, kwargs, observers=(buffer,)):
+                pass
+        except BaseException as caught:  # handed to the consumer, which re-raises it
+            error = caught
+        buffer.finish(error)
+
+    worker = threading.Thread(target=_in_context(produce), name="combinators-observe", daemon=True)
+    worker.start()
+    try:
+        while True:
+            effects, finished = buffer.take()
+            yield from effects
+            if finished:
+                break
+        if buffer.error is not None and not isinstance(buffer.error, _Abandoned):
+            raise buffer.error
+    finally:
+        buffer.abandon()
+        worker.join()
+
+
+def _in_context(target: Callable[[], None]) -> Callable[[], None]:
+    context = copy_context()
+    return lambda: context.run(target)

@@ -1,0 +1,158 @@
+"""``stream_events`` and ``stream_log``: projections of a watched run, in the consumer's loop.
+
+The run's effects come from ``observe`` / ``aobserve``; each projection is a fold
+applied effect by effect as the consumer iterates, so no event is built ahead of
+being asked for and nothing runs after the consumer stops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeVar
+
+from effects._runtime.effect_stream import aobserve, observe
+from effects.projections.events_v1 import EventsV1
+from effects.projections.events_v2 import EventsV2, StreamEvent
+from effects.projections.filters import EventFilter
+from effects.projections.run_log import RunLog, RunLogPatch, RunLogPatches, RunLogStates
+from effects.projections.sse import SSE_END, encode_sse_event
+from effects.step import Step
+from effects._runtime.closing import closing
+from effects.values import Effect
+
+EventsVersion = Literal["v1", "v2"]
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _Fold(Protocol[T_co]):
+    def feed(self, effect: Effect) -> Sequence[T_co]: ...
+
+
+def _events_fold(version: str, filter: EventFilter) -> EventsV1 | EventsV2:
+    if version == "v2":
+        return EventsV2(filter)
+    if version == "v1":
+        return EventsV1(filter)
+    raise ValueError(f"stream_events version must be 'v1' or 'v2', got {version!r}")
+
+
+def _log_fold(
+    diff: bool, with_streamed_output_list: bool, filter: EventFilter
+) -> RunLogPatches | RunLogStates:
+    kind = RunLogPatches if diff else RunLogStates
+    return kind(filter, with_streamed_output_list=with_streamed_output_list)
+
+
+def check_encoding(encoding: str | None) -> None:
+    """Only ``None`` (event dicts) and ``"text/event-stream"`` (SSE bytes) are encodings.
+
+    >>> check_encoding("json")
+    Traceback (most recent call last):
+    ...
+    ValueError: stream_events encoding must be 'text/event-stream' or None, got 'json'
+    """
+    if encoding not in (None, "text/event-stream"):
+        raise ValueError(f"stream_events encoding must be 'text/event-stream' or None, got {encoding!r}")
+
+
+async def _aprojected(
+    fold: _Fold[T_co], node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+) -> AsyncIterator[T_co]:
+    async with closing(aobserve(node, input, config, kwargs)) as effects:
+        async for effect in effects:
+            for item in fold.feed(effect):
+                yield item
+
+
+def _projected(
+    fold: _Fold[T_co], node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+) -> Iterator[T_co]:
+    for effect in observe(node, input, config, kwargs):
+        yield from fold.feed(effect)
+
+
+def aevents(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    version: str,
+    filter: EventFilter,
+) -> AsyncIterator[StreamEvent]:
+    """The run's events (v1 or v2), as they happen."""
+    fold: _Fold[StreamEvent] = _events_fold(version, filter)
+    return _aprojected(fold, node, input, config, kwargs)
+
+
+def events(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    version: str,
+    filter: EventFilter,
+) -> Iterator[StreamEvent]:
+    """Sync ``aevents``."""
+    fold: _Fold[StreamEvent] = _events_fold(version, filter)
+    return _projected(fold, node, input, config, kwargs)
+
+
+async def aevent_stream_bytes(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    version: str,
+    filter: EventFilter,
+) -> AsyncIterator[bytes]:
+    """``text/event-stream`` frames of the events, then the end frame."""
+    async with closing(aevents(node, input, config, kwargs, version, filter)) as stream:
+        async for event in stream:
+            yield encode_sse_event(event)
+    yield SSE_END
+
+
+def event_stream_bytes(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    version: str,
+    filter: EventFilter,
+) -> Iterator[bytes]:
+    """Sync ``aevent_stream_bytes``."""
+    for event in events(node, input, config, kwargs, version, filter):
+        yield encode_sse_event(event)
+    yield SSE_END
+
+
+def alog(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    diff: bool,
+    with_streamed_output_list: bool,
+    filter: EventFilter,
+) -> AsyncIterator[RunLogPatch | RunLog]:
+    """The run log: patches (``diff=True``) or the accumulated log after each patch."""
+    fold: _Fold[RunLogPatch | RunLog] = _log_fold(diff, with_streamed_output_list, filter)
+    return _aprojected(fold, node, input, config, kwargs)
+
+
+def log(
+    node: Step,
+    input: Any,
+    config: object,
+    kwargs: Mapping[str, Any],
+    diff: bool,
+    with_streamed_output_list: bool,
+    filter: EventFilter,
+) -> Iterator[RunLogPatch | RunLog]:
+    """Sync ``alog``."""
+    fold: _Fold[RunLogPatch | RunLog] = _log_fold(diff, with_streamed_output_list, filter)
+    return _projected(fold, node, input, config, kwargs)
+
+
+__all__ = ["EventsVersion", "aevents", "alog", "check_encoding", "events", "log"]

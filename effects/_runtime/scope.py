@@ -1,0 +1,441 @@
+"""The runtime: the only place where runs start and end.
+
+
+A ``Scope`` is where a step runs: its config, the observers watching it, its run
+(when observed), and the limits it inherits. Nodes run their children through
+``scope.invoke / ainvoke / stream / astream``; the scope decides whether the child
+is a run of its own, builds effect values for the observers, and takes
+concurrency permits for leaves.
+
+
+Nothing is materialised when nobody observes: a plain scope hands itself to its
+children, builds no id, no timestamp and no effect.
+
+>>> entry_scope(EMPTY_CONFIG) is PLAIN_SCOPE
+True
+
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
+from contextlib import AbstractContextManager
+from typing import Any, Final, Protocol, final
+
+import attrs
+
+from effects.clock import Clock, current_clock
+from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
+from effects._runtime.deadline import Deadline, earlier
+from effects.errors import InputError
+from effects._runtime.limiter import Limiter, aholding, holding
+from effects._runtime.run_ids import new_run_id
+from effects._runtime.context import CURRENT_SCOPE
+from effects.step import Step
+from effects._runtime.streaming import astream_run, stream_run
+from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
+from effects.values import (
+    NO_INPUT,
+    CustomEmitted,
+    Effect,
+    RunEnded,
+    RunFailed,
+    RunInfo,
+    RunStarted,
+)
+
+
+NO_KWARGS: Final[Mapping[str, Any]] = {}
+
+
+class Observer(Protocol):
+    """Receives every effect of the runs it watches, in order.
+
+    >>> from effects._runtime import calls as entry
+    >>> from combinators import RunnableLambda
+    >>> class Names:
+    ...     def __init__(self): self.seen = []
+    ...     def emit(self, effect): self.seen.append(type(effect).__name__)
+    >>> names = Names()
+    >>> list(entry.stream(RunnableLambda(abs), -1, None, {}, observers=(names,)))
+    [1]
+    >>> names.seen
+    ['RunStarted', 'RunStreamed', 'RunEnded']
+    """
+
+    def emit(self, effect: Effect) -> None: ...
+
+
+@final
+class Scope:
+    """Where a step runs. Built by the runtime only; nodes receive it."""
+
+    __slots__ = (
+        "config",
+        "observers",
+        "run",
+        "limiters",
+        "deadline",
+        "plain",
+        "listening",
+        "_root_config",
+    )
+
+    def __init__(
+        self,
+        config: RunConfig,
+        observers: tuple[Observer, ...],
+        run: RunInfo | None,
+        limiters: tuple[Limiter, ...],
+        deadline: Deadline | None,
+        root_config: RunConfig | None = None,
+    ) -> None:
+        self.config = config
+        """The effective config of this run, as its functions see it."""
+        self.observers = observers
+        self.run = run
+        self.limiters = limiters
+        self.deadline = deadline
+        self._root_config = root_config
+        self.listening = any(hasattr(o, "take_pending") for o in observers)
+        # A plain scope hands itself to children: nobody observes, nothing limits,
+        # and the config is the default one, so nested calls need no context either.
+        self.plain = (
+            not observers
+            and not limiters
+            and deadline is None
+            and root_config is None
+            and config is EMPTY_CONFIG
+        )
+
+    @property
+    def clock(self) -> Clock:
+        """The clock in force (``effects.clock.use_clock``), for waits and timestamps."""
+        return current_clock()
+
+    def __repr__(self) -> str:
+        run = f", run={self.run.name!r}" if self.run else ""
+        return f"Scope({self.config!r}{run})"
+
+    # ---------------------------------------------------------------- children
+
+    def invoke(
+        self, node: Step, input: Any, tag: str | None = None, kwargs: Mapping[str, Any] = NO_KWARGS
+    ) -> Any:
+        """Run ``node`` on ``input`` as a child of this scope's run."""
+        if self.plain and node.step_binding is None:
+            return node.step_invoke(input, self, kwargs)
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None:
+            if not node.is_leaf:
+                return node.step_invoke(input, child, kwargs)
+            child.check_deadline()
+            token = CURRENT_SCOPE.set(child)
+            try:
+                if not child.limiters:
+                    return node.step_invoke(input, child, kwargs)
+                with child.permits():
+                    return node.step_invoke(input, child, kwargs)
+            finally:
+                CURRENT_SCOPE.reset(token)
+        shown = child._start(node, input)
+        child.refuse_async_listeners()
+        token = CURRENT_SCOPE.set(child)
+        try:
+            child.check_deadline()
+            if node.is_leaf and child.limiters:
+                with child.permits():
+                    output = node.step_invoke(input, child, kwargs)
+            else:
+                output = node.step_invoke(input, child, kwargs)
+        except BaseException as error:
+            child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
+            child.refuse_async_listeners()
+            raise
+        finally:
+            CURRENT_SCOPE.reset(token)
+        child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
+        child.refuse_async_listeners()
+        return output
+
+    def ainvoke(
+        self, node: Step, input: Any, tag: str | None = None, kwargs: Mapping[str, Any] = NO_KWARGS
+    ) -> Coroutine[Any, Any, Any]:
+        """Async ``invoke`` (the node's own coroutine when nothing is in between)."""
+        if self.plain and node.step_binding is None:
+            return node.step_ainvoke(input, self, kwargs)
+        return self._ainvoke(node, input, tag, kwargs)
+
+    async def _ainvoke(
+        self, node: Step, input: Any, tag: str | None, kwargs: Mapping[str, Any]
+    ) -> Any:
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None:
+            if not node.is_leaf:
+                return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
+            child.check_deadline()
+            token = CURRENT_SCOPE.set(child)
+            try:
+                if not child.limiters:
+                    return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
+                async with aholding(child.limiters):
+                    return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
+            finally:
+                CURRENT_SCOPE.reset(token)
+        shown = child._start(node, input)
+        await child.await_listeners()
+        token = CURRENT_SCOPE.set(child)
+        try:
+            child.check_deadline()
+            if node.is_leaf and child.limiters:
+                async with aholding(child.limiters):
+                    output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
+            else:
+                output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
+        except BaseException as error:
+            child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
+            await child.await_listeners()
+            raise
+        finally:
+            CURRENT_SCOPE.reset(token)
+        child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
+        await child.await_listeners()
+        return output
+
+    def stream(
+        self,
+        node: Step,
+        inputs: Iterator[Any],
+        tag: str | None = None,
+        kwargs: Mapping[str, Any] = NO_KWARGS,
+        *,
+        known_input: object = NO_INPUT,
+    ) -> Iterator[Any]:
+        """Run ``node`` as a stream transform over ``inputs``, as a child run.
+
+        ``known_input`` is the whole input when it is known up front (a root
+        ``stream`` call); otherwise the run reports its input at its end.
+        """
+        if self.plain and node.step_binding is None:
+            return node.step_stream(inputs, self, kwargs)
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None and (child.plain or not node.is_leaf):
+            return node.step_stream(inputs, child, kwargs)
+        return stream_run(child, node, inputs, kwargs, known_input)
+
+    def astream(
+        self,
+        node: Step,
+        inputs: AsyncIterator[Any],
+        tag: str | None = None,
+        kwargs: Mapping[str, Any] = NO_KWARGS,
+        *,
+        known_input: object = NO_INPUT,
+    ) -> AsyncIterator[Any]:
+        """Async ``stream``."""
+        if self.plain and node.step_binding is None:
+            return node.step_astream(inputs, self, kwargs)
+        node, child, kwargs = self._descend(node, tag, kwargs)
+        if child.run is None and (child.plain or not node.is_leaf):
+            return node.step_astream(inputs, child, kwargs)
+        return astream_run(child, node, inputs, kwargs, known_input)
+
+    def with_recursion_step(self) -> Scope:
+        """The scope for a runnable that a function returned: one less level allowed.
+
+        >>> PLAIN_SCOPE.with_recursion_step().config.recursion_limit
+        24
+        """
+        limit = self.config.recursion_limit
+        if limit <= 0:
+            raise RecursionError(
+                "Recursion limit reached: a function returned a runnable"
+                f" {self.config.recursion_limit or 0} levels deep is too deep"
+                " (raise config recursion_limit if this is intended)"
+            )
+        config = RunConfig(
+            tags=self.config.tags,
+            metadata=self.config.metadata,
+            max_concurrency=self.config.max_concurrency,
+            recursion_limit=limit - 1,
+            configurable=self.config.configurable,
+            timeout=self.config.timeout,
+        )
+        return Scope(config, self.observers, self.run, self.limiters, self.deadline)
+
+    # ---------------------------------------------------------------- custom events
+
+    def emit_custom(self, name: str, data: object) -> None:
+        """Surface a user's custom event from the run of this scope."""
+        run = self.run
+        if run is None:
+            return
+        if run.tags != self.config.tags:  # the step tag is the run's own, not its events'
+            run = attrs.evolve(run, tags=self.config.tags)
+        self.emit_effect(CustomEmitted(run, name, data, self.clock.now()))
+
+    # ---------------------------------------------------------------- internals
+
+    def _descend(
+        self, node: Step, tag: str | None, kwargs: Mapping[str, Any]
+    ) -> tuple[Step, Scope, Mapping[str, Any]]:
+        """Unwrap bindings and make the scope of ``node``'s run."""
+        config = self.config
+        observers = self.observers
+        limiters = self.limiters
+        deadline = self.deadline
+        root = self._root_config
+        clock = current_clock()
+        if root is not None:
+            config = merge_configs(config, root)
+        binding = node.step_binding
+        while binding is not None:
+            bound_config = binding.config
+            if bound_config is not EMPTY_CONFIG:
+                config = merge_configs(bound_config, config)
+                if bound_config.max_concurrency is not None:
+                    limiters = (*limiters, Limiter(bound_config.max_concurrency))
+                if bound_config.timeout is not None:
+                    deadline = earlier(
+                        deadline,
+                        Deadline(
+                            clock.monotonic() + bound_config.timeout,
+                            binding.bound.name,
+                            bound_config.timeout,
+                        ),
+                    )
+            if binding.kwargs:
+                kwargs = {**binding.kwargs, **kwargs}
+            for factory in binding.observers:
+                observers = (*observers, factory.make_observer(config.for_children()))
+            node = binding.bound
+            binding = node.step_binding
+        run: RunInfo | None = None
+        if observers:
+            parent = self.run
+            tags = config.tags if tag is None else (tag, *config.tags)
+            run = RunInfo(
+                config.run_id or new_run_id(),
+                () if parent is None else (*parent.parent_ids, parent.run_id),
+                config.run_name or node.name,
+                node.run_type,
+                tags,
+                config.metadata,
+            )
+        config = config.for_children()
+        if (
+            run is None
+            and config is self.config
+            and observers is self.observers
+            and limiters is self.limiters
+            and deadline is self.deadline
+        ):
+            return node, self, kwargs
+        return node, Scope(config, observers, run, limiters, deadline), kwargs
+
+    def run_info(self) -> RunInfo:
+        """This scope's run (only observed scopes have one)."""
+        run = self.run
+        assert run is not None
+        return run
+
+    def emit_effect(self, effect: Effect) -> None:
+        """Hand one effect to every observer (runtime use)."""
+        for observer in self.observers:
+            observer.emit(effect)
+
+    def _start(self, node: Step, input: Any) -> object:
+        run = self.run_info()
+        # The root shows its raw input, as the peer does; children show what the
+        # node says its input is (a model: {"messages": [[...]]}).
+        shown = input if not run.parent_ids else node.describe_input(input)
+        self.emit_effect(RunStarted(run, shown, self.clock.now()))
+        return shown
+
+    async def await_listeners(self) -> None:
+        """Await async listeners due so far (the peer awaits them before going on)."""
+        if not self.listening:
+            return
+        for observer in self.observers:
+            take: Callable[[], list[Awaitable[object]]] | None = getattr(observer, "take_pending", None)
+            if take is not None:
+                for pending in take():
+                    await pending
+
+    def refuse_async_listeners(self) -> None:
+        if not self.listening:
+            return
+        for observer in self.observers:
+            take: Callable[[], list[Awaitable[object]]] | None = getattr(observer, "take_pending", None)
+            if take is None:
+                continue
+            pending = take()
+            for awaitable in pending:
+                close: Callable[[], object] | None = getattr(awaitable, "close", None)
+                if close is not None:
+                    close()
+            if pending:
+                raise InputError(
+                    f"{self.run_info().name} has async listeners: run it with ainvoke or astream"
+                )
+
+    def check_deadline(self) -> None:
+        deadline = self.deadline
+        if deadline is not None and self.clock.monotonic() >= deadline.at:
+            raise deadline.error()
+
+    def permits(self) -> AbstractContextManager[None]:
+        """Hold a permit of every limiter above (lent to nested work) for the block."""
+        return holding(self.limiters)
+
+    async def bounded(self, awaitable: Awaitable[Any], node: Step) -> Any:
+        deadline = self.deadline
+        if deadline is None:
+            return await awaitable
+        import asyncio
+
+        remaining = deadline.at - self.clock.monotonic()
+        try:
+            async with asyncio.timeout(max(remaining, 0.0)):
+                return await awaitable
+        except TimeoutError as error:
+            raise deadline.error() from error
+
+
+PLAIN_SCOPE: Final = Scope(EMPTY_CONFIG, (), None, (), None)
+
+
+def entry_scope(
+    config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call"
+) -> Scope:
+    """The scope a public call (``invoke``, ``stream``, ...) starts its root run in.
+
+    Inside a running step, the call becomes a child of that step's run and
+    inherits its config, observers and limits.
+    """
+    ambient = CURRENT_SCOPE.get()
+    clock = current_clock()
+    if ambient is None:
+        if config is EMPTY_CONFIG and not observers:
+            return PLAIN_SCOPE
+        base = EMPTY_CONFIG
+        limiters: tuple[Limiter, ...] = ()
+        deadline: Deadline | None = None
+    else:
+        if config is EMPTY_CONFIG and not observers:
+            return ambient
+        base = ambient.config
+        limiters = ambient.limiters
+        deadline = ambient.deadline
+        observers = (*ambient.observers, *observers)
+    if config.max_concurrency is not None:
+        limiters = (*limiters, Limiter(config.max_concurrency))
+    if config.timeout is not None:
+        deadline = earlier(
+            deadline, Deadline(clock.monotonic() + config.timeout, owner, config.timeout)
+        )
+    run = None if ambient is None else ambient.run
+    merged = merge_configs(base, config.for_children())
+    root = config if (config.run_name or config.run_id) else None
+    return Scope(merged, observers, run, limiters, deadline, root)

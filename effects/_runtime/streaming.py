@@ -1,0 +1,227 @@
+"""Runs in streaming mode: ``stream_run``/``astream_run`` drive a node's stream inside
+its scope, and ``StreamWatch`` keeps the run's effects (start, chunks, end or failure)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import AsyncExitStack, ExitStack
+from typing import TYPE_CHECKING, Any, final
+
+from effects._runtime.context import CURRENT_SCOPE
+from effects._runtime.limiter import HELD, Limiter, not_held
+from effects.step import Step
+from effects._runtime.closing import aclose_iterator, aiter_of, close_iterator, closing
+from effects._runtime.total import NOTHING, Total, aadded_up, added_up
+from effects.values import NO_INPUT, RunEnded, RunFailed, RunStarted, RunStreamed
+
+if TYPE_CHECKING:
+    from effects._runtime.scope import Scope
+
+_NOTHING = NOTHING
+
+
+@final
+class StreamWatch:
+    """The effects of one run in streaming mode.
+
+    A run whose input is not known up front starts when its first input chunk
+    arrives (or when it produces or ends without reading any), as the peer's
+    events show; it reports its input, added up, at its end. One that fails
+    before it started is not reported at all.
+    """
+
+    __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total", "emits")
+
+    def __init__(self, scope: Scope, node: Step, known: object) -> None:
+        self.scope = scope
+        self.node = node
+        self.known = known
+        self.observed = scope.run is not None
+        # The root's chunks are the output stream; a child shows its chunks only if
+        # it streams them itself (as in the peer: no stream events for a retriever,
+        # a prompt or a model without a token stream).
+        self.emits = self.observed and (
+            not scope.run_info().parent_ids or node.emits_stream_events
+        )
+        self.started = False
+        self.seen = Total()
+        self.total = Total()
+        if self.observed and known is not NO_INPUT:
+            self.start()
+
+    def start(self) -> None:
+        self.started = True
+        shown = self.known if self.known is NO_INPUT else self.shown_input()
+        self.scope.emit_effect(RunStarted(self.scope.run_info(), shown, self.scope.clock.now()))
+
+    def tap(self, inputs: Iterator[Any]) -> Iterator[Any]:
+        for item in inputs:
+            self.saw(item)
+            yield item
+
+    async def atap(self, inputs: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async with closing(inputs) as stream:
+            async for item in stream:
+                self.saw(item)
+                if self.scope.listening:
+                    await self.scope.await_listeners()
+                yield item
+
+    def saw(self, item: object) -> None:
+        if not self.started:
+            self.start()
+        self.seen.add(item)
+
+    def streamed(self, chunk: object) -> None:
+        if not self.started:
+            self.start()
+        self.total.add(chunk)
+        if self.emits:
+            self.scope.emit_effect(RunStreamed(self.scope.run_info(), chunk, self.scope.clock.now()))
+
+    def shown_input(self) -> object:
+        run = self.scope.run_info()
+        if self.known is not NO_INPUT:
+            return self.known if not run.parent_ids else self.node.describe_input(self.known)
+        seen = self.seen.value()
+        return None if seen is _NOTHING else self.node.describe_input(seen)
+
+    def failed(self, error: BaseException) -> None:
+        if not self.started:
+            # It never got an input (the error came from upstream) and produced
+            # nothing: as in the peer, a run that never started is not reported.
+            return
+        self.scope.emit_effect(
+            RunFailed(self.scope.run_info(), self.shown_input(), error, self.scope.clock.now())
+        )
+
+    def ended(self) -> None:
+        if not self.started:
+            self.start()
+        total = self.total.value()
+        output = None if total is _NOTHING else self.node.describe_output(total)
+        self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
+
+
+def stream_run(
+    self: Scope, node: Step, inputs: Iterator[Any], kwargs: Mapping[str, Any], known_input: object
+) -> Iterator[Any]:
+    """Run ``node`` as a stream transform in ``self`` (an observed, limited or configured
+    scope): its effects, permits, deadline and context, chunk by chunk."""
+    upstream = inputs
+    if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
+        # Its events show the whole input at its start, as the peer's do.
+        known_input = added_up(inputs)
+        inputs = iter(()) if known_input is _NOTHING else iter((known_input,))
+        if known_input is _NOTHING:
+            known_input = NO_INPUT
+    watch = StreamWatch(self, node, known_input)
+    if watch.observed and known_input is NO_INPUT:
+        inputs = watch.tap(inputs)
+    with ExitStack() as stack:
+        lent: frozenset[Limiter] = frozenset()
+        token = CURRENT_SCOPE.set(self)
+        try:
+            self.check_deadline()
+            if node.is_leaf and self.limiters:
+                # Held for the stream's life, lent to nested work only while the node
+                # runs (a context variable must not stay set across a yield).
+                needed = not_held(self.limiters)
+                for limiter in needed:
+                    stack.enter_context(limiter.hold())
+                lent = frozenset(needed)
+            chunks = node.step_stream(inputs, self, kwargs)
+        finally:
+            CURRENT_SCOPE.reset(token)
+        try:
+            while True:
+                token = CURRENT_SCOPE.set(self)
+                lending = HELD.set(HELD.get() | lent) if lent else None
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    break
+                finally:
+                    if lending is not None:
+                        HELD.reset(lending)
+                    CURRENT_SCOPE.reset(token)
+                if watch.observed:
+                    watch.streamed(chunk)
+                    self.refuse_async_listeners()
+                yield chunk
+        except BaseException as error:
+            close_iterator(chunks)
+            if watch.observed:
+                watch.failed(error)
+                self.refuse_async_listeners()
+            # Upstream runs end now, not whenever the garbage collector gets to them.
+            close_iterator(upstream)
+            raise
+    close_iterator(upstream)
+    if watch.observed:
+        watch.ended()
+        self.refuse_async_listeners()
+
+async def astream_run(
+    self: Scope,
+    node: Step,
+    inputs: AsyncIterator[Any],
+    kwargs: Mapping[str, Any],
+    known_input: object,
+) -> AsyncIterator[Any]:
+    """Async ``stream_run``."""
+    upstream = inputs
+    if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
+        known_input = await aadded_up(inputs)
+        inputs = aiter_of(() if known_input is _NOTHING else (known_input,))
+        if known_input is _NOTHING:
+            known_input = NO_INPUT
+    watch = StreamWatch(self, node, known_input)
+    if watch.observed and known_input is NO_INPUT:
+        inputs = watch.atap(inputs)
+    async with AsyncExitStack() as stack:
+        lent: frozenset[Limiter] = frozenset()
+        token = CURRENT_SCOPE.set(self)
+        try:
+            self.check_deadline()
+            if node.is_leaf and self.limiters:
+                needed = not_held(self.limiters)
+                for limiter in needed:
+                    await stack.enter_async_context(limiter.ahold())
+                lent = frozenset(needed)
+            chunks = node.step_astream(inputs, self, kwargs)
+        finally:
+            CURRENT_SCOPE.reset(token)
+        bounded = self.deadline is not None
+        listening = self.listening
+        try:
+            while True:
+                token = CURRENT_SCOPE.set(self)
+                lending = HELD.set(HELD.get() | lent) if lent else None
+                try:
+                    if bounded:
+                        chunk = await self.bounded(chunks.__anext__(), node)
+                    else:
+                        chunk = await chunks.__anext__()
+                except StopAsyncIteration:
+                    break
+                finally:
+                    if lending is not None:
+                        HELD.reset(lending)
+                    CURRENT_SCOPE.reset(token)
+                if watch.observed:
+                    watch.streamed(chunk)
+                    if listening:
+                        await self.await_listeners()
+                yield chunk
+        except BaseException as error:
+            await aclose_iterator(chunks)
+            if watch.observed:
+                watch.failed(error)
+                await self.await_listeners()
+            await aclose_iterator(upstream)
+            raise
+    await aclose_iterator(upstream)
+    if watch.observed:
+        watch.ended()
+        await self.await_listeners()
