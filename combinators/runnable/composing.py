@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from combinators.runnable import fluent
 from combinators.runnable.watching import RunnableWatching
 from effects.config import ConfigLike, RunConfig
 
@@ -81,10 +82,7 @@ class Runnable(RunnableWatching[In, Out]):
 
     def __or__(self, other: object) -> Runnable[In, Any]:
         """``a | b`` runs ``a`` then ``b`` on its output (callables and dicts are coerced)."""
-        from combinators._support.coerce import coerce_to_runnable
-        from combinators.nodes.sequence import RunnableSequence
-
-        return RunnableSequence.join(self, coerce_to_runnable(other))
+        return fluent.then(self, fluent.coerce(other))
 
     @overload
     def __ror__(self, other: Callable[[Iterator[A]], Iterator[In]]) -> Runnable[A, Out]: ...
@@ -117,10 +115,7 @@ class Runnable(RunnableWatching[In, Out]):
 
     def __ror__(self, other: object) -> Runnable[Any, Out]:
         """``f | r`` and ``{"k": f} | r``: the left side is coerced to a runnable."""
-        from combinators._support.coerce import coerce_to_runnable
-        from combinators.nodes.sequence import RunnableSequence
-
-        return RunnableSequence.join(coerce_to_runnable(other), self)
+        return fluent.then(fluent.coerce(other), self)
 
     @overload
     def pipe(self, other: Runnable[Out, C], /, *, name: str | None = None) -> Runnable[In, C]: ...
@@ -178,10 +173,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(str.strip).pipe(len, name="length").invoke(" ab ")
         2
         """
-        from combinators._support.coerce import coerce_to_runnable
-        from combinators.nodes.sequence import RunnableSequence
-
-        return RunnableSequence.join(self, coerce_to_runnable(other), name=name)
+        return fluent.then(self, fluent.coerce(other), name=name)
 
     # ------------------------------------------------------------------ functor / monad
 
@@ -213,10 +205,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(str.split).map(len).invoke("a b c")
         3
         """
-        from combinators.nodes.lambda_ import RunnableLambda
-        from combinators.nodes.sequence import RunnableSequence
-
-        return RunnableSequence.join(self, RunnableLambda(f))
+        return fluent.then(self, fluent.function(f))
 
     def bind(self, f: Callable[[Out], Runnable[In, C]]) -> Runnable[In, C]:
         """Reader-monad bind: ``x`` maps to ``f(self(x))(x)``.
@@ -227,9 +216,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(lambda x: x - 1).bind(pick_op).batch([5, 1])
         [50, 0]
         """
-        from combinators.nodes.reader import RunnableBind
-
-        return RunnableBind(self, f)
+        return fluent.bind(self, f)
 
     def each(self) -> Runnable[Sequence[In], list[Out]]:
         """Element-wise over a list (LangChain's ``.map()``).
@@ -238,9 +225,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(lambda x: x + 1).each().invoke([1, 2, 3])
         [2, 3, 4]
         """
-        from combinators.nodes.each import RunnableEach
-
-        return RunnableEach(self)
+        return fluent.each(self)
 
     # ------------------------------------------------------------------ dict outputs
 
@@ -261,10 +246,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(lambda x: {"a": x, "b": 2}).pick("a").invoke(1)
         1
         """
-        from combinators.nodes.pick import RunnablePick
-        from combinators.nodes.sequence import RunnableSequence
-
-        return RunnableSequence.join(self, RunnablePick(keys))
+        return fluent.then(self, fluent.pick(keys))
 
     def assign(
         self: Runnable[In, Mapping[str, Any]],
@@ -276,10 +258,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(lambda x: {"n": x}).assign(sq=lambda d: d["n"] ** 2).invoke(3)
         {'n': 3, 'sq': 9}
         """
-        from combinators.nodes.assign import RunnableAssign
-        from combinators.nodes.sequence import RunnableSequence
-
-        return RunnableSequence.join(self, RunnableAssign.of(mappers))
+        return fluent.then(self, fluent.assign(mappers))
 
     # ------------------------------------------------------------------ wrappers keep [In, Out]
 
@@ -290,10 +269,8 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(abs).with_config(run_name="absolute").invoke(-2)
         2
         """
-        from combinators.nodes.binding import RunnableBinding
-
         merged = {**RunConfig.coerce(config).to_dict(), **fields} if fields else config
-        return RunnableBinding.over(self, config=RunConfig.coerce(merged))
+        return fluent.bound(self, config=RunConfig.coerce(merged))
 
     def with_kwargs(self, **kwargs: Any) -> Runnable[In, Out]:
         """Bind keyword arguments for every call (LangChain's ``.bind(**kwargs)``).
@@ -304,9 +281,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(scale).with_kwargs(by=3).invoke(2)
         6
         """
-        from combinators.nodes.binding import RunnableBinding
-
-        return RunnableBinding.over(self, kwargs=kwargs)
+        return fluent.bound(self, kwargs=kwargs)
 
     def with_types(
         self, *, input_type: type[Any] | None = None, output_type: type[Any] | None = None
@@ -317,9 +292,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(lambda x: x).with_types(input_type=int).input_schema()
         {'title': 'RunnableLambdaInput', 'type': 'integer'}
         """
-        from combinators.nodes.binding import RunnableBinding
-
-        return RunnableBinding.over(self, input_type=input_type, output_type=output_type)
+        return fluent.bound(self, input_type=input_type, output_type=output_type)
 
     def with_listeners(
         self,
@@ -336,9 +309,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> r.invoke(-5), seen
         (5, [{'output': 5}])
         """
-        from combinators.nodes.binding import RunnableBinding, listeners
-
-        return RunnableBinding.over(self, observers=(listeners(on_start, on_end, on_error),))
+        return fluent.listening(self, on_start, on_end, on_error)
 
     def with_timeout(self, seconds: float) -> Runnable[In, Out]:
         """Fail with ``StepTimeout`` naming this runnable when it runs longer than ``seconds``.
@@ -351,9 +322,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(abs).with_timeout(5.0).invoke(-1)
         1
         """
-        from combinators.nodes.binding import RunnableBinding
-
-        return RunnableBinding.over(self, config=RunConfig(timeout=seconds))
+        return fluent.bound(self, config=RunConfig(timeout=seconds))
 
     def with_retry(
         self,
@@ -372,16 +341,15 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(abs).with_retry(stop_after_attempt=2).invoke(-3)
         3
         """
-        from combinators.nodes.retry import RunnableRetry
-        from combinators.retry_policy import RetryPolicy
-
-        chosen = policy or RetryPolicy.from_langchain(
+        return fluent.retrying(
+            self,
+            policy,
+            on_failed_attempt,
             retry_if_exception_type=retry_if_exception_type,
             wait_exponential_jitter=wait_exponential_jitter,
             exponential_jitter_params=exponential_jitter_params,
             stop_after_attempt=stop_after_attempt,
         )
-        return RunnableRetry(self, chosen, on_failed_attempt)
 
     def with_fallbacks(
         self,
@@ -396,9 +364,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(lambda x: 1 // x).with_fallbacks([RunnableLambda(lambda x: -1)]).invoke(0)
         -1
         """
-        from combinators.nodes.fallbacks import RunnableWithFallbacks
-
-        return RunnableWithFallbacks(self, tuple(fallbacks), exceptions_to_handle, exception_key)
+        return fluent.falling_back(self, fallbacks, exceptions_to_handle, exception_key)
 
     # ------------------------------------------------------------------ tools
 
@@ -430,9 +396,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> adder.invoke({"a": 1, "b": 2}), adder.args
         (3, {'a': {'type': 'integer'}, 'b': {'type': 'integer'}})
         """
-        from combinators.nodes.tool import tool_from_runnable
-
-        return tool_from_runnable(
+        return fluent.as_tool(
             self, name=name, description=description, args_schema=args_schema, arg_types=arg_types
         )
 
@@ -447,9 +411,7 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(add).input_schema()
         {'title': 'add_input', 'type': 'integer'}
         """
-        from combinators._support.runnable_schema import input_schema
-
-        return input_schema(self)
+        return fluent.schema(self, "input")
 
     def output_schema(self) -> dict[str, Any]:
         """JSON Schema of the output, derived from the types.
@@ -460,7 +422,5 @@ class Runnable(RunnableWatching[In, Out]):
         >>> RunnableLambda(add).output_schema()
         {'title': 'add_output', 'type': 'integer'}
         """
-        from combinators._support.runnable_schema import output_schema
-
-        return output_schema(self)
+        return fluent.schema(self, "output")
 

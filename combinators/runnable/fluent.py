@@ -1,0 +1,137 @@
+"""The nodes that ``Runnable``'s fluent methods build, imported when first called.
+
+Every node is a subclass of ``Runnable``, so the module that defines ``Runnable`` cannot
+import the node modules while it is being defined: they would import it back before it
+exists. The fluent methods (``|``, ``map``, ``pick``, ``with_retry``, ...) therefore
+reach the nodes through this module, the only place where those imports wait for the
+first call (Python caches each module after that, so the cost is one dictionary lookup).
+
+>>> from combinators import RunnableLambda
+>>> then(RunnableLambda(str.split), RunnableLambda(len)).invoke("a b")
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from combinators.nodes.binding import ListenerFn
+    from combinators.nodes.tool import RunnableTool
+    from combinators.retry_policy import RetryPolicy
+    from combinators.runnable.composing import Runnable
+
+A = TypeVar("A")
+B = TypeVar("B")
+C = TypeVar("C")
+
+
+def coerce(other: object) -> Runnable[Any, Any]:
+    """``other`` as a runnable (runnables, callables and dicts, as ``|`` takes them)."""
+    from combinators._support.coerce import coerce_to_runnable
+
+    return coerce_to_runnable(other)
+
+
+def then(first: Runnable[A, B], second: Runnable[B, C], name: str | None = None) -> Runnable[A, C]:
+    """``first`` then ``second``: a flat sequence."""
+    from combinators.nodes.sequence import RunnableSequence
+
+    return RunnableSequence.join(first, second, name=name)
+
+
+def function(f: Callable[..., Any]) -> Runnable[Any, Any]:
+    """A function as a step."""
+    from combinators.nodes.lambda_ import RunnableLambda
+
+    return RunnableLambda(f)
+
+
+def bind(runnable: Runnable[A, B], f: Callable[[B], Runnable[A, C]]) -> Runnable[A, C]:
+    """The reader-monad bind node."""
+    from combinators.nodes.reader import RunnableBind
+
+    return RunnableBind(runnable, f)
+
+
+def each(runnable: Runnable[A, B]) -> Runnable[Sequence[A], list[B]]:
+    """``runnable`` over every element of a list."""
+    from combinators.nodes.each import RunnableEach
+
+    return RunnableEach(runnable)
+
+
+def pick(keys: str | Sequence[str]) -> Runnable[Mapping[str, Any], Any]:
+    """Keep one key, or some keys, of a dict."""
+    from combinators.nodes.pick import RunnablePick
+
+    return RunnablePick(keys)
+
+
+def assign(
+    mappers: Mapping[str, Runnable[Mapping[str, Any], Any] | Callable[[Mapping[str, Any]], Any]],
+) -> Runnable[Mapping[str, Any], dict[str, Any]]:
+    """Pass a dict through with keys added by a parallel map."""
+    from combinators.nodes.assign import RunnableAssign
+
+    return RunnableAssign.of(mappers)
+
+
+def bound(runnable: Runnable[A, B], **fields: Any) -> Runnable[A, B]:
+    """``runnable`` with config, keyword arguments, types or observers bound."""
+    from combinators.nodes.binding import RunnableBinding
+
+    return RunnableBinding.over(runnable, **fields)
+
+
+def listening(
+    runnable: Runnable[A, B],
+    on_start: ListenerFn | None,
+    on_end: ListenerFn | None,
+    on_error: ListenerFn | None,
+) -> Runnable[A, B]:
+    """``runnable`` with listeners called at its start, end and error."""
+    from combinators.nodes.binding import RunnableBinding, listeners
+
+    return RunnableBinding.over(runnable, observers=(listeners(on_start, on_end, on_error),))
+
+
+def retrying(
+    runnable: Runnable[A, B],
+    policy: RetryPolicy | None,
+    on_failed_attempt: Callable[[BaseException, Any, int], None] | None,
+    **langchain_style: Any,
+) -> Runnable[A, B]:
+    """``runnable`` run again by ``policy`` (or one built from the peer's keywords)."""
+    from combinators.nodes.retry import RunnableRetry
+    from combinators.retry_policy import RetryPolicy
+
+    return RunnableRetry(runnable, policy or RetryPolicy.from_langchain(**langchain_style), on_failed_attempt)
+
+
+def falling_back(
+    runnable: Runnable[A, B],
+    fallbacks: Sequence[Runnable[A, B]],
+    exceptions_to_handle: tuple[type[BaseException], ...],
+    exception_key: str | None,
+) -> Runnable[A, B]:
+    """``runnable``, then each fallback, on the original input."""
+    from combinators.nodes.fallbacks import RunnableWithFallbacks
+
+    return RunnableWithFallbacks(runnable, tuple(fallbacks), exceptions_to_handle, exception_key)
+
+
+def as_tool(runnable: Runnable[Any, B], **options: Any) -> RunnableTool[B]:
+    """``runnable`` as a tool a model can call."""
+    from combinators.nodes.tool import tool_from_runnable
+
+    return tool_from_runnable(runnable, **options)
+
+
+def schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
+    """The JSON Schema of ``runnable``'s input or output."""
+    from combinators._support.runnable_schema import input_schema, output_schema
+
+    return input_schema(runnable) if which == "input" else output_schema(runnable)
+
