@@ -28,6 +28,7 @@ from effects._runtime.custom_events import dispatch_custom_event as dispatch_cus
 from effects.step import Step as Step
 from effects.step import StepBinding as StepBinding
 from effects.values import NO_INPUT as NO_INPUT
+from effects.values import NOTHING as NOTHING
 from effects.values import CustomEmitted as CustomEmitted
 from effects.values import Effect as Effect
 from effects.values import RunEnded as RunEnded
@@ -37,6 +38,7 @@ from effects.values import RunStarted as RunStarted
 from effects.values import RunStreamed as RunStreamed
 
 __all__ = [
+    "NOTHING",
     "NO_INPUT",
     "Clock",
     "CombinatorsError",

@@ -12,7 +12,7 @@ opens with ``closing``, and adds a stream's chunks up with ``added_up``/``aadded
 
 from effects._runtime.closing import closing as closing
 from effects._runtime.scope import Scope as Scope
-from effects._runtime.total import NOTHING as NOTHING
+from effects.values import NOTHING as NOTHING
 from effects._runtime.total import aadded_up as aadded_up
 from effects._runtime.total import added_up as added_up
 from effects.step import Step as Step

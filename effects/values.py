@@ -23,19 +23,23 @@ RunType = str
 
 
 @final
-class _NoInput:
-    """The input of a run that started in streaming mode (it is known only at its end)."""
+class _Nothing:
+    """The one "no value" of the library: a run's input while it streams in, a stream that
+    gave no chunk, a key that is not there. Compared with ``is``; survives pickling."""
 
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return "NO_INPUT"
+        return "NOTHING"
 
     def __reduce__(self) -> str:
-        return "NO_INPUT"
+        return "NOTHING"
 
 
-NO_INPUT: Final = _NoInput()
+NOTHING: Final = _Nothing()
+
+NO_INPUT: Final = NOTHING
+"""The input of a run that started in streaming mode (known only at its end): ``NOTHING``."""
 
 
 @final

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, Final, cast, final
+from typing import Any, cast, final
 
 import attrs
 
@@ -27,10 +27,9 @@ from combinators._support.tee import AsyncTee
 from effects.errors import InputError
 from effects._runtime.scope import Scope
 from effects._runtime.closing import closing
+from effects.values import NOTHING
 
 Input = Mapping[str, Any]
-
-_DONE: Final = object()
 
 
 def _require_dict(name: str, value: object) -> Mapping[str, Any]:
@@ -105,9 +104,9 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
                     async for chunk in mapped:
                         results.put_nowait((chunk, None))
             except BaseException as error:
-                results.put_nowait((_DONE, error))
+                results.put_nowait((NOTHING, error))
                 raise
-            results.put_nowait((_DONE, None))
+            results.put_nowait((NOTHING, None))
 
         mapper = asyncio.ensure_future(run_mapper())
         try:
@@ -121,7 +120,7 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
                 item, error = await results.get()
                 if error is not None:
                     raise error
-                if item is _DONE:
+                if item is NOTHING:
                     break
                 yield cast(dict[str, Any], item)
         finally:

@@ -24,7 +24,8 @@ from combinators._support.fields import init_fields
 from combinators.runnable.composing import Runnable
 from effects._runtime.scope import Scope
 from effects._runtime.closing import closing
-from effects._runtime.total import NOTHING, aadded_up, added_up
+from effects._runtime.total import aadded_up, added_up
+from effects.values import NOTHING
 
 A = TypeVar("A")
 B = TypeVar("B")

@@ -32,7 +32,8 @@ from effects.config import RunConfig
 from effects.errors import InputError
 from effects._runtime.scope import Scope
 from effects._runtime.closing import closing
-from effects._runtime.total import NOTHING, aadded_up, Total
+from effects._runtime.total import aadded_up, Total
+from effects.values import NOTHING
 
 A = TypeVar("A")
 B = TypeVar("B")

@@ -17,11 +17,10 @@ import attrs
 from combinators.runnable.composing import Runnable
 from effects._runtime.scope import Scope
 from effects._runtime.total import add_chunks
+from effects.values import NOTHING
 from effects._runtime.closing import closing
 
 T = TypeVar("T")
-
-_NOTHING: Any = object()
 
 
 @final
@@ -70,23 +69,23 @@ class RunnablePassthrough(Runnable[T, T]):
         return self._stream_then_call(inputs)
 
     def _stream_then_call(self, inputs: Iterator[T]) -> Iterator[T]:
-        total: Any = _NOTHING
+        total: Any = NOTHING
         for chunk in inputs:
             total = add_chunks(total, chunk)
             yield chunk
-        if total is not _NOTHING and self.func is not None:
+        if total is not NOTHING and self.func is not None:
             self.func(total)
 
     async def step_astream(
         self, inputs: AsyncIterator[T], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[T]:
-        total: Any = _NOTHING
+        total: Any = NOTHING
         async with closing(inputs) as stream:
             async for chunk in stream:
                 if self.func is not None or self.afunc is not None:
                     total = add_chunks(total, chunk)
                 yield chunk
-        if total is _NOTHING:
+        if total is NOTHING:
             return
         if self.afunc is not None:
             await self.afunc(total)

@@ -19,7 +19,8 @@ from combinators.runnable.composing import Runnable
 from effects.errors import InputError
 from effects._runtime.scope import Scope
 from effects._runtime.closing import closing
-from effects._runtime.total import NOTHING, aadded_up, added_up
+from effects._runtime.total import aadded_up, added_up
+from effects.values import NOTHING
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

@@ -36,7 +36,8 @@ from effects.config import ConfigLike, RunConfig
 from effects.errors import EmptyStreamError
 from effects._runtime.scope import Scope
 from effects.step import StepBinding
-from effects._runtime.total import NOTHING, Total, aadded_up
+from effects._runtime.total import Total, aadded_up
+from effects.values import NOTHING
 
 if TYPE_CHECKING:
     # Only for annotations: watching, projections and `returns` load on first use,

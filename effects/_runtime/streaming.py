@@ -11,13 +11,12 @@ from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.limiter import HELD, Limiter, not_held
 from effects.step import Step
 from effects._runtime.closing import aclose_iterator, aiter_of, close_iterator, closing
-from effects._runtime.total import NOTHING, Total, aadded_up, added_up
+from effects._runtime.total import Total, aadded_up, added_up
+from effects.values import NOTHING
 from effects.values import NO_INPUT, RunEnded, RunFailed, RunStarted, RunStreamed
 
 if TYPE_CHECKING:
     from effects._runtime.scope import Scope
-
-_NOTHING = NOTHING
 
 
 @final
@@ -84,7 +83,7 @@ class StreamWatch:
         if self.known is not NO_INPUT:
             return self.known if not run.parent_ids else self.node.describe_input(self.known)
         seen = self.seen.value()
-        return None if seen is _NOTHING else self.node.describe_input(seen)
+        return None if seen is NOTHING else self.node.describe_input(seen)
 
     def failed(self, error: BaseException) -> None:
         if not self.started:
@@ -99,7 +98,7 @@ class StreamWatch:
         if not self.started:
             self.start()
         total = self.total.value()
-        output = None if total is _NOTHING else self.node.describe_output(total)
+        output = None if total is NOTHING else self.node.describe_output(total)
         self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
 
 
@@ -112,9 +111,7 @@ def stream_run(
     if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
         # Its events show the whole input at its start, as the peer's do.
         known_input = added_up(inputs)
-        inputs = iter(()) if known_input is _NOTHING else iter((known_input,))
-        if known_input is _NOTHING:
-            known_input = NO_INPUT
+        inputs = iter(()) if known_input is NOTHING else iter((known_input,))
     watch = StreamWatch(self, node, known_input)
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.tap(inputs)
@@ -173,9 +170,7 @@ async def astream_run(
     upstream = inputs
     if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
         known_input = await aadded_up(inputs)
-        inputs = aiter_of(() if known_input is _NOTHING else (known_input,))
-        if known_input is _NOTHING:
-            known_input = NO_INPUT
+        inputs = aiter_of(() if known_input is NOTHING else (known_input,))
     watch = StreamWatch(self, node, known_input)
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.atap(inputs)

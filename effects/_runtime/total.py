@@ -23,15 +23,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable
 from typing import Final, final
 
+from effects.values import NOTHING
+
 _BLOCK: Final = 64
 
 
-class _Nothing:
-    __slots__ = ()
-
-
-NOTHING: Final = _Nothing()
-"""The value of a ``Total`` that saw no chunk."""
 
 
 def add_chunks(total: object, chunk: object) -> object:

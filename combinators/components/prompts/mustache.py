@@ -17,6 +17,8 @@ from typing import Final, TypeAlias, cast, final
 
 import attrs
 
+from effects.authoring import NOTHING
+
 
 def excerpt(source: str) -> str:
     """How errors show a template: its repr, cut to 80 characters.
@@ -124,8 +126,6 @@ def _parse_mustache(source: str) -> tuple[_MustacheNode, ...]:
     return tuple(stack[0][3])
 
 
-_MISSING: Final = object()
-
 
 def _lookup(path: tuple[str, ...], scopes: Sequence[object]) -> object:
     if not path:
@@ -135,22 +135,22 @@ def _lookup(path: tuple[str, ...], scopes: Sequence[object]) -> object:
         for part in path:
             # Mappings by key and lists by index only: never attributes, never calls.
             if isinstance(value, Mapping):
-                value = cast("Mapping[str, object]", value).get(part, _MISSING)
+                value = cast("Mapping[str, object]", value).get(part, NOTHING)
             elif isinstance(value, (list, tuple)) and part.isdigit():
                 items = cast("Sequence[object]", value)
-                value = items[int(part)] if int(part) < len(items) else _MISSING
+                value = items[int(part)] if int(part) < len(items) else NOTHING
             else:
-                value = _MISSING
-            if value is _MISSING:
+                value = NOTHING
+            if value is NOTHING:
                 break
         else:
             return value
-    return _MISSING
+    return NOTHING
 
 
 def _is_blank(value: object) -> bool:
     # As the peer: missing, None and empty values render as ""; numbers and bools never do.
-    if value is _MISSING or value is None:
+    if value is NOTHING or value is None:
         return True
     if isinstance(value, (bool, int, float, complex)):
         return False
