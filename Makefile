@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: quickstart test typecheck bench bench-quick
+.PHONY: quickstart test typecheck lint bench bench-quick
 quickstart: $(STAMP)
 	$(PY) examples/rag.py
 
@@ -22,6 +22,9 @@ test: $(STAMP)
 typecheck: $(STAMP)
 	$(PY) -m mypy
 	$(VENV)/bin/pyright --pythonpath $(PY)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'

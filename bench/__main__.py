@@ -18,7 +18,7 @@ from bench.libs import Lib, load_ours, load_peer, silence_tracing
 silence_tracing()  # before anything can import langchain_core
 
 # Imported after the environment is clean (the workloads import nothing from the peer).
-from bench import (  # noqa: E402
+from bench import (  # noqa: E402 - after silence_tracing, see above
     workloads_batch,
     workloads_calls,
     workloads_events,
@@ -26,8 +26,8 @@ from bench import (  # noqa: E402
     workloads_resilience,
     workloads_stream,
 )
-from bench.record import Results, Settings  # noqa: E402
-from bench.report import render, write_json  # noqa: E402
+from bench.record import Results, Settings  # noqa: E402 - as above
+from bench.report import render, write_json  # noqa: E402 - as above
 
 Workload = Callable[[Results], None]
 WORKLOADS: tuple[tuple[str, Workload], ...] = (

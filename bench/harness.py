@@ -200,7 +200,7 @@ class ThreadStartCounter:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        setattr(threading.Thread, "start", self._original)  # noqa: B010
+        setattr(threading.Thread, "start", self._original)  # noqa: B010 - restoring the method swapped above
 
 
 @contextmanager

@@ -54,7 +54,7 @@ _SYNC: Final = _Kind.SYNC  # a module constant: one lookup less on the hot path
 
 def _kind_of(func: Callable[..., object]) -> _Kind:
     target = inspect.unwrap(func)
-    call = getattr(target, "__call__", None)
+    call = getattr(target, "__call__", None)  # noqa: B004 - the method itself, to ask what kind of function it is
     if inspect.isasyncgenfunction(target) or inspect.isasyncgenfunction(call):
         return _Kind.ASYNC_GENERATOR
     if inspect.isgeneratorfunction(target) or inspect.isgeneratorfunction(call):

@@ -492,7 +492,7 @@ def _unwrap(input: object) -> tuple[object, str | None]:
         return mapping, None
     args: object = getattr(input, "args", None)
     if isinstance(args, Mapping) and hasattr(input, "name") and hasattr(input, "id"):
-        call_id = getattr(input, "id")  # noqa: B009
+        call_id = getattr(input, "id")
         return args, call_id if isinstance(call_id, str) else None  # pyright: ignore[reportUnknownVariableType]
     return input, None
 

@@ -45,12 +45,12 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence, Set
-from typing import Final, Protocol, TypeAlias, Union, cast
+from typing import Final, Protocol, TypeAlias, cast
 from uuid import UUID
 
 import attrs
 
-JsonValue: TypeAlias = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
+JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Plain JSON data as Python values."""
 
 REDACTED: Final = "**********"

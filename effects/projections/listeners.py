@@ -103,7 +103,7 @@ class ListenerCall:
 
 def _moment(at: float) -> dt.datetime:
     try:
-        return dt.datetime.fromtimestamp(at, tz=dt.timezone.utc)
+        return dt.datetime.fromtimestamp(at, tz=dt.UTC)
     except (OverflowError, OSError, ValueError) as error:
         raise ValueError(f"effect time must be seconds since the epoch, got {at!r}") from error
 

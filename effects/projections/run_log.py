@@ -207,7 +207,7 @@ def apply_ops(state: JsonValue, ops: Sequence[PatchOp]) -> JsonValue:
 
 def _iso(at: float) -> str:
     try:
-        moment = dt.datetime.fromtimestamp(at, tz=dt.timezone.utc)
+        moment = dt.datetime.fromtimestamp(at, tz=dt.UTC)
     except (OverflowError, OSError, ValueError) as error:
         raise ValueError(f"effect time must be seconds since the epoch, got {at!r}") from error
     return moment.isoformat(timespec="milliseconds")

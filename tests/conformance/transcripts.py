@@ -81,10 +81,10 @@ def _kind(value: object) -> str | None:
         kind = cast("dict[str, object]", value).get("type")
         if not isinstance(kind, str):
             return None
-        known = kind in MESSAGE_CLASSES and "content" in value or kind in PROMPT_VALUE_CLASSES
+        known = (kind in MESSAGE_CLASSES and "content" in value) or kind in PROMPT_VALUE_CLASSES
         return kind if known else None
     kind = type(value).__name__
-    if kind in MESSAGE_CLASSES and hasattr(value, "content") or kind in PROMPT_VALUE_CLASSES:
+    if (kind in MESSAGE_CLASSES and hasattr(value, "content")) or kind in PROMPT_VALUE_CLASSES:
         return kind
     return None
 

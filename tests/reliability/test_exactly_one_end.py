@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableParallel
 from effects._runtime import calls as entry
+from effects._runtime.scope import entry_scope
+from effects.config import RunConfig
 from effects.values import Effect, RunEnded, RunFailed, RunStarted
 
 
@@ -86,17 +88,21 @@ def test_cancelled_caller_closes_every_run_once(width: int) -> None:
 
     chain = RunnableLambda(abs) | RunnableParallel({f"k{i}": RunnableLambda(slow) for i in range(width)})
 
-    async def main() -> None:
-        task = asyncio.ensure_future(entry.ainvoke(chain, -1, {"tags": ["x"]}, {}))
-        await asyncio.sleep(0)
-        # observe through the ambient-free entry by wrapping with an observed scope
+    async def invoked() -> None:
+        # The scope a public ainvoke starts in, with the recorder as its observer.
+        scope = entry_scope(RunConfig(tags=("x",)), (recorder,), owner=chain.name)
+        task = asyncio.ensure_future(scope.ainvoke(chain, -1, None, {}))
+        await asyncio.sleep(0.01)
         task.cancel()
         try:
             await task
         except asyncio.CancelledError:
             pass
 
-    asyncio.run(main())
+    asyncio.run(invoked())
+    invoked_counts = recorder.check()
+    # the root, the parallel map and every branch were running: each ends as failed
+    assert invoked_counts == {"ended": 1, "failed": 2 + width}
     stream_recorder = Recorder()
 
     async def observed() -> None:

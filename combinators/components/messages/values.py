@@ -314,7 +314,7 @@ class BaseMessage:
             value = getattr(self, field.name)
             default: object = field.default
             if isinstance(default, _FACTORY):
-                default = getattr(default, "factory")()  # noqa: B009 - typed as a function
+                default = getattr(default, "factory")()
             if value != default or default is attrs.NOTHING:
                 shown.append(f"{field.name}={value!r}")
         return f"{type(self).__name__}({', '.join(shown)})"

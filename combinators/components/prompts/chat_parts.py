@@ -73,7 +73,7 @@ def shown_fields(value: attrs.AttrsInstance, first: str) -> str:
         current = getattr(value, field.name)
         default: object = field.default
         if isinstance(default, _FACTORY):
-            default = getattr(default, "factory")()  # noqa: B009 - typed as a function
+            default = getattr(default, "factory")()
         if current != default:
             shown.append(f"{field.name}={current!r}")
     return f"{cls.__name__}({', '.join(shown)})"

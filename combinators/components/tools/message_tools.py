@@ -426,7 +426,7 @@ class StructuredTool:
 
 
 @overload
-def Tool(  # noqa: N802 - the peer's class name, kept for users coming from LangChain
+def Tool(
     name: str,
     func: Callable[[str], R],
     description: str,
@@ -434,14 +434,14 @@ def Tool(  # noqa: N802 - the peer's class name, kept for users coming from Lang
     coroutine: Callable[[str], Awaitable[R]] | None = None,
 ) -> RunnableTool[R | ToolMessage]: ...
 @overload
-def Tool(  # noqa: N802
+def Tool(
     name: str,
     func: None,
     description: str,
     *,
     coroutine: Callable[[str], Awaitable[R]],
 ) -> RunnableTool[R | ToolMessage]: ...
-def Tool(  # noqa: N802
+def Tool(  # noqa: N802 - the peer's class name, kept for users coming from LangChain
     name: str,
     func: Callable[[str], Any] | None,
     description: str,

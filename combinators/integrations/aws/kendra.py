@@ -32,7 +32,7 @@ import functools
 import importlib
 import re
 from collections.abc import Sequence
-from datetime import timezone
+from datetime import UTC
 from typing import TYPE_CHECKING, Protocol, cast, final
 
 import attrs
@@ -270,7 +270,7 @@ def document_attribute_value(value: DocumentAttributeValueOutputTypeDef) -> Attr
     if "DateValue" in value:
         date = value["DateValue"]
         # Aware datetimes are shown in UTC so equal instants give equal strings.
-        return (date.astimezone(timezone.utc) if date.tzinfo else date).isoformat()
+        return (date.astimezone(UTC) if date.tzinfo else date).isoformat()
     if "LongValue" in value:
         return value["LongValue"]
     if "StringListValue" in value:

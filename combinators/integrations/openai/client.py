@@ -204,7 +204,7 @@ def shown_fields(value: object) -> str:
         current = getattr(value, field.name)
         default: object = field.default
         if isinstance(default, _FACTORY):
-            default = getattr(default, "factory")()  # noqa: B009 - typed as a function
+            default = getattr(default, "factory")()
         if default is attrs.NOTHING or current != default:
             shown.append(f"{field.alias}={current!r}")
     return ", ".join(shown)

@@ -70,8 +70,13 @@ def test_batch_configs_list_must_match_inputs() -> None:
 def test_batch_run_id_applies_to_the_first_input_only() -> None:
     import uuid
 
+    given = uuid.uuid4()
+    seen: dict[int, uuid.UUID] = {}
+    watched = RunnableLambda(inc).with_listeners(on_end=lambda run: seen.update({run.inputs["input"]: run.id}))
     with pytest.warns(RuntimeWarning, match="first input only"):
-        RunnableLambda(inc).batch([1, 2], {"run_id": uuid.uuid4()})
+        assert watched.batch([1, 2], {"run_id": given}) == [2, 3]
+    assert seen[1] == given
+    assert seen[2] != given and isinstance(seen[2], uuid.UUID)
 
 
 def test_abatch_order_and_return_exceptions() -> None:

@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("openai")
 
-from combinators.integrations.openai.chat import ChatOpenAI  # noqa: E402
-from combinators.integrations.openai.embeddings import OpenAIEmbeddings  # noqa: E402
-from tests.unit.openai.fake_server import FakeOpenAIServer  # noqa: E402
+from combinators.integrations.openai.chat import ChatOpenAI
+from combinators.integrations.openai.embeddings import OpenAIEmbeddings
+from tests.unit.openai.fake_server import FakeOpenAIServer
 
 KEY = "sk-test-key-123"
 

@@ -178,7 +178,7 @@ def test_stopping_early_closes_the_stream(server: FakeOpenAIServer, model: ChatO
     server.script(SseReply(text_stream([str(n) for n in range(50)])), SseReply(text_stream(["next"])))
     stream = model.stream("hi")
     assert next(stream).text == ""
-    close = getattr(stream, "close")  # noqa: B009 - typed as an Iterator, a generator at runtime
+    close = getattr(stream, "close")
     close()
     assert "".join(c.text for c in model.stream("again")) == "next"
 

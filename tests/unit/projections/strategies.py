@@ -145,12 +145,12 @@ def _run(
         if depth < max_depth
         else []
     )
-    first: Emit = lambda at: RunStarted(info, NO_INPUT if streaming_start else input_, at)  # noqa: E731
+    first: Emit = lambda at: RunStarted(info, NO_INPUT if streaming_start else input_, at)  # noqa: E731 - a named lambda reads as the effect it builds
     last: Emit
     if failure is None:
-        last = lambda at: RunEnded(info, input_, output, at)  # noqa: E731
+        last = lambda at: RunEnded(info, input_, output, at)  # noqa: E731 - a named lambda reads as the effect it builds
     else:
-        last = lambda at: RunFailed(info, input_, failure, at)  # noqa: E731
+        last = lambda at: RunFailed(info, input_, failure, at)  # noqa: E731 - a named lambda reads as the effect it builds
     return [first, *_interleave(draw, [own, *children]), last]
 
 

@@ -125,7 +125,7 @@ class BadMapping(dict[str, int]):
         (bytearray(b"\x00"), {"type": "bytes", "base64": "AA=="}),
         (memoryview(b"ab"), {"type": "bytes", "base64": "YWI="}),
         (UUID(int=7), "00000000-0000-0000-0000-000000000007"),
-        (dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc), "2025-01-02T03:04:05+00:00"),
+        (dt.datetime(2025, 1, 2, 3, 4, 5, tzinfo=dt.UTC), "2025-01-02T03:04:05+00:00"),
         (dt.date(2025, 1, 2), "2025-01-02"),
         (dt.time(3, 4), "03:04:00"),
         (Color.RED, "red"),
@@ -231,7 +231,7 @@ weird_values = st.one_of(
     st.dictionaries(st.one_of(st.integers(), st.none(), st.booleans(), st.text(max_size=2)), st.integers(), max_size=4),
     st.binary(max_size=4),
     st.uuids(),
-    st.datetimes(timezones=st.just(dt.timezone.utc)),
+    st.datetimes(timezones=st.just(dt.UTC)),
     st.floats(),
     st.builds(Color, st.just("red")),
 )

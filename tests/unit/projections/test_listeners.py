@@ -55,7 +55,7 @@ def test_start_then_end_with_the_whole_tree_in_start_order() -> None:
     run = end.run
     assert (run.id, run.name, run.run_type, run.tags, run.metadata) == (uid(1), "RunnableSequence", "chain", ("t",), {"m": 1})
     assert run.outputs == {"k": "q"}  # a dict output is kept as is
-    assert run.start_time == dt.datetime.fromtimestamp(T0, tz=dt.timezone.utc)
+    assert run.start_time == dt.datetime.fromtimestamp(T0, tz=dt.UTC)
     assert run.end_time is not None and run.end_time > run.start_time
     assert [child.name for child in run.child_runs] == ["I", "D", "docs"]
     first, second, docs = run.child_runs
@@ -117,7 +117,7 @@ def test_chat_model_outputs_are_the_llm_result() -> None:
 
 
 def _run() -> Run:
-    return Run(uid(1), "r", "chain", {}, None, None, dt.datetime.now(dt.timezone.utc), None, (), {})
+    return Run(uid(1), "r", "chain", {}, None, None, dt.datetime.now(dt.UTC), None, (), {})
 
 
 def test_dispatch_passes_the_config_as_the_peer_does() -> None:

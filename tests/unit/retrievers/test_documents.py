@@ -39,7 +39,7 @@ def test_repr_omits_a_missing_id() -> None:
 
 @given(documents)
 def test_repr_reads_like_the_expression_that_built_it(doc: Document) -> None:
-    assert eval(repr(doc), {"Document": Document}) == doc  # noqa: S307 - test of repr only
+    assert eval(repr(doc), {"Document": Document}) == doc
 
 
 def test_defaults() -> None:

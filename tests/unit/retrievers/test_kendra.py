@@ -10,7 +10,7 @@ import pickle
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -288,7 +288,7 @@ def test_keeps_at_most_top_k(client: KendraClient, stubber: Stubber) -> None:
 
 
 def test_attribute_values_through_the_service_model(client: KendraClient, stubber: Stubber) -> None:
-    when = datetime(2023, 5, 6, 7, 8, 9, tzinfo=timezone.utc)
+    when = datetime(2023, 5, 6, 7, 8, 9, tzinfo=UTC)
     attributes: list[DocumentAttributeOutputTypeDef] = [
         {"Key": "count", "Value": {"LongValue": 0}},
         {"Key": "label", "Value": {"StringValue": "x"}},  # the model forbids "" here
