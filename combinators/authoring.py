@@ -1,5 +1,5 @@
 """The public API for component authors on top of the core: schemas from types, and
-hand-written constructors for frozen values.
+hand-written constructors and reprs for frozen values.
 
 Components (``combinators.components``) import only public names: the package roots,
 this module and ``effects.authoring``.
@@ -10,7 +10,8 @@ this module and ``effects.authoring``.
 """
 
 from combinators._support.fields import init_fields as init_fields
+from combinators._support.reprs import changed_fields as changed_fields
 from combinators._support.type_schema import type_schema as type_schema
 from combinators.nodes.tool import SINGLE_ARG as SINGLE_ARG
 
-__all__ = ["SINGLE_ARG", "init_fields", "type_schema"]
+__all__ = ["SINGLE_ARG", "changed_fields", "init_fields", "type_schema"]

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeAlias, TypeVar, 
 
 import attrs
 
+from combinators.authoring import changed_fields
+
 from combinators.components.messages.merge import merge_content as merge_content
 from combinators.components.messages.merge import merge_dicts as merge_dicts
 from combinators.components.messages.merge import merge_lists as merge_lists
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
     from combinators.components.messages.coercion import message_to_dict as message_to_dict
 
 _T = TypeVar("_T")
-_FACTORY: Final = cast("type[object]", attrs.Factory)  # a function to type checkers, a class at runtime
 
 ContentBlock: TypeAlias = Mapping[str, object]
 """An open-ended content block, e.g. ``{"type": "text", "text": "hi"}``."""
@@ -309,14 +310,7 @@ class BaseMessage:
 
     def __repr__(self) -> str:
         # Reads like the call that built it: only the fields that differ from defaults.
-        shown = [repr(self.content)]
-        for field in attrs.fields(type(self))[1:]:
-            value = getattr(self, field.name)
-            default: object = field.default
-            if isinstance(default, _FACTORY):
-                default = getattr(default, "factory")()
-            if value != default or default is attrs.NOTHING:
-                shown.append(f"{field.name}={value!r}")
+        shown = [repr(self.content), *changed_fields(self, skip=("content",))]
         return f"{type(self).__name__}({', '.join(shown)})"
 
 

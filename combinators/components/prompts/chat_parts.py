@@ -19,6 +19,8 @@ from typing import ClassVar, Final, Self, TypeAlias, cast, final
 
 import attrs
 
+from combinators.authoring import changed_fields
+
 from combinators.components.messages.values import (
     MESSAGE_TYPES,
     AIMessage,
@@ -30,7 +32,6 @@ from combinators.components.messages.values import (
 from combinators.components.prompts.values import ChatPromptValue
 from combinators.components.prompts.formats import PartialValue, Template, TemplateFormat
 
-_FACTORY: Final = cast("type[object]", attrs.Factory)  # a function to type checkers, a class at runtime
 
 
 def to_partials(values: Mapping[str, PartialValue] | None) -> Mapping[str, PartialValue]:
@@ -65,18 +66,8 @@ def shown_fields(value: attrs.AttrsInstance, first: str) -> str:
     >>> shown_fields(MessagesPlaceholder("h", n_messages=2), "variable_name")
     "MessagesPlaceholder('h', n_messages=2)"
     """
-    cls = type(value)
-    shown = [repr(getattr(value, first))]
-    for field in attrs.fields(cls):
-        if field.name == first or not field.init or not field.repr:
-            continue
-        current = getattr(value, field.name)
-        default: object = field.default
-        if isinstance(default, _FACTORY):
-            default = getattr(default, "factory")()
-        if current != default:
-            shown.append(f"{field.name}={current!r}")
-    return f"{cls.__name__}({', '.join(shown)})"
+    shown = [repr(getattr(value, first)), *changed_fields(value, skip=(first,))]
+    return f"{type(value).__name__}({', '.join(shown)})"
 
 
 @attrs.frozen(repr=False)

@@ -23,7 +23,8 @@ ChatOpenAI(api_key=Secret('**********'))
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, final, overload
 
 import attrs
@@ -56,6 +57,7 @@ from combinators.integrations.openai.tools import (
 )
 from combinators.components.secrets import Secret
 from combinators import Runnable
+from effects import NOTHING
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
@@ -190,81 +192,70 @@ class ChatOpenAI(BaseChatModel):
             base_url=self.resolved_base_url,
         )
 
+    @contextmanager
+    def _typed_errors(self, model: str, *, streaming: bool = False) -> Generator[None]:
+        """Raise the client's failures as our typed model errors (others pass unchanged)."""
+        try:
+            yield
+        except Exception as error:
+            typed = self._typed(error, model, streaming=streaming)
+            if typed is None:
+                raise
+            raise typed from error
+
+    def _request(
+        self, messages: list[Message], stop: list[str] | None, stream: bool, kwargs: Mapping[str, Any]
+    ) -> tuple[str, list[Any], dict[str, Any]]:
+        """The model, the wire messages and the other fields, as the client takes them."""
+        body = self.request_body(messages, stop, stream=stream, **kwargs)
+        model, wire = body.pop("model"), body.pop("messages")
+        body.pop("stream")
+        return model, wire, body
+
     def _sync_chunks(self, chunks: Iterator[_X], model: str) -> Iterator[_X]:
         while True:
-            try:
-                item = next(chunks)
-            except StopIteration:
+            with self._typed_errors(model, streaming=True):
+                item = next(chunks, NOTHING)
+            if item is NOTHING:
                 return
-            except Exception as error:
-                typed = self._typed(error, model, streaming=True)
-                if typed is None:
-                    raise
-                raise typed from error
-            yield item
+            yield cast("_X", item)
 
     async def _async_chunks(self, chunks: AsyncIterator[_X], model: str) -> AsyncIterator[_X]:
         while True:
-            try:
-                item = await anext(chunks)
-            except StopAsyncIteration:
+            with self._typed_errors(model, streaming=True):
+                item = await anext(chunks, NOTHING)
+            if item is NOTHING:
                 return
-            except Exception as error:
-                typed = self._typed(error, model, streaming=True)
-                if typed is None:
-                    raise
-                raise typed from error
-            yield item
+            yield cast("_X", item)
 
     # ------------------------------------------------------------------ hooks
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
-        body = self.request_body(messages, stop, **kwargs)
-        model, wire = body.pop("model"), body.pop("messages")
-        body.pop("stream")
-        try:
+        model, wire, body = self._request(messages, stop, False, kwargs)
+        with self._typed_errors(model):
             completion = self._sync_client().chat.completions.create(
                 model=model, messages=wire, stream=False, extra_body=body
             )
-        except Exception as error:
-            typed = self._typed(error, model)
-            if typed is None:
-                raise
-            raise typed from error
         return completion_to_message(completion.to_dict())
 
     async def _agenerate(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AIMessage:
-        body = self.request_body(messages, stop, **kwargs)
-        model, wire = body.pop("model"), body.pop("messages")
-        body.pop("stream")
-        try:
+        model, wire, body = self._request(messages, stop, False, kwargs)
+        with self._typed_errors(model):
             completion = await self._async_client().chat.completions.create(
                 model=model, messages=wire, stream=False, extra_body=body
             )
-        except Exception as error:
-            typed = self._typed(error, model)
-            if typed is None:
-                raise
-            raise typed from error
         return completion_to_message(completion.to_dict())
 
     def _stream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> Iterator[AIMessageChunk]:
-        body = self.request_body(messages, stop, stream=True, **kwargs)
-        model, wire = body.pop("model"), body.pop("messages")
-        body.pop("stream")
-        try:
+        model, wire, body = self._request(messages, stop, True, kwargs)
+        with self._typed_errors(model):
             stream = self._sync_client().chat.completions.create(
                 model=model, messages=wire, stream=True, extra_body=body
             )
-        except Exception as error:
-            typed = self._typed(error, model)
-            if typed is None:
-                raise
-            raise typed from error
         finished = False
         with stream:
             for data in self._sync_chunks(iter(stream), model):
@@ -278,18 +269,11 @@ class ChatOpenAI(BaseChatModel):
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
-        body = self.request_body(messages, stop, stream=True, **kwargs)
-        model, wire = body.pop("model"), body.pop("messages")
-        body.pop("stream")
-        try:
+        model, wire, body = self._request(messages, stop, True, kwargs)
+        with self._typed_errors(model):
             stream = await self._async_client().chat.completions.create(
                 model=model, messages=wire, stream=True, extra_body=body
             )
-        except Exception as error:
-            typed = self._typed(error, model)
-            if typed is None:
-                raise
-            raise typed from error
         finished = False
         async with stream:
             async for data in self._async_chunks(aiter(stream), model):

@@ -26,9 +26,11 @@ import threading
 import weakref
 from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Final, cast, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
+
+from combinators.authoring import changed_fields
 
 from combinators.components.secrets import Secret
 
@@ -50,7 +52,6 @@ __all__ = [
 DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 """Where requests go when neither ``base_url`` nor ``OPENAI_BASE_URL`` says otherwise."""
 
-_FACTORY: Final = cast("type[object]", attrs.Factory)  # a function to type checkers, a class at runtime
 _NO_KEY_HINT: Final = "no API key was given: pass api_key=... or set OPENAI_API_KEY"
 
 
@@ -197,14 +198,4 @@ def shown_fields(value: object) -> str:
     >>> shown_fields(ApiKey("k", hint="h"))
     "hint='h'"
     """
-    shown: list[str] = []
-    for field in attrs.fields(cast(Any, type(value))):
-        if not field.repr or not field.init:
-            continue
-        current = getattr(value, field.name)
-        default: object = field.default
-        if isinstance(default, _FACTORY):
-            default = getattr(default, "factory")()
-        if default is attrs.NOTHING or current != default:
-            shown.append(f"{field.alias}={current!r}")
-    return ", ".join(shown)
+    return ", ".join(changed_fields(value))
