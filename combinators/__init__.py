@@ -27,6 +27,15 @@ from combinators.nodes.parallel_tuple import parallel as parallel
 from combinators.nodes.passthrough import RunnablePassthrough as RunnablePassthrough
 from combinators.nodes.pick import RunnablePick as RunnablePick
 from combinators.nodes.retry import RunnableRetry as RunnableRetry
+from combinators.nodes.configurable import ConfigurableError as ConfigurableError
+from combinators.nodes.configurable import ConfigurableField as ConfigurableField
+from combinators.nodes.configurable import ConfigurableFieldSpec as ConfigurableFieldSpec
+from combinators.nodes.configurable_alternatives import (
+    RunnableConfigurableAlternatives as RunnableConfigurableAlternatives,
+)
+from combinators.nodes.configurable_fields import RunnableConfigurableFields as RunnableConfigurableFields
+from combinators.nodes.router import RouterInput as RouterInput
+from combinators.nodes.router import RouterRunnable as RouterRunnable
 from combinators.retry_policy import ExponentialWait as ExponentialWait
 from combinators.retry_policy import FixedWait as FixedWait
 from combinators.retry_policy import NoWait as NoWait
@@ -47,6 +56,9 @@ from effects._runtime.custom_events import dispatch_custom_event as dispatch_cus
 __all__ = [
     "AddableDict",
     "CombinatorsError",
+    "ConfigurableError",
+    "ConfigurableField",
+    "ConfigurableFieldSpec",
     "EmptyStreamError",
     "ExponentialWait",
     "FixedWait",
@@ -54,12 +66,16 @@ __all__ = [
     "InputValueError",
     "NoWait",
     "RetryPolicy",
+    "RouterInput",
+    "RouterRunnable",
     "RunConfig",
     "Runnable",
     "RunnableAssign",
     "RunnableBind",
     "RunnableBinding",
     "RunnableBranch",
+    "RunnableConfigurableAlternatives",
+    "RunnableConfigurableFields",
     "RunnableEach",
     "RunnableGenerator",
     "RunnableLambda",

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, final
 
 import attrs
@@ -61,6 +61,10 @@ class Step(Protocol):
 
     def describe_output(self, output: Any) -> object: ...
 
+    def check_config(self, config: RunConfig) -> None:
+        """Refuse a root call's config this step cannot run with (unknown configurable ids)."""
+        ...
+
 
 class ObserverFactory(Protocol):
     """Makes a fresh observer for one run of a binding (for example listeners)."""
@@ -75,7 +79,9 @@ class StepBinding:
 
     ``config`` merges over the caller's config for ``bound``'s run; ``kwargs`` are
     passed to ``bound`` (the caller's keyword arguments win); ``observers`` watch
-    ``bound``'s run and its subtree.
+    ``bound``'s run and its subtree. With ``choose``, the step that runs is
+    ``choose(config)`` instead of ``bound`` (a configurable step picks it by the
+    call's ``configurable``).
 
     >>> StepBinding(bound=None, config=RunConfig(tags=("x",))).kwargs
     {}
@@ -85,6 +91,7 @@ class StepBinding:
     config: RunConfig = RunConfig()
     kwargs: Mapping[str, Any] = attrs.field(factory=dict[str, Any])
     observers: tuple[ObserverFactory, ...] = ()
+    choose: Callable[[RunConfig], Any] | None = None
 
     def __hash__(self) -> int:
         return hash((self.bound, self.config, tuple(self.kwargs), self.observers))

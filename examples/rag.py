@@ -5,7 +5,8 @@
 
 It prints the answer as it streams, then a compact tree of the run built from its
 effects (names, types, durations). ``--log`` also prints the ``stream_log``
-patches. The chat model is a local extractive one (it answers with the context's
+patches; ``--timeline FILE.svg`` writes a picture of the run (a waterfall of its steps,
+drawn from the same effects). The chat model is a local extractive one (it answers with the context's
 best-matching sentences, word by word); set ``OPENAI_BASE_URL`` (and
 ``OPENAI_API_KEY``, ``OPENAI_MODEL``) to use a server that speaks the OpenAI
 chat-completions protocol instead.
@@ -34,6 +35,7 @@ from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.parsers.text import StrOutputParser
 from combinators.components.prompts.templates import ChatPromptTemplate
 from effects.projections.run_tree import RunTreeText
+from effects.projections.timeline import Timeline
 from effects.values import RunStreamed
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -72,20 +74,25 @@ def build_chain(model: BaseChatModel) -> Runnable[str, str]:
     )
 
 
-async def run(question: str, show_log: bool) -> str:
-    """Stream the answer, then print the run tree (and the log patches if asked)."""
+async def run(question: str, show_log: bool, timeline_path: str | None = None) -> str:
+    """Stream the answer, then print the run tree (and the log patches, the timeline, if asked)."""
     chain = build_chain(chat_model())
     tree = RunTreeText()
+    timeline = Timeline()
     answer: list[str] = []
     print(f"Q: {question}\nA: ", end="", flush=True)
     async for effect in chain.astream_effects(question):
         tree.feed(effect)
+        timeline.feed(effect)
         if isinstance(effect, RunStreamed) and not effect.run.parent_ids:
             chunk: Any = effect.chunk
             answer.append(str(chunk))
             print(chunk, end="", flush=True)
     print("\n\nRun tree:")
     print(tree.render())
+    if timeline_path is not None:
+        Path(timeline_path).write_text(timeline.render(f"Q: {question}"), encoding="utf-8")
+        print(f"\nTimeline written to {timeline_path}")
     if show_log:
         print("\nRun log patches:")
         async for patch in chain.astream_log(question):
@@ -97,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("question", nargs="?", default=DEFAULT_QUESTION)
     parser.add_argument("--log", action="store_true", help="also print the stream_log patches")
+    parser.add_argument("--timeline", metavar="FILE.svg", help="write a timeline of the run as SVG")
     args = parser.parse_args(argv)
-    asyncio.run(run(args.question, args.log))
+    asyncio.run(run(args.question, args.log, args.timeline))
     return 0
 
 

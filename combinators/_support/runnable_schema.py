@@ -32,11 +32,11 @@ def _declared(runnable: Runnable[Any, Any], which: str) -> object:
     if isinstance(runnable, RunnableLambda):
         try:
             hints = get_type_hints(runnable.func)
-        except Exception:  # unresolvable annotations: nothing is known
+            params = list(inspect.signature(runnable.func).parameters)
+        except Exception:  # unresolvable annotations, or a builtin without a signature
             return Any
         if which == "output":
             return hints.get("return", Any)
-        params = list(inspect.signature(runnable.func).parameters)
         return hints.get(params[0], Any) if params else Any
     return Any
 

@@ -65,6 +65,13 @@ from combinators.components.models.fakes import FakeListChatModel as FakeListCha
 from combinators.components.models.fakes import FakeListLLM as FakeListLLM
 from combinators.components.models.fakes import GenericFakeChatModel as GenericFakeChatModel
 from combinators.components.models.fakes import Script as Script
+from combinators.components.memory import ChatHistory as ChatHistory
+from combinators.components.memory import ChatHistoryError as ChatHistoryError
+from combinators.components.memory import InMemoryChatHistory as InMemoryChatHistory
+from combinators.components.memory import InMemoryHistoryStore as InMemoryHistoryStore
+from combinators.components.memory import RunnableWithMessageHistory as RunnableWithMessageHistory
+from combinators.components.memory import SQLiteChatHistory as SQLiteChatHistory
+from combinators.components.memory import SQLiteHistoryStore as SQLiteHistoryStore
 
 from combinators.components.tools.message_tools import StructuredTool as StructuredTool
 from combinators.components.tools.message_tools import Tool as Tool
@@ -132,6 +139,8 @@ def __getattr__(name: str) -> object:
     return getattr(_importlib.import_module(module), name)
 
 __all__ = [
+    "ChatHistory",
+    "ChatHistoryError",
     "ChatPromptTemplate",
     "PromptTemplate",
     "AIMessagePromptTemplate",
@@ -183,7 +192,12 @@ __all__ = [
     "GenericFakeChatModel",
     "HashedNgramEmbeddings",
     "HumanMessage",
+    "InMemoryChatHistory",
+    "InMemoryHistoryStore",
     "InMemoryVectorStore",
+    "RunnableWithMessageHistory",
+    "SQLiteChatHistory",
+    "SQLiteHistoryStore",
     "InvalidToolCall",
     "KendraAccessDenied",
     "KendraConnectionError",

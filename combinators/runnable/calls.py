@@ -31,6 +31,7 @@ from collections.abc import (
 )
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
 
+from combinators.runnable import fluent
 from effects._runtime import calls as entry
 from effects.config import ConfigLike, RunConfig
 from effects.errors import EmptyStreamError
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     # Only for annotations: watching, projections and `returns` load on first use,
     # which keeps `import combinators` cheap.
     from returns.result import Result
+
+    from combinators.runnable import Runnable
 
 
 In = TypeVar("In", contravariant=True)
@@ -139,6 +142,18 @@ class RunnableCore(Generic[In, Out]):
     def describe_output(self, output: Out) -> object:  # type: ignore[misc]
         """How end events show this step's output."""
         return output
+
+    def check_config(self, config: RunConfig) -> None:
+        """Refuse, at the root of a call, configurable ids or values this chain does not take.
+
+        >>> from combinators import ConfigurableField, pure
+        >>> answer = pure("yes").configurable_fields(value=ConfigurableField(id="answer"))
+        >>> answer.invoke("?", {"configurable": {"anwser": "no"}})
+        Traceback (most recent call last):
+        ...
+        combinators.nodes.configurable.ConfigurableError: pure has no configurable id 'anwser'; its ids are: 'answer'
+        """
+        fluent.check_config(cast("Runnable[Any, Any]", self), config.configurable)
 
     # ------------------------------------------------------------------ running
 

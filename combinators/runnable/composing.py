@@ -26,6 +26,8 @@ from effects.config import ConfigLike, RunConfig
 
 if TYPE_CHECKING:
     from combinators.nodes.binding import ListenerFn
+    from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
+    from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.retry_policy import RetryPolicy
     from combinators.nodes.tool import RunnableTool
 
@@ -424,3 +426,87 @@ class Runnable(RunnableWatching[In, Out]):
         """
         return fluent.schema(self, "output")
 
+
+    # ------------------------------------------------------------------ graphs
+
+    def get_graph(self) -> Graph:
+        """The graph of this runnable: its steps as nodes, containers expanded.
+
+        >>> from combinators import RunnableLambda
+        >>> [n.name for n in (RunnableLambda(abs) | RunnableLambda(str)).get_graph().nodes]
+        ['RunnableSequenceInput', 'abs', 'str', 'RunnableSequenceOutput']
+        """
+        return fluent.graph(self)
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """Hook: add this runnable's part of a graph (default: the library's rule for its
+        type, else one step). Override it to expand a runnable of your own, or to mark
+        it: ``graph.step(self, place, kind="remote")``.
+
+        >>> from combinators import RunnableLambda
+        >>> from combinators.graph import GraphBuilder, RunPlace
+        >>> builder = GraphBuilder()
+        >>> RunnableLambda(abs).graph_fragment(builder, RunPlace((), None, "abs"))
+        Fragment(entry='n0', exit='n0')
+        """
+        return fluent.graph_fragment(self, graph, place)
+
+    # ------------------------------------------------------------------ configurable
+
+    def configurable_fields(self, **fields: ConfigurableField) -> Runnable[In, Out]:
+        """Let a call replace these fields of this (attrs) runnable by configurable id.
+
+        >>> from combinators import ConfigurableField, RunnablePick
+        >>> pick = RunnablePick("a").configurable_fields(keys=ConfigurableField(id="key"))
+        >>> pick.invoke({"a": 1, "b": 2}), pick.invoke({"a": 1, "b": 2}, {"configurable": {"key": "b"}})
+        (1, 2)
+        """
+        return fluent.configurable_fields(self, fields)
+
+    def configurable_alternatives(
+        self, which: ConfigurableField, *, default_key: str = "default", **alternatives: Runnable[In, Out]
+    ) -> Runnable[In, Out]:
+        """Let a call choose this runnable (``default_key``) or an alternative, by ``which.id``.
+
+        >>> from combinators import ConfigurableField, RunnableLambda
+        >>> r = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), neg=RunnableLambda(lambda x: -x))
+        >>> r.invoke(-2), r.invoke(-2, {"configurable": {"op": "neg"}})
+        (2, 2)
+        """
+        return fluent.configurable_alternatives(self, which, alternatives, default_key)
+
+    def with_config_specs(self, *specs: ConfigurableFieldSpec) -> Runnable[In, Out]:
+        """Declare configurable ids that this runnable's own functions read (for checking and schemas).
+
+        >>> from combinators import ConfigurableFieldSpec, RunnableLambda
+        >>> def greet(name: str, config) -> str:
+        ...     return f"{config.configurable.get('greeting', 'hi')} {name}"
+        >>> r = RunnableLambda(greet).with_config_specs(ConfigurableFieldSpec(id="greeting", annotation=str))
+        >>> r.invoke("ann", {"configurable": {"greeting": "hello"}})
+        'hello ann'
+        >>> r.invoke("ann", {"configurable": {"greeting": 3}})
+        Traceback (most recent call last):
+        ...
+        combinators.nodes.configurable.ConfigurableError: configurable 'greeting' of greet takes str, got 3
+        """
+        return fluent.declaring(self, specs)
+
+    def config_specs(self) -> list[ConfigurableFieldSpec]:
+        """Every configurable id declared anywhere in this chain.
+
+        >>> from combinators import ConfigurableField, RunnableLambda
+        >>> r = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), neg=RunnableLambda(abs))
+        >>> [(s.id, s.default) for s in r.config_specs()]
+        [('op', 'default')]
+        """
+        return fluent.config_specs(self)
+
+    def config_schema(self) -> dict[str, Any]:
+        """JSON Schema of the config's ``configurable`` ids (defaults, descriptions, alternatives as an enum).
+
+        >>> from combinators import ConfigurableField, RunnableLambda
+        >>> r = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), neg=RunnableLambda(abs))
+        >>> r.config_schema()["properties"]["configurable"]["properties"]
+        {'op': {'title': 'op', 'default': 'default', 'enum': ['default', 'neg']}}
+        """
+        return fluent.config_schema(self)

@@ -17,7 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
     from combinators.nodes.binding import ListenerFn
+    from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.nodes.tool import RunnableTool
     from combinators.retry_policy import RetryPolicy
     from combinators.runnable.composing import Runnable
@@ -135,3 +137,64 @@ def schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
 
     return input_schema(runnable) if which == "input" else output_schema(runnable)
 
+
+
+def graph(runnable: Runnable[Any, Any]) -> Graph:
+    """The graph of ``runnable``, containers expanded."""
+    from combinators.graph.derive import graph_of
+
+    return graph_of(runnable)
+
+
+def graph_fragment(runnable: Runnable[Any, Any], builder: GraphBuilder, place: RunPlace) -> Fragment:
+    """The library's rule for ``runnable``'s part of a graph."""
+    from combinators.graph.derive import library_fragment
+
+    return library_fragment(runnable, builder, place)
+
+
+def configurable_fields(runnable: Runnable[A, B], fields: Mapping[str, ConfigurableField]) -> Runnable[A, B]:
+    """``runnable`` with fields a call may replace by configurable id."""
+    from combinators.nodes.configurable_fields import RunnableConfigurableFields
+
+    return RunnableConfigurableFields.of(runnable, fields)
+
+
+def configurable_alternatives(
+    runnable: Runnable[A, B],
+    which: ConfigurableField,
+    alternatives: Mapping[str, Runnable[A, B]],
+    default_key: str,
+) -> Runnable[A, B]:
+    """``runnable`` or one of ``alternatives``, chosen by configurable id."""
+    from combinators.nodes.configurable_alternatives import RunnableConfigurableAlternatives
+
+    return RunnableConfigurableAlternatives.of(runnable, which, alternatives, default_key)
+
+
+def declaring(runnable: Runnable[A, B], specs: tuple[ConfigurableFieldSpec, ...]) -> Runnable[A, B]:
+    """``runnable`` declaring configurable ids its own functions read."""
+    from combinators.nodes.configurable_fields import RunnableConfigurableFields
+
+    return RunnableConfigurableFields.declaring(runnable, specs)
+
+
+def config_specs(runnable: Runnable[Any, Any]) -> list[ConfigurableFieldSpec]:
+    """Every configurable id declared anywhere in ``runnable``."""
+    from combinators._support.config_specs import config_specs as specs
+
+    return specs(runnable)
+
+
+def config_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
+    """JSON Schema of the configurable ids of ``runnable``."""
+    from combinators._support.config_specs import config_schema as schema
+
+    return schema(runnable)
+
+
+def check_config(runnable: Runnable[Any, Any], configurable: Mapping[str, object]) -> None:
+    """Refuse configurable ids or values ``runnable`` does not take."""
+    from combinators._support.config_specs import check_configurable
+
+    check_configurable(runnable, configurable)

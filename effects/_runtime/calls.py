@@ -28,7 +28,7 @@ def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) ->
     if config is None and CURRENT_SCOPE.get() is None:
         # The hot path: nothing to observe, limit or propagate.
         return PLAIN_SCOPE.invoke(node, input, None, kwargs)
-    scope = entry_scope(RunConfig.coerce(config), owner=node.name)
+    scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name)
     token = CURRENT_SCOPE.set(scope)
     try:
         return scope.invoke(node, input, None, kwargs)
@@ -40,7 +40,7 @@ async def ainvoke(node: Step, input: Any, config: object, kwargs: Mapping[str, A
     """Run ``node`` once, in the running event loop."""
     if config is None and CURRENT_SCOPE.get() is None:
         return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
-    scope = entry_scope(RunConfig.coerce(config), owner=node.name)
+    scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name)
     token = CURRENT_SCOPE.set(scope)
     try:
         return await scope.ainvoke(node, input, None, kwargs)
@@ -92,7 +92,15 @@ def _entry(node: Step, config: object, observers: tuple[Observer, ...]) -> Scope
     coerced = RunConfig.coerce(config)
     if coerced is EMPTY_CONFIG and not observers and CURRENT_SCOPE.get() is None:
         return PLAIN_SCOPE
-    return entry_scope(coerced, observers, owner=node.name)
+    return entry_scope(_checked(node, coerced), observers, owner=node.name)
+
+
+def _checked(node: Step, config: RunConfig) -> RunConfig:
+    # Once, at the root of a call: inside a run, a nested call is handed its caller's
+    # config, whose configurable ids belong to the whole chain, not to this node.
+    if config.configurable and CURRENT_SCOPE.get() is None:
+        node.check_config(config)
+    return config
 
 
 def _in_scope(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:

@@ -309,7 +309,7 @@ class Scope:
                 kwargs = {**binding.kwargs, **kwargs}
             for factory in binding.observers:
                 observers = (*observers, factory.make_observer(config.for_children()))
-            node = binding.bound
+            node = binding.bound if binding.choose is None else binding.choose(config)
             binding = node.step_binding
         run: RunInfo | None = None
         if observers:

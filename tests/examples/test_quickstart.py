@@ -55,3 +55,17 @@ def test_quickstart_prints_log_patches_on_request() -> None:
     assert log.startswith("RunLogPatch(")
     assert "/logs/ExtractiveChatModel" in log
     assert "'/final_output'" in log
+
+
+def test_quickstart_writes_a_timeline_of_the_run(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    svg = tmp_path / "run.svg"
+    out = run("--timeline", str(svg), "When do puffins nest?")
+    assert f"Timeline written to {svg}" in out
+    root = ElementTree.fromstring(svg.read_text())
+    texts = [(t.text or "").strip() for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts[0].startswith("Q: When do puffins nest? — ") and texts[0].endswith("9 runs")
+    for name in ("RunnableParallel<context,question>", "Bm25Retriever", "ExtractiveChatModel", "StrOutputParser"):
+        assert name in texts
+    assert svg.read_text().count('class="tick"') > 20  # the answer streamed word by word

@@ -1,0 +1,177 @@
+"""The configurable ids a chain declares anywhere in it, their checking, and ``config_schema``.
+
+A runnable declares ids by having ``own_config_specs()`` (configurable fields and
+alternatives, a message history's session keys, ``with_config_specs``); a container's
+ids are those of everything it holds, found through its attrs fields.
+
+>>> from combinators import ConfigurableField, RunnableLambda, pure
+>>> chain = RunnableLambda(str) | pure("a").configurable_fields(value=ConfigurableField(id="answer"))
+>>> [spec.id for spec in config_specs(chain)]
+['answer']
+"""
+
+from __future__ import annotations
+
+import collections.abc as cabc
+import types
+import typing
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Literal, Protocol, Union, get_args, get_origin, runtime_checkable
+
+import attrs
+
+from combinators.json_schema import type_schema
+from combinators.nodes.configurable import ConfigurableError, ConfigurableFieldSpec
+from combinators.runnable import Runnable
+
+
+@runtime_checkable
+class DeclaresConfig(Protocol):
+    """A runnable that reads configurable ids itself."""
+
+    def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]: ...
+
+
+def _held(value: object, depth: int = 0) -> Iterator[Runnable[Any, Any]]:
+    if isinstance(value, Runnable):
+        yield value
+    elif depth < 3 and isinstance(value, Mapping):
+        for item in typing.cast(Mapping[object, object], value).values():
+            yield from _held(item, depth + 1)
+    elif depth < 3 and isinstance(value, tuple | list):
+        for item in typing.cast(Sequence[object], value):
+            yield from _held(item, depth + 1)
+
+
+def descendants(runnable: Runnable[Any, Any]) -> Iterator[Runnable[Any, Any]]:
+    """``runnable`` and every runnable its attrs fields hold, depth first, each once."""
+    seen: set[int] = set()
+    stack = [runnable]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        cls = type(current)
+        if attrs.has(cls):
+            held = [r for f in attrs.fields(cls) for r in _held(getattr(current, f.name))]
+            stack.extend(reversed(held))
+
+
+def config_specs(runnable: Runnable[Any, Any]) -> list[ConfigurableFieldSpec]:
+    """Every configurable id declared in the chain, in the order they appear."""
+    return [
+        spec
+        for node in descendants(runnable)
+        if isinstance(node, DeclaresConfig)
+        for spec in node.own_config_specs()
+    ]
+
+
+def conforms(value: object, annotation: object) -> bool:
+    """Whether ``value`` fits ``annotation`` (lists count as tuples: converters make them so).
+
+    >>> conforms(["a"], tuple[str, ...]), conforms([1], tuple[str, ...]), conforms(2, float)
+    (True, False, True)
+    """
+    if annotation is Any or annotation is object:
+        return True
+    if annotation is None or annotation is type(None):
+        return value is None
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin is Literal:
+        return value in args
+    if origin is Union or origin is types.UnionType:
+        return any(conforms(value, a) for a in args)
+    if annotation is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if annotation is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin in (list, tuple, cabc.Sequence, set, frozenset):
+        if not isinstance(value, list | tuple | set | frozenset):
+            return False
+        items = typing.cast(Sequence[object], list(typing.cast(Sequence[object], value)))
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            return len(items) == len(args) and all(conforms(v, a) for v, a in zip(items, args))
+        return not args or all(conforms(v, args[0]) for v in items)
+    if origin in (dict, cabc.Mapping):
+        if not isinstance(value, Mapping):
+            return False
+        given = typing.cast(Mapping[object, object], value)
+        return len(args) != 2 or all(conforms(v, args[1]) for v in given.values())
+    if isinstance(annotation, type) and origin is None:
+        return isinstance(value, annotation)
+    return True  # a typing construct we do not check
+
+
+def expected(annotation: object) -> str:
+    """How an error names what a configurable id takes.
+
+    >>> from typing import Literal
+    >>> expected(Literal["a", "b"]), expected(tuple[str, ...])
+    ("one of 'a', 'b'", 'tuple[str, ...]')
+    """
+    if get_origin(annotation) is Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(annotation))
+    if isinstance(annotation, type) and get_origin(annotation) is None:
+        return annotation.__name__
+    return str(annotation)
+
+
+def check_value(owner: str, spec: ConfigurableFieldSpec, value: object) -> None:
+    """Raise ``ConfigurableError`` naming the id and what it takes when ``value`` does not fit."""
+    if not conforms(value, spec.annotation):
+        raise ConfigurableError(
+            f"configurable {spec.id!r} of {owner} takes {expected(spec.annotation)}, got {value!r}"
+        )
+
+
+def check_configurable(runnable: Runnable[Any, Any], configurable: Mapping[str, object]) -> None:
+    """Check a root call's configurable against the ids the chain declares (if it declares any)."""
+    specs = config_specs(runnable)
+    if not specs:
+        return  # a chain that declares nothing reads configurable only in its own functions
+    ids = list(dict.fromkeys(s.id for s in specs))
+    for key, value in configurable.items():
+        if key not in ids:
+            raise ConfigurableError(
+                f"{runnable.name} has no configurable id {key!r}; its ids are: "
+                + ", ".join(repr(i) for i in ids)
+            )
+        for spec in specs:
+            if spec.id == key:
+                check_value(runnable.name, spec, value)
+
+
+def _json_default(value: object) -> tuple[bool, object]:
+    if value is None or isinstance(value, str | int | float | bool):
+        return True, value
+    if isinstance(value, list | tuple):
+        items = [_json_default(v) for v in typing.cast(Sequence[object], value)]
+        return all(ok for ok, _ in items), [v for _, v in items]
+    return False, None
+
+
+def config_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
+    """JSON Schema of ``{"configurable": {...}}`` for the ids the chain declares."""
+    properties: dict[str, Any] = {}
+    for spec in config_specs(runnable):
+        if spec.id in properties:
+            continue
+        entry: dict[str, Any] = {"title": spec.name or spec.id}
+        if spec.description:
+            entry["description"] = spec.description
+        ok, default = _json_default(spec.default)
+        if ok and default is not None:
+            entry["default"] = default
+        entry.update(type_schema(spec.annotation))
+        properties[spec.id] = entry
+    return {
+        "title": f"{runnable.name}Config",
+        "type": "object",
+        "properties": {
+            "configurable": {"title": "Configurable", "type": "object", "properties": properties}
+        },
+    }

@@ -1,0 +1,91 @@
+"""``draw_dot``: a graph as Graphviz DOT text, for ``dot -Tsvg`` / ``-Tpng``.
+
+Colours are ``#rrggbb`` (dot 2.43 misreads ``#rgb``); quotes, backslashes and newlines
+in labels and ids are escaped. A fork where one branch runs is a diamond with dashed,
+labelled edges; joins are points; groups are dashed clusters; failed steps are red,
+remote runnables dashed blue, agents orange with a double border.
+
+>>> from combinators.graph import Edge, Graph, Node
+>>> print(draw_dot(Graph((Node("a", 'C:\\\\tmp "x"', status="failed"),), ())).splitlines()[4])
+    "a" [label="C:\\\\tmp \\"x\\"\\n(failed)", fillcolor="#ffd6d6", color="#c00000", penwidth=2];
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from combinators.graph.value import Graph, Node
+
+_HEADER: Final = (
+    "digraph {",
+    '    graph [rankdir=TB, fontname="Helvetica", fontsize=11, nodesep=0.3, ranksep=0.35];',
+    '    node [shape=box, style="rounded,filled", fillcolor="#f2f0ff", color="#6c5fc7",'
+    ' fontname="Helvetica", fontsize=11];',
+    '    edge [color="#555555", fontname="Helvetica", fontsize=10, arrowsize=0.7];',
+)
+
+_KIND_STYLE: Final = {
+    "input": 'shape=oval, fillcolor="#ffffff"',
+    "output": 'shape=oval, fillcolor="#bfb6fc"',
+    "join": 'shape=point, width=0.12, label="", color="#6c5fc7", fillcolor="#6c5fc7"',
+    "remote": 'style="rounded,filled,dashed", fillcolor="#e6f2ff", color="#1f6feb"',
+    "agent": 'fillcolor="#fff0e0", color="#d9730d", peripheries=2',
+}
+_STATUS_STYLE: Final = {
+    "failed": 'fillcolor="#ffd6d6", color="#c00000", penwidth=2',
+    "ok": 'fillcolor="#dcf5dc", color="#2da44e"',
+}
+
+
+def quoted(text: str) -> str:
+    """A DOT string: backslashes, quotes and newlines escaped.
+
+    >>> print(quoted('a "b" \\\\ c'))
+    "a \\"b\\" \\\\ c"
+    """
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _label(node: Node) -> str:
+    if node.status == "failed":
+        return f"{node.name}\n(failed)"
+    if node.kind in ("remote", "agent"):
+        return f"{node.name}\n({node.kind})"
+    return node.name
+
+
+def _node_line(node: Node, conditional_fork: bool, indent: str) -> str:
+    styles: list[str] = []
+    if node.kind != "join":
+        styles.append(f"label={quoted(_label(node))}")
+    if node.kind == "fork":
+        styles.append('shape=diamond, fillcolor="#fff4d6", color="#b08800"' if conditional_fork else 'fillcolor="#e8e4ff"')
+    elif node.kind in _KIND_STYLE:
+        styles.append(_KIND_STYLE[node.kind])
+    if node.status is not None:
+        styles.append(_STATUS_STYLE[node.status])
+    return f"{indent}{quoted(node.id)} [{', '.join(styles)}];"
+
+
+def draw_dot(graph: Graph) -> str:
+    """The graph as DOT text."""
+    conditional = {e.source for e in graph.edges if e.conditional}
+    grouped = {id for g in graph.groups for id in g.nodes}
+    lines: list[str] = list(_HEADER)
+    lines.extend(_node_line(n, n.id in conditional, "    ") for n in graph.nodes if n.id not in grouped)
+    for group in graph.groups:
+        lines.append(f"    subgraph {quoted('cluster_' + group.id)} {{")
+        lines.append(f'        label={quoted(group.label)}; style="dashed,rounded"; color="#888888"; fontsize=10;')
+        lines.extend(_node_line(graph.node(id), id in conditional, "        ") for id in group.nodes)
+        lines.append("    }")
+    for edge in graph.edges:
+        styles: list[str] = []
+        if edge.conditional:
+            styles.append("style=dashed")
+        if edge.label:
+            styles.append(f"label={quoted(edge.label)}")
+        tail = f" [{', '.join(styles)}]" if styles else ""
+        lines.append(f"    {quoted(edge.source)} -> {quoted(edge.target)}{tail};")
+    lines.append("}")
+    return "\n".join(lines)

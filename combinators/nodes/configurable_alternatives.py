@@ -1,0 +1,131 @@
+"""``RunnableConfigurableAlternatives``: one of several runnables, chosen per call by id.
+
+The node is not a run of its own: the runtime runs the chosen alternative in its
+place, so events and logs show that alternative's own run. A key that is none of the
+alternatives is a ``ConfigurableError`` listing them.
+
+>>> from combinators import ConfigurableField, RunnableLambda
+>>> def shout(text: str) -> str:
+...     return text.upper()
+>>> def whisper(text: str) -> str:
+...     return text.lower()
+>>> voice = RunnableLambda(shout).configurable_alternatives(
+...     ConfigurableField(id="voice"), default_key="shout", whisper=RunnableLambda(whisper))
+>>> voice.invoke("Hi"), voice.invoke("Hi", {"configurable": {"voice": "whisper"}})
+('HI', 'hi')
+>>> voice.invoke("Hi", {"configurable": {"voice": "sing"}})
+Traceback (most recent call last):
+...
+combinators.nodes.configurable.ConfigurableError: configurable 'voice' of shout takes one of 'shout', 'whisper', got 'sing'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final
+
+import attrs
+
+from combinators.nodes.configurable import ConfigurableError, ConfigurableField, ConfigurableFieldSpec
+from combinators.runnable import Runnable
+from effects.config import RunConfig
+from effects.step import StepBinding
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+@final
+@attrs.frozen(repr=False)
+class RunnableConfigurableAlternatives(Runnable[In, Out]):
+    """``default`` (under ``default_key``) or one of ``alternatives``, by ``configurable[which.id]``."""
+
+    which: ConfigurableField
+    default: Runnable[In, Out]
+    alternatives: tuple[tuple[str, Runnable[In, Out]], ...]
+    default_key: str = "default"
+    step_binding: StepBinding | None = attrs.field(init=False, eq=False, repr=False)
+
+    @staticmethod
+    def of(
+        default: Runnable[A, B],
+        which: ConfigurableField,
+        alternatives: Mapping[str, Runnable[A, B]],
+        default_key: str = "default",
+    ) -> RunnableConfigurableAlternatives[A, B]:
+        """Declare the alternatives (the keys must differ from ``default_key``)."""
+        if default_key in alternatives:
+            raise ConfigurableError(
+                f"configurable_alternatives: {default_key!r} is the default's key and an alternative's"
+            )
+        if not alternatives:
+            raise ConfigurableError("configurable_alternatives needs at least one alternative")
+        for key, alternative in alternatives.items():
+            if not isinstance(alternative, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+                raise TypeError(f"alternative {key!r} must be a runnable, got {type(alternative).__name__}")
+        return RunnableConfigurableAlternatives(which, default, tuple(alternatives.items()), default_key)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "step_binding", StepBinding(self.default, choose=self.chosen))
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The default's key, then the alternatives' keys."""
+        return (self.default_key, *(key for key, _ in self.alternatives))
+
+    @property
+    def name(self) -> str:
+        return self.default.name
+
+    @property
+    def run_type(self) -> str:  # type: ignore[override]
+        return self.default.run_type
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{key}={alternative!r}" for key, alternative in self.alternatives)
+        return (
+            f"{self.default.receiver_repr()}.configurable_alternatives({self.which!r},"
+            f" default_key={self.default_key!r}, {shown})"
+        )
+
+    def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]:
+        """One spec: the id, its keys as a ``Literal``, the default key."""
+        keys: Any = cast(Any, Literal)[self.keys]
+        return (
+            ConfigurableFieldSpec(
+                id=self.which.id,
+                annotation=keys,
+                name=self.which.name,
+                description=self.which.description,
+                default=self.default_key,
+                is_shared=self.which.is_shared,
+            ),
+        )
+
+    def chosen(self, config: RunConfig) -> Runnable[In, Out]:
+        """The alternative this call runs."""
+        from combinators._support.config_specs import check_value
+
+        key = config.configurable.get(self.which.id, self.default_key)
+        if key == self.default_key:
+            return self.default
+        for name, alternative in self.alternatives:
+            if name == key:
+                return alternative
+        check_value(self.name, self.own_config_specs()[0], key)
+        raise AssertionError("unreachable: a key that is no alternative fails the check")
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """A fork with one conditional edge per key; each alternative in this node's place."""
+        options = [(self.default_key, self.default), *self.alternatives]
+        arms = [
+            (f"{self.which.id}={key}" + (" (default)" if key == self.default_key else ""),
+             graph.at(alternative, place.replaced_by(alternative)))
+            for key, alternative in options
+        ]
+        return graph.fork(self, None, arms, conditional=True)

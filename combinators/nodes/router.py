@@ -1,0 +1,129 @@
+"""``RouterRunnable``: runs the runnable named by the input's ``key`` on its ``input``.
+
+The routed runnable's run is a child of the router's, so its events show under it. An
+unknown key is an ``InputValueError`` listing the keys. With a ``Literal`` key type
+(``RouterRunnable[Literal["math", "poem"], str, str]({...})``), a wrong key is also a
+type error.
+
+>>> from combinators import RouterRunnable, RunnableLambda
+>>> def double(x: int) -> int:
+...     return x * 2
+>>> def negate(x: int) -> int:
+...     return -x
+>>> router = RouterRunnable({"double": RunnableLambda(double), "negate": RunnableLambda(negate)})
+>>> router.invoke({"key": "double", "input": 4}), router.batch([{"key": "negate", "input": 1}])
+(8, [-1])
+>>> router.invoke({"key": "square", "input": 4})
+Traceback (most recent call last):
+...
+effects.errors.InputValueError: RouterRunnable has no runnable for key 'square'; its keys are: 'double', 'negate'
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast, final
+
+import attrs
+
+from combinators.fields import init_fields
+from combinators.runnable import Runnable
+from effects.errors import InputError, InputValueError
+from effects.runtime import Scope
+from effects.streams import closing
+from effects.total import NOTHING, aadded_up, added_up
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
+
+K = TypeVar("K", bound=str)
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+class RouterInput(TypedDict, Generic[K, A]):
+    """A router's input: which runnable (``key``) and what to run it on (``input``).
+
+    >>> routed: RouterInput[str, int] = {"key": "double", "input": 2}
+    >>> routed["key"]
+    'double'
+    """
+
+    key: K
+    input: A
+
+
+@final
+@attrs.frozen(init=False, repr=False, hash=False)
+class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
+    """Routes ``{"key": k, "input": x}`` to ``runnables[k]`` run on ``x``."""
+
+    runnables: Mapping[K, Runnable[A, B]]
+
+    def __init__(self, runnables: Mapping[K, Runnable[A, B]]) -> None:
+        if not runnables:
+            raise ValueError("RouterRunnable needs at least one runnable")
+        for key, runnable in runnables.items():
+            if not isinstance(runnable, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+                raise TypeError(f"RouterRunnable's {key!r} must be a runnable, got {type(runnable).__name__}")
+        init_fields(self, dict(runnables))
+
+    is_leaf = False
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.runnables.items()))
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k!r}: {v!r}" for k, v in self.runnables.items())
+        return f"RouterRunnable({{{body}}})"
+
+    def _route(self, routed: object) -> tuple[Runnable[A, B], A]:
+        given = cast(Mapping[str, Any], routed)
+        if not isinstance(routed, Mapping) or "key" not in given or "input" not in given:
+            raise InputError(
+                f"{self.name} expects a dict with 'key' and 'input', got {type(given).__name__}"
+            )
+        target = self.runnables.get(given["key"])
+        if target is None:
+            keys = ", ".join(repr(k) for k in self.runnables)
+            raise InputValueError(f"{self.name} has no runnable for key {given['key']!r}; its keys are: {keys}")
+        return target, given["input"]
+
+    def step_invoke(self, input: RouterInput[K, A], scope: Scope, kwargs: Mapping[str, Any]) -> B:
+        target, value = self._route(input)
+        result: B = scope.invoke(target, value, None, kwargs)
+        return result
+
+    async def step_ainvoke(self, input: RouterInput[K, A], scope: Scope, kwargs: Mapping[str, Any]) -> B:
+        target, value = self._route(input)
+        result: B = await scope.ainvoke(target, value, None, kwargs)
+        return result
+
+    def step_stream(
+        self, inputs: Iterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[B]:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
+            return
+        target, value = self._route(total)
+        yield from scope.stream(target, iter((value,)), None, kwargs)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[B]:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
+            return
+        target, value = self._route(total)
+
+        async def once() -> AsyncIterator[A]:
+            yield value
+
+        async with closing(scope.astream(target, once(), None, kwargs)) as outputs:
+            async for out in outputs:
+                yield out
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """A fork with one conditional edge per key."""
+        arms = [(str(key), graph.child(runnable, place)) for key, runnable in self.runnables.items()]
+        return graph.fork(self, place, arms, conditional=True)
