@@ -20,9 +20,9 @@ from typing import Any, Literal, Protocol, Union, get_args, get_origin, runtime_
 
 import attrs
 
-from combinators.json_schema import type_schema
+from combinators._support.type_schema import type_schema
 from combinators.nodes.configurable import ConfigurableError, ConfigurableFieldSpec
-from combinators.runnable import Runnable
+from combinators.runnable.composing import Runnable
 
 
 @runtime_checkable

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final
 import attrs
 
 from combinators.nodes.configurable import ConfigurableError, ConfigurableField, ConfigurableFieldSpec
-from combinators.runnable import Runnable
+from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.step import StepBinding
 

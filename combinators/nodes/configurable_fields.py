@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, final
 import attrs
 
 from combinators.nodes.configurable import ConfigurableError, ConfigurableField, ConfigurableFieldSpec
-from combinators.runnable import Runnable
+from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.step import StepBinding
 

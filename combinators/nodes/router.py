@@ -26,12 +26,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast, final
 
 import attrs
 
-from combinators.fields import init_fields
-from combinators.runnable import Runnable
+from combinators._support.fields import init_fields
+from combinators.runnable.composing import Runnable
+from effects._runtime.closing import closing
+from effects._runtime.scope import Scope
+from effects._runtime.total import aadded_up, added_up
 from effects.errors import InputError, InputValueError
-from effects.runtime import Scope
-from effects.streams import closing
-from effects.total import NOTHING, aadded_up, added_up
+from effects.values import NOTHING
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace

@@ -38,9 +38,7 @@ import attrs
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
 from combinators.components.messages import AIMessage, BaseMessage, HumanMessage, Message
-from effects import Scope
-from effects.streams import closing
-from effects.total import NOTHING, Total, aadded_up, added_up
+from effects.authoring import NOTHING, Scope, aadded_up, added_up, closing
 
 Out = TypeVar("Out")
 
@@ -194,12 +192,12 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
             return
         history = self._history(scope)
         past = scope.invoke(_LoadHistory(history), input)
-        total = Total()
+        chunks: list[Out] = []
         for chunk in scope.stream(self.runnable, iter((self._inner_input(input, past),)), None, kwargs):
-            total.add(chunk)
+            chunks.append(chunk)
             yield chunk
-        if not total.empty:
-            scope.invoke(_SaveHistory(history), self._turn(input, total.value()))
+        if chunks:
+            scope.invoke(_SaveHistory(history), self._turn(input, added_up(iter(chunks))))
 
     async def step_astream(
         self, inputs: AsyncIterator[Any], scope: Scope, kwargs: Mapping[str, Any]
@@ -213,13 +211,13 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
         async def once() -> AsyncIterator[object]:
             yield self._inner_input(input, past)
 
-        total = Total()
-        async with closing(scope.astream(self.runnable, once(), None, kwargs)) as chunks:
-            async for chunk in chunks:
-                total.add(chunk)
+        chunks: list[Out] = []
+        async with closing(scope.astream(self.runnable, once(), None, kwargs)) as outputs:
+            async for chunk in outputs:
+                chunks.append(chunk)
                 yield chunk
-        if not total.empty:
-            await scope.ainvoke(_SaveHistory(history), self._turn(input, total.value()))
+        if chunks:
+            await scope.ainvoke(_SaveHistory(history), self._turn(input, added_up(iter(chunks))))
 
 
 def _dict(value: object) -> dict[str, object]:
