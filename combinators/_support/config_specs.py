@@ -29,6 +29,9 @@ from combinators.runnable.composing import Runnable
 class DeclaresConfig(Protocol):
     """A runnable that reads configurable ids itself."""
 
+    @property
+    def name(self) -> str: ...
+
     def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]: ...
 
 
@@ -59,14 +62,19 @@ def descendants(runnable: Runnable[Any, Any]) -> Iterator[Runnable[Any, Any]]:
             stack.extend(reversed(held))
 
 
-def config_specs(runnable: Runnable[Any, Any]) -> list[ConfigurableFieldSpec]:
-    """Every configurable id declared in the chain, in the order they appear."""
+def declared(runnable: Runnable[Any, Any]) -> list[tuple[str, ConfigurableFieldSpec]]:
+    """Every configurable id declared in the chain, with the name of the node declaring it."""
     return [
-        spec
+        (node.name, spec)
         for node in descendants(runnable)
         if isinstance(node, DeclaresConfig)
         for spec in node.own_config_specs()
     ]
+
+
+def config_specs(runnable: Runnable[Any, Any]) -> list[ConfigurableFieldSpec]:
+    """Every configurable id declared in the chain, in the order they appear."""
+    return [spec for _, spec in declared(runnable)]
 
 
 def conforms(value: object, annotation: object) -> bool:
@@ -130,19 +138,19 @@ def check_value(owner: str, spec: ConfigurableFieldSpec, value: object) -> None:
 
 def check_configurable(runnable: Runnable[Any, Any], configurable: Mapping[str, object]) -> None:
     """Check a root call's configurable against the ids the chain declares (if it declares any)."""
-    specs = config_specs(runnable)
+    specs = declared(runnable)
     if not specs:
         return  # a chain that declares nothing reads configurable only in its own functions
-    ids = list(dict.fromkeys(s.id for s in specs))
+    ids = list(dict.fromkeys(s.id for _, s in specs))
     for key, value in configurable.items():
         if key not in ids:
             raise ConfigurableError(
                 f"{runnable.name} has no configurable id {key!r}; its ids are: "
                 + ", ".join(repr(i) for i in ids)
             )
-        for spec in specs:
+        for owner, spec in specs:
             if spec.id == key:
-                check_value(runnable.name, spec, value)
+                check_value(owner, spec, value)
 
 
 def _json_default(value: object) -> tuple[bool, object]:
