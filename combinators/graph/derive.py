@@ -105,13 +105,12 @@ def unwrapped(runnable: Runnable[Any, Any]) -> Runnable[Any, Any]:
 class GraphBuilder:
     """Collects nodes, edges and groups while runnables describe themselves (the hook's argument)."""
 
-    __slots__ = ("_nodes", "_edges", "_groups", "_open")
+    __slots__ = ("_nodes", "_edges", "_groups")
 
     def __init__(self) -> None:
         self._nodes: list[Node] = []
         self._edges: list[Edge] = []
         self._groups: list[Group] = []
-        self._open: list[int] = []
 
     def add_node(
         self,

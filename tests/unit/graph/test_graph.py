@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any, final
 
@@ -24,7 +23,7 @@ from combinators import (
 from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
 from effects import Scope
 from effects.projections.recording import record, replay
-from effects.values import Effect
+from tests.run_effects import effects_of
 
 
 def inc(x: int) -> int:
@@ -144,23 +143,9 @@ def test_a_graph_is_a_value() -> None:
     assert [n["kind"] for n in data["nodes"]] == ["input", "step", "fork", "step", "join", "output"]
 
 
-def collect(chain: Runnable[Any, Any], value: object) -> list[Effect]:
-    effects: list[Effect] = []
-
-    async def run() -> None:
-        try:
-            async for effect in chain.astream_effects(value):
-                effects.append(effect)
-        except ValueError:
-            pass
-
-    asyncio.run(run())
-    return effects
-
-
 def test_failed_steps_are_marked_live_and_from_a_recording() -> None:
     chain = RunnableLambda(inc) | RunnableParallel(ok=RunnableLambda(double), broken=RunnableLambda(fail))
-    effects = collect(chain, 1)
+    effects = effects_of(chain, 1)
     live = chain.get_graph().marked(effects)
     status = {n.name: n.status for n in live.nodes}
     assert status["fail"] == "failed" and status["inc"] == "ok"
@@ -186,7 +171,7 @@ def test_a_retry_that_recovers_and_a_fallback_that_takes_over_are_told_apart() -
     chain = RunnableLambda(flaky).with_retry(wait_exponential_jitter=False) | RunnableLambda(fail).with_fallbacks(
         [RunnableLambda(inc)]
     )
-    status = {n.name: n.status for n in chain.get_graph().marked(collect(chain, 3)).nodes}
+    status = {n.name: n.status for n in chain.get_graph().marked(effects_of(chain, 3)).nodes}
     assert status["flaky"] == "ok" and status["fail"] == "failed" and status["inc"] == "ok"
 
 

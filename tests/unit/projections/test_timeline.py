@@ -10,15 +10,15 @@ import sys
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from combinators import Runnable, RunnableLambda, RunnableParallel
+from combinators import RunnableLambda, RunnableParallel
 from effects.clock import FakeClock, use_clock
 from effects.projections.recording import record, replay
 from effects.projections.timeline import Timeline, timeline_svg
-from effects.values import Effect, RunStreamed
+from effects.values import RunStreamed
+from tests.run_effects import effects_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -34,20 +34,6 @@ def shout(text: str) -> str:
 
 def broken(text: str) -> str:
     raise LookupError(f"nothing for {text!r}")
-
-
-def effects_of(chain: Runnable[str, Any], value: str) -> list[Effect]:
-    seen: list[Effect] = []
-
-    async def run() -> None:
-        try:
-            async for effect in chain.astream_effects(value):
-                seen.append(effect)
-        except LookupError:
-            pass
-
-    asyncio.run(run())
-    return seen
 
 
 def rows(svg: str) -> list[tuple[str, str | None]]:
