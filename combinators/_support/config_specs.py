@@ -15,8 +15,10 @@ from __future__ import annotations
 import collections.abc as cabc
 import types
 import typing
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol, Union, get_args, get_origin, runtime_checkable
+from types import MappingProxyType
+from typing import Any, Literal, Protocol, Union, get_args, get_origin
 
 import attrs
 
@@ -25,7 +27,6 @@ from combinators.nodes.configurable import ConfigurableError, ConfigurableFieldS
 from combinators.runnable.composing import Runnable
 
 
-@runtime_checkable
 class DeclaresConfig(Protocol):
     """A runnable that reads configurable ids itself."""
 
@@ -36,9 +37,10 @@ class DeclaresConfig(Protocol):
 
 
 def _held(value: object, depth: int = 0) -> Iterator[Runnable[Any, Any]]:
+    # Concrete container types only: an ABC isinstance check per field is what a walk costs.
     if isinstance(value, Runnable):
         yield value
-    elif depth < 3 and isinstance(value, Mapping):
+    elif depth < 3 and isinstance(value, dict | MappingProxyType):
         for item in typing.cast(Mapping[object, object], value).values():
             yield from _held(item, depth + 1)
     elif depth < 3 and isinstance(value, tuple | list):
@@ -62,14 +64,30 @@ def descendants(runnable: Runnable[Any, Any]) -> Iterator[Runnable[Any, Any]]:
             stack.extend(reversed(held))
 
 
-def declared(runnable: Runnable[Any, Any]) -> list[tuple[str, ConfigurableFieldSpec]]:
-    """Every configurable id declared in the chain, with the name of the node declaring it."""
-    return [
-        (node.name, spec)
-        for node in descendants(runnable)
-        if isinstance(node, DeclaresConfig)
-        for spec in node.own_config_specs()
-    ]
+_DECLARED: dict[int, tuple[weakref.ref[Runnable[Any, Any]], tuple[tuple[str, ConfigurableFieldSpec], ...]]] = {}
+
+
+def declared(runnable: Runnable[Any, Any]) -> tuple[tuple[str, ConfigurableFieldSpec], ...]:
+    """Every configurable id declared in the chain, with the name of the node declaring it.
+
+    A chain is a frozen value, so the walk is done once per chain object (the root check
+    of every call with a ``configurable`` reads it).
+    """
+    key = id(runnable)
+    hit = _DECLARED.get(key)
+    if hit is not None and hit[0]() is runnable:
+        return hit[1]
+    specs: list[tuple[str, ConfigurableFieldSpec]] = []
+    for node in descendants(runnable):
+        if hasattr(node, "own_config_specs"):
+            specs.extend((node.name, spec) for spec in typing.cast(DeclaresConfig, node).own_config_specs())
+    found = tuple(specs)
+    try:
+        ref = weakref.ref(runnable, lambda _: _DECLARED.pop(key, None))
+    except TypeError:  # a runnable of one's own without weak references: no caching
+        return found
+    _DECLARED[key] = (ref, found)
+    return found
 
 
 def config_specs(runnable: Runnable[Any, Any]) -> list[ConfigurableFieldSpec]:

@@ -180,3 +180,18 @@ def test_configurable_values_compare_print_and_pickle() -> None:
         copy = pickle.loads(dumps(picklable_chain()))
         assert copy == picklable_chain() and copy.invoke("a", config) == "?"
         assert [s.id for s in copy.config_specs()] == ["voice", "end"]
+
+
+def test_the_declared_ids_are_found_once_per_chain_and_forgotten_with_it() -> None:
+    import gc
+
+    from combinators._support import config_specs as module
+
+    chain = picklable_chain()
+    first = module.declared(chain)
+    assert module.declared(chain) is first  # the walk is not repeated for the same chain
+    key = id(chain)
+    assert key in module._DECLARED
+    del chain
+    gc.collect()
+    assert key not in module._DECLARED
