@@ -52,6 +52,8 @@ class RunConfigDict(TypedDict, total=False):
     recursion_limit: int
     configurable: Mapping[str, object]
     timeout: float | None
+    tracing: object
+    progress: bool
 
 
 @final
@@ -61,6 +63,9 @@ class RunConfig:
 
     ``run_name`` and ``run_id`` describe the run they are given to and are never
     inherited by its children; ``timeout`` (seconds) is a deadline for the whole call.
+    ``tracing`` traces the call as OpenTelemetry spans (``True``, an ``OtelConfig`` or
+    an ``OtelTracing``; extra ``otel``); ``progress`` shows a progress bar over a
+    batch's items or a stream's chunks (extra ``progress``). Neither is inherited.
 
     >>> RunConfig(tags=("x",), max_concurrency=2)
     RunConfig(tags=('x',), max_concurrency=2)
@@ -74,6 +79,8 @@ class RunConfig:
     recursion_limit: int = DEFAULT_RECURSION_LIMIT
     configurable: Mapping[str, object] = attrs.field(default=_EMPTY, converter=_frozen_mapping)
     timeout: float | None = None
+    tracing: object = None
+    progress: bool = False
 
     def __attrs_post_init__(self) -> None:
         if self.max_concurrency is not None and self.max_concurrency < 1:
@@ -96,6 +103,8 @@ class RunConfig:
                 self.recursion_limit,
                 dict(self.configurable),
                 self.timeout,
+                self.tracing,
+                self.progress,
             ),
         )
 
@@ -135,14 +144,15 @@ class RunConfig:
         return _from_mapping(config)  # pyright: ignore[reportUnknownArgumentType]
 
     def for_children(self) -> RunConfig:
-        """The config a run hands to its children: without ``run_name`` and ``run_id``.
+        """The config a run hands to its children: without ``run_name`` and ``run_id``
+        (nor ``tracing`` and ``progress``, which the call that asked for them handles).
 
         >>> RunConfig(run_name="a", tags=("t",)).for_children()
         RunConfig(tags=('t',))
         """
-        if self.run_name is None and self.run_id is None:
+        if self.run_name is None and self.run_id is None and self.tracing is None and not self.progress:
             return self
-        return attrs.evolve(self, run_name=None, run_id=None)
+        return attrs.evolve(self, run_name=None, run_id=None, tracing=None, progress=False)
 
     def to_dict(self) -> RunConfigDict:
         """The LangChain-shaped dict, as passed to functions that take a config.
@@ -164,6 +174,10 @@ class RunConfig:
             out["max_concurrency"] = self.max_concurrency
         if self.timeout is not None:
             out["timeout"] = self.timeout
+        if self.tracing is not None:
+            out["tracing"] = self.tracing
+        if self.progress:
+            out["progress"] = True
         return out
 
 
@@ -179,6 +193,8 @@ _KNOWN_KEYS: Final = frozenset(
         "recursion_limit",
         "configurable",
         "timeout",
+        "tracing",
+        "progress",
     }
 )
 
@@ -210,6 +226,8 @@ def _from_mapping(config: Mapping[str, object]) -> RunConfig:
         ),
         configurable=configurable,
         timeout=_opt_number(config.get("timeout")),
+        tracing=config.get("tracing"),
+        progress=_opt(config.get("progress"), bool, "progress") or False,
     )
 
 
@@ -289,6 +307,8 @@ def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:
         ),
         configurable={**base.configurable, **override.configurable},
         timeout=_min_timeout(base.timeout, override.timeout),
+        tracing=override.tracing if override.tracing is not None else base.tracing,
+        progress=override.progress or base.progress,
     )
 
 

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, final
+from typing import TYPE_CHECKING, Any, Protocol, final, runtime_checkable
 
 import attrs
 
@@ -66,10 +66,18 @@ class Step(Protocol):
         ...
 
 
-class ObserverFactory(Protocol):
-    """Makes a fresh observer for one run of a binding (for example listeners)."""
+    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]: ...
 
-    def make_observer(self, config: RunConfig | None = None) -> Observer: ...
+
+@runtime_checkable
+class ObserverFactory(Protocol):
+    """Makes a fresh observer for one run of a binding (for example listeners).
+
+    ``None`` means there is nothing to observe this time (a tracer that records
+    nothing): the run then costs what an unobserved run costs.
+    """
+
+    def make_observer(self, config: RunConfig | None = None) -> Observer | None: ...
 
 
 @final

@@ -13,6 +13,7 @@ recordings) is a fold over a sequence of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final, final
 from uuid import UUID
 
@@ -41,6 +42,9 @@ NOTHING: Final = _Nothing()
 NO_INPUT: Final = NOTHING
 """The input of a run that started in streaming mode (known only at its end): ``NOTHING``."""
 
+NO_PARAMS: Final[Mapping[str, object]] = MappingProxyType({})
+"""The params of a run whose step describes none (most steps)."""
+
 
 @final
 @attrs.frozen
@@ -58,6 +62,10 @@ class RunInfo:
     run_type: RunType
     tags: tuple[str, ...]
     metadata: Mapping[str, object]
+    params: Mapping[str, object] = NO_PARAMS
+    """What the step says about this call, for traces (``Step.describe_params``): a
+    model's ``provider``, ``model``, ``temperature``, ``max_tokens``, ``top_p``,
+    ``stop``; a tool's ``description``; empty for most steps."""
 
     @property
     def parent_id(self) -> UUID | None:

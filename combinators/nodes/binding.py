@@ -21,6 +21,7 @@ import attrs
 
 from combinators.runnable.composing import Runnable
 from effects.config import EMPTY_CONFIG, RunConfig
+from effects.hooks import tracing_observer_factory
 from effects.step import ObserverFactory, StepBinding
 
 In = TypeVar("In", contravariant=True)
@@ -54,7 +55,15 @@ class RunnableBinding(Runnable[In, Out]):
         input_type: type[Any] | None = None,
         output_type: type[Any] | None = None,
     ) -> RunnableBinding[A, B]:
-        """Bind onto ``bound``; binding kwargs onto a kwargs-only binding merges them."""
+        """Bind onto ``bound``; binding kwargs onto a kwargs-only binding merges them.
+
+        A ``tracing`` config entry becomes the tracing observer (see ``with_tracing``).
+        """
+        if config.tracing is not None:
+            factory = tracing_observer_factory(config.tracing, "with_config(tracing=...)")
+            observers = observers if factory is None else (*observers, factory)
+            config = attrs.evolve(config, tracing=None)
+            config = EMPTY_CONFIG if config == EMPTY_CONFIG else config
         if (
             kwargs
             and isinstance(bound, RunnableBinding)
@@ -90,8 +99,7 @@ class RunnableBinding(Runnable[In, Out]):
         if self.kwargs:
             shown = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
             parts.append(f".with_kwargs({shown})")
-        if self.observers:
-            parts.append(".with_listeners(...)")
+        parts.extend(_fluent_repr(factory) for factory in self.observers)
         if self.input_type is not None or self.output_type is not None:
             parts.append(f".with_types(input_type={self.input_type!r}, output_type={self.output_type!r})")
         return f"{self.bound.receiver_repr()}{''.join(parts)}"
@@ -104,3 +112,9 @@ def listeners(
     from effects.projections.listeners import ListenerSpec
 
     return ListenerSpec(on_start, on_end, on_error)
+
+
+def _fluent_repr(factory: ObserverFactory) -> str:
+    """How an observer shows in a binding's repr: the call that added it."""
+    fluent: object = getattr(factory, "fluent_repr", None)
+    return str(fluent()) if callable(fluent) else ".with_listeners(...)"

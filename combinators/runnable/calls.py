@@ -39,6 +39,7 @@ from effects._runtime.scope import Scope
 from effects.step import StepBinding
 from effects._runtime.total import Total, aadded_up
 from effects.values import NOTHING
+from effects.values import NO_PARAMS
 
 if TYPE_CHECKING:
     # Only for annotations: watching, projections and `returns` load on first use,
@@ -154,6 +155,10 @@ class RunnableCore(Generic[In, Out]):
         combinators.nodes.configurable.ConfigurableError: pure has no configurable id 'anwser'; its ids are: 'answer'
         """
         fluent.check_config(cast("Runnable[Any, Any]", self), config.configurable)
+
+    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+        """What traces show of a call (a model's name and options); nothing by default."""
+        return NO_PARAMS
 
     # ------------------------------------------------------------------ running
 

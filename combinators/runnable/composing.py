@@ -23,8 +23,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from combinators.runnable import fluent
 from combinators.runnable.watching import RunnableWatching
 from effects.config import ConfigLike, RunConfig
+from effects.hooks import TRACING
 
 if TYPE_CHECKING:
+    # Annotations only: the otel extra is optional, and the core reaches it through a hook.
+    from opentelemetry.trace import Tracer
+
+    from combinators.integrations.otel.config import OtelConfig
     from combinators.nodes.binding import ListenerFn
     from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
@@ -312,6 +317,24 @@ class Runnable(RunnableWatching[In, Out]):
         (5, [{'output': 5}])
         """
         return fluent.listening(self, on_start, on_end, on_error)
+
+    def with_tracing(
+        self, tracer: Tracer | None = None, config: OtelConfig | None = None
+    ) -> Runnable[In, Out]:
+        """Trace every run as OpenTelemetry spans, one per run (the optional extra ``otel``).
+
+        ``tracer`` defaults to the global tracer provider's; while none is installed the
+        runs cost what untraced runs cost. ``config`` chooses what is recorded (content
+        is not, by default). The integration (``combinators.integrations.otel``) loads
+        on first use; without the extra this raises ``MissingExtraError``.
+
+        >>> from combinators import RunnableLambda
+        >>> traced = RunnableLambda(abs).with_tracing()
+        >>> traced, traced.invoke(-1)
+        (RunnableLambda(abs).with_tracing(), 1)
+        """
+        factory = TRACING.get("with_tracing").tracing(tracer, config)
+        return fluent.observing(self, factory)
 
     def with_timeout(self, seconds: float) -> Runnable[In, Out]:
         """Fail with ``StepTimeout`` naming this runnable when it runs longer than ``seconds``.

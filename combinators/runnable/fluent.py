@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from combinators.nodes.tool import RunnableTool
     from combinators.retry_policy import RetryPolicy
     from combinators.runnable.composing import Runnable
+    from effects.step import ObserverFactory
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -97,6 +98,13 @@ def listening(
     from combinators.nodes.binding import RunnableBinding, listeners
 
     return RunnableBinding.over(runnable, observers=(listeners(on_start, on_end, on_error),))
+
+
+def observing(runnable: Runnable[A, B], factory: ObserverFactory) -> Runnable[A, B]:
+    """``runnable`` watched by the observers ``factory`` makes (tracing, for one)."""
+    from combinators.nodes.binding import RunnableBinding
+
+    return RunnableBinding.over(runnable, observers=(factory,))
 
 
 def retrying(

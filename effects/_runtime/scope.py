@@ -32,6 +32,7 @@ from effects.errors import InputError
 from effects._runtime.limiter import Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
+from effects.hooks import tracing_observer_factory
 from effects.step import Step
 from effects._runtime.streaming import astream_run, stream_run
 from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
@@ -308,7 +309,9 @@ class Scope:
             if binding.kwargs:
                 kwargs = {**binding.kwargs, **kwargs}
             for factory in binding.observers:
-                observers = (*observers, factory.make_observer(config.for_children()))
+                observer = factory.make_observer(config.for_children())
+                if observer is not None:
+                    observers = (*observers, observer)
             node = binding.bound if binding.choose is None else binding.choose(config)
             binding = node.step_binding
         run: RunInfo | None = None
@@ -322,6 +325,7 @@ class Scope:
                 node.run_type,
                 tags,
                 config.metadata,
+                node.describe_params(kwargs),
             )
         config = config.for_children()
         if (
@@ -414,6 +418,8 @@ def entry_scope(
     Inside a running step, the call becomes a child of that step's run and
     inherits its config, observers and limits.
     """
+    if config.tracing is not None or config.progress:
+        config, observers = _traced(config, observers, owner)
     ambient = CURRENT_SCOPE.get()
     clock = current_clock()
     if ambient is None:
@@ -439,3 +445,19 @@ def entry_scope(
     merged = merge_configs(base, config.for_children())
     root = config if (config.run_name or config.run_id) else None
     return Scope(merged, observers, run, limiters, deadline, root)
+
+
+def _traced(
+    config: RunConfig, observers: tuple[Observer, ...], owner: str
+) -> tuple[RunConfig, tuple[Observer, ...]]:
+    """Turn a ``tracing`` entry into its observer; the entries never reach the runs.
+
+    (``progress`` is shown by the batch or stream call that read it.)
+    """
+    factory = tracing_observer_factory(config.tracing, f"{owner} with config tracing")
+    if factory is not None:
+        observer = factory.make_observer(config.for_children())
+        if observer is not None:
+            observers = (*observers, observer)
+    stripped = attrs.evolve(config, tracing=None, progress=False)
+    return (EMPTY_CONFIG if stripped == EMPTY_CONFIG else stripped), observers

@@ -1,0 +1,332 @@
+"""``OtelProjection``: one OpenTelemetry span per run, folded from the effect stream.
+
+A span starts at its run's ``RunStarted`` time and ends at its ``RunEnded`` or
+``RunFailed`` time (``start_span(start_time=...)``, ``end(end_time=...)``), so spans are
+the same whether built live or from a recording. A run's parent span is its nearest
+traced ancestor's; a run with none (the root) is parented to the ambient context at
+its start, so an application's request span contains the chain. Spans are never made
+current unless ``OtelConfig.attach_context`` asks.
+
+- Streamed runs get ``lcel.stream.chunk_count`` and the time to their first chunk
+  (``gen_ai.response.time_to_first_chunk`` on model spans); no span per chunk.
+- A failed run: status ERROR, ``error.type`` and an ``exception`` event (its message and
+  stack trace only with capture on, redacted); a cancelled or closed run has
+  ``error.type`` ``cancelled`` and ``lcel.cancelled``. A run that ended is UNSET (a
+  fallback that recovered leaves the failed primary ERROR and its parent UNSET).
+- A root that ends with runs still open ends them too, with ``lcel.incomplete``.
+- Nothing here ever raises into the run: a failure (a processor or exporter that
+  raises, an odd value) is logged and counted (``failure_count``).
+
+>>> from opentelemetry.trace import NoOpTracer
+>>> from uuid import UUID
+>>> from effects.values import RunInfo, RunStarted, RunEnded
+>>> projection = OtelProjection(NoOpTracer())
+>>> run = RunInfo(UUID(int=1), (), "seq", "chain", (), {})
+>>> projection.emit(RunStarted(run, "x", 1.0)); projection.open_runs
+1
+>>> projection.emit(RunEnded(run, "x", "y", 2.0)); projection.open_runs
+0
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import traceback
+from contextvars import Token
+from typing import Final, final
+from uuid import UUID
+
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.context import Context
+from opentelemetry.trace import Span, Status, StatusCode, Tracer
+
+from combinators.integrations.otel import semconv
+from combinators.integrations.otel.capture import input_item, output_item, place
+from combinators.integrations.otel.config import OtelConfig
+from combinators.integrations.otel.response import (
+    Attributes,
+    finish_reason,
+    provider,
+    response_attributes,
+    tool_call_id,
+)
+from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanStart, TagCache
+from effects.projections.jsonable import to_jsonable
+from effects.values import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+
+_log = logging.getLogger("combinators.integrations.otel")
+
+MAX_CHUNK_EVENTS: Final = 128
+"""Chunk events per span (the SDK keeps 128 events per span by default)."""
+
+_CANCELLED: Final = (asyncio.CancelledError, GeneratorExit)
+
+
+def _ns(at: float) -> int:
+    return round(at * 1_000_000_000)
+
+
+@final
+class _Failures:
+    """Failures of the projection: counted for ``failure_count``, logged, never raised."""
+
+    __slots__ = ("count", "_lock")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def record(self, effect: object, error: Exception) -> None:
+        with self._lock:
+            self.count += 1
+        run = getattr(effect, "run", None)
+        name = getattr(run, "name", "?")
+        _log.warning("tracing dropped %s of run %r: %s: %s", type(effect).__name__, name, type(error).__name__, error)
+
+
+FAILURES: Final = _Failures()
+
+
+def failure_count() -> int:
+    """How many effects the tracing projection failed on (since the process started).
+
+    >>> failure_count() >= 0
+    True
+    """
+    return FAILURES.count
+
+
+@final
+class _Open:
+    """A run whose span is open."""
+
+    __slots__ = ("span", "root_id", "operation", "started_at", "chunks", "first_chunk_at", "context", "token", "captured")
+
+    def __init__(self, span: Span, root_id: UUID, operation: str | None, started_at: float) -> None:
+        self.span = span
+        self.root_id = root_id
+        self.operation = operation
+        self.started_at = started_at
+        self.chunks = 0
+        self.first_chunk_at = 0.0
+        self.context: Context | None = None
+        self.token: Token[Context] | None = None
+        self.captured = False
+
+    def child_context(self) -> Context:
+        known = self.context
+        if known is None:
+            known = self.context = trace.set_span_in_context(self.span, Context())
+        return known
+
+
+@final
+class OtelProjection:
+    """An observer that turns the runs it sees into spans (see the module docstring)."""
+
+    __slots__ = ("_tracer", "_config", "_open", "_tags")
+
+    def __init__(self, tracer: Tracer, config: OtelConfig | None = None) -> None:
+        self._tracer = tracer
+        self._config = OtelConfig() if config is None else config
+        self._open: dict[UUID, _Open] = {}
+        self._tags = TagCache()
+
+    @property
+    def open_runs(self) -> int:
+        """How many runs have started and not yet ended."""
+        return len(self._open)
+
+    def emit(self, effect: Effect) -> None:
+        """Fold one effect into spans; never raises."""
+        try:
+            kind = type(effect)
+            if kind is RunStreamed:
+                self._streamed(effect)
+            elif kind is RunStarted:
+                self._started(effect)
+            elif kind is RunEnded or kind is RunFailed:
+                self._finished(effect)
+            elif kind is CustomEmitted:
+                self._custom(effect)
+        except Exception as error:
+            FAILURES.record(effect, error)
+
+    def close(self, at: float | None = None) -> None:
+        """End every span still open, marked incomplete (after replaying a cut recording)."""
+        for run_id in list(self._open):
+            record = self._open.pop(run_id, None)
+            if record is not None:
+                self._incomplete(record, record.started_at if at is None else at)
+
+    # ---------------------------------------------------------------- effects
+
+    def _parent(self, run: RunInfo) -> _Open | None:
+        for parent_id in reversed(run.parent_ids):
+            found = self._open.get(parent_id)
+            if found is not None:
+                return found
+        return None
+
+    def _started(self, effect: RunStarted) -> None:
+        run = effect.run
+        if run.run_id in self._open:
+            return
+        config = self._config
+        parent = self._parent(run)
+        start = SpanStart.of(
+            run,
+            is_root=parent is None,
+            redactor=config.redactor,
+            metadata_keys=config.metadata_keys,
+            tags=self._tags.shown(run.tags, config.redactor) if run.tags else (),
+        )
+        at_ns = _ns(effect.at)
+        captured = config.captures and effect.input is not NO_INPUT
+        if captured and config.on_spans:
+            key, text = input_item(start.operation, effect.input, config)
+            start.attributes[key] = text
+        span = self._tracer.start_span(
+            start.name,
+            context=None if parent is None else parent.child_context(),
+            kind=start.kind,
+            attributes=start.attributes,
+            start_time=at_ns,
+        )
+        record = _Open(span, run.run_id if parent is None else parent.root_id, start.operation, effect.at)
+        self._open[run.run_id] = record
+        if captured:
+            record.captured = True
+            if config.on_events:
+                item = input_item(start.operation, effect.input, config)
+                place(span, item, at_ns, start.operation, on_spans=False, on_events=True)
+        if config.attach_context:
+            record.token = otel_context.attach(trace.set_span_in_context(span))
+
+    def _streamed(self, effect: RunStreamed) -> None:
+        record = self._open.get(effect.run.run_id)
+        if record is None:
+            return
+        record.chunks += 1
+        if record.chunks == 1:
+            record.first_chunk_at = effect.at
+        if self._config.stream_events and record.chunks <= MAX_CHUNK_EVENTS:
+            record.span.add_event(
+                semconv.CHUNK_EVENT, {semconv.CHUNK_INDEX: record.chunks - 1}, timestamp=_ns(effect.at)
+            )
+
+    def _finished(self, effect: RunEnded | RunFailed) -> None:
+        run = effect.run
+        record = self._open.pop(run.run_id, None)
+        if record is None:
+            return
+        try:
+            self._end(record, effect)
+        finally:
+            if record.root_id == run.run_id and self._open:
+                self._end_children(run.run_id, effect.at)
+
+    def _end(self, record: _Open, effect: RunEnded | RunFailed) -> None:
+        span, config, at_ns = record.span, self._config, _ns(effect.at)
+        found: Attributes = {}
+        if record.chunks:
+            found[semconv.CHUNK_COUNT] = record.chunks
+            first = max(record.first_chunk_at - record.started_at, 0.0)
+            found[semconv.TIME_TO_FIRST_CHUNK] = first
+            if record.operation in MODEL_OPERATIONS:
+                found[semconv.RESPONSE_TIME_TO_FIRST_CHUNK] = first
+        if config.captures and not record.captured and effect.input is not NO_INPUT:
+            item = input_item(record.operation, effect.input, config)
+            place(span, item, at_ns, record.operation, on_spans=config.on_spans, on_events=config.on_events)
+        if isinstance(effect, RunEnded):
+            found.update(self._output(record, effect, at_ns))
+        else:
+            found.update(self._error(span, effect.error, at_ns))
+        if found:
+            span.set_attributes(found)
+        self._detach(record)
+        span.end(end_time=at_ns)
+
+    def _output(self, record: _Open, effect: RunEnded, at_ns: int) -> Attributes:
+        operation, config = record.operation, self._config
+        if operation not in MODEL_OPERATIONS and operation != semconv.EXECUTE_TOOL and not config.captures:
+            return {}
+        data = to_jsonable(effect.output)
+        found: Attributes = {}
+        if operation in MODEL_OPERATIONS:
+            found = response_attributes(data)
+            if semconv.RESPONSE_ID in found:
+                found[semconv.RESPONSE_ID] = config.redactor.text(str(found[semconv.RESPONSE_ID]))
+            named = provider(data)
+            if named is not None:
+                found[semconv.PROVIDER_NAME] = named
+        elif operation == semconv.EXECUTE_TOOL:
+            call = tool_call_id(data)
+            if call is not None:
+                found[semconv.TOOL_CALL_ID] = config.redactor.text(call)
+        if config.captures:
+            item = output_item(operation, data, finish_reason(data), config)
+            place(record.span, item, at_ns, operation, on_spans=config.on_spans, on_events=config.on_events)
+        return found
+
+    def _error(self, span: Span, error: BaseException, at_ns: int) -> Attributes:
+        config = self._config
+        cancelled = isinstance(error, _CANCELLED)
+        kind = semconv.CANCELLED_ERROR_TYPE if cancelled else _error_type(error)
+        span.set_status(Status(StatusCode.ERROR, kind))
+        event: Attributes = {semconv.EXCEPTION_TYPE: _error_type(error)}
+        if config.captures:
+            shown = to_jsonable(error)
+            message = shown.get("message", "") if isinstance(shown, dict) else ""
+            event[semconv.EXCEPTION_MESSAGE] = _cut(config.redactor.text(str(message)), config.max_content_chars)
+            if error.__traceback__ is not None:
+                stack = "".join(traceback.format_exception(error))
+                event[semconv.EXCEPTION_STACKTRACE] = _cut(config.redactor.text(stack), config.max_content_chars)
+        span.add_event(semconv.EXCEPTION_EVENT, event, timestamp=at_ns)
+        found: Attributes = {semconv.ERROR_TYPE: kind}
+        if cancelled:
+            found[semconv.CANCELLED] = True
+        return found
+
+    def _custom(self, effect: CustomEmitted) -> None:
+        record = self._open.get(effect.run.run_id)
+        if record is None:
+            return
+        config = self._config
+        data: Attributes = {}
+        if config.captures:
+            data[semconv.CUSTOM_DATA] = config.redactor.json(effect.data, max_chars=config.max_content_chars)
+        name = semconv.CUSTOM_EVENT_PREFIX + config.redactor.text(effect.name)
+        record.span.add_event(name, data, timestamp=_ns(effect.at))
+
+    def _end_children(self, root_id: UUID, at: float) -> None:
+        for run_id, record in list(self._open.items()):
+            if record.root_id == root_id and self._open.pop(run_id, None) is not None:
+                self._incomplete(record, at)
+
+    def _incomplete(self, record: _Open, at: float) -> None:
+        try:
+            record.span.set_attribute(semconv.INCOMPLETE, True)
+            self._detach(record)
+            record.span.end(end_time=_ns(max(at, record.started_at)))
+        except Exception as error:
+            FAILURES.record(record, error)
+
+    @staticmethod
+    def _detach(record: _Open) -> None:
+        token, record.token = record.token, None
+        if token is not None:
+            otel_context.detach(token)
+
+
+def _error_type(error: BaseException) -> str:
+    recorded = getattr(error, "error_type", None)  # a RecordedError, replayed
+    return recorded if isinstance(recorded, str) else type(error).__qualname__
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+

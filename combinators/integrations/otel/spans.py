@@ -1,0 +1,173 @@
+"""What span a run gets when it starts: its name, kind, operation and first attributes.
+
+By run type: a chat model is ``chat {model}`` (CLIENT), a text model
+``text_completion {model}``, an embedding run ``embeddings {model}``, a retriever
+``retrieval {data source}`` (all CLIENT), a tool ``execute_tool {tool}`` (INTERNAL); a
+root chain is ``invoke_workflow {name}``; any other run is an INTERNAL span named by the
+node, with no ``gen_ai.operation.name``. Every span has ``lcel.run.id``,
+``lcel.run.type``, its tags (redacted) and the allowed metadata keys. The request's
+model and options come from the run's ``params`` (``Step.describe_params``).
+
+>>> from uuid import UUID
+>>> from effects.values import RunInfo
+>>> run = RunInfo(UUID(int=1), (), "FakeChat", "chat_model", (), {}, {"model": "m1", "provider": "fake"})
+>>> start = SpanStart.of(run, is_root=False, redactor=Redactor(), metadata_keys=())
+>>> start.name, start.kind.name, start.attributes["gen_ai.request.model"]
+('chat m1', 'CLIENT', 'm1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final, final
+
+from opentelemetry.trace import SpanKind
+
+from combinators.integrations.otel import semconv
+from combinators.integrations.otel.redact import Redactor
+from combinators.integrations.otel.response import Attributes
+from effects.values import RunInfo
+
+_OPERATIONS: Final = {
+    "chat_model": (semconv.CHAT, SpanKind.CLIENT),
+    "llm": (semconv.TEXT_COMPLETION, SpanKind.CLIENT),
+    "embedding": (semconv.EMBEDDINGS, SpanKind.CLIENT),
+    "embeddings": (semconv.EMBEDDINGS, SpanKind.CLIENT),
+    "retriever": (semconv.RETRIEVAL, SpanKind.CLIENT),
+    "tool": (semconv.EXECUTE_TOOL, SpanKind.INTERNAL),
+}
+MODEL_OPERATIONS: Final = frozenset({semconv.CHAT, semconv.TEXT_COMPLETION, semconv.EMBEDDINGS})
+"""Operations whose outputs carry response ids, finish reasons and usage."""
+
+_WORKFLOW_TYPES: Final = frozenset({"chain", "prompt", "parser"})
+
+_REQUEST: Final = (
+    ("temperature", semconv.REQUEST_TEMPERATURE, (int, float)),
+    ("max_tokens", semconv.REQUEST_MAX_TOKENS, (int,)),
+    ("top_p", semconv.REQUEST_TOP_P, (int, float)),
+    ("top_k", semconv.REQUEST_TOP_K, (int, float)),
+    ("seed", semconv.REQUEST_SEED, (int,)),
+)
+
+_TAGS_CACHE_SIZE: Final = 1024
+
+
+@final
+class TagCache:
+    """Tags as exported (redacted), remembered: a chain's runs share a few tag tuples."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def shown(self, tags: tuple[str, ...], redactor: Redactor) -> tuple[str, ...]:
+        known = self._seen.get(tags)
+        if known is None:
+            known = tuple(redactor.text(tag) for tag in tags)
+            if len(self._seen) < _TAGS_CACHE_SIZE:
+                self._seen[tags] = known
+        return known
+
+
+def _string(params: Mapping[str, object], key: str) -> str | None:
+    value = params.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def _request(params: Mapping[str, object], redactor: Redactor) -> Attributes:
+    found: Attributes = {}
+    for key, name, kinds in _REQUEST:
+        value = params.get(key)
+        if isinstance(value, kinds) and not isinstance(value, bool):
+            found[name] = value
+    stop = params.get("stop")
+    if isinstance(stop, str):
+        stop = (stop,)
+    if isinstance(stop, tuple | list):
+        found[semconv.REQUEST_STOP_SEQUENCES] = tuple(redactor.text(str(s)) for s in stop)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    return found
+
+
+def metadata_attributes(
+    metadata: Mapping[str, object], keys: tuple[str, ...], redactor: Redactor
+) -> Attributes:
+    """``lcel.metadata.<key>`` for the allowed keys with plain values, redacted.
+
+    >>> metadata_attributes({"user": "ann", "api_key": "sk-12345678ab", "n": 2}, ("user", "api_key", "n"), Redactor())
+    {'lcel.metadata.user': 'ann', 'lcel.metadata.n': 2}
+    """
+    found: Attributes = {}
+    for key in keys:
+        value = metadata.get(key)
+        if value is None or redactor.secret_key(key):
+            continue
+        if isinstance(value, str):
+            found[semconv.METADATA_PREFIX + key] = redactor.text(value)
+        elif isinstance(value, bool | int | float):
+            found[semconv.METADATA_PREFIX + key] = value
+    return found
+
+
+@final
+class SpanStart:
+    """The span a run opens (see the module docstring)."""
+
+    __slots__ = ("name", "kind", "operation", "attributes")
+
+    def __init__(self, name: str, kind: SpanKind, operation: str | None, attributes: Attributes) -> None:
+        self.name = name
+        self.kind = kind
+        self.operation = operation
+        self.attributes = attributes
+
+    @staticmethod
+    def of(
+        run: RunInfo,
+        *,
+        is_root: bool,
+        redactor: Redactor,
+        metadata_keys: tuple[str, ...],
+        tags: tuple[str, ...] | None = None,
+    ) -> SpanStart:
+        attributes: Attributes = {semconv.RUN_ID: str(run.run_id), semconv.RUN_TYPE: run.run_type}
+        shown_tags = tuple(redactor.text(t) for t in run.tags) if tags is None else tags
+        if shown_tags:
+            attributes[semconv.TAGS] = shown_tags
+        if metadata_keys and run.metadata:
+            attributes.update(metadata_attributes(run.metadata, metadata_keys, redactor))
+        known = _OPERATIONS.get(run.run_type)
+        if known is None:
+            if is_root and run.run_type in _WORKFLOW_TYPES:
+                attributes[semconv.OPERATION_NAME] = semconv.WORKFLOW
+                attributes[semconv.WORKFLOW_NAME] = run.name
+                return SpanStart(f"{semconv.WORKFLOW} {run.name}", SpanKind.INTERNAL, semconv.WORKFLOW, attributes)
+            return SpanStart(run.name, SpanKind.INTERNAL, None, attributes)
+        operation, kind = known
+        attributes[semconv.OPERATION_NAME] = operation
+        params = run.params
+        if operation == semconv.EXECUTE_TOOL:
+            return SpanStart(f"{operation} {run.name}", kind, operation, _tool(attributes, run, params, redactor))
+        if operation == semconv.RETRIEVAL:
+            source = _string(params, "data_source")
+            if source is not None:
+                attributes[semconv.DATA_SOURCE_ID] = source
+            return SpanStart(f"{operation} {source or run.name}", kind, operation, attributes)
+        model = _string(params, "model")
+        attributes[semconv.PROVIDER_NAME] = _string(params, "provider") or run.name.lower()
+        if model is not None:
+            attributes[semconv.REQUEST_MODEL] = model
+        if params:
+            attributes.update(_request(params, redactor))
+        return SpanStart(f"{operation} {model or run.name}", kind, operation, attributes)
+
+
+def _tool(
+    attributes: Attributes, run: RunInfo, params: Mapping[str, object], redactor: Redactor
+) -> Attributes:
+    attributes[semconv.TOOL_NAME] = run.name
+    attributes[semconv.TOOL_TYPE] = "function"
+    description = _string(params, "description")
+    if description is not None:
+        attributes[semconv.TOOL_DESCRIPTION] = redactor.text(description)
+    return attributes

@@ -1,0 +1,158 @@
+"""``OtelTracing``: the value behind ``with_tracing``, and where its tracer comes from.
+
+``OtelTracing(tracer, config)`` is an observer factory: for each run of the chain it
+traces it makes an ``OtelProjection``, or nothing at all when the tracer records
+nothing (no tracer given and no SDK tracer provider installed globally, a
+``NoOpTracer``), so an unconfigured ``with_tracing`` costs what an untraced run costs.
+
+>>> from opentelemetry.trace import NoOpTracer
+>>> OtelTracing(NoOpTracer()).make_observer() is None
+True
+>>> OtelTracing(config=OtelConfig(capture="span")).fluent_repr()
+".with_tracing(config=OtelConfig(capture='span'))"
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from typing import Final, final
+
+import attrs
+from opentelemetry import trace
+from opentelemetry.trace import NoOpTracer, ProxyTracer, ProxyTracerProvider, Tracer, TracerProvider
+
+from combinators.integrations.otel.config import OtelConfig
+from combinators.integrations.otel.projection import OtelProjection
+from effects.config import RunConfig
+from effects.values import Effect, RunStarted
+
+INSTRUMENTATION_NAME: Final = "combinators"
+"""The instrumentation scope of our spans when the tracer comes from a provider."""
+
+_tracers: weakref.WeakKeyDictionary[TracerProvider, Tracer] = weakref.WeakKeyDictionary()
+
+
+def _from_provider(provider: TracerProvider) -> Tracer | None:
+    if isinstance(provider, ProxyTracerProvider):
+        return None  # the API alone: no SDK installed as the global provider
+    try:
+        known = _tracers.get(provider)
+    except TypeError:  # a provider that cannot be weakly referenced
+        known = None
+    if known is None:
+        from combinators import __name__ as package
+
+        known = provider.get_tracer(INSTRUMENTATION_NAME, _version(package))
+        try:
+            _tracers[provider] = known
+        except TypeError:
+            pass
+    return None if isinstance(known, NoOpTracer) else known
+
+
+def _version(package: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return None
+
+
+def recording_tracer(tracer: Tracer | None) -> Tracer | None:
+    """The tracer to use now, or None when it would record nothing.
+
+    >>> recording_tracer(NoOpTracer()) is None
+    True
+    """
+    if tracer is None:
+        return _from_provider(trace.get_tracer_provider())
+    if isinstance(tracer, NoOpTracer):
+        return None
+    if isinstance(tracer, ProxyTracer) and isinstance(trace.get_tracer_provider(), ProxyTracerProvider):
+        return None  # a proxy from the API that no SDK provider backs (yet)
+    return tracer
+
+
+def _wrong(what: str, expected: str, value: object) -> TypeError:
+    return TypeError(f"with_tracing {what} must be {expected}, got {type(value).__name__}")
+
+
+def _check_tracer(_instance: object, _attribute: object, value: object) -> None:
+    if value is not None and not isinstance(value, Tracer):
+        raise _wrong("tracer", "an OpenTelemetry Tracer or None", value)
+
+
+def _check_config(_instance: object, _attribute: object, value: object) -> None:
+    if not isinstance(value, OtelConfig):
+        raise _wrong("config", "an OtelConfig", value)
+
+
+@final
+@attrs.frozen
+class OtelTracing:
+    """Traces every run it watches as OpenTelemetry spans (see the module docstring).
+
+    >>> OtelTracing()
+    OtelTracing(tracer=None, config=OtelConfig())
+    """
+
+    tracer: Tracer | None = attrs.field(default=None, validator=_check_tracer)
+    config: OtelConfig = attrs.field(factory=OtelConfig, validator=_check_config)
+
+    def make_observer(self, config: RunConfig | None = None) -> OtelProjection | None:
+        """A projection for one run of the traced chain, or None when nothing records."""
+        tracer = recording_tracer(self.tracer)
+        return None if tracer is None else OtelProjection(tracer, self.config)
+
+    def fluent_repr(self) -> str:
+        """How a traced runnable's repr shows this: the call that added it."""
+        shown = []
+        if self.tracer is not None:
+            shown.append("tracer=...")
+        if self.config != OtelConfig(capture="none"):
+            shown.append(f"config={self.config!r}")
+        return f".with_tracing({', '.join(shown)})"
+
+
+def trace_effects(
+    effects: Iterable[Effect], *, tracer: Tracer | None = None, config: OtelConfig | None = None
+) -> int:
+    """Build the spans of recorded effects (``replay(lines)``) after the fact; the count.
+
+    Spans take the effects' own times, so a run recorded as JSON lines exports the
+    same spans it would have exported live. Runs left open at the end of the effects
+    end as incomplete.
+
+    >>> trace_effects([], tracer=NoOpTracer())
+    0
+    """
+    chosen = recording_tracer(tracer)
+    if chosen is None:
+        return 0
+    projection = OtelProjection(chosen, config)
+    count = 0
+    last = 0.0
+    for effect in effects:
+        projection.emit(effect)
+        count += isinstance(effect, RunStarted)
+        last = effect.at
+    projection.close(last)
+    return count
+
+
+class _Provider:
+    """What fills the ``TRACING`` hook: ``with_tracing`` and the ``tracing`` config entry."""
+
+    def tracing(self, tracer: object = None, config: object = None) -> OtelTracing:
+        if tracer is not None and not isinstance(tracer, Tracer):
+            raise _wrong("tracer", "an OpenTelemetry Tracer or None", tracer)
+        if config is None:
+            config = OtelConfig()
+        if not isinstance(config, OtelConfig):
+            raise _wrong("config", "an OtelConfig", config)
+        return OtelTracing(tracer, config)
+
+
+PROVIDER: Final = _Provider()
