@@ -25,6 +25,7 @@ from effects._runtime.scope import Observer as Observer
 from effects._runtime.scope import Scope as Scope
 from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
 from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
+from effects.hooks import MissingExtraError as MissingExtraError
 from effects.step import Step as Step
 from effects.step import StepBinding as StepBinding
 from effects.values import NO_INPUT as NO_INPUT
@@ -48,6 +49,7 @@ __all__ = [
     "FakeClock",
     "InputError",
     "InputValueError",
+    "MissingExtraError",
     "Observer",
     "RunConfig",
     "RunConfigDict",

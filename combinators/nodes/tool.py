@@ -390,6 +390,10 @@ class RunnableTool(Runnable[ToolInput, Out]):
         return hash((self.tool_name, self.description, _schema_hash(self.args_schema), self.func,
                      self.afunc, self.runnable, self.single_arg, self.reply))  # fmt: skip
 
+    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+        """Traces show the tool's description."""
+        return {"description": self.description}
+
     def describe_input(self, input: ToolInput) -> object:
         """Events show the arguments (a tool call's ``args``), as the peer does."""
         given, _ = _unwrap(input)

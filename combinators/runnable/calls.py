@@ -191,6 +191,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[False] = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out]: ...
 
@@ -201,6 +202,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[True],
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -211,6 +213,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool,
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -220,15 +223,19 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out] | list[Out | Exception]:
         """Run on every input (shared thread pool); one result per input, in order.
+
+        ``progress=True`` (or the config flag ``progress``) shows a progress bar over the
+        items (the optional extra ``progress``).
 
         >>> from combinators import RunnableLambda
         >>> RunnableLambda(lambda x: 10 // x).batch([5, 0], return_exceptions=True)
         [2, ZeroDivisionError('integer division or modulo by zero')]
         """
-        return entry.batch(self, list(inputs), config, kwargs, return_exceptions)
+        return entry.batch(self, list(inputs), config, kwargs, return_exceptions, progress)
 
     @overload
     async def abatch(
@@ -237,6 +244,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[False] = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out]: ...
 
@@ -247,6 +255,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[True],
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -257,6 +266,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool,
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -266,6 +276,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> list[Out] | list[Out | Exception]:
         """Run on every input concurrently (structured: a failure cancels the rest).
@@ -275,7 +286,7 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(RunnableLambda(lambda x: -x).abatch([1, 2]))
         [-1, -2]
         """
-        return await entry.abatch(self, list(inputs), config, kwargs, return_exceptions)
+        return await entry.abatch(self, list(inputs), config, kwargs, return_exceptions, progress)
 
     def batch_results(
         self,
@@ -314,6 +325,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[False] = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out]]: ...
 
@@ -324,6 +336,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[True],
+        progress: bool = False,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out | Exception]]: ...
 
@@ -334,6 +347,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool,
+        progress: bool = False,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out | Exception]]: ...
 
@@ -343,6 +357,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out]] | Iterator[tuple[int, Out | Exception]]:
         """Yield ``(index, output)`` as each input finishes.
@@ -351,7 +366,7 @@ class RunnableCore(Generic[In, Out]):
         >>> sorted(RunnableLambda(lambda x: x * x).batch_as_completed([1, 2, 3]))
         [(0, 1), (1, 4), (2, 9)]
         """
-        return entry.batch_as_completed(self, list(inputs), config, kwargs, return_exceptions)
+        return entry.batch_as_completed(self, list(inputs), config, kwargs, return_exceptions, progress)
 
     @overload
     def abatch_as_completed(
@@ -360,6 +375,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[False] = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out]]: ...
 
@@ -370,6 +386,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: Literal[True],
+        progress: bool = False,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
 
@@ -380,6 +397,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool,
+        progress: bool = False,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
 
@@ -389,6 +407,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         return_exceptions: bool = False,
+        progress: bool = False,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out]] | AsyncIterator[tuple[int, Out | Exception]]:
         """Async ``batch_as_completed``; leaving the loop early cancels the rest.
@@ -400,7 +419,9 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(main())
         [(0, '1'), (1, '2')]
         """
-        return entry.abatch_as_completed(self, list(inputs), config, kwargs, return_exceptions)
+        return entry.abatch_as_completed(
+            self, list(inputs), config, kwargs, return_exceptions, progress
+        )
 
     def stream(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Iterator[Out]:
         """Stream output chunks for one input.

@@ -21,6 +21,7 @@ from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.custom_events import RUN_FRAMES
 from effects._runtime.thread_pool import run_indexed, shared_pool
 from effects._runtime.scope import PLAIN_SCOPE, Observer, Scope, entry_scope
+from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
 
 def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
@@ -56,8 +57,12 @@ def stream(
     observers: tuple[Observer, ...] = (),
 ) -> Iterator[Any]:
     """Stream ``node``'s output chunks for one input."""
+    view = progress_view(node, config, False, None)
+    if view is not None:
+        observers = (*observers, view)
     scope = _entry(node, config, observers)
-    return _in_scope(scope, scope.stream(node, iter((input,)), None, kwargs, known_input=input))
+    chunks = _in_scope(scope, scope.stream(node, iter((input,)), None, kwargs, known_input=input))
+    return chunks if view is None else _showing(view, chunks)
 
 
 def transform(
@@ -76,8 +81,12 @@ def astream(
     observers: tuple[Observer, ...] = (),
 ) -> AsyncIterator[Any]:
     """Async ``stream``."""
+    view = progress_view(node, config, False, None)
+    if view is not None:
+        observers = (*observers, view)
     scope = _entry(node, config, observers)
-    return _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=input))
+    chunks = _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=input))
+    return chunks if view is None else _ashowing(view, chunks)
 
 
 def atransform(
@@ -173,7 +182,54 @@ async def _one(input: Any) -> AsyncIterator[Any]:
 # ------------------------------------------------------------------------- batches
 
 
-def batch_scopes(node: Step, config: object, count: int) -> list[Scope]:
+# ------------------------------------------------------------------------- progress
+
+
+def _flagged(config: object) -> bool:
+    if config is None:
+        return False
+    if isinstance(config, Sequence) and not isinstance(config, str | bytes):
+        configs: Sequence[object] = config  # pyright: ignore[reportUnknownVariableType]
+        return any(RunConfig.coerce(c).progress for c in configs)
+    return RunConfig.coerce(config).progress
+
+
+def progress_view(node: Step, config: object, asked: bool, total: int | None) -> ProgressView | None:
+    """The progress bar a call asked for (``progress=True`` or its config flag), or None."""
+    if not asked and not _flagged(config):
+        return None
+    return PROGRESS.get("progress=True").view(total, node.name)
+
+
+def _viewing(view: ProgressView | None) -> tuple[Observer, ...]:
+    return () if view is None else (view,)
+
+
+def _showing(view: ProgressView, chunks: Iterator[Any]) -> Iterator[Any]:
+    try:
+        yield from chunks
+    finally:
+        view.close()
+
+
+async def _ashowing(view: ProgressView, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    try:
+        async for chunk in chunks:
+            yield chunk
+    finally:
+        await _aclose(chunks)
+        view.close()
+
+
+async def _aclose(chunks: AsyncIterator[Any]) -> None:
+    aclose = getattr(chunks, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
+def batch_scopes(
+    node: Step, config: object, count: int, observers: tuple[Observer, ...] = ()
+) -> list[Scope]:
     """One entry scope per input: a shared one, or one per config of a list."""
     if isinstance(config, Sequence) and not isinstance(config, str | bytes):
         configs: Sequence[object] = config  # pyright: ignore[reportUnknownVariableType]
@@ -182,7 +238,7 @@ def batch_scopes(node: Step, config: object, count: int) -> list[Scope]:
                 f"batch got {len(configs)} configs for {count} inputs; give one config"
                 " or one per input"
             )
-        return [_entry(node, c, ()) for c in configs]
+        return [_entry(node, c, observers) for c in configs]
     coerced = RunConfig.coerce(config)
     if coerced.run_id is not None and count > 1:
         warnings.warn(
@@ -190,10 +246,10 @@ def batch_scopes(node: Step, config: object, count: int) -> list[Scope]:
             RuntimeWarning,
             stacklevel=4,
         )
-        first = _entry(node, coerced, ())
-        rest = _entry(node, attrs.evolve(coerced, run_id=None), ())
+        first = _entry(node, coerced, observers)
+        rest = _entry(node, attrs.evolve(coerced, run_id=None), observers)
         return [first, *([rest] * (count - 1))]
-    shared = _entry(node, coerced, ())
+    shared = _entry(node, coerced, observers)
     return [shared] * count
 
 
@@ -208,10 +264,12 @@ def batch(
     config: object,
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
+    progress: bool = False,
 ) -> list[Any]:
     """Run ``node`` on every input on the shared pool; one result per input, in order."""
     count = len(inputs)
-    scopes = batch_scopes(node, config, count)
+    view = progress_view(node, config, progress, count)
+    scopes = batch_scopes(node, config, count, _viewing(view))
 
     def work(i: int) -> Any:
         scope = scopes[i]
@@ -221,7 +279,11 @@ def batch(
         finally:
             CURRENT_SCOPE.reset(token)
 
-    return run_indexed(work, count, limit=_limit(scopes), return_exceptions=return_exceptions)
+    try:
+        return run_indexed(work, count, limit=_limit(scopes), return_exceptions=return_exceptions)
+    finally:
+        if view is not None:
+            view.close()
 
 
 async def abatch(
@@ -230,6 +292,7 @@ async def abatch(
     config: object,
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
+    progress: bool = False,
 ) -> list[Any]:
     """Run ``node`` on every input concurrently under a task group; results in order.
 
@@ -237,7 +300,8 @@ async def abatch(
     raised as itself once they have stopped.
     """
     count = len(inputs)
-    scopes = batch_scopes(node, config, count)
+    view = progress_view(node, config, progress, count)
+    scopes = batch_scopes(node, config, count, _viewing(view))
     results: list[Any] = [None] * count
 
     async def one(i: int) -> None:
@@ -252,10 +316,14 @@ async def abatch(
         finally:
             CURRENT_SCOPE.reset(token)
 
-    if count == 1:
-        await one(0)
-        return results
-    await gather_structured([one(i) for i in range(count)])
+    try:
+        if count == 1:
+            await one(0)
+        else:
+            await gather_structured([one(i) for i in range(count)])
+    finally:
+        if view is not None:
+            view.close()
     return results
 
 
@@ -292,10 +360,12 @@ def batch_as_completed(
     config: object,
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
+    progress: bool = False,
 ) -> Iterator[tuple[int, Any]]:
     """Yield ``(index, result)`` as items finish (on the shared pool)."""
     count = len(inputs)
-    scopes = batch_scopes(node, config, count)
+    view = progress_view(node, config, progress, count)
+    scopes = batch_scopes(node, config, count, _viewing(view))
     done: queue.SimpleQueue[tuple[int, Any, bool]] = queue.SimpleQueue()
     stop = threading.Event()
 
@@ -323,6 +393,8 @@ def batch_as_completed(
     finally:
         stop.set()
         runner.result()
+        if view is not None:
+            view.close()
 
 
 async def abatch_as_completed(
@@ -331,12 +403,14 @@ async def abatch_as_completed(
     config: object,
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
+    progress: bool = False,
 ) -> AsyncIterator[tuple[int, Any]]:
     """Async ``batch_as_completed``; leaving early cancels the unfinished items."""
     import asyncio
 
     count = len(inputs)
-    scopes = batch_scopes(node, config, count)
+    view = progress_view(node, config, progress, count)
+    scopes = batch_scopes(node, config, count, _viewing(view))
     done: asyncio.Queue[tuple[int, Any, bool]] = asyncio.Queue()
 
     async def one(i: int) -> None:
@@ -360,6 +434,8 @@ async def abatch_as_completed(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if view is not None:
+            view.close()
 
 
 __all__ = [

@@ -3,7 +3,7 @@
 One line per effect, a compact JSON object::
 
     {"kind": "start"|"stream"|"end"|"error"|"custom", "at": <seconds>,
-     "run": {"id", "parent_ids", "name", "type", "tags", "metadata"},
+     "run": {"id", "parent_ids", "name", "type", "tags", "metadata", ["params"]},
      ...payloads: "input", "chunk", "output", "data"; "error"; "name" (custom)}
 
 A payload is ``{"json": <to_jsonable form>}``, or ``{"no_input": true}`` for
@@ -39,6 +39,7 @@ from effects.projections.replayed import Replayed
 from effects.projections.shapes import add_chunk, as_dict, token_text
 from effects.values import (
     NO_INPUT,
+    NO_PARAMS,
     CustomEmitted,
     Effect,
     RunEnded,
@@ -108,6 +109,7 @@ def _run_json(run: RunInfo) -> dict[str, JsonValue]:
         "type": run.run_type,
         "tags": list(run.tags),
         "metadata": to_jsonable(run.metadata),
+        **({"params": to_jsonable(run.params)} if run.params else {}),
     }
 
 
@@ -302,6 +304,9 @@ class _Line:
         metadata = shown.get("metadata")
         if not isinstance(metadata, dict):
             raise self._bad("'metadata' must be an object")
+        params = shown.get("params", {})
+        if not isinstance(params, dict):
+            raise self._bad("'params' must be an object")
         run = RunInfo(
             run_uuid,
             tuple(self._uuid(parent) for parent in self._strs(shown, "parent_ids")),
@@ -309,6 +314,7 @@ class _Line:
             self._str(shown, "type"),
             tuple(self._strs(shown, "tags")),
             metadata,
+            params or NO_PARAMS,
         )
         self._runs[run_id] = (shown, run)
         return run

@@ -29,6 +29,7 @@ from combinators.components.messages.values import (
     Message,
     coerce_to_messages,
 )
+from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators import Runnable
 from effects.errors import InputError
@@ -115,6 +116,10 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
 
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"messages": [to_messages(input, self.name)]}
+
+    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+        """Traces show the provider, the model and its options (``model_params``)."""
+        return model_params(self, kwargs)
 
     def step_invoke(
         self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]

@@ -20,6 +20,7 @@ from typing import Any
 
 from combinators.components.models.chat_model import LanguageModelInput, to_messages
 from combinators.components.messages.values import get_buffer_string
+from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators import Runnable
 from effects.authoring import Scope
@@ -67,6 +68,10 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
 
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"prompts": [to_prompt_text(input, self.name)]}
+
+    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+        """Traces show the provider, the model and its options (``model_params``)."""
+        return model_params(self, kwargs)
 
     def describe_output(self, output: str) -> object:
         generation = {"text": output, "generation_info": None, "type": "Generation"}

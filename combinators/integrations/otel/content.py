@@ -117,10 +117,11 @@ def input_messages(data: JsonValue) -> list[JsonValue]:
 def output_messages(data: JsonValue, finish_reason: str | None) -> list[JsonValue]:
     """``gen_ai.output.messages`` from a model run's output (a message, or an LLM result)."""
     reason = finish_reason or "stop"
-    if isinstance(data, dict) and isinstance(data.get("generations"), list):
+    generations = data.get("generations") if isinstance(data, dict) else None
+    if isinstance(generations, list):
         texts = [
             generation.get("text", "")
-            for batch in data["generations"]
+            for batch in generations
             if isinstance(batch, list)
             for generation in batch
             if isinstance(generation, dict)

@@ -143,14 +143,13 @@ class OtelProjection:
     def emit(self, effect: Effect) -> None:
         """Fold one effect into spans; never raises."""
         try:
-            kind = type(effect)
-            if kind is RunStreamed:
+            if type(effect) is RunStreamed:
                 self._streamed(effect)
-            elif kind is RunStarted:
+            elif type(effect) is RunStarted:
                 self._started(effect)
-            elif kind is RunEnded or kind is RunFailed:
+            elif type(effect) is RunEnded or type(effect) is RunFailed:
                 self._finished(effect)
-            elif kind is CustomEmitted:
+            elif type(effect) is CustomEmitted:
                 self._custom(effect)
         except Exception as error:
             FAILURES.record(effect, error)

@@ -79,13 +79,13 @@ def _wrong(what: str, expected: str, value: object) -> TypeError:
     return TypeError(f"with_tracing {what} must be {expected}, got {type(value).__name__}")
 
 
-def _check_tracer(_instance: object, _attribute: object, value: object) -> None:
-    if value is not None and not isinstance(value, Tracer):
+def _check_tracer(_instance: object, _attribute: object, value: Tracer | None) -> None:
+    if value is not None and not isinstance(value, Tracer):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
         raise _wrong("tracer", "an OpenTelemetry Tracer or None", value)
 
 
-def _check_config(_instance: object, _attribute: object, value: object) -> None:
-    if not isinstance(value, OtelConfig):
+def _check_config(_instance: object, _attribute: object, value: OtelConfig) -> None:
+    if not isinstance(value, OtelConfig):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
         raise _wrong("config", "an OtelConfig", value)
 
 
@@ -108,7 +108,7 @@ class OtelTracing:
 
     def fluent_repr(self) -> str:
         """How a traced runnable's repr shows this: the call that added it."""
-        shown = []
+        shown: list[str] = []
         if self.tracer is not None:
             shown.append("tracer=...")
         if self.config != OtelConfig(capture="none"):

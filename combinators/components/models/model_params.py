@@ -1,0 +1,63 @@
+"""What a model says about a call, for traces: provider, model and request options.
+
+A model's ``describe_params`` reads its own fields (``model`` or ``model_name``,
+``temperature``, ``max_tokens``, ``top_p``, ``top_k``, ``seed``, ``stop``), then an
+``extra_body`` mapping, then the call's keyword arguments, later ones winning. The
+provider is the model's ``provider`` class attribute, else its class name without a
+leading ``Chat``, lower-cased (``ChatOpenAI`` -> ``openai``).
+
+>>> import attrs
+>>> @attrs.frozen
+... class ChatLocal:
+...     model: str = "qwen2.5"
+...     temperature: float = 0.2
+>>> dict(model_params(ChatLocal(), {"stop": ["\\n"]}))
+{'provider': 'local', 'model': 'qwen2.5', 'temperature': 0.2, 'stop': ('\\n',)}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+_OPTIONS: Final = ("temperature", "max_tokens", "top_p", "top_k", "seed", "stop")
+
+
+def default_provider(model: object) -> str:
+    """The provider a model names, or its class name without ``Chat``, lower-cased.
+
+    >>> class ChatOpenAI: ...
+    >>> default_provider(ChatOpenAI())
+    'openai'
+    """
+    named = getattr(type(model), "provider", None)
+    if isinstance(named, str) and named:
+        return named
+    name = type(model).__name__
+    return (name[4:] if name.startswith("Chat") and len(name) > 4 else name).lower()
+
+
+def _option(value: object) -> object:
+    if isinstance(value, list | tuple):
+        return tuple(str(item) for item in value)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    return value
+
+
+def model_params(model: object, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+    """The params of one call of ``model`` with ``kwargs`` (see the module docstring)."""
+    params: dict[str, object] = {"provider": default_provider(model)}
+    name = getattr(model, "model", None) or getattr(model, "model_name", None)
+    if isinstance(name, str):
+        params["model"] = name
+    extra = getattr(model, "extra_body", None)
+    sources: list[Mapping[str, object]] = [
+        {key: getattr(model, key, None) for key in _OPTIONS},
+        extra if isinstance(extra, Mapping) else {},
+        kwargs,
+    ]
+    for source in sources:
+        for key in _OPTIONS:
+            value = source.get(key)
+            if value is not None:
+                params[key] = _option(value)
+    return params

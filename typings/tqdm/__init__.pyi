@@ -1,0 +1,1 @@
+# The part of tqdm that combinators.integrations.progress uses.
