@@ -30,7 +30,6 @@ current unless ``OtelConfig.attach_context`` asks.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import traceback
@@ -62,7 +61,8 @@ _log = logging.getLogger("combinators.integrations.otel")
 MAX_CHUNK_EVENTS: Final = 128
 """Chunk events per span (the SDK keeps 128 events per span by default)."""
 
-_CANCELLED: Final = (asyncio.CancelledError, GeneratorExit)
+_CANCELLED: Final = frozenset({"CancelledError", "GeneratorExit"})
+"""Error types of runs that were stopped, not failed (by name: replays keep only names)."""
 
 
 def _ns(at: float) -> int:
@@ -273,8 +273,10 @@ class OtelProjection:
 
     def _error(self, span: Span, error: BaseException, at_ns: int) -> Attributes:
         config = self._config
-        cancelled = isinstance(error, _CANCELLED)
-        kind = semconv.CANCELLED_ERROR_TYPE if cancelled else _error_type(error)
+        kind = _error_type(error)
+        cancelled = kind in _CANCELLED
+        if cancelled:
+            kind = semconv.CANCELLED_ERROR_TYPE
         span.set_status(Status(StatusCode.ERROR, kind))
         event: Attributes = {semconv.EXCEPTION_TYPE: _error_type(error)}
         if config.captures:

@@ -17,6 +17,8 @@ import sys
 import threading
 from typing import IO, final
 
+from tqdm.auto import tqdm
+
 from effects.hooks import PROGRESS
 from effects.projections.progress import Progress, ProgressFold
 from effects.values import Effect
@@ -44,8 +46,6 @@ class ProgressBar:
     __slots__ = ("_fold", "_bar", "_lock", "last")
 
     def __init__(self, total: int | None, description: str, file: IO[str] | None = None) -> None:
-        from tqdm.auto import tqdm
-
         self._fold = ProgressFold(total)
         unit = "item" if total is not None else "chunk"
         self._bar = tqdm(total=total, desc=description, unit=unit, file=file or sys.stderr, leave=True)
