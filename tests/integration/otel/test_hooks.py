@@ -26,9 +26,10 @@ def inc(x: int) -> int:
 def without(monkeypatch: pytest.MonkeyPatch, hook: object, package: str, module: str) -> None:
     """Make it look as if ``package`` (an extra's dependency) were not installed."""
     monkeypatch.setattr(hook, "_provider", None)
-    monkeypatch.setitem(sys.modules, package, None)  # importing it now fails
-    for name in [n for n in sys.modules if n == module or n.startswith(module + ".")]:
+    for name in [n for n in sys.modules if n.startswith((module + ".", package + "."))]:
         monkeypatch.delitem(sys.modules, name)
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    monkeypatch.setitem(sys.modules, package, None)  # importing it now fails
 
 
 def test_without_the_otel_extra_tracing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
