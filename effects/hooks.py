@@ -98,6 +98,15 @@ class Hook(Generic[P]):
             ) from error
 
 
+class TracingOptions(Protocol):
+    """What ``with_tracing``'s ``config`` is: the otel integration's ``OtelConfig``."""
+
+    @property
+    def capture(self) -> str:
+        """Where content goes (``"none"`` by default)."""
+        ...
+
+
 class TracingProvider(Protocol):
     """What the ``otel`` integration fills ``TRACING`` with."""
 

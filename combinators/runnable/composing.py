@@ -23,13 +23,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from combinators.runnable import fluent
 from combinators.runnable.watching import RunnableWatching
 from effects.config import ConfigLike, RunConfig
-from effects.hooks import TRACING
+from effects.hooks import TRACING, TracingOptions
 
 if TYPE_CHECKING:
-    # Annotations only: the otel extra is optional, and the core reaches it through a hook.
+    # Annotations only: the otel extra (opentelemetry-api) is optional.
     from opentelemetry.trace import Tracer
 
-    from combinators.integrations.otel.config import OtelConfig
     from combinators.nodes.binding import ListenerFn
     from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
@@ -319,13 +318,13 @@ class Runnable(RunnableWatching[In, Out]):
         return fluent.listening(self, on_start, on_end, on_error)
 
     def with_tracing(
-        self, tracer: Tracer | None = None, config: OtelConfig | None = None
+        self, tracer: Tracer | None = None, config: TracingOptions | None = None
     ) -> Runnable[In, Out]:
         """Trace every run as OpenTelemetry spans, one per run (the optional extra ``otel``).
 
         ``tracer`` defaults to the global tracer provider's; while none is installed the
-        runs cost what untraced runs cost. ``config`` chooses what is recorded (content
-        is not, by default). The integration (``combinators.integrations.otel``) loads
+        runs cost what untraced runs cost. ``config`` (an ``OtelConfig``) chooses what is
+        recorded (content is not, by default). The integration (``combinators.integrations.otel``) loads
         on first use; without the extra this raises ``MissingExtraError``.
 
         >>> from combinators import RunnableLambda

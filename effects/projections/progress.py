@@ -24,7 +24,7 @@ from typing import final
 
 import attrs
 
-from effects.projections.checks import expect_effect
+from effects.projections.argument_checks import expect_effect
 from effects.values import Effect, RunEnded, RunFailed, RunStarted, RunStreamed
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opentelemetry.sdk.trace import ReadableSpan
 
-from combinators.binding import RunnableBinding
+from combinators.nodes.binding import RunnableBinding
 from combinators.integrations.otel import OtelProjection, OtelTracing, failure_count, trace_effects
 from combinators.testing import inputs_for, runnables
 from effects.clock import FakeClock, use_clock

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from combinators import RunnableLambda
-from combinators.binding import RunnableBinding
+from combinators.nodes.binding import RunnableBinding
 from combinators.components import StrOutputParser, ToolCall, tool
 from combinators.integrations.otel import OtelTracing, trace_effects
 from effects.projections.recording import record, replay
