@@ -25,6 +25,7 @@ from bench import (  # noqa: E402 - after silence_tracing, see above
     workloads_memory,
     workloads_resilience,
     workloads_stream,
+    workloads_tracing,
 )
 from bench.record import Results, Settings  # noqa: E402 - as above
 from bench.report import render, write_json  # noqa: E402 - as above
@@ -47,6 +48,7 @@ WORKLOADS: tuple[tuple[str, Workload], ...] = (
     ("W10", workloads_memory.w10_build),
     ("W10", workloads_memory.w10_stream_memory),
     ("W10", workloads_memory.w10_import),
+    ("W11", workloads_tracing.w11_tracing),
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results.json"
 

@@ -22,6 +22,7 @@ from typing import Final, Literal, final
 
 import attrs
 
+from combinators.authoring import changed_fields
 from combinators.integrations.otel.redact import Redactor
 from combinators.integrations.otel.semconv import CAPTURE_ENV
 
@@ -112,11 +113,6 @@ class OtelConfig:
         return self.capture != "none"
 
     def __repr__(self) -> str:
-        # The call that builds it: only what differs from OtelConfig() without the env.
-        defaults: dict[str, object] = {"capture": "none", "redactor": Redactor()}
-        shown = [
-            f"{field.name}={getattr(self, field.name)!r}"
-            for field in attrs.fields(OtelConfig)
-            if getattr(self, field.name) != defaults.get(field.name, field.default)
-        ]
-        return f"OtelConfig({', '.join(shown)})"
+        # The call that builds it; capture's default is "none" once the env is read.
+        shown = [] if self.capture == "none" else [f"capture={self.capture!r}"]
+        return f"OtelConfig({', '.join(shown + changed_fields(self, skip=('capture',)))})"

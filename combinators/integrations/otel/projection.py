@@ -35,7 +35,6 @@ import threading
 import traceback
 from contextvars import Token
 from typing import Final, final
-from uuid import UUID
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
@@ -52,7 +51,7 @@ from combinators.integrations.otel.response import (
     response_attributes,
     tool_call_id,
 )
-from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanStart, TagCache
+from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanShapes
 from effects.projections.jsonable import to_jsonable
 from effects.values import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
@@ -105,7 +104,7 @@ class _Open:
 
     __slots__ = ("span", "root_id", "operation", "started_at", "chunks", "first_chunk_at", "context", "token", "captured")
 
-    def __init__(self, span: Span, root_id: UUID, operation: str | None, started_at: float) -> None:
+    def __init__(self, span: Span, root_id: int, operation: str | None, started_at: float) -> None:
         self.span = span
         self.root_id = root_id
         self.operation = operation
@@ -127,13 +126,20 @@ class _Open:
 class OtelProjection:
     """An observer that turns the runs it sees into spans (see the module docstring)."""
 
-    __slots__ = ("_tracer", "_config", "_open", "_tags")
+    __slots__ = ("_tracer", "_config", "_open", "_shapes", "_captures", "_attach", "_quiet_ends")
 
-    def __init__(self, tracer: Tracer, config: OtelConfig | None = None) -> None:
+    def __init__(
+        self, tracer: Tracer, config: OtelConfig | None = None, shapes: SpanShapes | None = None
+    ) -> None:
         self._tracer = tracer
-        self._config = OtelConfig() if config is None else config
-        self._open: dict[UUID, _Open] = {}
-        self._tags = TagCache()
+        self._config = config = OtelConfig() if config is None else config
+        self._shapes = SpanShapes(config.redactor, config.metadata_keys) if shapes is None else shapes
+        self._open: dict[int, _Open] = {}
+        """Open runs by the integer of their run id (hashed without a Python call)."""
+        # Read once: every run asks.
+        self._captures = config.captures
+        self._attach = config.attach_context
+        self._quiet_ends = not config.captures and not config.attach_context
 
     @property
     def open_runs(self) -> int:
@@ -165,29 +171,29 @@ class OtelProjection:
 
     def _parent(self, run: RunInfo) -> _Open | None:
         for parent_id in reversed(run.parent_ids):
-            found = self._open.get(parent_id)
+            found = self._open.get(parent_id.int)
             if found is not None:
                 return found
         return None
 
     def _started(self, effect: RunStarted) -> None:
         run = effect.run
-        if run.run_id in self._open:
+        run_key = run.run_id.int
+        opened = self._open
+        if run_key in opened:
             return
         config = self._config
-        parent = self._parent(run)
-        start = SpanStart.of(
-            run,
-            is_root=parent is None,
-            redactor=config.redactor,
-            metadata_keys=config.metadata_keys,
-            tags=self._tags.shown(run.tags, config.redactor) if run.tags else (),
-        )
-        at_ns = _ns(effect.at)
-        captured = config.captures and effect.input is not NO_INPUT
+        parents = run.parent_ids
+        # Usually the immediate parent; an untraced one in between sends us further up.
+        parent = opened.get(parents[-1].int) if parents else None
+        if parent is None and len(parents) > 1:
+            parent = self._parent(run)
+        start = self._shapes.start(run, is_root=parent is None)
+        at_ns = round(effect.at * 1_000_000_000)
+        captured = self._captures and effect.input is not NO_INPUT
         if captured and config.on_spans:
-            key, text = input_item(start.operation, effect.input, config)
-            start.attributes[key] = text
+            name, text = input_item(start.operation, effect.input, config)
+            start.attributes[name] = text
         span = self._tracer.start_span(
             start.name,
             context=None if parent is None else parent.child_context(),
@@ -195,18 +201,18 @@ class OtelProjection:
             attributes=start.attributes,
             start_time=at_ns,
         )
-        record = _Open(span, run.run_id if parent is None else parent.root_id, start.operation, effect.at)
-        self._open[run.run_id] = record
+        record = _Open(span, run_key if parent is None else parent.root_id, start.operation, effect.at)
+        opened[run_key] = record
         if captured:
             record.captured = True
             if config.on_events:
                 item = input_item(start.operation, effect.input, config)
                 place(span, item, at_ns, start.operation, on_spans=False, on_events=True)
-        if config.attach_context:
+        if self._attach:
             record.token = otel_context.attach(trace.set_span_in_context(span))
 
     def _streamed(self, effect: RunStreamed) -> None:
-        record = self._open.get(effect.run.run_id)
+        record = self._open.get(effect.run.run_id.int)
         if record is None:
             return
         record.chunks += 1
@@ -218,15 +224,18 @@ class OtelProjection:
             )
 
     def _finished(self, effect: RunEnded | RunFailed) -> None:
-        run = effect.run
-        record = self._open.pop(run.run_id, None)
+        key = effect.run.run_id.int
+        record = self._open.pop(key, None)
         if record is None:
             return
         try:
-            self._end(record, effect)
+            if self._quiet_ends and record.operation is None and not record.chunks and type(effect) is RunEnded:
+                record.span.end(end_time=round(effect.at * 1_000_000_000))  # the common case
+            else:
+                self._end(record, effect)
         finally:
-            if record.root_id == run.run_id and self._open:
-                self._end_children(run.run_id, effect.at)
+            if record.root_id == key and self._open:
+                self._end_children(key, effect.at)
 
     def _end(self, record: _Open, effect: RunEnded | RunFailed) -> None:
         span, config, at_ns = record.span, self._config, _ns(effect.at)
@@ -237,7 +246,7 @@ class OtelProjection:
             found[semconv.TIME_TO_FIRST_CHUNK] = first
             if record.operation in MODEL_OPERATIONS:
                 found[semconv.RESPONSE_TIME_TO_FIRST_CHUNK] = first
-        if config.captures and not record.captured and effect.input is not NO_INPUT:
+        if self._captures and not record.captured and effect.input is not NO_INPUT:
             item = input_item(record.operation, effect.input, config)
             place(span, item, at_ns, record.operation, on_spans=config.on_spans, on_events=config.on_events)
         if isinstance(effect, RunEnded):
@@ -251,7 +260,7 @@ class OtelProjection:
 
     def _output(self, record: _Open, effect: RunEnded, at_ns: int) -> Attributes:
         operation, config = record.operation, self._config
-        if operation not in MODEL_OPERATIONS and operation != semconv.EXECUTE_TOOL and not config.captures:
+        if operation not in MODEL_OPERATIONS and operation != semconv.EXECUTE_TOOL and not self._captures:
             return {}
         data = to_jsonable(effect.output)
         found: Attributes = {}
@@ -293,7 +302,7 @@ class OtelProjection:
         return found
 
     def _custom(self, effect: CustomEmitted) -> None:
-        record = self._open.get(effect.run.run_id)
+        record = self._open.get(effect.run.run_id.int)
         if record is None:
             return
         config = self._config
@@ -303,7 +312,7 @@ class OtelProjection:
         name = semconv.CUSTOM_EVENT_PREFIX + config.redactor.text(effect.name)
         record.span.add_event(name, data, timestamp=_ns(effect.at))
 
-    def _end_children(self, root_id: UUID, at: float) -> None:
+    def _end_children(self, root_id: int, at: float) -> None:
         for run_id, record in list(self._open.items()):
             if record.root_id == root_id and self._open.pop(run_id, None) is not None:
                 self._incomplete(record, at)

@@ -41,6 +41,7 @@ SECRET_VALUES: Final = (
 access key ids, JWTs, PEM private keys (to their end, or to the end of the text)."""
 
 _CUT: Final = "…"
+_REMEMBERED_TAGS: Final = 1024
 
 
 def _keys(pattern: str) -> re.Pattern[str]:
@@ -64,10 +65,12 @@ class Redactor:
     values: tuple[str, ...] = SECRET_VALUES
     _key_re: re.Pattern[str] = attrs.field(init=False, eq=False, repr=False)
     _value_re: re.Pattern[str] = attrs.field(init=False, eq=False, repr=False)
+    _tags: dict[tuple[str, ...], tuple[str, ...]] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_key_re", _keys(self.keys))
         object.__setattr__(self, "_value_re", _values(self.values))
+        object.__setattr__(self, "_tags", {})
 
     def __reduce__(self) -> tuple[type[Redactor], tuple[str, tuple[str, ...]]]:
         return (Redactor, (self.keys, self.values))
@@ -83,6 +86,19 @@ class Redactor:
     def text(self, text: str) -> str:
         """``text`` with every secret-looking part replaced."""
         return self._value_re.sub(REDACTED, text)
+
+    def tags(self, tags: tuple[str, ...]) -> tuple[str, ...]:
+        """``tags``, each redacted; remembered, as a chain's runs share a few tag tuples.
+
+        >>> Redactor().tags(("seq:step:1", "key=sk-0123456789ab"))
+        ('seq:step:1', 'key=[REDACTED]')
+        """
+        known = self._tags.get(tags)
+        if known is None:
+            known = tuple(self.text(tag) for tag in tags)
+            if len(self._tags) < _REMEMBERED_TAGS:
+                self._tags[tags] = known
+        return known
 
     def clean(self, value: object) -> JsonValue:
         """The JSON form of ``value``, redacted (not cut).

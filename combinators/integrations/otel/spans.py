@@ -11,7 +11,7 @@ model and options come from the run's ``params`` (``Step.describe_params``).
 >>> from uuid import UUID
 >>> from effects.values import RunInfo
 >>> run = RunInfo(UUID(int=1), (), "FakeChat", "chat_model", (), {}, {"model": "m1", "provider": "fake"})
->>> start = SpanStart.of(run, is_root=False, redactor=Redactor(), metadata_keys=())
+>>> start = SpanShapes(Redactor(), ()).start(run, is_root=False)
 >>> start.name, start.kind.name, start.attributes["gen_ai.request.model"]
 ('chat m1', 'CLIENT', 'm1')
 """
@@ -48,27 +48,6 @@ _REQUEST: Final = (
     ("top_k", semconv.REQUEST_TOP_K, (int, float)),
     ("seed", semconv.REQUEST_SEED, (int,)),
 )
-
-_TAGS_CACHE_SIZE: Final = 1024
-
-
-@final
-class TagCache:
-    """Tags as exported (redacted), remembered: a chain's runs share a few tag tuples."""
-
-    __slots__ = ("_seen",)
-
-    def __init__(self) -> None:
-        self._seen: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-    def shown(self, tags: tuple[str, ...], redactor: Redactor) -> tuple[str, ...]:
-        known = self._seen.get(tags)
-        if known is None:
-            known = tuple(redactor.text(tag) for tag in tags)
-            if len(self._seen) < _TAGS_CACHE_SIZE:
-                self._seen[tags] = known
-        return known
-
 
 def _string(params: Mapping[str, object], key: str) -> str | None:
     value = params.get(key)
@@ -122,18 +101,11 @@ class SpanStart:
         self.attributes = attributes
 
     @staticmethod
-    def of(
-        run: RunInfo,
-        *,
-        is_root: bool,
-        redactor: Redactor,
-        metadata_keys: tuple[str, ...],
-        tags: tuple[str, ...] | None = None,
-    ) -> SpanStart:
-        attributes: Attributes = {semconv.RUN_ID: str(run.run_id), semconv.RUN_TYPE: run.run_type}
-        shown_tags = tuple(redactor.text(t) for t in run.tags) if tags is None else tags
-        if shown_tags:
-            attributes[semconv.TAGS] = shown_tags
+    def of(run: RunInfo, *, is_root: bool, redactor: Redactor, metadata_keys: tuple[str, ...]) -> SpanStart:
+        """The span of ``run`` (without its ``lcel.run.id``, which ``SpanShapes`` adds)."""
+        attributes: Attributes = {semconv.RUN_TYPE: run.run_type}
+        if run.tags:
+            attributes[semconv.TAGS] = redactor.tags(run.tags)
         if metadata_keys and run.metadata:
             attributes.update(metadata_attributes(run.metadata, metadata_keys, redactor))
         known = _OPERATIONS.get(run.run_type)
@@ -143,23 +115,69 @@ class SpanStart:
                 attributes[semconv.WORKFLOW_NAME] = run.name
                 return SpanStart(f"{semconv.WORKFLOW} {run.name}", SpanKind.INTERNAL, semconv.WORKFLOW, attributes)
             return SpanStart(run.name, SpanKind.INTERNAL, None, attributes)
-        operation, kind = known
-        attributes[semconv.OPERATION_NAME] = operation
-        params = run.params
-        if operation == semconv.EXECUTE_TOOL:
-            return SpanStart(f"{operation} {run.name}", kind, operation, _tool(attributes, run, params, redactor))
-        if operation == semconv.RETRIEVAL:
-            source = _string(params, "data_source")
-            if source is not None:
-                attributes[semconv.DATA_SOURCE_ID] = source
-            return SpanStart(f"{operation} {source or run.name}", kind, operation, attributes)
-        model = _string(params, "model")
-        attributes[semconv.PROVIDER_NAME] = _string(params, "provider") or run.name.lower()
-        if model is not None:
-            attributes[semconv.REQUEST_MODEL] = model
-        if params:
-            attributes.update(_request(params, redactor))
-        return SpanStart(f"{operation} {model or run.name}", kind, operation, attributes)
+        return _operation(run, known, attributes, redactor)
+
+
+_REMEMBERED: Final = 1024
+
+
+@final
+class SpanShapes:
+    """Span starts by the shape of a run (name, type, tags, root or not), remembered:
+    a chain's runs repeat a few shapes, run after run. Runs with params (models, tools)
+    or exported metadata are worked out each time.
+
+    >>> from uuid import UUID
+    >>> shapes = SpanShapes(Redactor(), ())
+    >>> run = RunInfo(UUID(int=7), (), "seq", "chain", ("t",), {})
+    >>> start = shapes.start(run, is_root=True)
+    >>> start.name, start.attributes["lcel.run.id"], start.attributes["lcel.tags"]
+    ('invoke_workflow seq', '00000000-0000-0000-0000-000000000007', ('t',))
+    """
+
+    __slots__ = ("_redactor", "_metadata_keys", "_known")
+
+    def __init__(self, redactor: Redactor, metadata_keys: tuple[str, ...]) -> None:
+        self._redactor = redactor
+        self._metadata_keys = metadata_keys
+        self._known: dict[tuple[str, str, tuple[str, ...], bool], SpanStart] = {}
+
+    def start(self, run: RunInfo, *, is_root: bool) -> SpanStart:
+        """The span ``run`` opens, with its run id."""
+        if run.params or (self._metadata_keys and run.metadata):
+            shape = SpanStart.of(run, is_root=is_root, redactor=self._redactor, metadata_keys=self._metadata_keys)
+        else:
+            key = (run.name, run.run_type, run.tags, is_root)
+            known = self._known.get(key)
+            if known is None:
+                known = SpanStart.of(run, is_root=is_root, redactor=self._redactor, metadata_keys=())
+                if len(self._known) < _REMEMBERED:
+                    self._known[key] = known
+            shape = known
+        attributes: Attributes = {semconv.RUN_ID: str(run.run_id), **shape.attributes}
+        return SpanStart(shape.name, shape.kind, shape.operation, attributes)
+
+
+def _operation(
+    run: RunInfo, known: tuple[str, SpanKind], attributes: Attributes, redactor: Redactor
+) -> SpanStart:
+    operation, kind = known
+    attributes[semconv.OPERATION_NAME] = operation
+    params = run.params
+    if operation == semconv.EXECUTE_TOOL:
+        return SpanStart(f"{operation} {run.name}", kind, operation, _tool(attributes, run, params, redactor))
+    if operation == semconv.RETRIEVAL:
+        source = _string(params, "data_source")
+        if source is not None:
+            attributes[semconv.DATA_SOURCE_ID] = source
+        return SpanStart(f"{operation} {source or run.name}", kind, operation, attributes)
+    model = _string(params, "model")
+    attributes[semconv.PROVIDER_NAME] = _string(params, "provider") or run.name.lower()
+    if model is not None:
+        attributes[semconv.REQUEST_MODEL] = model
+    if params:
+        attributes.update(_request(params, redactor))
+    return SpanStart(f"{operation} {model or run.name}", kind, operation, attributes)
 
 
 def _tool(

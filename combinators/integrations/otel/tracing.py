@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import os
 import weakref
 from collections.abc import Iterable
 from typing import Final, final
@@ -24,6 +25,7 @@ from opentelemetry.trace import NoOpTracer, ProxyTracer, ProxyTracerProvider, Tr
 
 from combinators.integrations.otel.config import OtelConfig
 from combinators.integrations.otel.projection import OtelProjection
+from combinators.integrations.otel.spans import SpanShapes
 from effects.config import RunConfig
 from effects.values import Effect, RunStarted
 
@@ -33,9 +35,7 @@ INSTRUMENTATION_NAME: Final = "combinators"
 _tracers: weakref.WeakKeyDictionary[TracerProvider, Tracer] = weakref.WeakKeyDictionary()
 
 
-def _from_provider(provider: TracerProvider) -> Tracer | None:
-    if isinstance(provider, ProxyTracerProvider):
-        return None  # the API alone: no SDK installed as the global provider
+def _from_provider(provider: TracerProvider) -> Tracer:
     try:
         known = _tracers.get(provider)
     except TypeError:  # a provider that cannot be weakly referenced
@@ -48,7 +48,7 @@ def _from_provider(provider: TracerProvider) -> Tracer | None:
             _tracers[provider] = known
         except TypeError:
             pass
-    return None if isinstance(known, NoOpTracer) else known
+    return known
 
 
 def _version(package: str) -> str | None:
@@ -60,6 +60,26 @@ def _version(package: str) -> str | None:
         return None
 
 
+_UNKNOWN: Final = object()
+_PROVIDER_FROM_ENV: Final = "OTEL_PYTHON_TRACER_PROVIDER" in os.environ
+"""Whether the environment names a provider for the API to load (read once)."""
+
+
+def _global_provider() -> TracerProvider | None:
+    """The installed global provider, or None while only the API's proxy is there.
+
+    ``trace.get_tracer_provider()`` looks ``OTEL_PYTHON_TRACER_PROVIDER`` up in
+    ``os.environ`` at each call while none is installed (about 1 µs): we read the
+    installed provider (set once per process) directly, and the variable once.
+    """
+    installed: object = getattr(trace, "_TRACER_PROVIDER", _UNKNOWN)
+    if installed is None and not _PROVIDER_FROM_ENV:
+        return None
+    if not isinstance(installed, TracerProvider):
+        installed = trace.get_tracer_provider()
+    return None if isinstance(installed, ProxyTracerProvider) else installed
+
+
 def recording_tracer(tracer: Tracer | None) -> Tracer | None:
     """The tracer to use now, or None when it would record nothing.
 
@@ -67,10 +87,13 @@ def recording_tracer(tracer: Tracer | None) -> Tracer | None:
     True
     """
     if tracer is None:
-        return _from_provider(trace.get_tracer_provider())
+        provider = _global_provider()
+        if provider is None:
+            return None  # the API alone: no SDK provider installed globally
+        tracer = _from_provider(provider)
     if isinstance(tracer, NoOpTracer):
         return None
-    if isinstance(tracer, ProxyTracer) and isinstance(trace.get_tracer_provider(), ProxyTracerProvider):
+    if isinstance(tracer, ProxyTracer) and _global_provider() is None:
         return None  # a proxy from the API that no SDK provider backs (yet)
     return tracer
 
@@ -100,11 +123,16 @@ class OtelTracing:
 
     tracer: Tracer | None = attrs.field(default=None, validator=_check_tracer)
     config: OtelConfig = attrs.field(factory=OtelConfig, validator=_check_config)
+    _shapes: SpanShapes = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Shared by the projections of every run: span starts by run shape.
+        object.__setattr__(self, "_shapes", SpanShapes(self.config.redactor, self.config.metadata_keys))
 
     def make_observer(self, config: RunConfig | None = None) -> OtelProjection | None:
         """A projection for one run of the traced chain, or None when nothing records."""
         tracer = recording_tracer(self.tracer)
-        return None if tracer is None else OtelProjection(tracer, self.config)
+        return None if tracer is None else OtelProjection(tracer, self.config, self._shapes)
 
     def fluent_repr(self) -> str:
         """How a traced runnable's repr shows this: the call that added it."""

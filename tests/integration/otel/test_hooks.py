@@ -103,3 +103,16 @@ def test_the_capture_mode_follows_the_environment_when_not_given(monkeypatch: py
     assert OtelConfig().capture == "span"
     monkeypatch.delenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
     assert OtelConfig().capture == "none"
+
+
+def test_without_a_tracer_the_global_provider_is_used_once_installed(
+    traced: Traced, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chain = RunnableLambda(inc).with_tracing()
+    assert chain.invoke(1) == 2 and traced.spans == ()
+    # What trace.set_tracer_provider(provider) does, undone after the test.
+    monkeypatch.setattr(trace, "_TRACER_PROVIDER", traced.provider)
+    assert chain.invoke(1) == 2
+    assert [span.name for span in traced.spans] == ["invoke_workflow inc"]
+    assert traced.spans[0].instrumentation_scope is not None
+    assert traced.spans[0].instrumentation_scope.name == "combinators"
