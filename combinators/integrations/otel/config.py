@@ -80,7 +80,8 @@ class OtelConfig:
       at most 128 per span, the SDK's default limit).
     - ``attach_context``: make each run's span the current span while the run works,
       so spans that other instrumentations start inside it (an HTTP client's) nest
-      under it. Off by default: our spans never leak into the caller's context.
+      under it (a streamed run's span is current between its chunks too, in the
+      consumer's code). Off by default: our spans never leak into the caller's context.
     - ``metadata_keys``: the metadata keys exported as ``lcel.metadata.<key>`` (str,
       int, float and bool values only, redacted); none by default.
 

@@ -33,15 +33,14 @@ from __future__ import annotations
 import logging
 import threading
 import traceback
-from contextvars import Token
 from typing import Final, final
 
-from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.trace import Span, Status, StatusCode, Tracer
 
 from combinators.integrations.otel import semconv
+from combinators.integrations.otel.attach import Attached
 from combinators.integrations.otel.capture import input_item, output_item, place
 from combinators.integrations.otel.config import OtelConfig
 from combinators.integrations.otel.response import (
@@ -102,7 +101,9 @@ def failure_count() -> int:
 class _Open:
     """A run whose span is open."""
 
-    __slots__ = ("span", "root_id", "operation", "started_at", "chunks", "first_chunk_at", "context", "token", "captured")
+    __slots__ = (
+        "span", "root_id", "operation", "started_at", "chunks", "first_chunk_at", "context", "attached", "captured"
+    )  # fmt: skip
 
     def __init__(self, span: Span, root_id: int, operation: str | None, started_at: float) -> None:
         self.span = span
@@ -112,7 +113,8 @@ class _Open:
         self.chunks = 0
         self.first_chunk_at = 0.0
         self.context: Context | None = None
-        self.token: Token[Context] | None = None
+        self.attached: Attached | None = None
+        """With ``attach_context``: how this span was made current."""
         self.captured = False
 
     def child_context(self) -> Context:
@@ -126,7 +128,7 @@ class _Open:
 class OtelProjection:
     """An observer that turns the runs it sees into spans (see the module docstring)."""
 
-    __slots__ = ("_tracer", "_config", "_open", "_shapes", "_captures", "_attach", "_quiet_ends")
+    __slots__ = ("_tracer", "_config", "_open", "_shapes", "_captures", "_attach", "_quiet_ends", "_ended")
 
     def __init__(
         self, tracer: Tracer, config: OtelConfig | None = None, shapes: SpanShapes | None = None
@@ -140,6 +142,8 @@ class OtelProjection:
         self._captures = config.captures
         self._attach = config.attach_context
         self._quiet_ends = not config.captures and not config.attach_context
+        self._ended: set[object] = set()
+        """With ``attach_context``: spans that ended while a run of this trace is open."""
 
     @property
     def open_runs(self) -> int:
@@ -209,7 +213,8 @@ class OtelProjection:
                 item = input_item(start.operation, effect.input, config)
                 place(span, item, at_ns, start.operation, on_spans=False, on_events=True)
         if self._attach:
-            record.token = otel_context.attach(trace.set_span_in_context(span))
+            record.attached = Attached(span)
+            record.attached.attach(None if parent is None else parent.attached)
 
     def _streamed(self, effect: RunStreamed) -> None:
         record = self._open.get(effect.run.run_id.int)
@@ -325,11 +330,11 @@ class OtelProjection:
         except Exception as error:
             FAILURES.record(record, error)
 
-    @staticmethod
-    def _detach(record: _Open) -> None:
-        token, record.token = record.token, None
-        if token is not None:
-            otel_context.detach(token)
+    def _detach(self, record: _Open) -> None:
+        if record.attached is not None:
+            record.attached.restore(self._ended)
+            if not self._open:
+                self._ended.clear()
 
 
 def _error_type(error: BaseException) -> str:

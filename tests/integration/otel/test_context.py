@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from opentelemetry import trace
 
 from combinators import RunnableLambda
@@ -53,3 +55,34 @@ def test_our_spans_are_made_current_only_when_asked(traced: Traced) -> None:
     roots = [span for span in traced.spans if span.name == "invoke_workflow inner"]
     assert parent_of(attached, traced.spans) is roots[1]
     assert seen == ["http 1", "http 2"]
+
+
+def test_attached_spans_are_handed_back_when_runs_end_out_of_order(
+    traced: Traced, caplog: pytest.LogCaptureFixture
+) -> None:
+    from collections.abc import Iterator
+
+    from combinators import RunnableParallel
+
+    def words(text: str) -> Iterator[str]:
+        yield from text.split()
+
+    # the streamed step ends after the parallel step it feeds has started
+    chain = (RunnableLambda(words) | RunnableParallel(a=RunnableLambda(str.upper), b=RunnableLambda(len))).with_tracing(
+        traced.tracer, OtelConfig(attach_context=True)
+    )
+
+    async def calls() -> object:
+        out = ([c async for c in chain.astream("d e")], await chain.ainvoke("f"), await chain.abatch(["g", "h i"]))
+        assert trace.get_current_span() is request
+        return out
+
+    with traced.tracer.start_as_current_span("request") as request:
+        assert list(chain.stream("a b c")) == [{"a": "ABC"}, {"b": 3}]
+        assert trace.get_current_span() is request
+        assert chain.invoke("x y") == {"a": "XY", "b": 2}
+        asyncio.run(calls())
+        assert trace.get_current_span() is request
+    assert trace.get_current_span() is trace.INVALID_SPAN
+    assert not [record for record in caplog.records if "detach" in record.getMessage()]
+    assert len(traced.spans) == 1 + 6 * 5

@@ -255,3 +255,38 @@ def test_custom_events_become_span_events_without_their_data(traced: Traced) -> 
     [event] = span.events
     assert event.name == "lcel.custom.halfway" and event.timestamp == 5_000_000_000
     assert dict(event.attributes or {}) == {}
+
+
+def test_text_models_and_embedding_runs_are_named_by_their_operation(traced: Traced) -> None:
+    from collections.abc import Mapping
+
+    import attrs
+
+    from combinators import Runnable
+    from combinators.components import FakeListLLM
+    from effects import Scope
+
+    @attrs.frozen
+    class Embedder(Runnable[str, list[float]]):
+        run_type = "embeddings"
+
+        def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, Any]) -> list[float]:
+            return [float(len(input))]
+
+        def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+            return {"provider": "local", "model": "hashed-32"}
+
+    FakeListLLM(responses=["done"]).with_tracing(traced.tracer, OtelConfig(capture="span")).invoke("go")
+    Embedder().with_tracing(traced.tracer).invoke("fog")
+    text, embedding = traced.spans
+    assert (text.name, text.kind) == ("text_completion FakeListLLM", SpanKind.CLIENT)
+    assert (text.attributes or {})["gen_ai.operation.name"] == "text_completion"
+    assert (text.attributes or {})["gen_ai.output.messages"] == (
+        '[{"role": "assistant", "parts": [{"type": "text", "content": "done"}], "finish_reason": "stop"}]'
+    )
+    assert (embedding.name, embedding.kind) == ("embeddings hashed-32", SpanKind.CLIENT)
+    assert {k: v for k, v in (embedding.attributes or {}).items() if k.startswith("gen_ai")} == {
+        "gen_ai.operation.name": "embeddings",
+        "gen_ai.provider.name": "local",
+        "gen_ai.request.model": "hashed-32",
+    }
