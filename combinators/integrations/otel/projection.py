@@ -52,6 +52,7 @@ from combinators.integrations.otel.response import (
 )
 from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanShapes
 from effects.projections.jsonable import to_jsonable
+from effects.projections.recording import RecordedError
 from effects.values import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
 _log = logging.getLogger("combinators.integrations.otel")
@@ -338,8 +339,8 @@ class OtelProjection:
 
 
 def _error_type(error: BaseException) -> str:
-    recorded = getattr(error, "error_type", None)  # a RecordedError, replayed
-    return recorded if isinstance(recorded, str) else type(error).__qualname__
+    # A replayed error keeps only the live one's type name.
+    return error.error_type if isinstance(error, RecordedError) else type(error).__qualname__
 
 
 def _cut(text: str, limit: int) -> str:
