@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Generator, Sequence
+import time
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final, cast, final
+from typing import Final, TypeVar, cast, final
 
 import attrs
 
 from combinators.components.messages import MESSAGE_TYPES, Message
 from combinators.components.serialization import DisallowedTypeError, MalformedDataError, dumps, loads
 from effects.errors import CombinatorsError
+
+T = TypeVar("T")
 
 APPLICATION_ID: Final = 0x63624348  # "cbCH": marks the file as a combinators chat history
 SCHEMA_VERSION: Final = 1
@@ -75,6 +78,8 @@ def _initialise(connection: sqlite3.Connection, path: str) -> None:
 
 def _refuse_foreign(connection: sqlite3.Connection, path: str) -> None:
     application = connection.execute("PRAGMA application_id").fetchone()[0]
+    if application == APPLICATION_ID:
+        return  # another writer initialised the file since the caller looked: it is ours
     tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     if application != 0 or tables:
         raise ChatHistoryError(
@@ -124,6 +129,37 @@ def _insert(connection: sqlite3.Connection, session_id: str, text: str) -> None:
     connection.execute("INSERT INTO chat_messages (session_id, message) VALUES (?, ?)", (session_id, text))
 
 
+def _append_turn(connection: sqlite3.Connection, session_id: str, texts: Sequence[str]) -> None:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for text in texts:
+            _insert(connection, session_id, text)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+
+
+def _in_connection(path: str, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``work`` in a fresh connection, tried again while another process holds the file.
+
+    SQLite waits ``busy_timeout`` for most locks, but opening a WAL file while another
+    connection checkpoints it on close can report "locked" at once. An attempt that failed
+    so wrote nothing (a turn is one transaction), so the whole attempt is repeated.
+    """
+    deadline = time.monotonic() + _BUSY_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            with _connected(path) as connection:
+                return work(connection)
+        except sqlite3.OperationalError as error:
+            if not ("locked" in str(error) or "busy" in str(error)) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
+
 @final
 @attrs.frozen
 class SQLiteChatHistory:
@@ -134,10 +170,8 @@ class SQLiteChatHistory:
 
     def get_messages(self) -> list[Message]:
         """The session's messages, oldest first (each loaded by allowlist)."""
-        with _connected(self.path) as connection:
-            rows = connection.execute(
-                "SELECT id, message FROM chat_messages WHERE session_id = ? ORDER BY id", (self.session_id,)
-            ).fetchall()
+        query = "SELECT id, message FROM chat_messages WHERE session_id = ? ORDER BY id"
+        rows = _in_connection(self.path, lambda connection: connection.execute(query, (self.session_id,)).fetchall())
         return [self._load(row_id, text) for row_id, text in rows]
 
     def _load(self, row_id: int, text: str) -> Message:
@@ -159,20 +193,12 @@ class SQLiteChatHistory:
         texts = [dumps(m) for m in messages]  # before the transaction: a bad message writes nothing
         if not texts:
             return
-        with _connected(self.path) as connection:
-            connection.execute("BEGIN IMMEDIATE")
-            try:
-                for text in texts:
-                    _insert(connection, self.session_id, text)
-                connection.execute("COMMIT")
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
+        _in_connection(self.path, lambda connection: _append_turn(connection, self.session_id, texts))
 
     def clear(self) -> None:
         """Delete the session's messages (one transaction)."""
-        with _connected(self.path) as connection:
-            connection.execute("DELETE FROM chat_messages WHERE session_id = ?", (self.session_id,))
+        query = "DELETE FROM chat_messages WHERE session_id = ?"
+        _in_connection(self.path, lambda connection: connection.execute(query, (self.session_id,)))
 
     async def aget_messages(self) -> list[Message]:
         """``get_messages`` on a worker thread (the event loop never waits on the disk)."""
@@ -201,8 +227,6 @@ class SQLiteHistoryStore:
         """The session ids that have messages, in the order they first spoke."""
         if not Path(self.path).exists():
             return []
-        with _connected(self.path) as connection:
-            rows = connection.execute(
-                "SELECT session_id FROM chat_messages GROUP BY session_id ORDER BY MIN(id)"
-            ).fetchall()
+        query = "SELECT session_id FROM chat_messages GROUP BY session_id ORDER BY MIN(id)"
+        rows = _in_connection(self.path, lambda connection: connection.execute(query).fetchall())
         return [row[0] for row in rows]

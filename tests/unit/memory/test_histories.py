@@ -243,3 +243,39 @@ def test_sqlite_histories_are_values(tmp_path: Path) -> None:
     assert SQLiteHistoryStore(tmp_path / "chat.db")("s") == history
     assert SQLiteHistoryStore(tmp_path / "nothing.db").sessions() == []
     assert not (tmp_path / "nothing.db").exists()
+
+
+def test_a_turn_that_meets_a_locked_file_is_tried_again_and_stored_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from combinators.components.memory import sqlite as module
+
+    real = module._connected
+    refusals: list[str] = []
+
+    def locked_once(path: str) -> object:
+        if not refusals:
+            refusals.append(path)
+            raise sqlite3.OperationalError("database is locked")
+        return real(path)
+
+    history = SQLiteChatHistory(str(tmp_path / "chat.db"), "s")
+    monkeypatch.setattr(module, "_connected", locked_once)
+    history.add_messages([HumanMessage("q"), AIMessage("a")])
+    assert refusals == [str(tmp_path / "chat.db")]
+    assert history.get_messages() == [HumanMessage("q"), AIMessage("a")]
+
+
+def test_an_error_that_is_not_a_lock_is_not_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from combinators.components.memory import sqlite as module
+
+    calls: list[str] = []
+
+    def broken(path: str) -> object:
+        calls.append(path)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(module, "_connected", broken)
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        SQLiteChatHistory(str(tmp_path / "chat.db"), "s").get_messages()
+    assert len(calls) == 1
