@@ -19,12 +19,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Final, Protocol, final
 
 import attrs
 
+from effects._runtime.adoption import adopted
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects._runtime.deadline import Deadline, earlier
@@ -275,6 +276,31 @@ class Scope:
         if run.tags != self.config.tags:  # the step tag is the run's own, not its events'
             run = attrs.evolve(run, tags=self.config.tags)
         self.emit_effect(CustomEmitted(run, name, data, self.clock.now()))
+
+    def adopt(self, effects: Iterable[Effect], metadata: Mapping[str, object] | None = None) -> None:
+        """Emit the effects of runs made by another interpreter (a worker, a server) as
+        descendants of this scope's run: a foreign root becomes its child, and
+        ``metadata`` (where the runs happened) is added to every foreign run.
+
+        Nothing is built when nobody observes.
+
+        >>> import attrs
+        >>> from uuid import UUID
+        >>> from combinators import Runnable
+        >>> from effects import RunEnded, RunInfo, RunStarted
+        >>> far = RunInfo(UUID(int=7), (), "far", "chain", (), {})
+        >>> @attrs.frozen
+        ... class Relay(Runnable[str, str]):
+        ...     def step_invoke(self, input, scope, kwargs):
+        ...         scope.adopt([RunStarted(far, input, 0.0), RunEnded(far, input, "!", 1.0)], {"on": "w1"})
+        ...         return input
+        >>> [(e.run.name, len(e.run.parent_ids)) for e in Relay().stream_effects("x")]
+        [('Relay', 0), ('far', 1), ('far', 1), ('Relay', 0), ('Relay', 0)]
+        """
+        if not self.observers:
+            return
+        for effect in adopted(effects, self.run, metadata or {}):
+            self.emit_effect(effect)
 
     # ---------------------------------------------------------------- internals
 
