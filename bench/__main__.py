@@ -21,6 +21,7 @@ silence_tracing()  # before anything can import langchain_core
 from bench import (  # noqa: E402 - after silence_tracing, see above
     workloads_batch,
     workloads_calls,
+    workloads_dask,
     workloads_events,
     workloads_memory,
     workloads_resilience,
@@ -49,6 +50,7 @@ WORKLOADS: tuple[tuple[str, Workload], ...] = (
     ("W10", workloads_memory.w10_stream_memory),
     ("W10", workloads_memory.w10_import),
     ("W11", workloads_tracing.w11_tracing),
+    ("W12", workloads_dask.w12_dask),
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results.json"
 

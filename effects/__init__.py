@@ -21,6 +21,13 @@ from effects.errors import EmptyStreamError as EmptyStreamError
 from effects.errors import InputError as InputError
 from effects.errors import InputValueError as InputValueError
 from effects.errors import StepTimeout as StepTimeout
+from effects.executors import BatchJob as BatchJob
+from effects.executors import Executor as Executor
+from effects.executors import ExecutorError as ExecutorError
+from effects.executors import ItemOutcome as ItemOutcome
+from effects.executors import RemoteError as RemoteError
+from effects.executors import ShippedItem as ShippedItem
+from effects.executors import Submission as Submission
 from effects._runtime.scope import Observer as Observer
 from effects._runtime.scope import Scope as Scope
 from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
@@ -41,14 +48,18 @@ from effects.values import RunStreamed as RunStreamed
 __all__ = [
     "NOTHING",
     "NO_INPUT",
+    "BatchJob",
     "Clock",
     "CombinatorsError",
     "CustomEmitted",
     "Effect",
     "EmptyStreamError",
+    "Executor",
+    "ExecutorError",
     "FakeClock",
     "InputError",
     "InputValueError",
+    "ItemOutcome",
     "MissingExtraError",
     "Observer",
     "RunConfig",
@@ -58,10 +69,13 @@ __all__ = [
     "RunInfo",
     "RunStarted",
     "RunStreamed",
+    "RemoteError",
     "Scope",
+    "ShippedItem",
     "Step",
     "StepBinding",
     "StepTimeout",
+    "Submission",
     "SystemClock",
     "adispatch_custom_event",
     "current_clock",

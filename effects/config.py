@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, TypedDict, TypeVar, final
+from typing import TYPE_CHECKING, Final, TypedDict, TypeVar, cast, final
 from uuid import UUID
 
 import attrs
+
+if TYPE_CHECKING:
+    from effects.executors import Executor
 
 _T = TypeVar("_T")
 
@@ -54,6 +57,7 @@ class RunConfigDict(TypedDict, total=False):
     timeout: float | None
     tracing: object
     progress: bool
+    executor: Executor | None
 
 
 @final
@@ -66,6 +70,7 @@ class RunConfig:
     ``tracing`` traces the call as OpenTelemetry spans (``True``, an ``OtelConfig`` or
     an ``OtelTracing``; extra ``otel``); ``progress`` shows a progress bar over a
     batch's items or a stream's chunks (extra ``progress``). Neither is inherited.
+    ``executor`` runs the batches under the call elsewhere (``effects.Executor``).
 
     >>> RunConfig(tags=("x",), max_concurrency=2)
     RunConfig(tags=('x',), max_concurrency=2)
@@ -81,6 +86,7 @@ class RunConfig:
     timeout: float | None = None
     tracing: object = None
     progress: bool = False
+    executor: Executor | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.max_concurrency is not None and self.max_concurrency < 1:
@@ -105,6 +111,7 @@ class RunConfig:
                 self.timeout,
                 self.tracing,
                 self.progress,
+                self.executor,
             ),
         )
 
@@ -178,6 +185,8 @@ class RunConfig:
             out["tracing"] = self.tracing
         if self.progress:
             out["progress"] = True
+        if self.executor is not None:
+            out["executor"] = self.executor
         return out
 
 
@@ -195,6 +204,7 @@ _KNOWN_KEYS: Final = frozenset(
         "timeout",
         "tracing",
         "progress",
+        "executor",
     }
 )
 
@@ -228,6 +238,7 @@ def _from_mapping(config: Mapping[str, object]) -> RunConfig:
         timeout=_opt_number(config.get("timeout")),
         tracing=config.get("tracing"),
         progress=_opt(config.get("progress"), bool, "progress") or False,
+        executor=_executor(config.get("executor")),
     )
 
 
@@ -273,6 +284,16 @@ def _opt_number(value: object) -> float | None:
     return float(value)
 
 
+def _executor(value: object) -> Executor | None:
+    if value is None:
+        return None
+    if not (hasattr(value, "submit") and hasattr(value, "name")):
+        raise TypeError(
+            f"config['executor'] must be an Executor (with name and submit), got {type(value).__name__}"
+        )
+    return cast("Executor", value)  # checked structurally above
+
+
 def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:
     """Combine a bound config with a call's config (the peer's merge rules).
 
@@ -309,6 +330,7 @@ def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:
         timeout=_min_timeout(base.timeout, override.timeout),
         tracing=override.tracing if override.tracing is not None else base.tracing,
         progress=override.progress or base.progress,
+        executor=override.executor if override.executor is not None else base.executor,
     )
 
 

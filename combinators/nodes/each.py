@@ -24,7 +24,8 @@ B = TypeVar("B")
 @final
 @attrs.frozen(repr=False)
 class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
-    """Runs ``bound`` on each element (concurrently, results in order)."""
+    """Runs ``bound`` on each element (concurrently, results in order; on the config's
+    ``executor`` when there is one)."""
 
     bound: Runnable[A, B]
 
@@ -39,12 +40,23 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
 
     def step_invoke(self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, Any]) -> list[B]:
         items = list(input)
+        executor = scope.config.executor
+        if executor is not None:
+            from effects._runtime.remote_batch import RemoteBatch
+
+            return RemoteBatch(executor, self.bound, items, [scope] * len(items), kwargs, False, False).in_order()
         return run_indexed(lambda i: scope.invoke(self.bound, items[i], None, kwargs), len(items), limit=None)
 
     async def step_ainvoke(
         self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, Any]
     ) -> list[B]:
         items = list(input)
+        executor = scope.config.executor
+        if executor is not None:
+            from effects._runtime.remote_batch import RemoteBatch
+
+            remote = RemoteBatch(executor, self.bound, items, [scope] * len(items), kwargs, False, True)
+            return await remote.ain_order()
         results: list[Any] = [None] * len(items)
 
         async def one(i: int) -> None:

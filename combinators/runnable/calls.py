@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from returns.result import Result
 
     from combinators.runnable import Runnable
+    from effects.executors import Executor
 
 
 In = TypeVar("In", contravariant=True)
@@ -192,6 +193,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[False] = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out]: ...
 
@@ -203,6 +205,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[True],
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -214,6 +217,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -224,9 +228,11 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out] | list[Out | Exception]:
-        """Run on every input (shared thread pool); one result per input, in order.
+        """Run on every input (shared thread pool, or ``executor``'s workers); one result
+        per input, in order.
 
         ``progress=True`` (or the config flag ``progress``) shows a progress bar over the
         items (the optional extra ``progress``).
@@ -235,7 +241,7 @@ class RunnableCore(Generic[In, Out]):
         >>> RunnableLambda(lambda x: 10 // x).batch([5, 0], return_exceptions=True)
         [2, ZeroDivisionError('integer division or modulo by zero')]
         """
-        return entry.batch(self, list(inputs), config, kwargs, return_exceptions, progress)
+        return entry.batch(self, list(inputs), config, kwargs, return_exceptions, progress, executor)
 
     @overload
     async def abatch(
@@ -245,6 +251,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[False] = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out]: ...
 
@@ -256,6 +263,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[True],
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -267,6 +275,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out | Exception]: ...
 
@@ -277,6 +286,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Out] | list[Out | Exception]:
         """Run on every input concurrently (structured: a failure cancels the rest).
@@ -286,12 +296,14 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(RunnableLambda(lambda x: -x).abatch([1, 2]))
         [-1, -2]
         """
-        return await entry.abatch(self, list(inputs), config, kwargs, return_exceptions, progress)
+        return await entry.abatch(self, list(inputs), config, kwargs, return_exceptions, progress, executor)
 
     def batch_results(
         self,
         inputs: Sequence[In],
         config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Result[Out, Exception]]:
         """``batch`` with every outcome as a ``returns`` ``Result``.
@@ -300,12 +312,15 @@ class RunnableCore(Generic[In, Out]):
         >>> RunnableLambda(lambda x: 1 // x).batch_results([1, 0])
         [<Success: 1>, <Failure: integer division or modulo by zero>]
         """
-        return [_as_result(r) for r in self.batch(inputs, config, return_exceptions=True, **kwargs)]
+        outcomes = self.batch(inputs, config, return_exceptions=True, executor=executor, **kwargs)
+        return [_as_result(r) for r in outcomes]
 
     async def abatch_results(
         self,
         inputs: Sequence[In],
         config: ConfigLike | Sequence[ConfigLike] = None,
+        *,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> list[Result[Out, Exception]]:
         """Async ``batch_results``.
@@ -315,7 +330,7 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(RunnableLambda(lambda x: x).abatch_results([7]))
         [<Success: 7>]
         """
-        outcomes = await self.abatch(inputs, config, return_exceptions=True, **kwargs)
+        outcomes = await self.abatch(inputs, config, return_exceptions=True, executor=executor, **kwargs)
         return [_as_result(r) for r in outcomes]
 
     @overload
@@ -326,6 +341,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[False] = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out]]: ...
 
@@ -337,6 +353,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[True],
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out | Exception]]: ...
 
@@ -348,6 +365,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out | Exception]]: ...
 
@@ -358,6 +376,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> Iterator[tuple[int, Out]] | Iterator[tuple[int, Out | Exception]]:
         """Yield ``(index, output)`` as each input finishes.
@@ -366,7 +385,7 @@ class RunnableCore(Generic[In, Out]):
         >>> sorted(RunnableLambda(lambda x: x * x).batch_as_completed([1, 2, 3]))
         [(0, 1), (1, 4), (2, 9)]
         """
-        return entry.batch_as_completed(self, list(inputs), config, kwargs, return_exceptions, progress)
+        return entry.batch_as_completed(self, list(inputs), config, kwargs, return_exceptions, progress, executor)
 
     @overload
     def abatch_as_completed(
@@ -376,6 +395,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[False] = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out]]: ...
 
@@ -387,6 +407,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: Literal[True],
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
 
@@ -398,6 +419,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
 
@@ -408,6 +430,7 @@ class RunnableCore(Generic[In, Out]):
         *,
         return_exceptions: bool = False,
         progress: bool = False,
+        executor: Executor | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[tuple[int, Out]] | AsyncIterator[tuple[int, Out | Exception]]:
         """Async ``batch_as_completed``; leaving the loop early cancels the rest.
@@ -420,7 +443,7 @@ class RunnableCore(Generic[In, Out]):
         [(0, '1'), (1, '2')]
         """
         return entry.abatch_as_completed(
-            self, list(inputs), config, kwargs, return_exceptions, progress
+            self, list(inputs), config, kwargs, return_exceptions, progress, executor
         )
 
     def stream(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Iterator[Out]:

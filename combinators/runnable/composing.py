@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.retry_policy import RetryPolicy
     from combinators.nodes.tool import RunnableTool
+    from effects.executors import Executor
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -224,14 +225,16 @@ class Runnable(RunnableWatching[In, Out]):
         """
         return fluent.bind(self, f)
 
-    def each(self) -> Runnable[Sequence[In], list[Out]]:
-        """Element-wise over a list (LangChain's ``.map()``).
+    def each(self, *, executor: Executor | None = None) -> Runnable[Sequence[In], list[Out]]:
+        """Element-wise over a list (LangChain's ``.map()``); with an ``executor``, the
+        elements run on its workers (as they do when the config names one).
 
         >>> from combinators import RunnableLambda
         >>> RunnableLambda(lambda x: x + 1).each().invoke([1, 2, 3])
         [2, 3, 4]
         """
-        return fluent.each(self)
+        each = fluent.each(self)
+        return each if executor is None else each.with_config(executor=executor)
 
     # ------------------------------------------------------------------ dict outputs
 

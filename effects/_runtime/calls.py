@@ -12,7 +12,7 @@ import queue
 import threading
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -23,6 +23,9 @@ from effects._runtime.thread_pool import run_indexed, shared_pool
 from effects._runtime.scope import PLAIN_SCOPE, Observer, Scope, entry_scope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
+
+if TYPE_CHECKING:
+    from effects.executors import Executor
 
 def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
     """Run ``node`` once, synchronously."""
@@ -228,7 +231,11 @@ async def _aclose(chunks: AsyncIterator[Any]) -> None:
 
 
 def batch_scopes(
-    node: Step, config: object, count: int, observers: tuple[Observer, ...] = ()
+    node: Step,
+    config: object,
+    count: int,
+    observers: tuple[Observer, ...] = (),
+    executor: Executor | None = None,
 ) -> list[Scope]:
     """One entry scope per input: a shared one, or one per config of a list."""
     if isinstance(config, Sequence) and not isinstance(config, str | bytes):
@@ -238,8 +245,8 @@ def batch_scopes(
                 f"batch got {len(configs)} configs for {count} inputs; give one config"
                 " or one per input"
             )
-        return [_entry(node, c, observers) for c in configs]
-    coerced = RunConfig.coerce(config)
+        return [_entry(node, _on(c, executor), observers) for c in configs]
+    coerced = _on(config, executor)
     if coerced.run_id is not None and count > 1:
         warnings.warn(
             "a run_id in a batch config applies to the first input only",
@@ -251,6 +258,16 @@ def batch_scopes(
         return [first, *([rest] * (count - 1))]
     shared = _entry(node, coerced, observers)
     return [shared] * count
+
+
+def _on(config: object, executor: Executor | None) -> RunConfig:
+    coerced = RunConfig.coerce(config)
+    return coerced if executor is None else attrs.evolve(coerced, executor=executor)
+
+
+def _executor(scopes: list[Scope]) -> Executor | None:
+    """The executor the batch's items run on (None: here, the default)."""
+    return scopes[0].config.executor if scopes else None
 
 
 def _limit(scopes: list[Scope]) -> int | None:
@@ -265,11 +282,13 @@ def batch(
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
     progress: bool = False,
+    executor: Executor | None = None,
 ) -> list[Any]:
     """Run ``node`` on every input on the shared pool; one result per input, in order."""
     count = len(inputs)
     view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view))
+    scopes = batch_scopes(node, config, count, _viewing(view), executor)
+    executor = _executor(scopes)
 
     def work(i: int) -> Any:
         scope = scopes[i]
@@ -280,6 +299,10 @@ def batch(
             CURRENT_SCOPE.reset(token)
 
     try:
+        if executor is not None:
+            from effects._runtime.remote_batch import RemoteBatch
+
+            return RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, False).in_order()
         return run_indexed(work, count, limit=_limit(scopes), return_exceptions=return_exceptions)
     finally:
         if view is not None:
@@ -293,6 +316,7 @@ async def abatch(
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
     progress: bool = False,
+    executor: Executor | None = None,
 ) -> list[Any]:
     """Run ``node`` on every input concurrently under a task group; results in order.
 
@@ -301,7 +325,8 @@ async def abatch(
     """
     count = len(inputs)
     view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view))
+    scopes = batch_scopes(node, config, count, _viewing(view), executor)
+    executor = _executor(scopes)
     results: list[Any] = [None] * count
 
     async def one(i: int) -> None:
@@ -317,6 +342,11 @@ async def abatch(
             CURRENT_SCOPE.reset(token)
 
     try:
+        if executor is not None:
+            from effects._runtime.remote_batch import RemoteBatch
+
+            remote = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, True)
+            return await remote.ain_order()
         if count == 1:
             await one(0)
         else:
@@ -361,11 +391,19 @@ def batch_as_completed(
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
     progress: bool = False,
+    executor: Executor | None = None,
 ) -> Iterator[tuple[int, Any]]:
     """Yield ``(index, result)`` as items finish (on the shared pool)."""
     count = len(inputs)
     view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view))
+    scopes = batch_scopes(node, config, count, _viewing(view), executor)
+    executor = _executor(scopes)
+    if executor is not None:
+        from effects._runtime.remote_batch import RemoteBatch
+
+        pairs = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, False).completed()
+        yield from pairs if view is None else _showing(view, pairs)
+        return
     done: queue.SimpleQueue[tuple[int, Any, bool]] = queue.SimpleQueue()
     stop = threading.Event()
 
@@ -404,13 +442,24 @@ async def abatch_as_completed(
     kwargs: Mapping[str, Any],
     return_exceptions: bool,
     progress: bool = False,
+    executor: Executor | None = None,
 ) -> AsyncIterator[tuple[int, Any]]:
     """Async ``batch_as_completed``; leaving early cancels the unfinished items."""
     import asyncio
 
     count = len(inputs)
     view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view))
+    scopes = batch_scopes(node, config, count, _viewing(view), executor)
+    executor = _executor(scopes)
+    if executor is not None:
+        from effects._runtime.closing import closing
+        from effects._runtime.remote_batch import RemoteBatch
+
+        remote = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, True).acompleted()
+        async with closing(remote if view is None else _ashowing(view, remote)) as pairs:
+            async for pair in pairs:
+                yield pair
+        return
     done: asyncio.Queue[tuple[int, Any, bool]] = asyncio.Queue()
 
     async def one(i: int) -> None:

@@ -263,6 +263,7 @@ class Scope:
             recursion_limit=limit - 1,
             configurable=self.config.configurable,
             timeout=self.config.timeout,
+            executor=self.config.executor,
         )
         return Scope(config, self.observers, self.run, self.limiters, self.deadline)
 

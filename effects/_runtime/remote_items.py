@@ -1,0 +1,163 @@
+"""Running shipped items where they landed (a worker), each as the run the caller named.
+
+The item's run was made on the caller's side (``ShippedItem.run``, a foreign root); here
+it starts, the step runs under this process's interpreter, and the effects are kept as
+values for the caller to adopt. A collector always watches, even when the caller does
+not: it is where cancellation is checked, each time a run starts, so a cancelled batch
+stops at the next step boundary (a step already running finishes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, final
+
+from effects._runtime.context import CURRENT_SCOPE
+from effects._runtime.deadline import Deadline
+from effects._runtime.scope import Scope
+from effects.clock import current_clock
+from effects.executors import ItemOutcome, ShippedItem
+from effects.step import Step
+from effects.values import Effect, RunEnded, RunFailed, RunStarted
+
+if TYPE_CHECKING:
+    from returns.result import Result
+
+
+@final
+class _Collector:
+    """Keeps an item's effects (when the caller observes) and refuses runs once cancelled."""
+
+    __slots__ = ("effects", "keep", "cancelled")
+
+    def __init__(self, keep: bool, cancelled: Callable[[], bool]) -> None:
+        self.effects: list[Effect] = []
+        self.keep = keep
+        self.cancelled = cancelled
+
+    def emit(self, effect: Effect) -> None:
+        if type(effect) is RunStarted:
+            self.check()
+        if self.keep:
+            self.effects.append(effect)
+
+    def check(self) -> None:
+        if self.cancelled():
+            raise asyncio.CancelledError("the batch was cancelled")
+
+
+def run_shipped(
+    step: Step,
+    items: Sequence[ShippedItem],
+    kwargs: Mapping[str, Any],
+    asynchronous: bool,
+    where: str,
+    cancelled: Callable[[], bool],
+) -> list[ItemOutcome]:
+    """``effects.executors.run_items``."""
+    if asynchronous:
+        return asyncio.run(_arun_all(step, items, kwargs, where, cancelled))
+    runs = [_ItemRun(step, item, cancelled) for item in items]
+    return [run.outcome(_run_one(run, kwargs), where) for run in runs]
+
+
+async def _arun_all(
+    step: Step,
+    items: Sequence[ShippedItem],
+    kwargs: Mapping[str, Any],
+    where: str,
+    cancelled: Callable[[], bool],
+) -> list[ItemOutcome]:
+    runs = [_ItemRun(step, item, cancelled) for item in items]
+    return [run.outcome(await _arun_one(run, kwargs), where) for run in runs]
+
+
+@final
+class _ItemRun:
+    """One shipped item's run here: its scope, its start, and how it settles."""
+
+    __slots__ = ("step", "item", "collector", "scope", "shown")
+
+    def __init__(self, step: Step, item: ShippedItem, cancelled: Callable[[], bool]) -> None:
+        self.step = step
+        self.item = item
+        self.collector = collector = _Collector(item.run is not None, cancelled)
+        deadline = None
+        if item.deadline is not None:
+            left, owner, seconds = item.deadline
+            deadline = Deadline(current_clock().monotonic() + left, owner, seconds)
+        self.scope = Scope(item.config, (collector,), item.run, (), deadline)
+        self.shown: object = None
+
+    def outcome(self, result: Result[Any, BaseException], where: str) -> ItemOutcome:
+        return ItemOutcome(self.item.index, result, tuple(self.collector.effects), where)
+
+    @contextmanager
+    def current(self) -> Generator[None]:
+        token = CURRENT_SCOPE.set(self.scope)
+        try:
+            yield
+        finally:
+            CURRENT_SCOPE.reset(token)
+
+    def refused(self) -> Result[Any, BaseException] | None:
+        """Start the item's run; a ``Failure`` if the batch was cancelled first (then
+        there is no run to end)."""
+        from returns.result import Failure
+
+        item, run = self.item, self.item.run
+        try:
+            if run is None:
+                self.collector.check()
+                return None
+            self.shown = item.input if item.shows_raw_input else self.step.describe_input(item.input)
+            self.collector.emit(RunStarted(run, self.shown, self.scope.clock.now()))
+        except BaseException as error:
+            return Failure(error)
+        return None
+
+    def failed(self, error: BaseException) -> Result[Any, BaseException]:
+        from returns.result import Failure
+
+        if self.item.run is not None:
+            self.collector.effects.append(RunFailed(self.item.run, self.shown, error, self.scope.clock.now()))
+        return Failure(error)
+
+    def ended(self, output: object) -> Result[Any, BaseException]:
+        from returns.result import Success
+
+        run = self.item.run
+        if run is not None:
+            shown = self.step.describe_output(output)
+            self.collector.effects.append(RunEnded(run, self.shown, shown, self.scope.clock.now()))
+        return Success(output)
+
+
+def _run_one(run: _ItemRun, kwargs: Mapping[str, Any]) -> Result[Any, BaseException]:
+    step, input = run.step, run.item.input
+    with run.current():
+        refused = run.refused()
+        if refused is not None:
+            return refused
+        try:
+            run.scope.check_deadline()
+            output = step.step_invoke(input, run.scope, kwargs)
+        except BaseException as error:  # every outcome travels back as a value
+            return run.failed(error)
+        return run.ended(output)
+
+
+async def _arun_one(run: _ItemRun, kwargs: Mapping[str, Any]) -> Result[Any, BaseException]:
+    step, input = run.step, run.item.input
+    with run.current():
+        refused = run.refused()
+        if refused is not None:
+            return refused
+        try:
+            run.scope.check_deadline()
+            output = await run.scope.bounded(step.step_ainvoke(input, run.scope, kwargs), step)
+        except BaseException as error:
+            return run.failed(error)
+        return run.ended(output)

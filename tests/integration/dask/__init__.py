@@ -1,0 +1,1 @@
+"""DaskExecutor against a real distributed.LocalCluster."""
