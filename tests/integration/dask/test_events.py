@@ -121,3 +121,36 @@ def test_the_callers_tags_and_metadata_travel_and_the_workers_add_where(dask_cli
     assert len(items) == 4 and all("nightly" in run.tags for run in items)
     assert all(dict(run.metadata).keys() == {"run", "executor", "worker"} for run in items)
     assert effects[-1].output == [2, 3]  # type: ignore[union-attr]
+
+
+def test_traced_spans_show_the_remote_items_below_the_batch_span(dask_client: Client) -> None:
+    from combinators.integrations.otel import OtelConfig
+    from tests.integration.otel.support import Traced, parent_of
+
+    traced = Traced()
+    config = OtelConfig(metadata_keys=["executor", "worker"])
+    each = (RunnableLambda(inc) | RunnableLambda(inc)).each(executor=DaskExecutor(dask_client))
+    assert each.with_tracing(traced.tracer, config).invoke([1, 2]) == [3, 4]
+    spans = traced.spans
+    roots = [span for span in spans if span.parent is None]
+    assert len(roots) == 1 and len(spans) == 1 + 2 * 3  # the each, and per item: the sequence, two steps
+    workers = set(dask_client.scheduler_info()["workers"])
+    for span in spans:
+        if span is roots[0]:
+            continue
+        attributes = span.attributes or {}
+        assert attributes["lcel.metadata.executor"] == "dask"
+        assert attributes["lcel.metadata.worker"] in workers
+        parent = parent_of(span, spans)
+        assert parent is not None
+        assert parent is roots[0] if span.name.startswith("RunnableSequence") else parent.name.startswith("RunnableSequence")
+
+
+def test_a_batch_on_dask_shows_its_progress_here(dask_client: Client, capsys: Any) -> None:
+    executor = DaskExecutor(dask_client)
+    got = RunnableLambda(lambda x: 1 // x).batch([1, 0, 2], progress=True, return_exceptions=True, executor=executor)
+    assert got[0] == 1 and isinstance(got[1], ZeroDivisionError) and got[2] == 0
+    shown = capsys.readouterr().err
+    assert "3/3" in shown and "failed=1" in shown
+    pairs = sorted(RunnableLambda(inc).batch_as_completed([1, 2], progress=True, executor=executor))
+    assert pairs == [(0, 2), (1, 3)] and "2/2" in capsys.readouterr().err
