@@ -257,3 +257,15 @@ def test_the_core_imports_and_runs_without_distributed() -> None:
         "print(RunnableLambda(abs).batch([-3]), effects.Executor.__name__)"
     )
     assert out == "[3] Executor"
+
+
+def test_without_the_extra_the_dask_integration_says_which_extra() -> None:
+    out = run_python(
+        "import sys\n"
+        "sys.modules['distributed'] = None\n"
+        "try:\n"
+        "    import combinators.integrations.dask\n"
+        "except ImportError as error:\n"
+        "    print(type(error).__name__, error)"
+    )
+    assert out.startswith("MissingExtraError DaskExecutor needs the optional extra 'dask'")
