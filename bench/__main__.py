@@ -19,6 +19,7 @@ silence_tracing()  # before anything can import langchain_core
 
 # Imported after the environment is clean (the workloads import nothing from the peer).
 from bench import (  # noqa: E402 - after silence_tracing, see above
+    workloads_agents,
     workloads_batch,
     workloads_calls,
     workloads_dask,
@@ -51,6 +52,7 @@ WORKLOADS: tuple[tuple[str, Workload], ...] = (
     ("W10", workloads_memory.w10_import),
     ("W11", workloads_tracing.w11_tracing),
     ("W12", workloads_dask.w12_dask),
+    ("W13", workloads_agents.w13_agent),
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results.json"
 

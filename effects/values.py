@@ -125,6 +125,9 @@ class RunEnded:
 class RunFailed:
     """A run ended with an error (cancellation and early close included).
 
+    ``tool_call_id`` is the id of the tool call a failed tool run was answering
+    (``None`` for other runs, and for a tool called without one).
+
     >>> RunFailed(RunInfo(UUID(int=1), (), "r", "chain", (), {}), 1, ValueError("x"), 0.0).error
     ValueError('x')
     """
@@ -133,6 +136,7 @@ class RunFailed:
     input: object
     error: BaseException
     at: float
+    tool_call_id: str | None = attrs.field(default=None, kw_only=True)
 
 
 @final

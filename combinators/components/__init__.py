@@ -72,6 +72,10 @@ from combinators.components.memory import InMemoryHistoryStore as InMemoryHistor
 from combinators.components.memory import RunnableWithMessageHistory as RunnableWithMessageHistory
 from combinators.components.memory import SQLiteChatHistory as SQLiteChatHistory
 from combinators.components.memory import SQLiteHistoryStore as SQLiteHistoryStore
+from combinators.components.models.scripted import ScriptedCall as ScriptedCall
+from combinators.components.models.scripted import ScriptedChatModel as ScriptedChatModel
+from combinators.components.models.scripted import ScriptExhaustedError as ScriptExhaustedError
+from combinators.components.models.tool_picking import ToolPickingChatModel as ToolPickingChatModel
 
 from combinators.components.tools.message_tools import StructuredTool as StructuredTool
 from combinators.components.tools.message_tools import Tool as Tool
@@ -211,6 +215,9 @@ __all__ = [
     "MissingSecretError",
     "PromptValue",
     "Script",
+    "ScriptedCall",
+    "ScriptedChatModel",
+    "ScriptExhaustedError",
     "StructuredTool",
     "Secret",
     "SentenceEmbeddings",
@@ -218,6 +225,7 @@ __all__ = [
     "StringPromptValue",
     "SystemMessage",
     "Tool",
+    "ToolPickingChatModel",
     "ToolCall",
     "ToolCallChunk",
     "ToolMessage",

@@ -402,6 +402,16 @@ class RunnableTool(Runnable[ToolInput, Out]):
             return dict(arguments)
         return given
 
+    def tool_call_id(self, input: ToolInput) -> str | None:
+        """The id of a tool call (``on_tool_error`` events carry it), None for plain arguments.
+
+        >>> from combinators import RunnableLambda
+        >>> up = RunnableLambda(str.upper).with_types(input_type=str).as_tool(name="up")
+        >>> up.tool_call_id({"name": "up", "args": {}, "id": "c1", "type": "tool_call"}), up.tool_call_id("a")
+        ('c1', None)
+        """
+        return _unwrap(input)[1]
+
     # ------------------------------------------------------------------ running
 
     def arguments(self, input: ToolInput) -> dict[str, Any]:

@@ -161,6 +161,10 @@ class RunnableCore(Generic[In, Out]):
         """What traces show of a call (a model's name and options); nothing by default."""
         return NO_PARAMS
 
+    def tool_call_id(self, input: In) -> str | None:
+        """The id of the tool call ``input`` is, for a tool run's error events (else None)."""
+        return None
+
     # ------------------------------------------------------------------ running
 
     def invoke(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Out:

@@ -26,6 +26,8 @@ try:
 except ImportError as _error:  # pragma: no cover - exercised by a test that hides hypothesis
     raise ImportError("combinators.testing needs hypothesis: pip install hypothesis") from _error
 
+from combinators.testing.agents import UNKNOWN_TOOL as UNKNOWN_TOOL
+from combinators.testing.agents import agent_scripts as agent_scripts
 from combinators.testing.algebra import ALGEBRAIC_LAWS as ALGEBRAIC_LAWS
 from combinators.testing.chains import runnables as runnables
 from combinators.testing.checks import Counterexample as Counterexample
@@ -55,6 +57,7 @@ del _hypothesis
 __all__ = [
     "ALGEBRAIC_LAWS",
     "RUNTIME_LAWS",
+    "UNKNOWN_TOOL",
     "Counterexample",
     "Flaky",
     "Law",
@@ -65,6 +68,7 @@ __all__ = [
     "ScriptedRetriever",
     "Switch",
     "added_up",
+    "agent_scripts",
     "assert_laws",
     "chat_models",
     "check_laws",

@@ -21,7 +21,7 @@ from typing import Any, Final, TypeVar, cast, final
 
 import attrs
 
-from combinators.components.messages.values import AIMessageChunk
+from combinators.components.messages.values import AIMessage, AIMessageChunk
 
 T = TypeVar("T")
 
@@ -51,19 +51,46 @@ class Raised:
 Outcome = Returned | Raised
 
 
-def settle(value: object) -> object:
-    """``value`` with streamed message chunks read as messages (inside lists, tuples and dicts too).
+RUN_MADE_ID: Final = "lc_run--"
+"""The start of a message id a model run made from its run id (only watched runs have one)."""
 
-    >>> settle([AIMessageChunk("hi")])
+
+def _run_made(message_id: object) -> bool:
+    return isinstance(message_id, str) and message_id.startswith(RUN_MADE_ID)
+
+
+def settle(value: object) -> object:
+    """``value`` with streamed message chunks read as messages (inside lists, tuples and
+    dicts too), without the message ids a watched model run made from its run id.
+
+    >>> settle([AIMessageChunk("hi", id="lc_run--1")])
     [AIMessage('hi')]
     """
     if isinstance(value, AIMessageChunk):
-        return value.to_message()
+        value = value.to_message()
+    if isinstance(value, AIMessage):
+        return attrs.evolve(value, id=None) if _run_made(value.id) else value
     if isinstance(value, list | tuple):
         items = [settle(v) for v in cast("list[object] | tuple[object, ...]", value)]
         return items if isinstance(value, list) else tuple(items)
     if isinstance(value, Mapping):
         return {k: settle(v) for k, v in cast("Mapping[object, object]", value).items()}
+    return value
+
+
+def settle_json(value: object) -> object:
+    """``settle`` for the JSON form of values (a run log's state).
+
+    >>> settle_json({"type": "AIMessageChunk", "content": "hi", "id": "lc_run--1"})
+    {'type': 'AIMessageChunk', 'content': 'hi', 'id': None}
+    """
+    if isinstance(value, list):
+        return [settle_json(v) for v in cast("list[object]", value)]
+    if isinstance(value, dict):
+        node = {k: settle_json(v) for k, v in cast("dict[str, object]", value).items()}
+        if node.get("type") in ("AIMessage", "AIMessageChunk") and _run_made(node.get("id")):
+            node["id"] = None
+        return node
     return value
 
 

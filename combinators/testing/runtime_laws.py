@@ -33,6 +33,7 @@ from combinators.testing.outcomes import (
     as_outcome,
     collect,
     describe,
+    settle_json,
     outcome_of,
     run_async,
 )
@@ -207,8 +208,8 @@ def _log(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
         return f"the final log has runs that never ended: {open_runs}"
     streamed = _streamed(runnable, input, how)
     if isinstance(streamed, Returned):
-        wanted = None if streamed.value is NO_CHUNKS else to_jsonable(streamed.value)
-        if state["final_output"] != wanted:
+        wanted = None if streamed.value is NO_CHUNKS else settle_json(to_jsonable(streamed.value))
+        if settle_json(state["final_output"]) != wanted:
             return f"the log's final_output is {state['final_output']!r}, but the stream adds up to {wanted!r}"
     return None
 

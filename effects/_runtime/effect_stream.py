@@ -32,6 +32,8 @@ class _AsyncBuffer:
 
     __slots__ = ("items", "_wakeup", "_room")
 
+    wants_chunks = True  # it shows runs as they happen: models invoked under it stream
+
     def __init__(self) -> None:
         self.items: deque[Effect] = deque()
         self._wakeup: asyncio.Future[None] | None = None
@@ -113,6 +115,8 @@ class _ThreadBuffer:
     """An observer that hands effects from a producer thread to the consumer."""
 
     __slots__ = ("items", "lock", "done", "abandoned", "error")
+
+    wants_chunks = True
 
     def __init__(self) -> None:
         self.items: deque[Effect] = deque()

@@ -45,6 +45,7 @@ from effects.values import (
     RunFailed,
     RunInfo,
     RunStarted,
+    RunStreamed,
 )
 
 
@@ -53,6 +54,9 @@ NO_KWARGS: Final[Mapping[str, Any]] = {}
 
 class Observer(Protocol):
     """Receives every effect of the runs it watches, in order.
+
+    An observer that shows runs as they happen may set ``wants_chunks = True``: chat
+    models invoked under it then stream their tokens to it (``Scope.wants_chunks``).
 
     >>> from effects._runtime import calls as entry
     >>> from combinators import RunnableLambda
@@ -67,6 +71,12 @@ class Observer(Protocol):
     """
 
     def emit(self, effect: Effect) -> None: ...
+
+
+def _wants_chunks(observer: Observer) -> bool:
+    # Optional: observers that show a run as it happens (events, the run log,
+    # recordings) set ``wants_chunks = True``; listeners see whole runs only.
+    return getattr(observer, "wants_chunks", False) is True
 
 
 @final
@@ -152,7 +162,7 @@ class Scope:
             else:
                 output = node.step_invoke(input, child, kwargs)
         except BaseException as error:
-            child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
+            child.emit_effect(child.failure(node, input, shown, error))
             child.refuse_async_listeners()
             raise
         finally:
@@ -196,7 +206,7 @@ class Scope:
             else:
                 output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
         except BaseException as error:
-            child.emit_effect(RunFailed(child.run_info(), shown, error, child.clock.now()))
+            child.emit_effect(child.failure(node, input, shown, error))
             await child.await_listeners()
             raise
         finally:
@@ -266,6 +276,25 @@ class Scope:
             executor=self.config.executor,
         )
         return Scope(config, self.observers, self.run, self.limiters, self.deadline)
+
+    # ---------------------------------------------------------------- live chunks
+
+    @property
+    def wants_chunks(self) -> bool:
+        """Whether someone watches this run as it happens (events, the run log, a
+        recording): a step that computes its output in one go may then produce it
+        piece by piece with ``stream_chunk`` (a chat model streams its tokens)."""
+        return self.run is not None and any(_wants_chunks(o) for o in self.observers)
+
+    def stream_chunk(self, chunk: object) -> None:
+        """Show one piece of this run's output as it is produced (a stream effect of the
+        run), from a step that returns its whole output at the end.
+
+        >>> PLAIN_SCOPE.stream_chunk("tok")  # nobody watches: nothing happens
+        """
+        run = self.run
+        if run is not None:
+            self.emit_effect(RunStreamed(run, chunk, self.clock.now()))
 
     # ---------------------------------------------------------------- custom events
 
@@ -375,6 +404,12 @@ class Scope:
         """Hand one effect to every observer (runtime use)."""
         for observer in self.observers:
             observer.emit(effect)
+
+    def failure(self, node: Step, input: Any, shown: object, error: BaseException) -> RunFailed:
+        """The effect of this run failing (a tool run names the tool call it answered)."""
+        run = self.run_info()
+        call_id = node.tool_call_id(input) if run.run_type == "tool" else None
+        return RunFailed(run, shown, error, self.clock.now(), tool_call_id=call_id)
 
     def _start(self, node: Step, input: Any) -> object:
         run = self.run_info()

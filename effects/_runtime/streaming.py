@@ -13,7 +13,7 @@ from effects.step import Step
 from effects._runtime.closing import aclose_iterator, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, aadded_up, added_up
 from effects.values import NOTHING
-from effects.values import NO_INPUT, RunEnded, RunFailed, RunStarted, RunStreamed
+from effects.values import NO_INPUT, RunEnded, RunStarted, RunStreamed
 
 if TYPE_CHECKING:
     from effects._runtime.scope import Scope
@@ -90,9 +90,8 @@ class StreamWatch:
             # It never got an input (the error came from upstream) and produced
             # nothing: as in the peer, a run that never started is not reported.
             return
-        self.scope.emit_effect(
-            RunFailed(self.scope.run_info(), self.shown_input(), error, self.scope.clock.now())
-        )
+        raw = self.known if self.known is not NO_INPUT else self.seen.value()
+        self.scope.emit_effect(self.scope.failure(self.node, raw, self.shown_input(), error))
 
     def ended(self) -> None:
         if not self.started:
@@ -115,6 +114,10 @@ def stream_run(
     watch = StreamWatch(self, node, known_input)
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.tap(inputs)
+    # A step that does not stream by itself computes its output in one go: its run
+    # ends before its output flows on, so the next step starts after this one ended
+    # (as the peer's events show for tools, prompts and retrievers).
+    held: list[Any] | None = [] if watch.observed and not node.emits_stream_events else None
     with ExitStack() as stack:
         lent: frozenset[Limiter] = frozenset()
         token = CURRENT_SCOPE.set(self)
@@ -145,6 +148,9 @@ def stream_run(
                 if watch.observed:
                     watch.streamed(chunk)
                     self.refuse_async_listeners()
+                if held is not None:
+                    held.append(chunk)
+                    continue
                 yield chunk
         except BaseException as error:
             close_iterator(chunks)
@@ -158,6 +164,8 @@ def stream_run(
     if watch.observed:
         watch.ended()
         self.refuse_async_listeners()
+    if held:
+        yield from held
 
 async def astream_run(
     self: Scope,
@@ -174,6 +182,7 @@ async def astream_run(
     watch = StreamWatch(self, node, known_input)
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.atap(inputs)
+    held: list[Any] | None = [] if watch.observed and not node.emits_stream_events else None
     async with AsyncExitStack() as stack:
         lent: frozenset[Limiter] = frozenset()
         token = CURRENT_SCOPE.set(self)
@@ -208,6 +217,9 @@ async def astream_run(
                     watch.streamed(chunk)
                     if listening:
                         await self.await_listeners()
+                if held is not None:
+                    held.append(chunk)
+                    continue
                 yield chunk
         except BaseException as error:
             await aclose_iterator(chunks)
@@ -220,3 +232,6 @@ async def astream_run(
     if watch.observed:
         watch.ended()
         await self.await_listeners()
+    if held:
+        for chunk in held:
+            yield chunk

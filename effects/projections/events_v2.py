@@ -12,9 +12,11 @@ sub-run model's token stream ``event, data, run_id, name, tags, metadata, parent
 other streams and custom events ``event, run_id, name, tags, metadata, data,
 parent_ids``.
 
+A tool run shows its start and its end (or ``on_tool_error``, whose data carries the
+``tool_call_id`` it answered, ``None`` without one), never stream events, as the peer's.
+
 Differences from the peer: a custom event carries all tags of its enclosing run, the
-step tag (``seq:step:N``) included (the peer drops the non-inherited step tag there);
-``on_tool_error`` has no ``tool_call_id`` (the effects do not carry it).
+step tag (``seq:step:N``) included (the peer drops the non-inherited step tag there).
 
 >>> from uuid import UUID
 >>> from effects.values import RunInfo, RunStarted
@@ -55,6 +57,7 @@ class EventData(TypedDict, total=False):
     output: object
     chunk: object
     error: BaseException
+    tool_call_id: str | None
 
 
 class StandardStreamEvent(TypedDict):
@@ -149,7 +152,8 @@ class EventsV2:
         if isinstance(effect, RunStarted):
             return [_start(effect, seen)]
         if isinstance(effect, RunStreamed):
-            return [_stream(effect, seen)]
+            # A tool's result is its end's output; the peer shows no stream for it.
+            return [] if run.run_type == "tool" else [_stream(effect, seen)]
         if isinstance(effect, RunEnded):
             return [_end(effect, seen)]
         return [_error(effect, seen)]
@@ -223,6 +227,8 @@ def _error(effect: RunFailed, seen: _Seen) -> StandardStreamEvent:
     data: EventData = {"error": effect.error}
     if effect.run.parent_ids and effect.input is not NO_INPUT:
         data["input"] = effect.input
+    if effect.run.run_type == "tool":
+        data["tool_call_id"] = effect.tool_call_id
     return _closing(f"on_{effect.run.run_type}_error", data, effect.run, seen)
 
 

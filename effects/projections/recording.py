@@ -169,6 +169,8 @@ class Recorder:
             line["kind"] = "error"
             line["input"] = _payload(effect.input)
             line["error"] = to_jsonable(effect.error)
+            if effect.tool_call_id is not None:
+                line["tool_call_id"] = effect.tool_call_id
             self._roots.pop(effect.run.run_id, None)
         else:
             line["kind"] = "custom"
@@ -289,7 +291,10 @@ class _Line:
         if kind == "end":
             return RunEnded(run, self._value("input"), self._value("output"), float(at))
         if kind == "error":
-            return RunFailed(run, self._value("input"), self._error(), float(at))
+            call_id = self._record.get("tool_call_id")
+            if call_id is not None and not isinstance(call_id, str):
+                raise self._bad(f"'tool_call_id' must be a str, got {type(call_id).__name__}")
+            return RunFailed(run, self._value("input"), self._error(), float(at), tool_call_id=call_id)
         return CustomEmitted(run, self._str(self._record, "name"), self._value("data"), float(at))
 
     def _run(self) -> RunInfo:

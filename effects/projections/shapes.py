@@ -19,8 +19,9 @@ chat_model     LLMResult             LLMResult                LLMResult
 
 LLMResult is ``{"generations": [[{"text", "generation_info": None, "type", ("message")}]],
 "llm_output": None, "run": None, "type": "LLMResult"}`` with generation type
-``Generation`` for llms, ``ChatGenerationChunk`` for a streamed chat model and
-``ChatGeneration`` otherwise. An llm output that already is such a dict (it has
+``Generation`` for llms, ``ChatGenerationChunk`` for a streamed chat model (its chunks
+added up) and ``ChatGeneration`` otherwise (a whole ``AIMessage``, also from a model that
+streamed while invoked). An llm output that already is such a dict (it has
 ``"generations"``) is kept, with ``run``/``type`` added. A failed run's log output is
 ``{}`` (llm: ``{"generations": []...}``, chat model: ``{"generations": [[]]...}``), its
 v1 end output ``None`` (retriever ``{}``, models as in the log).
@@ -120,7 +121,8 @@ def llm_result(run_type: RunType, output: object, *, streamed: bool) -> dict[str
     [[{'text': 'ab', 'generation_info': None, 'type': 'Generation'}]]
     """
     if run_type == "chat_model":
-        kind = "ChatGenerationChunk" if streamed else "ChatGeneration"
+        # A model invoked while watched streams its chunks but returns a whole message.
+        kind = "ChatGenerationChunk" if streamed and not _whole_message(output) else "ChatGeneration"
         generation: dict[str, object] = {
             "text": token_text(output),
             "generation_info": None,
@@ -137,6 +139,12 @@ def llm_result(run_type: RunType, output: object, *, streamed: bool) -> dict[str
         "type": "Generation",
     }
     return _llm_envelope([[text_only]])
+
+
+def _whole_message(output: object) -> bool:
+    if isinstance(output, Replayed):
+        return isinstance(output.json, dict) and output.json.get("type") == "AIMessage"
+    return getattr(output, "type", None) == "ai"
 
 
 def _llm_envelope(generations: list[list[dict[str, object]]]) -> dict[str, object]:

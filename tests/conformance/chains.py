@@ -44,6 +44,8 @@ class Library:
     StrOutputParser: Any
     fake_chat_model: Callable[[list[str]], Any]
     """A chat model that streams each reply word by word (words and the spaces between)."""
+    tool: Callable[[Callable[..., Any]], Any]
+    """The ``@tool`` decorator."""
 
 
 def ours() -> Library:
@@ -52,6 +54,7 @@ def ours() -> Library:
     from combinators.components.models.fakes import GenericFakeChatModel, Script
     from combinators.components.parsers.text import StrOutputParser
     from combinators.components.prompts.templates import ChatPromptTemplate, PromptTemplate
+    from combinators.components.tools import tool
 
     def fake_chat_model(replies: list[str]) -> Any:
         # Cycling: a test may run the same chain more than once (sync and async).
@@ -70,6 +73,7 @@ def ours() -> Library:
         ChatPromptTemplate,
         StrOutputParser,
         fake_chat_model,
+        tool,
     )
 
 
@@ -80,6 +84,7 @@ def peer() -> Library:
     from langchain_core.messages import AIMessage
     from langchain_core.output_parsers import StrOutputParser
     from langchain_core.prompts import ChatPromptTemplate, PromptTemplate
+    from langchain_core.tools import tool
     from langchain_core.runnables import (
         RunnableGenerator,
         RunnableLambda,
@@ -104,6 +109,7 @@ def peer() -> Library:
         ChatPromptTemplate,
         StrOutputParser,
         fake_chat_model,
+        tool,
     )
 
 
@@ -286,6 +292,50 @@ def string_prompt_model_parser(lib: Library) -> Any:
     return prompt | lib.fake_chat_model(["Why did the cat sit on the laptop"]) | lib.StrOutputParser()
 
 
+def look_up(question: str) -> dict[str, str]:
+    """The arguments of a tool call for ``question``."""
+    return {"query": question.rstrip("?")}
+
+
+def tool_in_chain(lib: Library) -> Any:
+    """lambda | tool | lambda: a tool reports its start and end only, ended before the
+    next step starts."""
+
+    def search(query: str) -> str:
+        """Search the notes."""
+        return f"notes on {query}"
+
+    return lambda_pair(lib, look_up) | lib.tool(search) | lambda_pair(lib, str.upper)
+
+
+def failing_tool_call(lib: Library) -> Any:
+    """A tool call (with an id) to a tool that raises: ``on_tool_error`` names the call."""
+
+    def divide(a: int, b: int) -> float:
+        """Divide a by b."""
+        return a / b
+
+    def as_call(args: dict[str, int]) -> dict[str, Any]:
+        return {"name": "divide", "args": args, "id": "call_7", "type": "tool_call"}
+
+    return lambda_pair(lib, as_call) | lib.tool(divide)
+
+
+def model_invoked_in_a_step(lib: Library) -> Any:
+    """A lambda that invokes a chat model: watched, the model streams its tokens and the
+    message gets an id made from the model's run id."""
+    model = lib.fake_chat_model(["Sunny with a light breeze"])
+
+    def ask(question: str) -> str:
+        return str(model.invoke(question).content)
+
+    async def aask(question: str) -> str:
+        return str((await model.ainvoke(question)).content)
+
+    aask.__name__ = aask.__qualname__ = "ask"
+    return lib.RunnableLambda(ask, afunc=aask)
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -302,6 +352,9 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("custom_events", custom_events, 1),
     Scenario("chat_prompt_model_parser", chat_prompt_model_parser, {"persona": "a poet", "topic": "cats"}),
     Scenario("string_prompt_model_parser", string_prompt_model_parser, "cats"),
+    Scenario("tool_in_chain", tool_in_chain, "tides?"),
+    Scenario("failing_tool_call", failing_tool_call, {"a": 1, "b": 0}),
+    Scenario("model_invoked_in_a_step", model_invoked_in_a_step, "weather?"),
 )
 
 PROJECTIONS: tuple[str, ...] = ("events_v2", "events_v1", "log")

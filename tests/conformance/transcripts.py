@@ -14,9 +14,9 @@ JSON form is taken, the same way for both libraries: the peer's are pydantic mod
 (whose JSON form would be their repr), ours are attrs values (in events) or already
 their JSON form (in our run log, which keeps JSON). The common form keeps what a
 message says (its class, content, name, tool calls, metadata, usage, chunk position)
-and drops ids made up by the peer's runtime (``lc_run--<run id>``, ``lc_<uuid>``):
-the peer stamps every message a model run produced with the run's id, we leave ``id``
-to the provider. A provider's id is kept.
+and drops ids made up by the peer's runtime other than run ids (``lc_<uuid>``); the
+ids both libraries make from a model run's id (``lc_run--<run id>``) are kept (and
+normalised with the run ids), as is a provider's id.
 """
 
 from __future__ import annotations
@@ -90,7 +90,11 @@ def _kind(value: object) -> str | None:
 
 
 def _runtime_id(message_id: object) -> object:
-    return None if isinstance(message_id, str) and message_id.startswith("lc_") else message_id
+    # Ids made from a model run's id (``lc_run--<run id>``) are compared (normalised with
+    # the run ids); other ids the peer's runtime makes up (``lc_<uuid>``) are dropped.
+    if isinstance(message_id, str) and message_id.startswith("lc_") and not message_id.startswith("lc_run--"):
+        return None
+    return message_id
 
 
 def _parts(values: object, names: tuple[str, ...]) -> Json:

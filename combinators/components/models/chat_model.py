@@ -21,18 +21,22 @@ AIMessage('HELLO')
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, TypeVar
+
+import attrs
 
 from combinators.components.messages.values import (
     AIMessage,
     AIMessageChunk,
     Message,
+    add_ai_message_chunks,
     coerce_to_messages,
 )
 from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
+from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
 from combinators import Runnable
-from effects.errors import InputError
+from effects.errors import EmptyStreamError, InputError
 from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import NOTHING, aadded_up, added_up
@@ -71,12 +75,63 @@ def _split_options(kwargs: Mapping[str, Any]) -> tuple[list[str] | None, dict[st
     return (list(stop) if stop is not None else None), options
 
 
+RUN_ID_PREFIX: Final = "lc_run--"
+"""Message ids made from a model run's id, as the peer makes them."""
+
+
+def run_message_id(scope: Scope, *, streamed: bool) -> str | None:
+    """The id a model run gives the message it produced (None for a run nobody watches).
+
+    Streamed chunks and their sum get ``lc_run--<run id>``; a message made in one go
+    ``lc_run--<run id>-0`` (the peer's ids, generation 0 of the run).
+
+    >>> from effects.runtime import PLAIN_SCOPE
+    >>> run_message_id(PLAIN_SCOPE, streamed=True) is None
+    True
+    """
+    run = scope.run
+    if run is None:
+        return None
+    return f"{RUN_ID_PREFIX}{run.run_id}" if streamed else f"{RUN_ID_PREFIX}{run.run_id}-0"
+
+
+_M = TypeVar("_M", AIMessage, AIMessageChunk)
+
+
+def _with_id(message: _M, message_id: str | None) -> _M:
+    # A provider's own id is kept; only a message without one gets the run's. Every
+    # streamed chunk of a watched run goes through here: copy the converted fields
+    # as they are instead of building the message again (a third of the cost).
+    if message_id is None or message.id is not None:
+        return message
+    copy = object.__new__(type(message))
+    for name in _FIELDS[type(message)]:
+        object.__setattr__(copy, name, getattr(message, name))
+    object.__setattr__(copy, "id", message_id)
+    return copy
+
+
+_FIELDS: Final = {kind: tuple(f.name for f in attrs.fields(kind)) for kind in (AIMessage, AIMessageChunk)}
+
+
 class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
-    """Base of chat models: implement ``_generate``; stream hooks are optional."""
+    """Base of chat models: implement ``_generate``; stream hooks are optional.
+
+    ``disable_streaming`` (``True``, or ``"tool_calling"``: only when tools are
+    bound) makes ``stream`` give one whole message; ``streaming`` (``None``: only
+    when watched) says whether ``invoke`` streams: a model invoked inside a run that
+    someone watches as it happens (``astream_events``, ``astream_log``) streams its
+    tokens to them and still returns the whole message, as the peer's do.
+    """
 
     __slots__ = ()
 
     run_type = "chat_model"
+
+    disable_streaming: bool | Literal["tool_calling"] = False
+    """Never stream (``True``), or not when tools are bound (``"tool_calling"``)."""
+    streaming: bool | None = None
+    """Whether ``invoke`` streams: always, never, or (``None``) when someone watches."""
 
     # ------------------------------------------------------------------ hooks
 
@@ -112,6 +167,37 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
     def emits_stream_events(self) -> bool:
         return self.streams
 
+    def _streams_with(self, options: Mapping[str, Any]) -> bool:
+        disabled = self.disable_streaming
+        return self.streams and not (disabled is True or (disabled == "tool_calling" and bool(options.get("tools"))))
+
+    def _invoke_streams(self, scope: Scope, options: Mapping[str, Any]) -> bool:
+        if not self._streams_with(options):
+            return False
+        return scope.wants_chunks if self.streaming is None else self.streaming
+
+    # ------------------------------------------------------------------ tools
+
+    def bind_tools(
+        self, tools: Sequence[ToolSpec], *, tool_choice: ToolChoice | None = None
+    ) -> Runnable[LanguageModelInput, ChatOutput]:
+        """This model with ``tools`` offered on every call, as the keyword argument
+        ``tools`` (their chat-completions specs; ``tool_choice`` too, if given).
+
+        >>> from combinators.components import GenericFakeChatModel, Script
+        >>> def add(a: int, b: int) -> int:
+        ...     '''Add two integers.'''
+        ...     return a + b
+        >>> bound = GenericFakeChatModel(Script(["hi"])).bind_tools([add])
+        >>> [spec["function"]["name"] for spec in bound.kwargs["tools"]]
+        ['add']
+        """
+        specs = [tool_to_openai(tool) for tool in tools]
+        options: dict[str, Any] = {"tools": specs}
+        if tool_choice is not None:
+            options["tool_choice"] = tool_choice_to_openai(tool_choice, specs)
+        return self.with_kwargs(**options)
+
     # ------------------------------------------------------------------ running
 
     def describe_input(self, input: LanguageModelInput) -> object:
@@ -125,13 +211,50 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]
     ) -> ChatOutput:
         stop, options = _split_options(kwargs)
-        return self._generate(to_messages(input, self.name), stop, **options)
+        messages = to_messages(input, self.name)
+        if self._invoke_streams(scope, options):
+            return self._streamed_whole(self._stream(messages, stop, **options), scope)
+        reply = self._generate(messages, stop, **options)
+        return reply if scope.run is None else _with_id(reply, run_message_id(scope, streamed=False))
 
     async def step_ainvoke(
         self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]
     ) -> ChatOutput:
         stop, options = _split_options(kwargs)
-        return await self._agenerate(to_messages(input, self.name), stop, **options)
+        messages = to_messages(input, self.name)
+        if self._invoke_streams(scope, options):
+            return await self._astreamed_whole(self._astream(messages, stop, **options), scope)
+        reply = await self._agenerate(messages, stop, **options)
+        return reply if scope.run is None else _with_id(reply, run_message_id(scope, streamed=False))
+
+    def _streamed_whole(self, chunks: Iterator[AIMessageChunk], scope: Scope) -> AIMessage:
+        message_id = run_message_id(scope, streamed=True)
+        seen: list[AIMessageChunk] = []
+        try:
+            for chunk in chunks:
+                chunk = _with_id(chunk, message_id)
+                scope.stream_chunk(chunk)
+                seen.append(chunk)
+        finally:
+            close = getattr(chunks, "close", None)  # a generator stopped early runs its finally now
+            if close is not None:
+                close()
+        return self._whole(seen)
+
+    async def _astreamed_whole(self, chunks: AsyncIterator[AIMessageChunk], scope: Scope) -> AIMessage:
+        message_id = run_message_id(scope, streamed=True)
+        seen: list[AIMessageChunk] = []
+        async with closing(chunks) as stream:
+            async for chunk in stream:
+                chunk = _with_id(chunk, message_id)
+                scope.stream_chunk(chunk)
+                seen.append(chunk)
+        return self._whole(seen)
+
+    def _whole(self, chunks: list[AIMessageChunk]) -> AIMessage:
+        if not chunks:
+            raise EmptyStreamError(f"{self.name} streamed no chunk: there is no reply")
+        return add_ai_message_chunks(*chunks).to_message()
 
     def step_stream(
         self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
@@ -141,10 +264,13 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
             return
         stop, options = _split_options(kwargs)
         messages = to_messages(total, self.name)
-        if not self.streams:
-            yield self._generate(messages, stop, **options)
+        if not self._streams_with(options):
+            reply = self._generate(messages, stop, **options)
+            yield _with_id(reply, run_message_id(scope, streamed=False))
             return
-        yield from self._stream(messages, stop, **options)
+        message_id = run_message_id(scope, streamed=True)
+        for chunk in self._stream(messages, stop, **options):
+            yield _with_id(chunk, message_id)
 
     async def step_astream(
         self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
@@ -154,12 +280,14 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
             return
         stop, options = _split_options(kwargs)
         messages = to_messages(total, self.name)
-        if not self.streams:
-            yield await self._agenerate(messages, stop, **options)
+        if not self._streams_with(options):
+            reply = await self._agenerate(messages, stop, **options)
+            yield _with_id(reply, run_message_id(scope, streamed=False))
             return
+        message_id = run_message_id(scope, streamed=True)
         async with closing(self._astream(messages, stop, **options)) as chunks:
             async for message_chunk in chunks:
-                yield message_chunk
+                yield _with_id(message_chunk, message_id)
 
 
 class SimpleChatModel(BaseChatModel):

@@ -17,7 +17,6 @@ ValueError: rate limited
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any, final
@@ -27,6 +26,7 @@ import attrs
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.models.llm import LLM
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
+from combinators.components.models.chunking import message_chunks
 from effects.clock import current_clock
 
 Reply = str | AIMessage | BaseException
@@ -92,21 +92,6 @@ def _reply_message(reply: Reply, stop: list[str] | None) -> AIMessage:
     return AIMessage(_cut_at_stop(reply, stop))
 
 
-def _tokens(text: str) -> list[str]:
-    # Words and the whitespace between them, so the tokens add back up to the text.
-    return [t for t in re.split(r"(\s)", text) if t]
-
-
-def _marked(tokens: list[str]) -> Iterator[tuple[str, bool]]:
-    for i, token in enumerate(tokens):
-        yield token, i == len(tokens) - 1
-
-
-def _chunk(token: str, last: bool) -> AIMessageChunk:
-    # The last chunk says so, as the peer's streams do (chunk_position="last").
-    return AIMessageChunk(token, chunk_position="last") if last else AIMessageChunk(token)
-
-
 @final
 @attrs.frozen
 class GenericFakeChatModel(BaseChatModel):
@@ -126,20 +111,27 @@ class GenericFakeChatModel(BaseChatModel):
     ) -> Iterator[AIMessageChunk]:
         reply = _reply_message(self.script.next(), stop)
         clock = current_clock()
-        for token, last in _marked(_tokens(reply.text)):
+        for chunk in _streamed(reply):
             if self.token_delay:
                 clock.sleep(self.token_delay)
-            yield _chunk(token, last)
+            yield chunk
 
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
         reply = _reply_message(self.script.next(), stop)
         clock = current_clock()
-        for token, last in _marked(_tokens(reply.text)):
+        for chunk in _streamed(reply):
             if self.token_delay:
                 await clock.asleep(self.token_delay)
-            yield _chunk(token, last)
+            yield chunk
+
+
+def _streamed(reply: AIMessage) -> list[AIMessageChunk]:
+    # Text word by word, then the tool calls; an empty reply streams nothing (as before).
+    if not reply.content and not reply.tool_calls:
+        return []
+    return message_chunks(reply)
 
 
 def _cycling_script(model: FakeListChatModel | FakeListLLM) -> Script:

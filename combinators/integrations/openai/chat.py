@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast, final, overload
 
 import attrs
 
@@ -105,9 +105,15 @@ class ChatOpenAI(BaseChatModel):
     ``max_retries=0`` and use ``with_retry`` on ``TransientModelError``. ``extra_body``
     is merged into every request (``top_p``, ``seed``, a server's own options, ...);
     keyword arguments at call time (``model.invoke(x, temperature=0.2)``) win over both.
+    ``streaming=True`` makes ``invoke`` ask for a stream (and add it up), ``False``
+    never, ``None`` (the default) only when the run is watched as it happens;
+    ``disable_streaming`` (``True`` or ``"tool_calling"``) keeps ``stream`` to one
+    request without a stream, as the peer's.
 
     >>> ChatOpenAI(stop=["\\n"], extra_body={"seed": 7}).stop
     ('\\n',)
+    >>> ChatOpenAI(streaming=False, disable_streaming="tool_calling")
+    ChatOpenAI(streaming=False, disable_streaming='tool_calling')
     """
 
     model: str = DEFAULT_MODEL
@@ -119,6 +125,8 @@ class ChatOpenAI(BaseChatModel):
     timeout: float | None = attrs.field(default=None, validator=_check_timeout)
     max_retries: int = attrs.field(default=2, validator=_check_retries)
     stream_usage: bool = True
+    streaming: bool | None = None
+    disable_streaming: bool | Literal["tool_calling"] = False
     extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
 

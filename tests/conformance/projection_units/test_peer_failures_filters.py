@@ -62,7 +62,7 @@ def test_v2_failure_is_our_error_extension() -> None:
     events = list(stream_events_v2(failing_effects("tool")))
     error, root_error = events[-2], events[-1]
     assert error["event"] == "on_tool_error"
-    assert error["data"] == {"error": BOOM, "input": "q"}
+    assert error["data"] == {"error": BOOM, "input": "q", "tool_call_id": None}  # the peer's keys, in order
     assert list(error) == ["event", "data", "run_id", "name", "tags", "metadata", "parent_ids"]
     assert root_error["event"] == "on_chain_error" and root_error["data"] == {"error": BOOM}
 

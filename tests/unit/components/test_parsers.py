@@ -97,13 +97,16 @@ def test_str_parser_is_a_final_frozen_parser_value() -> None:
 
 async def test_str_parser_events_start_without_input_and_stream_each_chunk() -> None:
     chain = GenericFakeChatModel(Script(["a b"])) | StrOutputParser()
-    events = [e async for e in chain.astream_events("hi") if e["name"] == "StrOutputParser"]
+    every = [e async for e in chain.astream_events("hi")]
+    events = [e for e in every if e["name"] == "StrOutputParser"]
     assert [e["event"] for e in events] == [
         "on_parser_start", "on_parser_stream", "on_parser_stream", "on_parser_stream", "on_parser_end",
     ]  # fmt: skip
     assert events[0]["data"] == {}
     assert [e["data"].get("chunk") for e in events[1:-1]] == ["a", " ", "b"]
-    assert events[-1]["data"] == {"input": AIMessageChunk("a b", chunk_position="last"), "output": "a b"}
+    model_run = next(e["run_id"] for e in every if e["event"] == "on_chat_model_start")
+    message_id = f"lc_run--{model_run}"  # the model run's message id, on every chunk and their sum
+    assert events[-1]["data"] == {"input": AIMessageChunk("a b", id=message_id, chunk_position="last"), "output": "a b"}
 
 
 # -- JsonOutputParser: the peer's streaming facts ------------------------------------------------

@@ -35,7 +35,8 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(effects._runtime.scope, "new_run_id", counting("run id", effects._runtime.scope.new_run_id))
     monkeypatch.setattr(effects._runtime.scope, "RunInfo", counting("RunInfo", effects._runtime.scope.RunInfo))
     for name in ("RunStarted", "RunStreamed", "RunEnded", "RunFailed"):
-        monkeypatch.setattr(effects._runtime.streaming, name, counting(name, getattr(effects._runtime.streaming, name)))
+        if hasattr(effects._runtime.streaming, name):
+            monkeypatch.setattr(effects._runtime.streaming, name, counting(name, getattr(effects._runtime.streaming, name)))
         if hasattr(effects._runtime.scope, name):
             monkeypatch.setattr(effects._runtime.scope, name, counting(name, getattr(effects._runtime.scope, name)))
     return made

@@ -14,6 +14,7 @@ import pytest
 
 import combinators
 import combinators.components as components
+import combinators.components.agents as agents
 import effects
 from combinators import Runnable, RunnableLambda, RunnableParallel, RunnablePassthrough
 
@@ -25,7 +26,7 @@ def public_names(module: Any) -> set[str]:
     return names | set(getattr(module, "_INTEGRATIONS", {}))
 
 
-@pytest.mark.parametrize("module", [combinators, effects, components])
+@pytest.mark.parametrize("module", [combinators, effects, components, agents])
 def test_all_equals_the_public_names(module: Any) -> None:
     assert set(module.__all__) == public_names(module) - {"annotations"}
     assert len(set(module.__all__)) == len(module.__all__)
@@ -33,7 +34,7 @@ def test_all_equals_the_public_names(module: Any) -> None:
 
 def concrete_classes() -> list[type[Any]]:
     found: list[type[Any]] = []
-    for module in (combinators, effects, components):
+    for module in (combinators, effects, components, agents):
         for name in module.__all__:
             value = getattr(module, name)
             if inspect.isclass(value) and attrs.has(value):
@@ -202,7 +203,7 @@ def test_building_never_runs_anything() -> None:
     assert calls == []
 
 
-@pytest.mark.parametrize("module", [combinators, effects, components], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [combinators, effects, components, agents], ids=lambda m: m.__name__)
 def test_every_public_name_has_a_runnable_example(module: Any) -> None:
     missing = []
     for name in module.__all__:

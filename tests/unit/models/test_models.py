@@ -78,9 +78,10 @@ def test_chat_model_events_inside_a_chain() -> None:
     assert start["name"] == "TokenParrot"
     assert start["data"] == {"input": {"messages": [[HumanMessage("ab")]]}}
     streamed = [e["data"]["chunk"] for e in seen if e["event"] == "on_chat_model_stream"]
-    assert streamed == [AIMessageChunk("a"), AIMessageChunk("b")]
+    message_id = f"lc_run--{start['run_id']}"  # made from the run's id, as the peer's
+    assert streamed == [AIMessageChunk("a", id=message_id), AIMessageChunk("b", id=message_id)]
     end = next(e for e in seen if e["event"] == "on_chat_model_end")
-    assert end["data"]["output"] == AIMessageChunk("ab")
+    assert end["data"]["output"] == AIMessageChunk("ab", id=message_id)
     assert end["data"]["input"] == {"messages": [[HumanMessage("ab")]]}
 
 

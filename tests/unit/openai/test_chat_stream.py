@@ -6,12 +6,22 @@ from functools import reduce
 from operator import add
 from typing import Any
 
+import attrs
 import pytest
 
+from combinators import RunnableLambda
 from combinators.components.messages.values import AIMessageChunk, ToolCall, UsageMetadata
 from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.components.models.errors import ModelRateLimitError, ModelStreamError, TransientModelError
-from tests.unit.openai.fake_server import FakeOpenAIServer, JsonReply, SseReply, chunk, error_body, text_stream
+from tests.unit.openai.fake_server import (
+    FakeOpenAIServer,
+    JsonReply,
+    SseReply,
+    chunk,
+    completion,
+    error_body,
+    text_stream,
+)
 
 
 def _sum(chunks: list[Any]) -> AIMessageChunk:
@@ -191,3 +201,35 @@ async def test_leaving_an_async_stream_early_closes_it(server: FakeOpenAIServer,
         async for _ in chunks:
             break
     assert "".join([c.text async for c in model.astream("again")]) == "next"
+
+
+
+def test_streaming_true_makes_invoke_ask_for_a_stream(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
+    server.script(SseReply(text_stream(["Hel", "lo"])))
+    message = attrs.evolve(model, streaming=True).invoke("hi")
+    assert message.text == "Hello" and message.id == "chatcmpl-s1"
+    assert server.bodies[0]["stream"] is True
+
+
+def test_a_watched_invoke_streams_unless_streaming_is_false(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
+    quiet = attrs.evolve(model, streaming=False)
+
+    def ask(question: str) -> str:
+        return model.invoke(question).text
+
+    def ask_quietly(question: str) -> str:
+        return quiet.invoke(question).text
+
+    server.script(SseReply(text_stream(["a", "b"])), JsonReply(completion("ab")))
+    events = list(RunnableLambda(ask).stream_events("hi"))
+    assert [e["data"]["chunk"].text for e in events if e["event"] == "on_chat_model_stream"][1:3] == ["a", "b"]
+    assert server.bodies[0]["stream"] is True
+    events = list(RunnableLambda(ask_quietly).stream_events("hi"))
+    assert not [e for e in events if e["event"] == "on_chat_model_stream"]
+    assert server.bodies[1]["stream"] is False
+
+
+def test_disable_streaming_keeps_stream_to_one_request(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
+    server.script(JsonReply(completion("whole")))
+    assert [c.text for c in attrs.evolve(model, disable_streaming=True).stream("hi")] == ["whole"]
+    assert server.bodies[0]["stream"] is False

@@ -43,8 +43,7 @@ async def collect(runnable: Any, input: Any) -> tuple[list[StreamEvent], BaseExc
 
 
 def tool_events(events: list[StreamEvent]) -> list[StreamEvent]:
-    # on_tool_stream is left out: the runtime streams every run (the peer has none for tools)
-    return [e for e in events if e["event"] in ("on_tool_start", "on_tool_end", "on_tool_error")]
+    return [e for e in events if e["event"].startswith("on_tool")]
 
 
 def test_root_tool_start_and_end() -> None:
@@ -133,3 +132,61 @@ def test_listeners_see_the_tool_run() -> None:
 def test_both_event_versions_name_tool_runs(version: Any) -> None:
     events = list(divide.stream_events({"a": 4, "b": 2}, version=version))
     assert events[0]["event"] == "on_tool_start" and events[-1]["event"] == "on_tool_end"
+
+
+def test_a_tool_shows_no_stream_events_in_v2_as_root_or_inside_a_chain() -> None:
+    for runnable in (divide, RunnableLambda(identity) | divide):
+        events, error = asyncio.run(collect(runnable, {"a": 1, "b": 2}))
+        assert error is None
+        assert [e["event"] for e in tool_events(events)] == ["on_tool_start", "on_tool_end"]
+
+
+def test_v1_and_the_log_keep_a_root_tool_output_as_the_peer_does() -> None:
+    assert [e["event"] for e in divide.stream_events({"a": 1, "b": 2}, version="v1")] == [
+        "on_tool_start", "on_tool_stream", "on_tool_end",
+    ]  # fmt: skip
+    ops = [op for patch in divide.stream_log({"a": 1, "b": 2}) for op in patch.ops]
+    assert {"op": "add", "path": "/streamed_output/-", "value": 0.5} in ops
+
+
+@pytest.mark.parametrize("sync", [True, False])
+def test_a_tool_ends_before_the_next_step_starts(sync: bool) -> None:
+    chain = RunnableLambda(identity) | divide | RunnableLambda(identity)
+    if sync:
+        events = list(chain.stream_events({"a": 1, "b": 2}))
+    else:
+        events, _ = asyncio.run(collect(chain, {"a": 1, "b": 2}))
+    order = [(e["event"], e["name"]) for e in events if not e["event"].endswith("_stream")]
+    assert order.index(("on_tool_end", "divide")) < order.index(("on_chain_start", "identity"), 2)
+
+
+@pytest.mark.parametrize(
+    ("given", "call_id"),
+    [({"a": 1, "b": 0}, None), ({"name": "divide", "args": {"a": 1, "b": 0}, "id": "call_3", "type": "tool_call"}, "call_3")],
+    ids=["plain arguments", "a tool call"],
+)
+def test_on_tool_error_carries_the_tool_call_id(given: dict[str, Any], call_id: str | None) -> None:
+    for runnable in (divide, RunnableLambda(identity) | divide):
+        events, error = asyncio.run(collect(runnable, given))
+        assert isinstance(error, ZeroDivisionError)
+        failed = next(e for e in events if e["event"] == "on_tool_error")
+        assert "tool_call_id" in failed["data"]
+        assert failed["data"].get("tool_call_id") == call_id
+
+
+def test_a_recording_keeps_the_tool_call_id() -> None:
+    from effects.projections.recording import record, replay
+
+    call = {"name": "divide", "args": {"a": 1, "b": 0}, "id": "call_4", "type": "tool_call"}
+
+    async def lines() -> list[str]:
+        effects = []
+        try:
+            async for effect in divide.astream_effects(call):
+                effects.append(effect)
+        except ZeroDivisionError:
+            pass
+        return list(record(effects))
+
+    replayed = list(replay(asyncio.run(lines())))
+    assert [getattr(e, "tool_call_id", None) for e in replayed][-1] == "call_4"

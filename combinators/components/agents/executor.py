@@ -1,0 +1,214 @@
+"""LangChain's agent API on ``agent_loop``: ``create_tool_calling_agent`` and ``AgentExecutor``.
+
+Ported code keeps its shapes: the input ``{"input": ..., "chat_history": [...]}``, the
+output ``{**input, "output": ...}`` (plus ``intermediate_steps``, ``(call,
+observation)`` pairs, when asked), and ``stream`` chunks ``{"actions", "messages"}``,
+``{"steps", "messages"}``, ``{"output", "messages"}``. It runs on ``agent_loop`` with
+``LoopPolicy``'s defaults, so unlike the peer: a tool's exception goes back to the
+model, the tool calls of one step run concurrently in sync as in async, and
+``early_stopping_method="generate"`` works (one last call without tools).
+
+>>> from combinators.components import ChatPromptTemplate, MessagesPlaceholder, ScriptedChatModel, tool
+>>> @tool
+... def shout(text: str) -> str:
+...     '''Shout the text.'''
+...     return text.upper()
+>>> prompt = ChatPromptTemplate.from_messages(
+...     [("system", "You shout."), ("human", "{input}"), MessagesPlaceholder("agent_scratchpad")])
+>>> agent = create_tool_calling_agent(ScriptedChatModel(["Done."]), [shout], prompt)
+>>> AgentExecutor(agent=agent, tools=[shout]).invoke({"input": "hi"})
+{'input': 'hi', 'output': 'Done.'}
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any, Final, Literal, final
+
+import attrs
+
+from combinators.components.agents.loop import AgentLoop, Prompt, tools_tuple
+from combinators.components.agents.policy import LoopPolicy
+from combinators.components.agents.stops import MaxIterations, TimedOut
+from combinators.components.agents.values import AgentResult
+from combinators.components.models.chat_model import BaseChatModel
+from combinators.components.parsers import OutputParserError
+from combinators import Runnable
+from combinators import RunnableTool
+from effects.errors import InputError, InputValueError
+from effects.authoring import Scope
+from effects.authoring import NOTHING, aadded_up, added_up
+
+STOPPED_AT_MAX_ITERATIONS: Final = "Agent stopped due to max iterations."
+"""The output at the iteration limit with ``early_stopping_method="force"`` (the peer's text)."""
+STOPPED_AT_TIME_LIMIT: Final = "Agent stopped due to time limit."
+"""The output at ``max_execution_time`` with ``early_stopping_method="force"``."""
+
+
+@final
+@attrs.frozen
+class ToolCallingAgent:
+    """What ``create_tool_calling_agent`` makes: a model, its tools and a prompt, for an
+    ``AgentExecutor`` to run (it is not a runnable of its own).
+
+    >>> from combinators.components import ScriptedChatModel
+    >>> ToolCallingAgent(ScriptedChatModel(["hi"]), (), None).tools
+    ()
+    """
+
+    model: BaseChatModel
+    tools: tuple[RunnableTool[object], ...] = attrs.field(converter=tools_tuple)
+    prompt: Prompt | None
+
+
+def create_tool_calling_agent(
+    llm: BaseChatModel, tools: Sequence[RunnableTool[object]], prompt: Prompt
+) -> ToolCallingAgent:
+    """The peer's ``create_tool_calling_agent``: ``prompt`` must have an
+    ``agent_scratchpad`` placeholder (the run's messages so far).
+
+    >>> from combinators.components import ChatPromptTemplate, ScriptedChatModel
+    >>> create_tool_calling_agent(ScriptedChatModel([]), [], ChatPromptTemplate.from_messages([("human", "{input}")]))
+    Traceback (most recent call last):
+    ...
+    effects.errors.InputValueError: the agent's prompt needs an 'agent_scratchpad' (or 'messages') placeholder for the run's messages; its variables are ['input']
+    """
+    AgentLoop(llm, tools_tuple(tools), prompt)  # checks the prompt and the tools now, not at the first run
+    return ToolCallingAgent(llm, tools_tuple(tools), prompt)
+
+
+EarlyStopping = Literal["force", "generate"]
+
+
+@final
+@attrs.frozen(repr=False)
+class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
+    """The peer's ``AgentExecutor`` over a ``create_tool_calling_agent`` agent, run by ``agent_loop``.
+
+    ``max_iterations`` (None: no limit) and ``max_execution_time`` (seconds) bound the
+    run; ``early_stopping_method="force"`` then answers with the peer's canned text,
+    ``"generate"`` with one last model call without tools. ``handle_parsing_errors``:
+    ``True`` (the default here) tells the model its tool call's arguments were not
+    JSON, ``False`` raises ``OutputParserError``.
+    """
+
+    agent: ToolCallingAgent
+    tools: tuple[RunnableTool[object], ...] = attrs.field(converter=tools_tuple)
+    max_iterations: int | None = 15
+    max_execution_time: float | None = None
+    early_stopping_method: EarlyStopping = "force"
+    handle_parsing_errors: bool = True
+    return_intermediate_steps: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.early_stopping_method not in ("force", "generate"):
+            raise InputValueError(
+                f"early_stopping_method must be 'force' or 'generate', got {self.early_stopping_method!r}"
+            )
+        if not isinstance(self.handle_parsing_errors, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise InputValueError(
+                "handle_parsing_errors takes True (the model is told what was wrong) or False (raise);"
+                f" got {self.handle_parsing_errors!r}"
+            )
+        names = sorted(t.name for t in self.tools)
+        if names != sorted(t.name for t in self.agent.tools):
+            raise InputValueError(
+                f"AgentExecutor's tools {names} are not the agent's {sorted(t.name for t in self.agent.tools)}"
+            )
+
+    @property
+    def name(self) -> str:
+        return "AgentExecutor"
+
+    def __repr__(self) -> str:
+        return f"AgentExecutor(agent={self.agent!r}, tools={list(self.tools)!r})"
+
+    is_leaf = False
+
+    @functools.cached_property
+    def loop(self) -> AgentLoop:
+        """The ``agent_loop`` this executor runs."""
+        policy = LoopPolicy(
+            max_iterations=sys.maxsize if self.max_iterations is None else self.max_iterations,
+            timeout=self.max_execution_time,
+            on_limit="final_answer" if self.early_stopping_method == "generate" else "stop",
+        )
+        return AgentLoop(self.agent.model, self.tools, self.agent.prompt, policy)
+
+    # ------------------------------------------------------------------ shapes
+
+    def _inputs(self, input: Mapping[str, Any]) -> dict[str, Any]:
+        if not isinstance(input, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+            raise InputError(f"AgentExecutor expects a dict such as {{'input': ...}}, got {type(input).__name__}")
+        return dict(input)
+
+    def _chunk(self, piece: AgentResult) -> dict[str, Any]:
+        if not self.handle_parsing_errors:
+            for message in piece.messages:
+                for bad in getattr(message, "invalid_tool_calls", ()):
+                    raise OutputParserError(f"Could not parse tool input: {bad.args!r}", str(bad.args))
+        new = [m for m in piece.messages if m.type in ("ai", "tool")]
+        if piece.stop is not None:
+            return {"output": self._output(piece), "messages": new[-1:]}
+        if piece.steps:
+            return {"steps": list(piece.steps), "messages": new}
+        return {"actions": list(piece.actions), "messages": new}
+
+    def _output(self, result: AgentResult) -> str:
+        if result.output is not None:
+            return result.output
+        if isinstance(result.stop, TimedOut):
+            return STOPPED_AT_TIME_LIMIT
+        if isinstance(result.stop, MaxIterations):
+            return STOPPED_AT_MAX_ITERATIONS
+        return ""
+
+    def _final(self, inputs: dict[str, Any], result: AgentResult) -> dict[str, Any]:
+        final = {**inputs, "output": self._output(result)}
+        if self.return_intermediate_steps:
+            final["intermediate_steps"] = [
+                (o.call, o.output if o.ok else o.message.text) for step in result.steps for o in step.outcomes
+            ]
+        return final
+
+    # ------------------------------------------------------------------ running
+
+    def _pieces(self, input: Mapping[str, Any], scope: Scope) -> Iterator[AgentResult]:
+        for piece in self.loop.pieces(self._inputs(input), scope):
+            self._chunk(piece)  # raises on a malformed call when parsing errors are not handled
+            yield piece
+
+    def step_invoke(self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        result = AgentResult()
+        for piece in self._pieces(input, scope):
+            result = result + piece
+        return self._final(self._inputs(input), result)
+
+    async def step_ainvoke(
+        self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        result = AgentResult()
+        async for piece in self.loop.apieces(self._inputs(input), scope):
+            self._chunk(piece)
+            result = result + piece
+        return self._final(self._inputs(input), result)
+
+    def step_stream(
+        self, inputs: Iterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[dict[str, Any]]:
+        total: Any = added_up(inputs)
+        if total is NOTHING:
+            return
+        for piece in self.loop.pieces(self._inputs(total), scope):
+            yield self._chunk(piece)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[dict[str, Any]]:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
+            return
+        async for piece in self.loop.apieces(self._inputs(total), scope):
+            yield self._chunk(piece)

@@ -1,0 +1,375 @@
+"""``agent_loop``: a tool-calling agent as a fixpoint over a model step and tool steps.
+
+The loop's decisions (call the model, run the tools it asked for, stop at a limit)
+are one plain generator, ``AgentLoop.decide``, that yields requests; a sync and an
+async driver carry them out through the run's ``scope``. So every model call and
+every tool call is an ordinary child run of the agent's run: events, the run log,
+listeners, recordings, retries, timeouts and ``max_concurrency`` apply to them
+unchanged, and the agent has no execution machinery of its own.
+
+>>> from combinators.components import ScriptedChatModel, tool
+>>> from combinators.components.messages import AIMessage, ToolCall
+>>> @tool
+... def add(a: int, b: int) -> int:
+...     '''Add two integers.'''
+...     return a + b
+>>> model = ScriptedChatModel([AIMessage("", tool_calls=[ToolCall("add", {"a": 2, "b": 3}, id="c1")]), "It is 5."])
+>>> result = agent_loop(model, [add]).invoke("What is 2 + 3?")
+>>> result.output, result.stop, [o.output for o in result.steps[0].outcomes]
+('It is 5.', Finished(), [5])
+>>> [type(m).__name__ for m in result.messages]
+['HumanMessage', 'AIMessage', 'ToolMessage', 'AIMessage']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeAlias, final
+
+import attrs
+
+from combinators.components.agents.policy import LoopPolicy
+from combinators.components.agents.progress import Progress, remember
+from combinators.components.agents.stops import Finished, MaxIterations, ReturnedDirect, StopReason, TimedOut
+from combinators.components.agents.tool_calls import (
+    PlannedCall,
+    Slots,
+    arun_calls,
+    filled,
+    plan,
+    run_calls,
+)
+from combinators.components.agents.transcript import AgentInput, read_input, sealed
+from combinators.components.agents.values import AgentResult, AgentStep, ToolOutcome
+from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
+from combinators.components.messages import AIMessage, AIMessageChunk
+from combinators.components.models.ids import fresh_id
+from combinators import Runnable
+from combinators import RunnableTool
+from effects.errors import InputError, InputValueError
+from effects.authoring import Scope
+from effects.authoring import NOTHING, aadded_up, added_up
+
+Prompt: TypeAlias = "Runnable[Mapping[str, Any], LanguageModelInput]"
+"""A prompt the loop fills with the input's variables and ``agent_scratchpad`` (the
+run's messages so far), for example a ``ChatPromptTemplate``."""
+
+
+@final
+@attrs.frozen
+class CallModel:
+    """Request: call the model (``with_tools=False``: the tools unbound, for a last answer)."""
+
+    with_tools: bool
+
+
+@final
+@attrs.frozen
+class RunTools:
+    """Request: run the calls of ``message``; the answer is ``(outcomes, timed_out)``."""
+
+    message: AIMessage
+
+
+@final
+@attrs.frozen
+class Emit:
+    """Request: stream ``piece`` (a new part of the result)."""
+
+    piece: AgentResult
+
+
+Request: TypeAlias = "CallModel | RunTools | Emit"
+
+
+def tools_tuple(tools: Iterable[RunnableTool[object]]) -> tuple[RunnableTool[object], ...]:
+    """The tools as a tuple (an attrs converter)."""
+    return tuple(tools)
+
+
+def _with_call_ids(message: AIMessage) -> AIMessage:
+    # Every call needs an id for its answer to refer to; a model that gave none gets one.
+    if all(c.id for c in message.tool_calls) and all(c.id for c in message.invalid_tool_calls):
+        return message
+    return attrs.evolve(
+        message,
+        tool_calls=[c if c.id else attrs.evolve(c, id=fresh_id("call_")) for c in message.tool_calls],
+        invalid_tool_calls=[c if c.id else attrs.evolve(c, id=fresh_id("call_")) for c in message.invalid_tool_calls],
+    )
+
+
+def _asks_for_tools(message: AIMessage) -> bool:
+    return bool(message.tool_calls or message.invalid_tool_calls)
+
+
+def _prompt_variables(prompt: object) -> tuple[str, ...] | None:
+    found = getattr(prompt, "input_variables", None)
+    if isinstance(found, Sequence) and not isinstance(found, str):
+        names: Sequence[object] = found  # pyright: ignore[reportUnknownVariableType]
+        return tuple(str(n) for n in names)
+    return None
+
+
+@final
+@attrs.frozen(repr=False)
+class AgentLoop(Runnable[AgentInput, AgentResult]):
+    """The agent loop as a runnable (build it with ``agent_loop``)."""
+
+    model: BaseChatModel
+    tools: tuple[RunnableTool[object], ...] = attrs.field(converter=tools_tuple)
+    prompt: Prompt | None = None
+    policy: LoopPolicy = LoopPolicy()
+
+    is_leaf = False
+
+    def __attrs_post_init__(self) -> None:
+        names = [t.name for t in self.tools]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise InputValueError(f"agent_loop got two tools with the same name: {', '.join(twice)}")
+        variables = _prompt_variables(self.prompt)
+        if variables is not None and not {"agent_scratchpad", "messages"} & set(variables):
+            raise InputValueError(
+                "the agent's prompt needs an 'agent_scratchpad' (or 'messages') placeholder for the"
+                f" run's messages; its variables are {list(variables)}"
+            )
+
+    def __repr__(self) -> str:
+        shown = [repr(self.model), repr(list(self.tools))]
+        if self.prompt is not None:
+            shown.append(f"prompt={self.prompt!r}")
+        if self.policy != LoopPolicy():
+            shown.append(f"policy={self.policy!r}")
+        return f"agent_loop({', '.join(shown)})"
+
+    @functools.cached_property
+    def _runnable_tools(self) -> dict[str, RunnableTool[Any]]:
+        # The loop answers calls itself, so its tools return their raw result (the
+        # tool's end event shows that result, as the peer's AgentExecutor does).
+        return {t.name: attrs.evolve(t, reply=None) for t in self.tools}
+
+    @functools.cached_property
+    def _bound_model(self) -> Runnable[LanguageModelInput, Any]:
+        return self.model.bind_tools(list(self.tools)) if self.tools else self.model
+
+    # ------------------------------------------------------------------ the decisions
+
+    def decide(self, progress: Progress, started: float, now: Any) -> Generator[Request, Any, None]:
+        """The loop itself: what to do next, given the answers to its requests."""
+        policy = self.policy
+        deadline = None if policy.timeout is None else started + policy.timeout
+        while True:
+            stop: StopReason | None = None
+            if progress.calls >= policy.max_iterations:
+                stop = MaxIterations(progress.calls)
+            elif deadline is not None and now() >= deadline:
+                stop = TimedOut(policy.timeout or 0.0)
+            if stop is not None:
+                yield from self._at_limit(progress, stop)
+                return
+            message: AIMessage | None = yield CallModel(with_tools=True)
+            if message is None:  # the time limit ran out while the model was called
+                yield from self._at_limit(progress, TimedOut(policy.timeout or 0.0))
+                return
+            if not _asks_for_tools(message):
+                yield Emit(progress.piece((message,), output=message.text, stop=Finished()))
+                return
+            yield Emit(progress.piece((message,)))
+            outcomes, timed_out = yield RunTools(message)
+            step = AgentStep(message, tuple(outcomes))
+            yield Emit(progress.piece(step.tool_messages, step))
+            direct = self._returned_direct(outcomes)
+            if timed_out:
+                yield from self._at_limit(progress, TimedOut(policy.timeout or 0.0))
+                return
+            if direct is not None:
+                yield Emit(progress.piece(output=direct.message.text, stop=ReturnedDirect(direct.call.name)))
+                return
+
+    def _at_limit(self, progress: Progress, stop: StopReason) -> Generator[Request, Any, None]:
+        if self.policy.on_limit == "stop":
+            yield Emit(progress.piece(stop=stop))
+            return
+        message: AIMessage | None = yield CallModel(with_tools=False)
+        assert message is not None  # a last call is never cut short by the loop's own limit
+        # A last answer that still asks for tools gets its calls answered, not run.
+        answered = sealed([message], f"{type(stop).__name__}: the agent asked for a final answer")
+        yield Emit(progress.piece(tuple(answered), output=message.text, stop=stop))
+
+    def _returned_direct(self, outcomes: Sequence[ToolOutcome]) -> ToolOutcome | None:
+        names = self.policy.return_direct
+        if outcomes and all(o.ok and o.call.name in names for o in outcomes):
+            return outcomes[-1]
+        return None
+
+    # ------------------------------------------------------------------ model and tools
+
+    def _model_input(self, progress: Progress) -> object:
+        if self.prompt is None:
+            return progress.transcript
+        variables = dict(progress.conversation.variables)
+        variables["agent_scratchpad"] = list(progress.messages)
+        if "messages" in variables:
+            variables["messages"] = progress.transcript
+        return variables
+
+    def _model(self, with_tools: bool) -> Runnable[LanguageModelInput, Any]:
+        return self._bound_model if with_tools else self.model
+
+    def _reply(self, reply: object) -> AIMessage:
+        if isinstance(reply, AIMessageChunk):
+            reply = reply.to_message()
+        if not isinstance(reply, AIMessage):
+            raise InputError(f"{self.name}: the model returned a {type(reply).__name__}, not an AIMessage")
+        return _with_call_ids(reply)
+
+    def _call_model(self, scope: Scope, progress: Progress, with_tools: bool) -> AIMessage:
+        model_input = self._model_input(progress)
+        if self.prompt is not None:
+            model_input = scope.invoke(self.prompt, model_input)
+        reply = self._reply(scope.invoke(self._model(with_tools), model_input))
+        progress.calls += 1
+        return reply
+
+    async def _acall_model(self, scope: Scope, progress: Progress, with_tools: bool) -> AIMessage:
+        model_input = self._model_input(progress)
+        if self.prompt is not None:
+            model_input = await scope.ainvoke(self.prompt, model_input)
+        reply = self._reply(await scope.ainvoke(self._model(with_tools), model_input))
+        progress.calls += 1
+        return reply
+
+    def _check_sync(self) -> None:
+        for t in self.tools:
+            if t.func is None and t.runnable is None:
+                raise InputError(
+                    f"{self.name}: tool {t.name!r} has only an async function; run the agent with ainvoke or astream"
+                )
+
+    # ------------------------------------------------------------------ drivers
+
+    def pieces(self, input: AgentInput, scope: Scope) -> Iterator[AgentResult]:
+        """The result's pieces as the run makes them, in ``scope`` (for nodes built on the loop)."""
+        self._check_sync()
+        progress = Progress(read_input(input, self.name, prompted=self.prompt is not None))
+        clock = scope.clock
+        started = clock.monotonic()
+        decisions = self.decide(progress, started, clock.monotonic)
+        deadline = None if self.policy.timeout is None else started + self.policy.timeout
+        answer: Any = None
+        try:
+            while True:
+                try:
+                    request = decisions.send(answer)
+                except StopIteration:
+                    return
+                answer = None
+                if isinstance(request, Emit):
+                    yield request.piece
+                elif isinstance(request, CallModel):
+                    answer = self._call_model(scope, progress, request.with_tools)
+                else:
+                    planned = plan(request.message, self._runnable_tools)
+                    slots: Slots = [None] * len(planned)
+                    progress.interrupted = (request.message, slots)
+                    late = run_calls(scope, planned, self.policy, slots, deadline)
+                    progress.interrupted = None
+                    answer = (self._outcomes(planned, slots, late), late)
+        except BaseException as error:
+            remember(error, progress.partial(error))
+            raise
+
+    async def apieces(self, input: AgentInput, scope: Scope) -> AsyncIterator[AgentResult]:
+        """Async ``pieces``."""
+        progress = Progress(read_input(input, self.name, prompted=self.prompt is not None))
+        clock = scope.clock
+        started = clock.monotonic()
+        decisions = self.decide(progress, started, clock.monotonic)
+        deadline = None if self.policy.timeout is None else started + self.policy.timeout
+        answer: Any = None
+        try:
+            while True:
+                try:
+                    request = decisions.send(answer)
+                except StopIteration:
+                    return
+                answer = None
+                if isinstance(request, Emit):
+                    yield request.piece
+                elif isinstance(request, CallModel):
+                    answer = await self._acall_model_until(scope, progress, request.with_tools, deadline)
+                else:
+                    planned = plan(request.message, self._runnable_tools)
+                    slots: Slots = [None] * len(planned)
+                    progress.interrupted = (request.message, slots)
+                    late = await arun_calls(scope, planned, self.policy, slots, deadline)
+                    progress.interrupted = None
+                    answer = (self._outcomes(planned, slots, late), late)
+        except BaseException as error:
+            remember(error, progress.partial(error))
+            raise
+
+    async def _acall_model_until(
+        self, scope: Scope, progress: Progress, with_tools: bool, deadline: float | None
+    ) -> AIMessage | None:
+        if deadline is None or not with_tools:
+            return await self._acall_model(scope, progress, with_tools)
+        window = asyncio.timeout(max(deadline - scope.clock.monotonic(), 0.0))
+        try:
+            async with window:
+                return await self._acall_model(scope, progress, with_tools)
+        except TimeoutError:
+            if not window.expired():
+                raise
+            progress.calls += 1  # the call was made (its run shows the cancellation)
+            return None
+
+    def _outcomes(self, planned: list[PlannedCall], slots: Slots, late: bool) -> list[ToolOutcome]:
+        reason = f"the agent's time limit ({self.policy.timeout} s) ran out" if late else "the step ended"
+        return filled(planned, slots, reason)
+
+    # ------------------------------------------------------------------ runnable hooks
+
+    def step_stream(
+        self, inputs: Iterator[AgentInput], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> Iterator[AgentResult]:
+        total: Any = added_up(inputs)
+        if total is not NOTHING:
+            yield from self.pieces(total, scope)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[AgentInput], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[AgentResult]:
+        total: Any = await aadded_up(inputs)
+        if total is NOTHING:
+            return
+        async for piece in self.apieces(total, scope):
+            yield piece
+
+    def step_invoke(self, input: AgentInput, scope: Scope, kwargs: Mapping[str, Any]) -> AgentResult:
+        result = AgentResult()
+        for piece in self.pieces(input, scope):
+            result = result + piece
+        return result
+
+    async def step_ainvoke(self, input: AgentInput, scope: Scope, kwargs: Mapping[str, Any]) -> AgentResult:
+        result = AgentResult()
+        async for piece in self.apieces(input, scope):
+            result = result + piece
+        return result
+
+
+def agent_loop(
+    model: BaseChatModel,
+    tools: Sequence[RunnableTool[object]],
+    *,
+    prompt: Prompt | None = None,
+    policy: LoopPolicy = LoopPolicy(),
+) -> Runnable[AgentInput, AgentResult]:
+    """A tool-calling agent: call the model, run the tools it asks for, until it answers.
+
+    See the module's example; ``policy`` bounds the loop (``LoopPolicy``).
+    """
+    return AgentLoop(model, tools_tuple(tools), prompt, policy)

@@ -1,0 +1,157 @@
+"""``ToolPickingChatModel``: a small, honest local model that calls tools.
+
+It needs no network and no weights, and it does exactly this:
+
+1. The question is the text of the last human message.
+2. If tool results (``ToolMessage`` s) follow that question, it answers from them:
+   a result of one sentence is the answer as it is; from a longer one it takes the
+   ``max_sentences`` sentences that best match the question (BM25), in their order.
+   It never writes a word that is not in a result.
+3. Otherwise, if tools are bound (``bind_tools``), it picks the tool whose name and
+   description share the most words with the question (stop words left out; a
+   question holding an arithmetic expression such as ``12 * (3 + 4)`` also counts
+   the word "arithmetic"), and calls it once. Its arguments: a string parameter
+   named ``expression`` gets that arithmetic expression, any other string parameter
+   the question; integer and number parameters get the numbers of the question, in
+   order. Only required parameters are given.
+4. With no tool bound, or none sharing a word with the question, it says it does not know.
+
+It streams its text word by word and each tool call as one chunk, as a provider would.
+
+>>> from combinators.components.tools import tool
+>>> @tool
+... def calculator(expression: str) -> str:
+...     '''Evaluate an arithmetic expression.'''
+...     return "84"
+>>> model = ToolPickingChatModel()
+>>> asked = model.bind_tools([calculator]).invoke("What is 12 * (3 + 4)?")
+>>> asked.tool_calls[0].name, asked.tool_calls[0].args
+('calculator', {'expression': '12 * (3 + 4)'})
+>>> from combinators.components.messages import HumanMessage, ToolMessage
+>>> model.invoke([HumanMessage("What is 12 * (3 + 4)?"), asked, ToolMessage("84", tool_call_id=asked.tool_calls[0].id or "")]).text
+'84'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any, Final, cast, final
+
+import attrs
+
+from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, Bm25Index, tokenize
+from combinators.components.models.chat_model import BaseChatModel
+from combinators.components.retrieval.documents import Document
+from combinators.components.messages import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
+from combinators.components.models.chunking import message_chunks
+from combinators.components.models.ids import fresh_id
+
+NO_TOOL: Final = "I don't know: none of my tools matches the question."
+
+_EXPRESSION = re.compile(r"[(\d][\d\s.()]*(?:[-+*/][\s(]*[\d.]+[\d\s.()]*)+")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def arithmetic(text: str) -> str | None:
+    """The arithmetic expression in ``text``, if it holds one.
+
+    >>> arithmetic("What is 12 * (3 + 4)?"), arithmetic("Who keeps the light?")
+    ('12 * (3 + 4)', None)
+    """
+    for found in _EXPRESSION.finditer(text):
+        expression = found.group(0).strip()
+        if expression.count("(") == expression.count(")"):
+            return expression
+    return None
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in tokenize(text) if w not in ENGLISH_STOPWORDS}
+
+
+def _specs(kwargs: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    found: list[Mapping[str, Any]] = []
+    for spec in cast("Sequence[object]", kwargs.get("tools") or ()):
+        function: object = cast("Mapping[str, object]", spec).get("function") if isinstance(spec, Mapping) else None
+        if isinstance(function, Mapping):
+            found.append(cast("Mapping[str, Any]", function))
+    return found
+
+
+@final
+@attrs.frozen
+class ToolPickingChatModel(BaseChatModel):
+    """Calls the bound tool that best matches the question, then answers from its result."""
+
+    max_sentences: int = 1
+
+    def reply(self, messages: Sequence[Message], kwargs: Mapping[str, Any]) -> AIMessage:
+        """The reply to a conversation (see the module for exactly how)."""
+        asked = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
+        question = messages[asked].text if asked >= 0 else ""
+        results = [m.text for m in messages[asked + 1 :] if isinstance(m, ToolMessage)]
+        if results:
+            return AIMessage(self._answer(question, results))
+        call = self._call(question, _specs(kwargs))
+        return AIMessage(NO_TOOL) if call is None else AIMessage("", tool_calls=[call])
+
+    def _answer(self, question: str, results: list[str]) -> str:
+        sentences = [s.strip() for r in results for s in _SENTENCE_END.split(" ".join(r.split())) if s.strip()]
+        if len(sentences) <= 1:
+            return " ".join(sentences)
+        index = Bm25Index.from_documents(
+            [Document(s, {"order": i}) for i, s in enumerate(sentences)], stopwords=ENGLISH_STOPWORDS
+        )
+        hits = index.search(question, self.max_sentences)
+        if not hits:
+            return sentences[0]
+        return " ".join(doc.page_content for doc, _ in sorted(hits, key=lambda h: int(str(h[0].metadata["order"]))))
+
+    def _call(self, question: str, specs: list[Mapping[str, Any]]) -> ToolCall | None:
+        expression = arithmetic(question)
+        asked = _words(question) | ({"arithmetic"} if expression else set[str]())
+        best: tuple[int, Mapping[str, Any]] | None = None
+        for spec in specs:
+            said = _words(f"{str(spec.get('name', '')).replace('_', ' ')} {spec.get('description', '')}")
+            score = len(asked & said)
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, spec)
+        if best is None:
+            return None
+        spec = best[1]
+        return ToolCall(str(spec["name"]), self._arguments(spec, question, expression), id=fresh_id("call_"))
+
+    def _arguments(self, spec: Mapping[str, Any], question: str, expression: str | None) -> dict[str, object]:
+        parameters: Mapping[str, Any] = spec.get("parameters") or {}
+        properties: Mapping[str, Any] = parameters.get("properties") or {}
+        required: Sequence[str] = parameters.get("required") or list(properties)
+        numbers = iter(_NUMBER.findall(question))
+        arguments: dict[str, object] = {}
+        for name in required:
+            schema: Mapping[str, Any] = properties.get(name) or {}
+            kind = schema.get("type")
+            if kind in ("integer", "number"):
+                found = next(numbers, None)
+                if found is not None:
+                    arguments[name] = int(float(found)) if kind == "integer" else float(found)
+            elif name == "expression" and expression is not None:
+                arguments[name] = expression
+            else:
+                arguments[name] = question
+        return arguments
+
+    def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        return self.reply(messages, kwargs)
+
+    def _stream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> Iterator[AIMessageChunk]:
+        yield from message_chunks(self.reply(messages, kwargs))
+
+    async def _astream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> AsyncIterator[AIMessageChunk]:
+        for chunk in message_chunks(self.reply(messages, kwargs)):
+            yield chunk
