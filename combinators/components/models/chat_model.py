@@ -37,6 +37,7 @@ from combinators.components.prompts.values import ChatPromptValue, StringPromptV
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
 from combinators import Runnable
 from effects.errors import EmptyStreamError, InputError
+from effects import RunInfo
 from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import NOTHING, aadded_up, added_up
@@ -79,17 +80,17 @@ RUN_ID_PREFIX: Final = "lc_run--"
 """Message ids made from a model run's id, as the peer makes them."""
 
 
-def run_message_id(scope: Scope, *, streamed: bool) -> str | None:
+def run_message_id(run: RunInfo | None, *, streamed: bool) -> str | None:
     """The id a model run gives the message it produced (None for a run nobody watches).
 
     Streamed chunks and their sum get ``lc_run--<run id>``; a message made in one go
     ``lc_run--<run id>-0`` (the peer's ids, generation 0 of the run).
 
-    >>> from effects.runtime import PLAIN_SCOPE
-    >>> run_message_id(PLAIN_SCOPE, streamed=True) is None
-    True
+    >>> from uuid import UUID
+    >>> run = RunInfo(UUID(int=7), (), "model", "chat_model", (), {})
+    >>> run_message_id(run, streamed=False), run_message_id(None, streamed=True)
+    ('lc_run--00000000-0000-0000-0000-000000000007-0', None)
     """
-    run = scope.run
     if run is None:
         return None
     return f"{RUN_ID_PREFIX}{run.run_id}" if streamed else f"{RUN_ID_PREFIX}{run.run_id}-0"
@@ -215,7 +216,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         if self._invoke_streams(scope, options):
             return self._streamed_whole(self._stream(messages, stop, **options), scope)
         reply = self._generate(messages, stop, **options)
-        return reply if scope.run is None else _with_id(reply, run_message_id(scope, streamed=False))
+        return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))
 
     async def step_ainvoke(
         self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]
@@ -225,10 +226,10 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         if self._invoke_streams(scope, options):
             return await self._astreamed_whole(self._astream(messages, stop, **options), scope)
         reply = await self._agenerate(messages, stop, **options)
-        return reply if scope.run is None else _with_id(reply, run_message_id(scope, streamed=False))
+        return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))
 
     def _streamed_whole(self, chunks: Iterator[AIMessageChunk], scope: Scope) -> AIMessage:
-        message_id = run_message_id(scope, streamed=True)
+        message_id = run_message_id(scope.run, streamed=True)
         seen: list[AIMessageChunk] = []
         try:
             for chunk in chunks:
@@ -242,7 +243,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         return self._whole(seen)
 
     async def _astreamed_whole(self, chunks: AsyncIterator[AIMessageChunk], scope: Scope) -> AIMessage:
-        message_id = run_message_id(scope, streamed=True)
+        message_id = run_message_id(scope.run, streamed=True)
         seen: list[AIMessageChunk] = []
         async with closing(chunks) as stream:
             async for chunk in stream:
@@ -266,9 +267,9 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         messages = to_messages(total, self.name)
         if not self._streams_with(options):
             reply = self._generate(messages, stop, **options)
-            yield _with_id(reply, run_message_id(scope, streamed=False))
+            yield _with_id(reply, run_message_id(scope.run, streamed=False))
             return
-        message_id = run_message_id(scope, streamed=True)
+        message_id = run_message_id(scope.run, streamed=True)
         for chunk in self._stream(messages, stop, **options):
             yield _with_id(chunk, message_id)
 
@@ -282,9 +283,9 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         messages = to_messages(total, self.name)
         if not self._streams_with(options):
             reply = await self._agenerate(messages, stop, **options)
-            yield _with_id(reply, run_message_id(scope, streamed=False))
+            yield _with_id(reply, run_message_id(scope.run, streamed=False))
             return
-        message_id = run_message_id(scope, streamed=True)
+        message_id = run_message_id(scope.run, streamed=True)
         async with closing(self._astream(messages, stop, **options)) as chunks:
             async for message_chunk in chunks:
                 yield _with_id(message_chunk, message_id)
