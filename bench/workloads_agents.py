@@ -28,6 +28,16 @@ def _calls(k: int) -> list[tuple[str, dict[str, int], str]]:
     return [("add", {"a": k, "b": 1}, f"c{k}a"), ("mul", {"a": k, "b": 2}, f"c{k}m")]
 
 
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+def mul(a: int, b: int) -> int:
+    """Multiply two integers."""
+    return a * b
+
+
 class _Parts:
     """The model and tools of one library, and a function making the same calls alone."""
 
@@ -78,16 +88,6 @@ def _ours() -> _Parts:
         def _stream(self, messages: Any, stop: Any = None, **kwargs: Any) -> Any:
             yield from message_chunks(self._next())
 
-    @tool
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @tool
-    def mul(a: int, b: int) -> int:
-        """Multiply two integers."""
-        return a * b
-
     script = (
         *(AIMessage("", tool_calls=[ToolCall(n, a, id=i) for n, a, i in _calls(k)]) for k in range(1, STEPS + 1)),
         AIMessage(ANSWER),
@@ -96,7 +96,7 @@ def _ours() -> _Parts:
     prompt = ChatPromptTemplate.from_messages(
         [("system", "Use the tools."), ("human", "{input}"), MessagesPlaceholder("agent_scratchpad")]
     )
-    tools = [add, mul]
+    tools = [tool(add), tool(mul)]
     executor = AgentExecutor(agent=create_tool_calling_agent(model, tools, prompt), tools=tools)
     return _Parts(executor, model, tools, "go")
 
@@ -145,16 +145,6 @@ def _peer() -> _Parts:
                     run_manager.on_llm_new_token("", chunk=chunk)
                 yield chunk
 
-    @tool
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @tool
-    def mul(a: int, b: int) -> int:
-        """Multiply two integers."""
-        return a * b
-
     script = [
         *(AIMessage("", tool_calls=[{"name": n, "args": a, "id": i} for n, a, i in _calls(k)]) for k in range(1, STEPS + 1)),
         AIMessage(ANSWER),
@@ -163,19 +153,13 @@ def _peer() -> _Parts:
     prompt = ChatPromptTemplate.from_messages(
         [("system", "Use the tools."), ("human", "{input}"), MessagesPlaceholder("agent_scratchpad")]
     )
-    tools = [add, mul]
+    tools = [tool(add), tool(mul)]
     executor = AgentExecutor(agent=create_tool_calling_agent(model, tools, prompt), tools=tools)
     return _Parts(executor, model, tools, "go")
 
 
 def _floor() -> SyncFn:
     """The same calls in plain Python: a loop over the script calling two functions."""
-
-    def add(a: int, b: int) -> int:
-        return a + b
-
-    def mul(a: int, b: int) -> int:
-        return a * b
 
     functions = {"add": add, "mul": mul}
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from contextlib import contextmanager
 from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias, final
 
@@ -145,9 +146,9 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
         return f"agent_loop({', '.join(shown)})"
 
     @functools.cached_property
-    def _runnable_tools(self) -> dict[str, RunnableTool[Any]]:
-        # The loop answers calls itself, so its tools return their raw result (the
-        # tool's end event shows that result, as the peer's AgentExecutor does).
+    def tools_by_name(self) -> dict[str, RunnableTool[Any]]:
+        """The tools the loop runs, by name, returning their raw result: the loop answers
+        calls itself (so a tool's end event shows its result, as the peer's AgentExecutor)."""
         return {t.name: attrs.evolve(t, reply=None) for t in self.tools}
 
     @functools.cached_property
@@ -253,63 +254,36 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
     def pieces(self, input: AgentInput, scope: Scope) -> Iterator[AgentResult]:
         """The result's pieces as the run makes them, in ``scope`` (for nodes built on the loop)."""
         self._check_sync()
-        progress = Progress(read_input(input, self.name, prompted=self.prompt is not None))
-        clock = scope.clock
-        started = clock.monotonic()
-        decisions = self.decide(progress, started, clock.monotonic)
-        deadline = None if self.policy.timeout is None else started + self.policy.timeout
-        answer: Any = None
-        try:
-            while True:
-                try:
-                    request = decisions.send(answer)
-                except StopIteration:
-                    return
-                answer = None
+        run = _Driving(self, input, scope)
+        with run.sealed_on_error():
+            request = run.after(None)
+            while request is not None:
+                answer: Any = None
                 if isinstance(request, Emit):
                     yield request.piece
                 elif isinstance(request, CallModel):
-                    answer = self._call_model(scope, progress, request.with_tools)
+                    answer = self._call_model(scope, run.progress, request.with_tools)
                 else:
-                    planned = plan(request.message, self._runnable_tools)
-                    slots: Slots = [None] * len(planned)
-                    progress.interrupted = (request.message, slots)
-                    late = run_calls(scope, planned, self.policy, slots, deadline)
-                    progress.interrupted = None
-                    answer = (self._outcomes(planned, slots, late), late)
-        except BaseException as error:
-            remember(error, progress.partial(error))
-            raise
+                    planned, slots = run.step(request.message)
+                    answer = run.stepped(planned, slots, run_calls(scope, planned, self.policy, slots, run.deadline))
+                request = run.after(answer)
 
     async def apieces(self, input: AgentInput, scope: Scope) -> AsyncIterator[AgentResult]:
         """Async ``pieces``."""
-        progress = Progress(read_input(input, self.name, prompted=self.prompt is not None))
-        clock = scope.clock
-        started = clock.monotonic()
-        decisions = self.decide(progress, started, clock.monotonic)
-        deadline = None if self.policy.timeout is None else started + self.policy.timeout
-        answer: Any = None
-        try:
-            while True:
-                try:
-                    request = decisions.send(answer)
-                except StopIteration:
-                    return
-                answer = None
+        run = _Driving(self, input, scope)
+        with run.sealed_on_error():
+            request = run.after(None)
+            while request is not None:
+                answer: Any = None
                 if isinstance(request, Emit):
                     yield request.piece
                 elif isinstance(request, CallModel):
-                    answer = await self._acall_model_until(scope, progress, request.with_tools, deadline)
+                    answer = await self._acall_model_until(scope, run.progress, request.with_tools, run.deadline)
                 else:
-                    planned = plan(request.message, self._runnable_tools)
-                    slots: Slots = [None] * len(planned)
-                    progress.interrupted = (request.message, slots)
-                    late = await arun_calls(scope, planned, self.policy, slots, deadline)
-                    progress.interrupted = None
-                    answer = (self._outcomes(planned, slots, late), late)
-        except BaseException as error:
-            remember(error, progress.partial(error))
-            raise
+                    planned, slots = run.step(request.message)
+                    late = await arun_calls(scope, planned, self.policy, slots, run.deadline)
+                    answer = run.stepped(planned, slots, late)
+                request = run.after(answer)
 
     async def _acall_model_until(
         self, scope: Scope, progress: Progress, with_tools: bool, deadline: float | None
@@ -326,9 +300,6 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
             progress.calls += 1  # the call was made (its run shows the cancellation)
             return None
 
-    def _outcomes(self, planned: list[PlannedCall], slots: Slots, late: bool) -> list[ToolOutcome]:
-        reason = f"the agent's time limit ({self.policy.timeout} s) ran out" if late else "the step ended"
-        return filled(planned, slots, reason)
 
     # ------------------------------------------------------------------ runnable hooks
 
@@ -359,6 +330,51 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
         async for piece in self.apieces(input, scope):
             result = result + piece
         return result
+
+
+@final
+class _Driving:
+    """One run of the loop as a driver carries it out: its progress, its decisions, its
+    deadline, and the step whose tools are running (sealed if the run stops there)."""
+
+    __slots__ = ("loop", "progress", "decisions", "deadline")
+
+    def __init__(self, loop: AgentLoop, input: AgentInput, scope: Scope) -> None:
+        self.loop = loop
+        self.progress = Progress(read_input(input, loop.name, prompted=loop.prompt is not None))
+        clock = scope.clock
+        started = clock.monotonic()
+        self.decisions = loop.decide(self.progress, started, clock.monotonic)
+        self.deadline = None if loop.policy.timeout is None else started + loop.policy.timeout
+
+    @contextmanager
+    def sealed_on_error(self) -> Generator[None]:
+        """Whatever ends the run early leaves its sealed transcript with the error."""
+        try:
+            yield
+        except BaseException as error:
+            remember(error, self.progress.partial(error))
+            raise
+
+    def after(self, answer: object) -> Request | None:
+        """The next request, given the answer to the last one (None: the run is over)."""
+        try:
+            return self.decisions.send(answer)
+        except StopIteration:
+            return None
+
+    def step(self, message: AIMessage) -> tuple[list[PlannedCall], Slots]:
+        """The calls of ``message`` and their slots, remembered until the step ends."""
+        planned = plan(message, self.loop.tools_by_name)
+        slots: Slots = [None] * len(planned)
+        self.progress.interrupted = (message, slots)
+        return planned, slots
+
+    def stepped(self, planned: list[PlannedCall], slots: Slots, late: bool) -> tuple[list[ToolOutcome], bool]:
+        """The answer to a ``RunTools`` request: every call's outcome, and whether time ran out."""
+        self.progress.interrupted = None
+        reason = f"the agent's time limit ({self.loop.policy.timeout} s) ran out" if late else "the step ended"
+        return filled(planned, slots, reason), late
 
 
 def agent_loop(

@@ -30,7 +30,7 @@ from combinators.components.agents.transcript import (
 from combinators.components.agents.values import ToolOutcome
 from combinators.components.messages import AIMessage, ToolCall
 from combinators import RunnableTool, ToolArgumentsError
-from effects.authoring import run_indexed
+from effects.authoring import gather_structured, run_indexed
 from effects.authoring import Scope
 
 Slots = list[ToolOutcome | None]
@@ -162,12 +162,7 @@ async def arun_calls(
         if len(planned) == 1:
             await one(0)
             return
-        try:
-            async with asyncio.TaskGroup() as group:
-                for i in range(len(planned)):
-                    group.create_task(one(i))
-        except BaseExceptionGroup as errors:
-            raise _first(errors) from None
+        await gather_structured([one(i) for i in range(len(planned))])
 
     if deadline is None:
         await every()
@@ -182,12 +177,3 @@ async def arun_calls(
         return True
     return False
 
-
-def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    # The error a tool raised, not the cancellations it caused in its siblings.
-    for error in group.exceptions:
-        if isinstance(error, BaseExceptionGroup):
-            return _first(error)  # pyright: ignore[reportUnknownArgumentType]
-        if not isinstance(error, asyncio.CancelledError):
-            return error
-    return group.exceptions[0]

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import AsyncIterator, Iterable, Iterator
 
 import attrs
 
 from combinators.components.messages import AIMessage, AIMessageChunk, ToolCallChunk
+from effects.clock import current_clock
 
 
 def text_tokens(text: str) -> list[str]:
@@ -59,3 +61,25 @@ def message_chunks(message: AIMessage) -> list[AIMessageChunk]:
     )
     pieces[-1] = attrs.evolve(pieces[-1], chunk_position="last")
     return pieces
+
+
+def paced(chunks: Iterable[AIMessageChunk], delay: float) -> Iterator[AIMessageChunk]:
+    """``chunks``, each after ``delay`` seconds of the runtime's clock (none when 0).
+
+    >>> [c.text for c in paced(message_chunks(AIMessage("a b")), 0.0)]
+    ['a', ' ', 'b']
+    """
+    clock = current_clock()
+    for chunk in chunks:
+        if delay:
+            clock.sleep(delay)
+        yield chunk
+
+
+async def apaced(chunks: Iterable[AIMessageChunk], delay: float) -> AsyncIterator[AIMessageChunk]:
+    """Async ``paced``."""
+    clock = current_clock()
+    for chunk in chunks:
+        if delay:
+            await clock.asleep(delay)
+        yield chunk

@@ -26,7 +26,7 @@ import attrs
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.models.llm import LLM
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
-from combinators.components.models.chunking import message_chunks
+from combinators.components.models.chunking import apaced, message_chunks, paced
 from effects.clock import current_clock
 
 Reply = str | AIMessage | BaseException
@@ -109,21 +109,12 @@ class GenericFakeChatModel(BaseChatModel):
     def _stream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> Iterator[AIMessageChunk]:
-        reply = _reply_message(self.script.next(), stop)
-        clock = current_clock()
-        for chunk in _streamed(reply):
-            if self.token_delay:
-                clock.sleep(self.token_delay)
-            yield chunk
+        yield from paced(_streamed(_reply_message(self.script.next(), stop)), self.token_delay)
 
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
-        reply = _reply_message(self.script.next(), stop)
-        clock = current_clock()
-        for chunk in _streamed(reply):
-            if self.token_delay:
-                await clock.asleep(self.token_delay)
+        async for chunk in apaced(_streamed(_reply_message(self.script.next(), stop)), self.token_delay):
             yield chunk
 
 

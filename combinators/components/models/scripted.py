@@ -32,9 +32,8 @@ import attrs
 
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.messages import AIMessage, AIMessageChunk, Message
-from combinators.components.models.chunking import message_chunks
+from combinators.components.models.chunking import apaced, message_chunks, paced
 from combinators.components.models.ids import fresh_id
-from effects.clock import current_clock
 from effects.errors import CombinatorsError
 
 ScriptReply: TypeAlias = "AIMessage | str | BaseException"
@@ -139,19 +138,10 @@ class ScriptedChatModel(BaseChatModel):
     def _stream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> Iterator[AIMessageChunk]:
-        chunks = message_chunks(self._reply(messages, kwargs))
-        clock = current_clock()
-        for chunk in chunks:
-            if self.token_delay:
-                clock.sleep(self.token_delay)
-            yield chunk
+        yield from paced(message_chunks(self._reply(messages, kwargs)), self.token_delay)
 
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
-        chunks = message_chunks(self._reply(messages, kwargs))
-        clock = current_clock()
-        for chunk in chunks:
-            if self.token_delay:
-                await clock.asleep(self.token_delay)
+        async for chunk in apaced(message_chunks(self._reply(messages, kwargs)), self.token_delay):
             yield chunk

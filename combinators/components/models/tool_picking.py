@@ -44,7 +44,7 @@ from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, Bm25Index, 
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.retrieval.documents import Document
 from combinators.components.messages import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
-from combinators.components.models.chunking import message_chunks
+from combinators.components.models.chunking import apaced, message_chunks
 from combinators.components.models.ids import fresh_id
 
 NO_TOOL: Final = "I don't know: none of my tools matches the question."
@@ -153,5 +153,5 @@ class ToolPickingChatModel(BaseChatModel):
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
-        for chunk in message_chunks(self.reply(messages, kwargs)):
+        async for chunk in apaced(message_chunks(self.reply(messages, kwargs)), 0.0):
             yield chunk

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from combinators import RunnableTool
 from combinators.components import ScriptedChatModel, tool
 from combinators.components.messages import AIMessage, Message, ToolCall, ToolMessage
 
@@ -50,3 +52,21 @@ def answered_once(messages: tuple[Message, ...] | list[Message]) -> bool:
     asked = [c.id for m in messages if isinstance(m, AIMessage) for c in (*m.tool_calls, *m.invalid_tool_calls)]
     answers = [m.tool_call_id for m in messages if isinstance(m, ToolMessage)]
     return sorted(asked, key=str) == sorted(answers) and len(set(asked)) == len(asked)
+
+
+def forever() -> tuple[RunnableTool[Any], list[int], list[int]]:
+    """An async tool that never returns, and the calls it started and saw cancelled."""
+    started: list[int] = []
+    cancelled: list[int] = []
+
+    @tool
+    async def wait_forever(n: int) -> int:
+        """Never returns."""
+        started.append(n)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            cancelled.append(n)
+        return n
+
+    return wait_forever, started, cancelled

@@ -23,7 +23,7 @@ from combinators.components.messages import AIMessage, Message
 from combinators.components.tools import tool
 from effects.clock import FakeClock, current_clock, use_clock
 from effects.errors import InputValueError
-from tests.unit.agents.helpers import add, always_calling, answered_once, calls, fail, fresh
+from tests.unit.agents.helpers import add, always_calling, answered_once, calls, fail, forever, fresh
 
 
 @pytest.mark.parametrize("limit", [1, 2, 5])
@@ -84,18 +84,7 @@ def test_timeout_with_final_answer_still_answers() -> None:
 
 
 def test_async_timeout_cancels_the_tools_in_flight_and_seals_the_transcript() -> None:
-    started: list[int] = []
-    cancelled: list[int] = []
-
-    @tool
-    async def wait_forever(n: int) -> int:
-        """Never returns."""
-        started.append(n)
-        try:
-            await asyncio.Event().wait()
-        finally:
-            cancelled.append(n)
-        return n
+    wait_forever, started, cancelled = forever()
 
     async def run() -> tuple[object, int]:
         model = ScriptedChatModel([calls(*(("wait_forever", {"n": i}) for i in range(3))), "never"])

@@ -13,6 +13,7 @@ from combinators.components import ScriptedChatModel, tool
 from combinators.components.agents import Finished, LoopPolicy, agent_loop
 from combinators.components.messages import AIMessage, ToolCall
 from combinators import RunnableTool
+from tests.unit.agents.helpers import forever
 
 
 def released_together(parties: int) -> tuple[RunnableTool[Any], RunnableTool[Any]]:
@@ -106,18 +107,7 @@ def test_async_without_a_limit_they_overlap() -> None:
 
 
 def test_stopping_the_consumer_cancels_the_tools_in_flight() -> None:
-    started: list[int] = []
-    cancelled: list[int] = []
-
-    @tool
-    async def wait_forever(n: int) -> int:
-        """Never returns."""
-        started.append(n)
-        try:
-            await asyncio.Event().wait()
-        finally:
-            cancelled.append(n)
-        return n
+    wait_forever, started, cancelled = forever()
 
     async def run() -> int:
         model = three_calls("wait_forever")
