@@ -22,7 +22,7 @@ def test_w11_rows_and_budgets_with_the_peer_missing() -> None:
     settings = dataclasses.replace(Settings.make(quick=True), repeat=1, repeat_heavy=1, target=0.0)
     res = Results(settings, ours=load_ours(), peer="not installed", log=lambda _line: None)
     w13_agent(res)
-    assert [row.workload for row in res.rows] == ["W12"] * 4
+    assert [row.workload for row in res.rows] == ["W13"] * 4
     assert all(isinstance(row.ours, float) and row.ours > 0 for row in res.rows)
     assert all(row.peer is None for row in res.rows)
     assert [b.verdict for b in res.budgets] == ["n/a", "n/a"]
