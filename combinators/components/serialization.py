@@ -26,7 +26,8 @@ combinators.components.serialization.DisallowedTypeError: cannot load 'combinato
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, cast, final
 
 import attrs
@@ -66,14 +67,16 @@ def _where(path: tuple[str, ...]) -> str:
     return "/" + "/".join(path) if path else "the top level"
 
 
-def _encode(value: object, path: tuple[str, ...]) -> object:
-    if value is None or isinstance(value, (bool, int, float, str)):
+def _encode(value: object, path: tuple[str, ...], other: Callable[[object], object] | None = None) -> object:
+    if value is None or isinstance(value, (bool, int, str)):
         return value
+    if isinstance(value, float):
+        return value if other is None or math.isfinite(value) else other(value)
     if isinstance(value, Secret):
         return {MARKER: VERSION, "type": "secret", "name": path[-1] if path else None}
     if attrs.has(type(value)):
         kwargs = {
-            field.alias: _encode(getattr(value, field.name), (*path, field.alias))
+            field.alias: _encode(getattr(value, field.name), (*path, field.alias), other)
             for field in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))
             if field.init
         }
@@ -81,30 +84,39 @@ def _encode(value: object, path: tuple[str, ...]) -> object:
     if isinstance(value, Mapping):
         items = cast("Mapping[object, object]", value)
         for key in items:
+            if not isinstance(key, str) and other is not None:
+                return other(value)
             if not isinstance(key, str):
                 raise MalformedDataError(
                     f"cannot serialize a mapping with a {type(key).__name__} key at {_where(path)}; keys must be str"
                 )
-        encoded = {key: _encode(item, (*path, key)) for key, item in cast("Mapping[str, object]", items).items()}
+        encoded = {key: _encode(item, (*path, key), other) for key, item in cast("Mapping[str, object]", items).items()}
         if MARKER in encoded:
             # User data that looks like a marker: keep it data (pairs, so no dict has the key).
             return {MARKER: VERSION, "type": "escaped", "items": [[k, v] for k, v in encoded.items()]}
         return encoded
     if isinstance(value, (list, tuple)):
-        return [_encode(item, (*path, str(i))) for i, item in enumerate(cast("Sequence[object]", value))]
+        return [_encode(item, (*path, str(i)), other) for i, item in enumerate(cast("Sequence[object]", value))]
+    if other is not None:
+        return other(value)
     raise MalformedDataError(
         f"cannot serialize a {type(value).__name__} at {_where(path)}: expected JSON data "
         "(None, bool, int, float, str, list, tuple, dict with str keys), an attrs value or a Secret"
     )
 
 
-def to_data(value: object) -> object:
+def to_data(value: object, *, other: Callable[[object], object] | None = None) -> object:
     """The JSON-shaped data ``dumps`` writes (plain dicts, lists and scalars).
+
+    ``other`` writes what is not JSON data, an attrs value or a Secret (and floats that
+    are not finite); without it such a value is a ``MalformedDataError``.
 
     >>> to_data({"__combinators__": "mine"})
     {'__combinators__': 1, 'type': 'escaped', 'items': [['__combinators__', 'mine']]}
+    >>> to_data({"at": {1, 2}, "n": float("inf")}, other=repr)
+    {'at': '{1, 2}', 'n': 'inf'}
     """
-    return _encode(value, ())
+    return _encode(value, (), other)
 
 
 def dumps(value: object, *, indent: int | None = None) -> str:

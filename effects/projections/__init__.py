@@ -48,10 +48,15 @@ from effects.projections.run_log import apply_ops as apply_ops
 from effects.projections.run_log import run_log_patches as run_log_patches
 from effects.projections.run_log import run_logs as run_logs
 from effects.projections.sse import SSE_END as SSE_END
+from effects.projections.sse import SseFrame as SseFrame
+from effects.projections.sse import SseFrameParser as SseFrameParser
 from effects.projections.sse import SseParser as SseParser
+from effects.projections.sse import compact_json as compact_json
 from effects.projections.sse import encode_event_stream as encode_event_stream
 from effects.projections.sse import encode_sse_event as encode_sse_event
 from effects.projections.sse import parse_event_stream as parse_event_stream
+from effects.projections.sse import sse_comment as sse_comment
+from effects.projections.sse import sse_frame as sse_frame
 
 __all__ = [
     "NO_FILTER",
@@ -79,10 +84,13 @@ __all__ = [
     "RunLogPatches",
     "RunLogStates",
     "RunTree",
+    "SseFrame",
+    "SseFrameParser",
     "SseParser",
     "StandardStreamEvent",
     "StreamEvent",
     "apply_ops",
+    "compact_json",
     "encode_event_stream",
     "encode_sse_event",
     "is_secret",
@@ -92,6 +100,8 @@ __all__ = [
     "run_log_patches",
     "run_logs",
     "safe_repr",
+    "sse_comment",
+    "sse_frame",
     "stream_events_v1",
     "stream_events_v2",
     "to_jsonable",

@@ -6,6 +6,10 @@ event is ``event: data\\ndata: <one-line JSON>\\n\\n`` (UTF-8), then one termina
 ``to_jsonable`` form, compact and strict (no NaN); objects appear in that form, not in
 the JS peer's ``{"lc": 1, "type": "constructor", ...}`` form.
 
+The same frames carry the serving protocol (``metadata``, ``data``, ``error``, ``end``
+and ``: ping`` comments): ``sse_frame`` writes any of them and ``SseFrameParser`` reads
+them back, so one encoder serves both.
+
 >>> frames = list(encode_event_stream([{"event": "on_chain_start", "data": {"input": "é"}}]))
 >>> frames
 [b'event: data\\ndata: {"event":"on_chain_start","data":{"input":"\\xc3\\xa9"}}\\n\\n', b'event: end\\n\\n']
@@ -19,12 +23,44 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Final, final
 
+import attrs
+
 from effects.projections.jsonable import JsonValue, to_jsonable
 
-SSE_END: Final = b"event: end\n\n"
-"""The frame that closes the stream."""
 
-_DATA_PREFIX: Final = b"event: data\ndata: "
+def compact_json(value: JsonValue) -> str:
+    """The one-line, compact, strict JSON text that frames carry.
+
+    >>> compact_json({"a": [1, None], "b": "é"})
+    '{"a":[1,null],"b":"é"}'
+    """
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def sse_frame(event: str, data: str | None = None) -> bytes:
+    """One frame: ``event: <event>``, then a ``data:`` line when ``data`` (one-line text) is given.
+
+    >>> sse_frame("metadata", '{"run_id":"r1"}')
+    b'event: metadata\\ndata: {"run_id":"r1"}\\n\\n'
+    >>> sse_frame("end")
+    b'event: end\\n\\n'
+    """
+    if data is None:
+        return b"event: " + event.encode("utf-8") + b"\n\n"
+    return b"event: " + event.encode("utf-8") + b"\ndata: " + data.encode("utf-8") + b"\n\n"
+
+
+def sse_comment(text: str) -> bytes:
+    """A comment line (readers skip it; it keeps idle connections open).
+
+    >>> sse_comment("ping")
+    b': ping\\n\\n'
+    """
+    return b": " + text.encode("utf-8") + b"\n\n"
+
+
+SSE_END: Final = sse_frame("end")
+"""The frame that closes the stream."""
 
 
 def encode_sse_event(event: object) -> bytes:
@@ -33,8 +69,7 @@ def encode_sse_event(event: object) -> bytes:
     >>> encode_sse_event({"a": [1, None]})
     b'event: data\\ndata: {"a":[1,null]}\\n\\n'
     """
-    text = json.dumps(to_jsonable(event), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return _DATA_PREFIX + text.encode("utf-8") + b"\n\n"
+    return sse_frame("data", compact_json(to_jsonable(event)))
 
 
 def encode_event_stream(events: Iterable[object]) -> Iterator[bytes]:
@@ -49,13 +84,104 @@ def encode_event_stream(events: Iterable[object]) -> Iterator[bytes]:
 
 
 @final
+@attrs.frozen
+class SseFrame:
+    """One frame as read: its ``event`` name (``None`` when it had none) and its ``data`` text.
+
+    >>> SseFrame("end", None)
+    SseFrame(event='end', data=None)
+    """
+
+    event: str | None
+    data: str | None
+    """The ``data:`` lines joined with ``\\n``; ``None`` when the frame had none."""
+
+
+@final
+class SseFrameParser:
+    """Reads ``text/event-stream`` bytes, in chunks cut anywhere, into frames.
+
+    Follows the SSE line rules: ``\\n``, ``\\r\\n`` or ``\\r`` end a line, a blank
+    line ends a frame, ``data:`` lines are joined with ``\\n``, comment lines (``:``)
+    and fields other than ``event`` and ``data`` are ignored.
+
+    >>> parser = SseFrameParser()
+    >>> parser.feed(b"event: metadata\\r\\ndata: {}\\r\\n\\r\\n: ping\\n\\nevent: e")
+    [SseFrame(event='metadata', data='{}')]
+    >>> parser.feed(b"nd\\n\\n")
+    [SseFrame(event='end', data=None)]
+    """
+
+    __slots__ = ("_buffer", "_event", "_data", "_pending_cr")
+
+    def __init__(self) -> None:
+        self._buffer = b""
+        self._event: str | None = None
+        self._data: list[str] | None = None
+        self._pending_cr = False
+
+    def feed(self, chunk: bytes) -> list[SseFrame]:
+        """The frames completed by this chunk of bytes.
+
+        >>> SseFrameParser().feed("event: data")
+        Traceback (most recent call last):
+        ...
+        TypeError: SseFrameParser.feed expects bytes, got str
+        """
+        if not isinstance(chunk, bytes | bytearray | memoryview):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+            raise TypeError(f"SseFrameParser.feed expects bytes, got {type(chunk).__name__}")
+        data = bytes(chunk)
+        if self._pending_cr and data.startswith(b"\n"):
+            data = data[1:]  # the second half of a \r\n cut between chunks
+        self._pending_cr = data.endswith(b"\r")
+        buffer = self._buffer + data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        *lines, self._buffer = buffer.split(b"\n")
+        frames: list[SseFrame] = []
+        for line in lines:
+            frame = self._line(line)
+            if frame is not None:
+                frames.append(frame)
+        return frames
+
+    @property
+    def pending(self) -> bool:
+        """Whether bytes of an unfinished frame are waiting for more.
+
+        >>> parser = SseFrameParser()
+        >>> _ = parser.feed(b"event: end")
+        >>> parser.pending
+        True
+        """
+        return bool(self._buffer.strip()) or self._event is not None or self._data is not None
+
+    def _line(self, raw: bytes) -> SseFrame | None:
+        if not raw:
+            event, data = self._event, self._data
+            self._event, self._data = None, None
+            if event is None and data is None:
+                return None  # a stray blank line, or the end of a comment
+            return SseFrame(event, None if data is None else "\n".join(data))
+        line = raw.decode("utf-8")
+        if line.startswith(":"):
+            return None
+        field, _, value = line.partition(":")
+        if value.startswith(" "):
+            value = value[1:]
+        if field == "event":
+            self._event = value
+        elif field == "data":
+            if self._data is None:
+                self._data = []
+            self._data.append(value)
+        return None
+
+
+@final
 class SseParser:
     """Reads ``text/event-stream`` bytes, in chunks cut anywhere, back into JSON events.
 
-    Follows the SSE line rules that matter here: ``\\n``, ``\\r\\n`` or ``\\r`` end a
-    line, a blank line ends a frame, ``data:`` lines are joined with ``\\n``, comment
-    lines (``:``) and other fields are ignored. ``data`` frames give their JSON;
-    the ``end`` frame ends the stream.
+    The frames are read as ``SseFrameParser`` reads them; ``data`` frames (or frames
+    without an event name) give their JSON; the ``end`` frame ends the stream.
 
     >>> parser = SseParser()
     >>> parser.feed(b"event: data\\nda") + parser.feed(b"ta: [1]\\n\\nevent: end\\n\\n")
@@ -64,14 +190,11 @@ class SseParser:
     True
     """
 
-    __slots__ = ("_buffer", "_event", "_data", "_ended", "_pending_cr")
+    __slots__ = ("_frames", "_ended")
 
     def __init__(self) -> None:
-        self._buffer = b""
-        self._event: str | None = None
-        self._data: list[str] = []
+        self._frames = SseFrameParser()
         self._ended = False
-        self._pending_cr = False
 
     @property
     def ended(self) -> bool:
@@ -96,20 +219,16 @@ class SseParser:
             if bytes(chunk).strip():
                 raise ValueError("text/event-stream has data after its 'end' frame")
             return []
-        data = bytes(chunk)
-        if self._pending_cr and data.startswith(b"\n"):
-            data = data[1:]  # the second half of a \r\n cut between chunks
-        self._pending_cr = data.endswith(b"\r")
-        buffer = self._buffer + data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        *lines, self._buffer = buffer.split(b"\n")
         out: list[JsonValue] = []
-        for index, line in enumerate(lines):
-            if self._line(line, out):
-                rest = b"\n".join([*lines[index + 1 :], self._buffer])
-                self._buffer = b""
-                if rest.strip():
-                    raise ValueError("text/event-stream has data after its 'end' frame")
-                break
+        for frame in self._frames.feed(chunk):
+            if self._ended:
+                raise ValueError("text/event-stream has data after its 'end' frame")
+            if frame.event == "end":
+                self._ended = True
+                continue
+            out.append(_frame_json(frame))
+        if self._ended and self._frames.pending:
+            raise ValueError("text/event-stream has data after its 'end' frame")
         return out
 
     def close(self) -> None:
@@ -123,40 +242,18 @@ class SseParser:
         if not self._ended:
             raise ValueError("text/event-stream ended without its 'end' frame")
 
-    def _line(self, raw: bytes, out: list[JsonValue]) -> bool:
-        """Take one line; True when it completed the 'end' frame."""
-        if not raw:
-            return self._dispatch(out)
-        line = raw.decode("utf-8")
-        if line.startswith(":"):
-            return False
-        field, _, value = line.partition(":")
-        if value.startswith(" "):
-            value = value[1:]
-        if field == "event":
-            self._event = value
-        elif field == "data":
-            self._data.append(value)
-        return False
 
-    def _dispatch(self, out: list[JsonValue]) -> bool:
-        event, data = self._event, self._data
-        self._event, self._data = None, []
-        if event == "end":
-            self._ended = True
-            return True
-        if event is None and not data:
-            return False  # a stray blank line
-        if event not in (None, "data"):
-            raise ValueError(
-                f"text/event-stream frame has unknown event {event!r}; expected 'data' or 'end'"
-            )
-        text = "\n".join(data)
-        try:
-            out.append(json.loads(text))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"text/event-stream data is not JSON: {text[:200]!r}") from error
-        return False
+def _frame_json(frame: SseFrame) -> JsonValue:
+    if frame.event not in (None, "data"):
+        raise ValueError(
+            f"text/event-stream frame has unknown event {frame.event!r}; expected 'data' or 'end'"
+        )
+    text = frame.data or ""
+    try:
+        decoded: JsonValue = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"text/event-stream data is not JSON: {text[:200]!r}") from error
+    return decoded
 
 
 def parse_event_stream(chunks: Iterable[bytes]) -> Iterator[JsonValue]:

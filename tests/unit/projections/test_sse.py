@@ -79,3 +79,25 @@ def test_events_round_trip_through_sse_in_json_form(effects: list[Effect], chunk
     pieces = [body[i : i + chunk_size] for i in range(0, len(body), chunk_size)]
     assert list(parse_event_stream(pieces)) == [to_jsonable(event) for event in events]
     assert SECRET_TEXT.encode() not in body
+
+
+def test_frame_parser_reads_every_protocol_frame_in_any_cut() -> None:
+    from effects.projections import SseFrame, SseFrameParser, sse_comment, sse_frame
+
+    stream = (
+        sse_frame("metadata", '{"run_id":"r"}')
+        + sse_comment("ping")
+        + sse_frame("data", '"a"')
+        + b"event: error\r\ndata: {\"status_code\":500}\r\n\r\n"
+        + sse_frame("end")
+    )
+    expected = [
+        SseFrame("metadata", '{"run_id":"r"}'),
+        SseFrame("data", '"a"'),
+        SseFrame("error", '{"status_code":500}'),
+        SseFrame("end", None),
+    ]
+    for cut in range(len(stream) + 1):
+        parser = SseFrameParser()
+        assert parser.feed(stream[:cut]) + parser.feed(stream[cut:]) == expected
+        assert not parser.pending
