@@ -1,0 +1,132 @@
+"""``serve`` and ``mount``: any runnable over HTTP, with LangServe's wire protocol.
+
+>>> from combinators import RunnableLambda
+>>> from starlette.testclient import TestClient
+>>> def shout(text: str) -> str:
+...     return text.upper() + "!"
+>>> app = serve({"/shout": RunnableLambda(shout)})
+>>> with TestClient(app) as client:
+...     client.post("/shout/invoke", json={"input": "hi"}).json()["output"]
+'HI!'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypedDict, Unpack
+from uuid import UUID
+
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, Route
+
+from combinators import Runnable
+from combinators.integrations.serving.config import AuthHook, PerRequestHook, config_schema
+from combinators.integrations.serving.errors import ErrorMap
+from combinators.integrations.serving.http import RunGate
+from combinators.integrations.serving.openapi import openapi_document
+from combinators.integrations.serving.options import ServeOptions, Served
+from combinators.integrations.serving.pages import JsonPage, PlaygroundPage, Redirect
+from combinators.integrations.serving.routes import POST_ROUTES, PostRoute
+
+
+class ServeSettings(TypedDict, total=False):
+    """The keyword arguments of ``serve`` and ``mount`` (the fields of ``ServeOptions``)."""
+
+    config_keys: Sequence[str]
+    auth: AuthHook | None
+    per_request: PerRequestHook | None
+    error_map: ErrorMap | None
+    max_body_bytes: int
+    max_concurrent_runs: int | None
+    timeout: float | None
+    queue_size: int
+    ping_interval: float
+    input_types: Sequence[type]
+    playground: bool
+    new_run_id: Callable[[], UUID]
+
+
+def _path(path: str) -> str:
+    if not path.startswith("/"):
+        raise ValueError(f"a path must start with '/', got {path!r}")
+    trimmed = path.rstrip("/")
+    return trimmed or "/"
+
+
+def _routes(served: Served) -> list[BaseRoute]:
+    base = "" if served.path == "/" else served.path
+    routes: list[BaseRoute] = [Route(f"{base}/{name}", PostRoute(served, name), methods=["POST"]) for name in POST_ROUTES]
+    runnable = served.runnable
+    title = f"{runnable.name}Config"
+    schemas = {
+        "input_schema": lambda: dict(served.input_check.schema),
+        "output_schema": runnable.output_schema,
+        "config_schema": lambda: config_schema(served.policy, title),
+    }
+    routes += [Route(f"{base}/{name}", JsonPage(served, page), methods=["GET"]) for name, page in schemas.items()]
+    if served.options.playground:
+        page = PlaygroundPage(served)
+        routes += [
+            Route(f"{base}/playground", Redirect(f"{base}/playground/"), methods=["GET"]),
+            Route(f"{base}/playground/", page, methods=["GET"]),
+            Route(f"{base}/playground/{{file_path}}", page, methods=["GET"]),
+        ]
+    return routes
+
+
+def _served(runnable: Runnable[Any, Any], path: str, options: ServeOptions, gate: RunGate) -> Served:
+    if not isinstance(runnable, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+        raise TypeError(f"{path} must be served a Runnable, got {type(runnable).__name__}")
+    return Served(runnable, _path(path), options, gate)
+
+
+def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeSettings]) -> Starlette:
+    """A Starlette (ASGI) app serving each runnable at its path, plus ``/openapi.json``.
+
+    Run it with uvicorn (``uvicorn.run(app)``), or from the command line with
+    ``python -m combinators.integrations.serving module:attribute``. The settings are
+    shared by all paths (``max_concurrent_runs`` counts runs on every path together):
+
+    - ``config_keys``: the config keys a client may set (``("configurable",)``);
+    - ``auth(request)``: the principal, or ``None`` for a 401; runs before the body is
+      read, on every route; ``per_request(config, principal, request)``: the run's config;
+    - ``error_map(exception)``: an ``ErrorInfo``, or ``None`` for the defaults;
+    - ``max_body_bytes`` (413 above it), ``max_concurrent_runs`` (503 when full),
+      ``timeout`` (504 or an error frame), ``queue_size`` (frames a stream may hold
+      ahead of its reader), ``ping_interval`` (seconds between keep-alive comments);
+    - ``input_types``: your attrs classes that inputs may carry; ``playground``: serve the page.
+
+    >>> from combinators import RunnableLambda
+    >>> app = serve({"/echo": RunnableLambda(str)}, max_concurrent_runs=4)
+    >>> app.state.serving.limit
+    4
+    """
+    options = ServeOptions(**settings)  # pyright: ignore[reportArgumentType]  # TypedDict of the same fields
+    gate = RunGate(options.max_concurrent_runs)
+    served = [_served(runnable, path, options, gate) for path, runnable in runnables.items()]
+    routes = [route for one in served for route in _routes(one)]
+    docs = JsonPage(served[0], lambda: openapi_document(served)) if served else None
+    if docs is not None:
+        routes.append(Route("/openapi.json", docs, methods=["GET"]))
+    app = Starlette(routes=routes)
+    app.state.serving = gate
+    return app
+
+
+def mount(app: Starlette, path: str, runnable: Runnable[Any, Any], **settings: Unpack[ServeSettings]) -> None:
+    """Add a runnable's routes (and ``<path>/openapi.json``) to an existing Starlette app.
+
+    Takes the same settings as ``serve``; ``max_concurrent_runs`` counts this path's runs.
+
+    >>> from combinators import RunnableLambda
+    >>> app = Starlette()
+    >>> mount(app, "/echo", RunnableLambda(str))
+    >>> sorted({route.path for route in app.routes if route.path.startswith("/echo/s")})
+    ['/echo/stream', '/echo/stream_events', '/echo/stream_log']
+    """
+    options = ServeOptions(**settings)  # pyright: ignore[reportArgumentType]  # TypedDict of the same fields
+    served = _served(runnable, path, options, RunGate(options.max_concurrent_runs))
+    base = "" if served.path == "/" else served.path
+    for route in _routes(served):
+        app.router.routes.append(route)
+    app.router.routes.append(Route(f"{base}/openapi.json", JsonPage(served, lambda: openapi_document([served])), methods=["GET"]))

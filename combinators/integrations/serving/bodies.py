@@ -1,0 +1,201 @@
+"""Request bodies, read and checked before anything runs: 400 for bad JSON, 422 with field paths.
+
+The bodies are LangServe's (what its 0.3.3 client sends is accepted as is)::
+
+    invoke, stream:   {"input": X, "config": {...}?, "kwargs": {...}?}
+    batch:            {"inputs": [X, ...], "config": {...} | [{...}, ...]?, "kwargs"?, "return_exceptions"?}
+    stream_log:       invoke's body + the six filters (include_names, ..., exclude_tags) + "diff"?
+    stream_events:    invoke's body + the six filters + "version"? ("v1" or "v2")
+
+``null`` stands for an absent value everywhere; other keys are ignored. The input is
+checked against the chain's input JSON Schema; a 422 lists each problem with its
+location (``["body", "inputs", 1, "question"]``).
+
+>>> read_json(b'{"input": 1}')
+{'input': 1}
+>>> read_json(b'{"input": ')
+Traceback (most recent call last):
+...
+combinators.integrations.serving.errors.Rejected: Invalid JSON body: Expecting value at line 1 column 11
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, Literal, cast, final
+
+import attrs
+import jsonschema
+from jsonschema.validators import validator_for
+
+from combinators.integrations.serving.errors import ErrorInfo, Rejected, invalid
+from effects.projections import JsonValue
+
+Loc = tuple[str | int, ...]
+
+FILTER_KEYS: Final = (
+    "include_names",
+    "include_types",
+    "include_tags",
+    "exclude_names",
+    "exclude_types",
+    "exclude_tags",
+)
+MAX_DETAILS: Final = 20
+"""A 422 lists at most this many problems."""
+
+
+def problem(loc: Loc, msg: str, kind: str) -> dict[str, JsonValue]:
+    """One item of a 422's ``detail``.
+
+    >>> problem(("body", "input"), "field required", "missing")
+    {'loc': ['body', 'input'], 'msg': 'field required', 'type': 'missing'}
+    """
+    return {"loc": list(loc), "msg": msg, "type": kind}
+
+
+def read_json(raw: bytes) -> dict[str, object]:
+    """The body as a JSON object; 400 if it is not JSON, 422 if it is not an object."""
+    try:
+        body: object = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
+        where = f" at line {error.lineno} column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
+        raise Rejected(ErrorInfo(400, "InvalidJSON", f"Invalid JSON body: {reason}{where}")) from None
+    if not isinstance(body, dict):
+        raise invalid(
+            "the body must be a JSON object",
+            problem(("body",), f"expected an object, got {_kind(body)}", "type"),
+        )
+    return cast("dict[str, object]", body)
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number"
+    )
+
+
+def required(body: Mapping[str, object], key: str) -> object:
+    """``body[key]``; a 422 when it is missing.
+
+    >>> required({}, "input")
+    Traceback (most recent call last):
+    ...
+    combinators.integrations.serving.errors.Rejected: the body has no 'input'
+    """
+    if key not in body:
+        raise invalid(f"the body has no {key!r}", problem(("body", key), "field required", "missing"))
+    return body[key]
+
+
+def optional_object(body: Mapping[str, object], key: str) -> Mapping[str, object]:
+    """``body[key]`` when it is an object, ``{}`` when absent or null; else a 422."""
+    value = body.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise invalid(
+            f"{key!r} must be an object", problem(("body", key), f"expected an object, got {_kind(value)}", "type")
+        )
+    return cast("dict[str, object]", value)
+
+
+def optional_bool(body: Mapping[str, object], key: str, default: bool) -> bool:
+    """``body[key]`` when it is a boolean, ``default`` when absent or null; else a 422."""
+    value = body.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise invalid(f"{key!r} must be true or false", problem(("body", key), f"expected a boolean, got {_kind(value)}", "type"))
+    return value
+
+
+@final
+@attrs.frozen
+class Filters:
+    """The six event filters of ``stream_log`` and ``stream_events`` (``None``: no filter).
+
+    >>> Filters.read({"include_names": ["model"], "exclude_tags": None}).as_kwargs()["include_names"]
+    ['model']
+    """
+
+    include_names: tuple[str, ...] | None = None
+    include_types: tuple[str, ...] | None = None
+    include_tags: tuple[str, ...] | None = None
+    exclude_names: tuple[str, ...] | None = None
+    exclude_types: tuple[str, ...] | None = None
+    exclude_tags: tuple[str, ...] | None = None
+
+    @staticmethod
+    def read(body: Mapping[str, object]) -> Filters:
+        """The filters in a body; a 422 names a filter that is not a list of strings."""
+        values: dict[str, tuple[str, ...] | None] = {}
+        for key in FILTER_KEYS:
+            value = body.get(key)
+            if value is None:
+                values[key] = None
+                continue
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in cast("list[object]", value)):
+                raise invalid(
+                    f"{key!r} must be a list of strings or null",
+                    problem(("body", key), "expected a list of strings", "type"),
+                )
+            values[key] = tuple(cast("list[str]", value))
+        return Filters(**values)
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The filters as keyword arguments of ``astream_events`` / ``astream_log``."""
+        return {key: None if value is None else list(value) for key, value in attrs.asdict(self).items()}
+
+
+def read_version(body: Mapping[str, object]) -> Literal["v1", "v2"]:
+    """The ``version`` of ``stream_events`` (``v2`` unless the body says ``v1``).
+
+    >>> read_version({"version": "v3"})
+    Traceback (most recent call last):
+    ...
+    combinators.integrations.serving.errors.Rejected: 'version' must be "v1" or "v2"
+    """
+    version = body.get("version")
+    if version is None or version == "v2":
+        return "v2"
+    if version == "v1":
+        return "v1"
+    raise invalid('\'version\' must be "v1" or "v2"', problem(("body", "version"), "expected 'v1' or 'v2'", "enum"))
+
+
+@final
+class InputCheck:
+    """Checks inputs against the chain's input JSON Schema (built once per route).
+
+    >>> check = InputCheck({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]})
+    >>> [item["loc"] for item in check.problems({"q": 1}, ("body", "input"))]
+    [['body', 'input', 'q']]
+    """
+
+    __slots__ = ("schema", "_validator")
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+        cls: Any = validator_for(schema, default=jsonschema.Draft202012Validator)
+        cls.check_schema(schema)
+        # An empty schema accepts everything: skip the walk.
+        self._validator: Any = cls(schema) if _constrains(schema) else None
+
+    def problems(self, value: object, loc: Loc) -> list[dict[str, JsonValue]]:
+        """What is wrong with ``value`` (empty when it fits), deepest paths first."""
+        if self._validator is None:
+            return []
+        errors = sorted(self._validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+        return [
+            problem((*loc, *cast("Sequence[str | int]", error.absolute_path)), error.message, str(error.validator))
+            for error in errors[:MAX_DETAILS]
+        ]
+
+
+def _constrains(schema: Mapping[str, Any]) -> bool:
+    return any(key not in ("title", "description", "$schema") for key in schema)

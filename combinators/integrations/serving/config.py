@@ -1,0 +1,138 @@
+"""Per-request config: what a client may set, and the hooks that let the server set the rest.
+
+Merge order, last writer wins: the client's ``config`` (only the keys in
+``config_keys``; ``("configurable",)`` by default), then the ``per_request`` hook (it
+sees the principal that ``auth`` returned), then the server's own ``run_name`` (the
+route's path) and ``run_id``, which nothing overrides. Keys outside ``config_keys`` are
+dropped, as LangServe does; a non-empty ``configurable`` where it is not allowed is a
+422, so a client never believes it set something it did not.
+
+>>> policy = ConfigPolicy(("configurable",))
+>>> policy.read({"tags": ["dropped"], "configurable": {"user": "u1"}}, ("body", "config")).configurable
+mappingproxy({'user': 'u1'})
+>>> ConfigPolicy(("tags",)).read({"configurable": {"user": "u1"}}, ("body", "config"))
+Traceback (most recent call last):
+...
+combinators.integrations.serving.errors.Rejected: the server does not allow 'configurable' in config
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Final, TypeAlias, cast, final
+from uuid import UUID
+
+import attrs
+from starlette.requests import Request
+
+from combinators.integrations.serving.bodies import Loc, problem
+from combinators.integrations.serving.errors import invalid
+from effects import RunConfig
+
+SETTABLE_KEYS: Final = ("configurable", "tags", "metadata", "recursion_limit", "max_concurrency", "timeout")
+"""The config keys a server may let clients set (``run_name`` and ``run_id`` are the server's)."""
+
+AuthHook: TypeAlias = Callable[[Request], "Awaitable[object] | object"]
+"""Who is asking: returns the principal (any value), or ``None`` for a 401. Sync or async."""
+
+PerRequestHook: TypeAlias = Callable[[RunConfig, Any, Request], "Awaitable[RunConfig] | RunConfig"]
+"""``(config, principal, request) -> config``: sets config from the principal. Sync or async."""
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check(key: str, value: object, loc: Loc) -> object:
+    ok: bool
+    expected: str
+    if key == "tags":
+        ok = isinstance(value, list) and all(isinstance(t, str) for t in cast("list[object]", value))
+        expected = "a list of strings"
+    elif key in ("metadata", "configurable"):
+        ok, expected = isinstance(value, dict), "an object"
+    elif key == "recursion_limit":
+        ok, expected = _is_int(value) and cast(int, value) >= 1, "an integer of at least 1"
+    elif key == "max_concurrency":
+        ok, expected = _is_int(value) and cast(int, value) >= 1, "an integer of at least 1 or null"
+    else:  # timeout
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+        expected = "a positive number of seconds or null"
+    if not ok:
+        raise invalid(f"config {key!r} must be {expected}", problem((*loc, key), f"expected {expected}", "type"))
+    return tuple(cast("list[str]", value)) if key == "tags" else value
+
+
+@final
+@attrs.frozen
+class ConfigPolicy:
+    """Which config keys a client may set (a subset of ``SETTABLE_KEYS``).
+
+    >>> ConfigPolicy(("run_name",))
+    Traceback (most recent call last):
+    ...
+    ValueError: config_keys may hold only configurable, tags, metadata, recursion_limit, max_concurrency, timeout; got 'run_name'
+    """
+
+    keys: tuple[str, ...] = ("configurable",)
+
+    def __attrs_post_init__(self) -> None:
+        for key in self.keys:
+            if key not in SETTABLE_KEYS:
+                raise ValueError(f"config_keys may hold only {', '.join(SETTABLE_KEYS)}; got {key!r}")
+
+    def read(self, raw: object, loc: Loc) -> RunConfig:
+        """The part of a client's config the server keeps (checked; 422 when malformed)."""
+        if raw is None:
+            return RunConfig()
+        if not isinstance(raw, dict):
+            raise invalid("config must be an object", problem(loc, "expected an object", "type"))
+        sent = cast("dict[str, object]", raw)
+        configurable = sent.get("configurable")
+        if configurable and "configurable" not in self.keys:
+            raise invalid(
+                "the server does not allow 'configurable' in config",
+                problem((*loc, "configurable"), "the server does not allow this key", "forbidden"),
+            )
+        kept = {key: _check(key, sent[key], loc) for key in self.keys if sent.get(key) is not None}
+        return RunConfig(**cast("dict[str, Any]", kept)) if kept else RunConfig()
+
+
+async def call_hook(result: object) -> object:
+    """A hook's result, awaited when the hook was async."""
+    if inspect.isawaitable(result):
+        return await cast("Awaitable[object]", result)
+    return result
+
+
+async def server_config(
+    client: RunConfig,
+    per_request: PerRequestHook | None,
+    principal: object,
+    request: Request,
+    run_name: str,
+    run_id: UUID,
+) -> RunConfig:
+    """The config a run gets: the client's kept part, the hook's changes, the server's name and id."""
+    config = client
+    if per_request is not None:
+        config = RunConfig.coerce(await call_hook(per_request(client, principal, request)))
+    return attrs.evolve(config, run_name=run_name, run_id=run_id)
+
+
+def config_schema(policy: ConfigPolicy, title: str) -> dict[str, Any]:
+    """The JSON Schema of the config a client may send.
+
+    >>> config_schema(ConfigPolicy(("tags",)), "ChatConfig")["properties"]
+    {'tags': {'type': 'array', 'items': {'type': 'string'}}}
+    """
+    shapes: Mapping[str, dict[str, Any]] = {
+        "configurable": {"type": "object"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "metadata": {"type": "object"},
+        "recursion_limit": {"type": "integer", "minimum": 1},
+        "max_concurrency": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+        "timeout": {"anyOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "null"}]},
+    }
+    return {"title": title, "type": "object", "properties": {key: shapes[key] for key in policy.keys}}

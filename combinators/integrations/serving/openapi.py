@@ -1,0 +1,143 @@
+"""``/openapi.json``: an OpenAPI 3.1 document built from the served runnables' own schemas.
+
+The request schemas are the JSON Schemas that validate requests (``input_schema()`` of
+each runnable, the config a client may set), and the answers' schemas come from
+``output_schema()``: the document cannot drift from what the server does.
+
+>>> from combinators import RunnableLambda
+>>> from combinators.integrations.serving.http import RunGate
+>>> from combinators.integrations.serving.options import ServeOptions, Served
+>>> def shout(text: str) -> str:
+...     return text.upper()
+>>> doc = openapi_document([Served(RunnableLambda(shout), "/shout", ServeOptions(), RunGate(None))])
+>>> doc["components"]["schemas"]["ShoutInput"]
+{'title': 'shout_input', 'type': 'string'}
+>>> sorted(doc["paths"])[:3]
+['/shout/batch', '/shout/config_schema', '/shout/input_schema']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Final
+
+from combinators.integrations.serving.bodies import FILTER_KEYS
+from combinators.integrations.serving.config import config_schema
+from combinators.integrations.serving.options import Served
+
+ERROR_SCHEMA: Final[dict[str, Any]] = {
+    "title": "ErrorInfo",
+    "type": "object",
+    "properties": {
+        "status_code": {"type": "integer"},
+        "type": {"type": "string"},
+        "message": {"type": "string"},
+        "retryable": {"type": "boolean"},
+        "retry_after": {"type": "number"},
+        "detail": {"type": "array", "items": {"type": "object"}},
+        "run_id": {"type": "string"},
+    },
+    "required": ["status_code", "type", "message", "retryable"],
+}
+ERROR_STATUSES: Final = {
+    "400": "the body is not JSON",
+    "401": "no valid credentials",
+    "413": "the body is too large",
+    "422": "the body or the input does not fit its schema",
+    "429": "rate limited (Retry-After)",
+    "500": "the run failed (message scrubbed)",
+    "503": "busy or a transient failure (Retry-After)",
+    "504": "the run took too long",
+}
+_FILTERS: Final[dict[str, Any]] = {
+    key: {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]} for key in FILTER_KEYS
+}
+
+
+def _name(path: str) -> str:
+    words = [w for w in re.split(r"[^0-9A-Za-z]+", path) if w]
+    return "".join(w[:1].upper() + w[1:] for w in words) or "Root"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _answers(ok: dict[str, Any]) -> dict[str, Any]:
+    return {"200": ok, **{status: _json(_ref("ErrorInfo"), why) for status, why in ERROR_STATUSES.items()}}
+
+
+def _post(summary: str, body: dict[str, Any], ok: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "post": {
+            "summary": summary,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+            "responses": _answers(ok),
+        }
+    }
+
+
+def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
+    name = _name(served.path)
+    schemas[f"{name}Input"] = dict(served.input_check.schema)
+    schemas[f"{name}Output"] = served.runnable.output_schema()
+    schemas[f"{name}Config"] = config_schema(served.policy, f"{name}Config")
+    one = {
+        "type": "object",
+        "properties": {"input": _ref(f"{name}Input"), "config": _ref(f"{name}Config"), "kwargs": {"type": "object"}},
+        "required": ["input"],
+    }
+    many = {
+        "type": "object",
+        "properties": {
+            "inputs": {"type": "array", "items": _ref(f"{name}Input")},
+            "config": {"anyOf": [_ref(f"{name}Config"), {"type": "array", "items": _ref(f"{name}Config")}]},
+            "kwargs": {"type": "object"},
+            "return_exceptions": {"type": "boolean"},
+        },
+        "required": ["inputs"],
+    }
+    metadata = {"type": "object", "properties": {"run_id": {"type": "string"}}}
+    sse = {"description": "server-sent events: metadata, data..., end or error", "content": {"text/event-stream": {}}}
+    filtered = {**one, "properties": {**one["properties"], **_FILTERS}}
+    events = {**filtered, "properties": {**filtered["properties"], "version": {"enum": ["v1", "v2"]}}}
+    base = served.path.rstrip("/")
+    paths: dict[str, Any] = {
+        f"{base}/invoke": _post(
+            "Run once",
+            one,
+            _json({"type": "object", "properties": {"output": _ref(f"{name}Output"), "metadata": metadata}}),
+        ),
+        f"{base}/batch": _post(
+            "Run on many inputs",
+            many,
+            _json({"type": "object", "properties": {"output": {"type": "array", "items": _ref(f"{name}Output")}}}),
+        ),
+        f"{base}/stream": _post("Stream the output", one, sse),
+        f"{base}/stream_log": _post("Stream the run log (JSON patches)", filtered, sse),
+        f"{base}/stream_events": _post("Stream the run's events", events, sse),
+    }
+    for which in ("input", "output", "config"):
+        paths[f"{base}/{which}_schema"] = {
+            "get": {"summary": f"The {which} JSON Schema", "responses": {"200": _json({"type": "object"})}}
+        }
+    return paths
+
+
+def openapi_document(served: Sequence[Served], title: str = "combinators") -> dict[str, Any]:
+    """The OpenAPI 3.1 document of these served runnables."""
+    schemas: dict[str, Any] = {"ErrorInfo": ERROR_SCHEMA}
+    paths: dict[str, Any] = {}
+    for one in served:
+        paths.update(_paths(one, schemas))
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": title, "version": "1"},
+        "paths": dict(sorted(paths.items())),
+        "components": {"schemas": schemas},
+    }

@@ -1,0 +1,79 @@
+"""How a runnable is served: limits, hooks and policies, as one value per mounted path.
+
+>>> ServeOptions().max_body_bytes, ServeOptions().queue_size
+(10485760, 64)
+>>> ServeOptions(queue_size=0)
+Traceback (most recent call last):
+...
+ValueError: queue_size must be at least 1, got 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, final
+from uuid import UUID
+
+import attrs
+
+from combinators import Runnable
+from combinators.integrations.serving.bodies import InputCheck
+from combinators.integrations.serving.config import AuthHook, ConfigPolicy, PerRequestHook
+from combinators.integrations.serving.errors import ErrorMap
+from combinators.integrations.serving.http import RunGate
+from combinators.integrations.serving.wire import WireTypes, wire_types
+from effects.run_ids import new_run_id
+
+
+def _at_least(minimum: float) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None and value < minimum:
+            raise ValueError(f"{attribute.name} must be at least {minimum:g}, got {value!r}")
+
+    return check
+
+
+@final
+@attrs.frozen
+class ServeOptions:
+    """Everything ``serve`` and ``mount`` take besides the runnables (see ``serve``).
+
+    >>> ServeOptions(config_keys=("configurable", "tags")).policy.keys
+    ('configurable', 'tags')
+    """
+
+    config_keys: tuple[str, ...] = attrs.field(default=("configurable",), converter=tuple)
+    auth: AuthHook | None = None
+    per_request: PerRequestHook | None = None
+    error_map: ErrorMap | None = None
+    max_body_bytes: int = attrs.field(default=10 * 1024 * 1024, validator=_at_least(1))
+    max_concurrent_runs: int | None = attrs.field(default=None, validator=_at_least(1))
+    timeout: float | None = attrs.field(default=None, validator=_at_least(0.0))
+    queue_size: int = attrs.field(default=64, validator=_at_least(1))
+    ping_interval: float = attrs.field(default=15.0, validator=_at_least(0.001))
+    input_types: tuple[type, ...] = attrs.field(default=(), converter=tuple)
+    """Your own attrs classes that inputs may carry in the wire envelope."""
+    playground: bool = True
+    new_run_id: Callable[[], UUID] = new_run_id
+    """Where the server's run ids come from (time-ordered UUIDs by default)."""
+
+    @property
+    def policy(self) -> ConfigPolicy:
+        """The config policy of ``config_keys``."""
+        return ConfigPolicy(self.config_keys)
+
+
+@final
+class Served:
+    """One runnable at one path, with what its routes share (built once, at mount time)."""
+
+    __slots__ = ("runnable", "path", "options", "policy", "input_check", "types", "gate")
+
+    def __init__(self, runnable: Runnable[Any, Any], path: str, options: ServeOptions, gate: RunGate) -> None:
+        self.runnable = runnable
+        self.path = path
+        self.options = options
+        self.policy = options.policy
+        self.input_check = InputCheck(runnable.input_schema())
+        self.types: WireTypes = wire_types(options.input_types)
+        self.gate = gate

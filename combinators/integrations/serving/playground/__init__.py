@@ -1,0 +1,1 @@
+"""The playground page: one HTML file, plain JavaScript and CSS (no build step)."""

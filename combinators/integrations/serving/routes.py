@@ -1,0 +1,306 @@
+"""The routes of a served runnable, with LangServe's paths and JSON shapes.
+
+``POST invoke``  ``{"output": X, "metadata": {"run_id", "feedback_tokens": []}}``
+``POST batch``   ``{"output": [X, ...], "metadata": {"run_ids", "responses"}}`` (plus
+``"errors": [null | error, ...]`` when the body asks ``"return_exceptions": true``)
+``POST stream``, ``stream_log``, ``stream_events``: server-sent events, ``metadata``
+first, then ``data`` frames (chunks; ``{"ops": [...]}`` patches; events), then ``end``
+or one ``error`` frame.
+
+Every route runs the ``auth`` hook before it reads the body; no principal is a 401.
+
+>>> sorted(POST_ROUTES)
+['batch', 'invoke', 'stream', 'stream_events', 'stream_log']
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
+from typing import Any, Final, Literal, final
+
+from starlette.requests import Request
+from starlette.types import Receive, Scope, Send
+
+from combinators.integrations.serving.bodies import (
+    Filters,
+    optional_bool,
+    optional_object,
+    problem,
+    read_json,
+    read_version,
+    required,
+)
+from combinators.integrations.serving.config import call_hook, server_config
+from combinators.integrations.serving.errors import ErrorInfo, ErrorMap, Rejected, error_info, invalid
+from combinators.integrations.serving.http import ClientGone, read_body, run_while_connected, send_error, send_json
+from combinators.integrations.serving.options import Served
+from combinators.integrations.serving.streaming import (
+    data_frame,
+    error_frame,
+    metadata_frame,
+    send_event_stream,
+)
+from combinators.integrations.serving.wire import from_wire, to_wire
+from effects import RunConfig
+from effects.projections import JsonValue
+
+log: Final = logging.getLogger("combinators.serving")
+
+UNAUTHORIZED: Final = ErrorInfo(401, "Unauthorized", "no valid credentials")
+BUSY: Final = ErrorInfo(503, "Busy", "the server is running as many runs as it may", True, 1.0)
+
+
+async def authenticate(served: Served, request: Request) -> object:
+    """The principal the ``auth`` hook names (``True`` without a hook); 401 when ``None``."""
+    auth = served.options.auth
+    if auth is None:
+        return True
+    principal = await call_hook(auth(request))
+    if principal is None:
+        raise Rejected(UNAUTHORIZED)
+    return principal
+
+
+def _input(served: Served, value: object, loc: tuple[str | int, ...]) -> object:
+    problems = served.input_check.problems(value, loc)
+    if problems:
+        raise invalid(f"the input does not fit {served.path}'s input schema", *problems)
+    return from_wire(value, served.types)
+
+
+@final
+class Call:
+    """A checked request: inputs, the client's configs, and what the route asked for."""
+
+    __slots__ = ("inputs", "configs", "body", "principal", "request", "filters", "version")
+
+    def __init__(
+        self,
+        inputs: list[object],
+        configs: list[RunConfig],
+        body: Mapping[str, object],
+        principal: object,
+        request: Request,
+        filters: Filters = Filters(),
+        version: Literal["v1", "v2"] = "v2",
+    ) -> None:
+        self.inputs = inputs
+        self.configs = configs
+        self.body = body
+        self.principal = principal
+        self.request = request
+        self.filters = filters
+        self.version: Literal["v1", "v2"] = version
+
+    async def run_configs(self, served: Served) -> list[RunConfig]:
+        """The configs the runs get (hooks applied, the server's name and fresh run ids)."""
+        options = served.options
+        return [
+            await server_config(config, options.per_request, self.principal, self.request, served.path, options.new_run_id())
+            for config in self.configs
+        ]
+
+
+def read_one(served: Served, body: Mapping[str, object], principal: object, request: Request) -> Call:
+    """An invoke or stream body."""
+    optional_object(body, "kwargs")
+    value = _input(served, required(body, "input"), ("body", "input"))
+    config = served.policy.read(body.get("config"), ("body", "config"))
+    return Call([value], [config], body, principal, request)
+
+
+def read_log(served: Served, body: Mapping[str, object], principal: object, request: Request) -> Call:
+    """A stream_log body: invoke's, plus the filters (``diff`` is always true)."""
+    call = read_one(served, body, principal, request)
+    optional_bool(body, "diff", True)
+    call.filters = Filters.read(body)
+    return call
+
+
+def read_events(served: Served, body: Mapping[str, object], principal: object, request: Request) -> Call:
+    """A stream_events body: invoke's, plus the filters and the version."""
+    call = read_one(served, body, principal, request)
+    call.filters = Filters.read(body)
+    call.version = read_version(body)
+    return call
+
+
+def read_batch(served: Served, body: Mapping[str, object], principal: object, request: Request) -> Call:
+    """A batch body: every input checked, problems listed per item."""
+    optional_object(body, "kwargs")
+    optional_bool(body, "return_exceptions", False)
+    raw = required(body, "inputs")
+    if not isinstance(raw, list):
+        raise invalid("'inputs' must be a list", problem(("body", "inputs"), "expected an array", "type"))
+    items: list[object] = list(raw)  # pyright: ignore[reportUnknownArgumentType]
+    problems = [p for i, item in enumerate(items) for p in served.input_check.problems(item, ("body", "inputs", i))]
+    if problems:
+        raise invalid(f"some inputs do not fit {served.path}'s input schema", *problems)
+    sent = body.get("config")
+    if isinstance(sent, list):
+        configs: list[object] = list(sent)  # pyright: ignore[reportUnknownArgumentType]
+        if len(configs) != len(items):
+            raise invalid(
+                f"{len(configs)} configs for {len(items)} inputs",
+                problem(("body", "config"), "give one config, or one per input", "length"),
+            )
+        kept = [served.policy.read(c, ("body", "config", i)) for i, c in enumerate(configs)]
+    else:
+        kept = [served.policy.read(sent, ("body", "config"))] * len(items)
+    return Call([from_wire(item, served.types) for item in items], kept, body, principal, request)
+
+
+Handler = Callable[[Served, Call, Receive, Send], Awaitable[None]]
+
+
+async def invoke(served: Served, call: Call, receive: Receive, send: Send) -> None:
+    (config,) = await call.run_configs(served)
+    run_id = str(config.run_id)
+    try:
+        output = await run_while_connected(
+            served.runnable.ainvoke(call.inputs[0], config), receive, served.options.timeout
+        )
+    except ClientGone:
+        raise
+    except Exception as error:
+        await send_error(send, error_info(error, served.options.error_map), run_id)
+        return
+    await send_json(send, 200, {"output": to_wire(output), "metadata": {"run_id": run_id, "feedback_tokens": []}})
+
+
+async def batch(served: Served, call: Call, receive: Receive, send: Send) -> None:
+    configs = await call.run_configs(served)
+    run_ids: list[JsonValue] = [str(config.run_id) for config in configs]
+    return_exceptions = optional_bool(call.body, "return_exceptions", False)
+    try:
+        outputs = await run_while_connected(
+            served.runnable.abatch(call.inputs, configs, return_exceptions=return_exceptions),
+            receive,
+            served.options.timeout,
+        )
+    except ClientGone:
+        raise
+    except Exception as error:
+        await send_error(send, error_info(error, served.options.error_map))
+        return
+    answer: dict[str, JsonValue] = {
+        "output": [None if isinstance(o, Exception) else to_wire(o) for o in outputs],
+        "metadata": {
+            "run_ids": run_ids,
+            "responses": [{"run_id": run_id, "feedback_tokens": []} for run_id in run_ids],
+        },
+    }
+    if return_exceptions:
+        error_map = served.options.error_map
+        answer["errors"] = [error_info(o, error_map).to_json() if isinstance(o, Exception) else None for o in outputs]
+    await send_json(send, 200, answer)
+
+
+async def _stream(
+    served: Served,
+    call: Call,
+    receive: Receive,
+    send: Send,
+    frames: Callable[[RunConfig], AsyncGenerator[bytes, None]],
+) -> None:
+    (config,) = await call.run_configs(served)
+    options = served.options
+    completed = await send_event_stream(
+        send,
+        receive,
+        metadata_frame(str(config.run_id)),
+        frames(config),
+        queue_size=options.queue_size,
+        ping_interval=options.ping_interval,
+        gate=served.gate,
+        timeout=options.timeout,
+        on_error=lambda error: error_frame(error_info(error, options.error_map)),
+    )
+    if not completed:
+        raise ClientGone
+
+
+async def stream(served: Served, call: Call, receive: Receive, send: Send) -> None:
+    async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
+        async for chunk in served.runnable.astream(call.inputs[0], config):
+            yield data_frame(chunk)
+
+    await _stream(served, call, receive, send, frames)
+
+
+async def stream_log(served: Served, call: Call, receive: Receive, send: Send) -> None:
+    filters = call.filters.as_kwargs()
+
+    async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
+        async for patch in served.runnable.astream_log(call.inputs[0], config, **filters):
+            yield data_frame({"ops": list(patch.ops)})
+
+    await _stream(served, call, receive, send, frames)
+
+
+async def stream_events(served: Served, call: Call, receive: Receive, send: Send) -> None:
+    filters = call.filters.as_kwargs()
+    error_map = served.options.error_map
+
+    async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
+        events = served.runnable.astream_events(call.inputs[0], config, version=call.version, **filters)
+        async for event in events:
+            if event["event"].endswith("_error"):
+                event = _scrubbed(event, error_map)
+            yield data_frame(event)
+
+    await _stream(served, call, receive, send, frames)
+
+
+def _scrubbed(event: Any, error_map: ErrorMap | None) -> Any:
+    """An error event carries its error as the error map answers it, never the raw message."""
+    data = dict(event["data"])
+    error = data.get("error")
+    if isinstance(error, BaseException):
+        data["error"] = error_info(error, error_map, logged=False).to_json()
+    return {**event, "data": data}
+
+
+Reader = Callable[[Served, Mapping[str, object], object, Request], Call]
+
+POST_ROUTES: Final[Mapping[str, tuple[Reader, Handler]]] = {
+    "invoke": (read_one, invoke),
+    "batch": (read_batch, batch),
+    "stream": (read_one, stream),
+    "stream_log": (read_log, stream_log),
+    "stream_events": (read_events, stream_events),
+}
+
+
+@final
+class PostRoute:
+    """A POST route as an ASGI app: auth, body, checks, the run gate, then the handler."""
+
+    __slots__ = ("served", "read", "handle")
+
+    def __init__(self, served: Served, name: str) -> None:
+        self.served = served
+        self.read, self.handle = POST_ROUTES[name]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        served = self.served
+        request = Request(scope, receive)
+        try:
+            principal = await authenticate(served, request)
+            body = read_json(await read_body(scope, receive, served.options.max_body_bytes))
+            call = self.read(served, body, principal, request)
+        except Rejected as rejected:
+            await send_error(send, rejected.info)
+            return
+        except ClientGone:
+            return
+        if not served.gate.try_start():
+            await send_error(send, BUSY)
+            return
+        try:
+            await self.handle(served, call, receive, send)
+        except ClientGone:
+            log.info("%s %s: the client disconnected; the run was cancelled (499)", scope["method"], scope["path"])
+        finally:
+            served.gate.finish()

@@ -1,0 +1,124 @@
+"""The wire form of values: JSON data as itself, the library's values in an explicit envelope.
+
+Plain JSON data (``None``, bools, numbers, strings, lists, dicts with str keys) travels
+as itself and is never reinterpreted: ``{"type": "human", "content": "hi"}`` stays that
+dict on both ends. An attrs value (a message, a document, a prompt value, one of yours)
+travels in the envelope that ``combinators.components.dumps`` writes::
+
+    {"__combinators__": 1, "type": "constructor", "id": "<module>.<Class>", "kwargs": {...}}
+
+A user dict that has the key ``"__combinators__"`` is escaped, so it stays data; secrets
+are redacted; tuples travel as lists. Anything else (exceptions, UUIDs, datetimes, bytes,
+sets, floats that are not finite, other objects) travels in its ``to_jsonable`` reading
+form, which is data with no way back.
+
+``from_wire`` rebuilds envelopes of the allowed classes (``WIRE_TYPES`` by default:
+messages, prompt values, documents); an envelope of any other class stays the envelope
+dict it is.
+
+>>> from combinators.components import HumanMessage
+>>> wire = to_wire({"message": HumanMessage("hi"), "plain": {"type": "human", "content": "hi"}})
+>>> wire["message"]["__combinators__"], wire["plain"]
+(1, {'type': 'human', 'content': 'hi'})
+>>> from_wire(wire) == {"message": HumanMessage("hi"), "plain": {"type": "human", "content": "hi"}}
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, cast
+
+from combinators.components import PROMPT_VALUE_TYPES, Document
+from combinators.components.serialization import MARKER, from_data, to_data, type_id
+from effects.projections import JsonValue, compact_json, to_jsonable
+
+WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document)
+"""The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values, documents."""
+
+
+def to_wire(value: object) -> JsonValue:
+    """The wire form of ``value`` (see the module docstring); never raises.
+
+    >>> to_wire(("a", 1.5, float("nan")))
+    ['a', 1.5, 'NaN']
+    """
+    if value is None or type(value) is str or type(value) is int or type(value) is bool:
+        return cast(JsonValue, value)  # most chunks: no walk at all
+    return cast(JsonValue, to_data(value, other=to_jsonable))
+
+
+def wire_text(value: object) -> str:
+    """The wire form as compact one-line JSON text (what frames and bodies carry).
+
+    >>> wire_text({"a": [1, None]})
+    '{"a":[1,null]}'
+    """
+    return compact_json(to_wire(value))
+
+
+class WireTypes:
+    """An allowlist of classes that ``from_wire`` may rebuild, by their wire id.
+
+    >>> from combinators.components import AIMessage
+    >>> WireTypes([AIMessage]).allows(type_id(AIMessage))
+    True
+    """
+
+    __slots__ = ("_classes",)
+
+    def __init__(self, classes: Iterable[type]) -> None:
+        self._classes: dict[str, type] = {type_id(cls): cls for cls in classes}
+
+    def allows(self, class_id: object) -> bool:
+        """Whether an envelope with this id is rebuilt.
+
+        >>> WireTypes([]).allows("x.Y")
+        False
+        """
+        return isinstance(class_id, str) and class_id in self._classes
+
+    @property
+    def classes(self) -> tuple[type, ...]:
+        """The allowed classes.
+
+        >>> WireTypes([int]).classes
+        (<class 'int'>,)
+        """
+        return tuple(self._classes.values())
+
+
+DEFAULT_WIRE_TYPES: Final = WireTypes(WIRE_TYPES)
+
+
+def from_wire(data: object, types: WireTypes = DEFAULT_WIRE_TYPES) -> object:
+    """Values from their wire form: envelopes of allowed classes rebuilt, the rest as data.
+
+    >>> from_wire({"__combinators__": 1, "type": "constructor", "id": "app.Secretive", "kwargs": {}})
+    {'__combinators__': 1, 'type': 'constructor', 'id': 'app.Secretive', 'kwargs': {}}
+    """
+    if isinstance(data, list):
+        return [from_wire(item, types) for item in cast("list[object]", data)]
+    if not isinstance(data, dict):
+        return data
+    fields = cast("dict[str, object]", data)
+    if MARKER not in fields:
+        return {key: from_wire(item, types) for key, item in fields.items()}
+    if fields.get("type") == "constructor" and not types.allows(fields.get("id")):
+        return fields  # a class this side does not build stays data
+    return from_data(fields, allowed=types.classes)
+
+
+def wire_types(extra: Iterable[type] = ()) -> WireTypes:
+    """The default allowlist plus ``extra`` classes.
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class Point:
+    ...     x: int
+    >>> from_wire(to_wire(Point(1)), wire_types([Point]))
+    Point(x=1)
+    """
+    extra = tuple(extra)
+    return DEFAULT_WIRE_TYPES if not extra else WireTypes((*WIRE_TYPES, *extra))
+
