@@ -1,9 +1,49 @@
-"""Serving: any runnable over HTTP with LangServe's wire protocol, and a ``RemoteRunnable``.
+"""Serving: any runnable over HTTP with LangServe's wire protocol, and ``RemoteRunnable``.
 
 Needs the ``server`` extra (Starlette, uvicorn, httpx).
+
+>>> from combinators import RunnableLambda
+>>> app = serve({"/echo": RunnableLambda(str)})
+>>> sorted(route.path for route in app.routes)[:3]
+['/echo/batch', '/echo/config_schema', '/echo/input_schema']
 """
 
-from combinators.integrations.serving.app import serve as serve
+from combinators.integrations.serving.app import ServeSettings as ServeSettings
 from combinators.integrations.serving.app import mount as mount
+from combinators.integrations.serving.app import serve as serve
+from combinators.integrations.serving.errors import ErrorInfo as ErrorInfo
+from combinators.integrations.serving.errors import ErrorMap as ErrorMap
+from combinators.integrations.serving.errors import default_error_info as default_error_info
+from combinators.integrations.serving.remote import RemoteRunnable as RemoteRunnable
+from combinators.integrations.serving.remote_errors import RemoteAuthError as RemoteAuthError
+from combinators.integrations.serving.remote_errors import RemoteConnectionError as RemoteConnectionError
+from combinators.integrations.serving.remote_errors import RemoteError as RemoteError
+from combinators.integrations.serving.remote_errors import RemoteInputError as RemoteInputError
+from combinators.integrations.serving.remote_errors import RemoteRateLimited as RemoteRateLimited
+from combinators.integrations.serving.remote_errors import RemoteTimeout as RemoteTimeout
+from combinators.integrations.serving.remote_errors import RemoteTransientError as RemoteTransientError
+from combinators.integrations.serving.remote_errors import RemoteUnavailable as RemoteUnavailable
+from combinators.integrations.serving.wire import WIRE_TYPES as WIRE_TYPES
+from combinators.integrations.serving.wire import from_wire as from_wire
+from combinators.integrations.serving.wire import to_wire as to_wire
 
-__all__ = ["mount", "serve"]
+__all__ = [
+    "WIRE_TYPES",
+    "ErrorInfo",
+    "ErrorMap",
+    "RemoteAuthError",
+    "RemoteConnectionError",
+    "RemoteError",
+    "RemoteInputError",
+    "RemoteRateLimited",
+    "RemoteRunnable",
+    "RemoteTimeout",
+    "RemoteTransientError",
+    "RemoteUnavailable",
+    "ServeSettings",
+    "default_error_info",
+    "from_wire",
+    "mount",
+    "serve",
+    "to_wire",
+]

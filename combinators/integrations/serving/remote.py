@@ -1,0 +1,256 @@
+"""``RemoteRunnable``: a served chain, called over HTTP, as an ordinary runnable of ours.
+
+It speaks LangServe's protocol, so it can call our servers and LangServe's. Unobserved,
+``invoke`` posts to ``/invoke`` and ``stream`` reads ``/stream``. When someone watches
+(``astream_events``, ``astream_log``, listeners, recordings, a parent's events), it
+reads ``/stream_events`` instead and adopts the server's runs as child runs of its own
+(run ids kept, parents re-pointed): a remote chain inside ``pre | remote | post`` shows
+its model's tokens and tools like a local one. Closing the local stream closes the HTTP
+stream, which cancels the server's run. Errors come back typed (``RemoteError``; a 429
+is a ``RemoteRateLimited``, which ``with_retry`` can target).
+
+>>> remote = RemoteRunnable[str, str]("http://127.0.0.1:8000/chat/", timeout=30)
+>>> remote
+RemoteRunnable('http://127.0.0.1:8000/chat', timeout=30)
+>>> remote.input_schema()
+{'title': 'RemoteRunnableInput'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any, TypeVar, final
+
+import attrs
+
+from combinators import Runnable
+from combinators.fields import init_fields
+from combinators.integrations.serving.bodies import InputCheck
+from combinators.integrations.serving.remote_events import ServerEvents
+from combinators.integrations.serving.remote_http import (
+    ClientSettings,
+    Connections,
+    aget_json,
+    apost_json,
+    asse_frames,
+    post_json,
+    sse_frames,
+)
+from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire, wire_types
+from effects import NO_INPUT, InputError, InputValueError, RunConfig, RunStreamed, Scope
+from effects.total import aadded_up, added_up
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+
+
+def _json_only(value: object) -> object:
+    """Config values that are JSON data; others (local objects) are left out, as LangServe does."""
+    if isinstance(value, Mapping):
+        return {
+            key: _json_only(item)
+            for key, item in value.items()  # pyright: ignore[reportUnknownVariableType]
+            if isinstance(key, str) and _is_json(item)
+        }
+    if isinstance(value, list | tuple):
+        return [_json_only(item) for item in value if _is_json(item)]  # pyright: ignore[reportUnknownVariableType]
+    return value
+
+
+def _is_json(value: object) -> bool:
+    return value is None or isinstance(value, str | int | float | bool | list | tuple | Mapping)
+
+
+def _config(config: RunConfig) -> dict[str, object]:
+    return {
+        "tags": list(config.tags),
+        "metadata": _json_only(config.metadata),
+        "recursion_limit": config.recursion_limit,
+        "configurable": _json_only(config.configurable),
+    }
+
+
+@final
+@attrs.frozen(init=False, repr=False)
+class RemoteRunnable(Runnable[In, Out]):
+    """A chain served at ``url`` (the path a runnable was mounted at), as a runnable.
+
+    ``timeout`` (seconds) bounds each HTTP request; ``headers`` and ``auth`` (an
+    ``httpx.Auth`` or a ``(user, password)`` pair) go with every request;
+    ``output_types`` are your attrs classes the answers may carry. ``close()`` /
+    ``await aclose()`` close its connection pool (or use it as a context manager).
+    """
+
+    url: str
+    settings: ClientSettings
+    output_types: tuple[type, ...]
+    schemas: tuple[Mapping[str, Any], Mapping[str, Any]] | None = attrs.field(eq=False, hash=False)
+    """The server's input and output schemas, once ``connect`` has read them."""
+    connections: Connections = attrs.field(eq=False, hash=False)
+    _types: WireTypes = attrs.field(eq=False, hash=False)
+    _check: InputCheck | None = attrs.field(eq=False, hash=False)
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
+        auth: Any = None,
+        output_types: Sequence[type] = (),
+        schemas: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+    ) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"RemoteRunnable needs an http(s) URL, got {url!r}")
+        settings = ClientSettings(timeout, dict(headers or {}), auth)
+        types = tuple(output_types)
+        check = InputCheck(schemas[0]) if schemas is not None else None
+        init_fields(self, url.rstrip("/"), settings, types, schemas, Connections(settings), wire_types(types), check)
+
+    def __repr__(self) -> str:
+        timeout = "" if self.settings.timeout is None else f", timeout={self.settings.timeout!r}"
+        return f"RemoteRunnable({self.url!r}{timeout})"
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
+        auth: Any = None,
+        output_types: Sequence[type] = (),
+    ) -> RemoteRunnable[Any, Any]:
+        """A remote runnable that knows the server's schemas and checks inputs before sending."""
+        probe: RemoteRunnable[Any, Any] = RemoteRunnable(url, timeout=timeout, headers=headers, auth=auth)
+        try:
+            input_schema = await aget_json(probe.connections, f"{probe.url}/input_schema")
+            output_schema = await aget_json(probe.connections, f"{probe.url}/output_schema")
+        finally:
+            await probe.aclose()
+        if not isinstance(input_schema, dict) or not isinstance(output_schema, dict):
+            raise ValueError(f"{url} did not answer JSON Schemas for its input and output")
+        schemas: tuple[Mapping[str, Any], Mapping[str, Any]] = (input_schema, output_schema)  # pyright: ignore[reportUnknownVariableType]
+        return RemoteRunnable(url, timeout=timeout, headers=headers, auth=auth, output_types=output_types, schemas=schemas)
+
+    def close(self) -> None:
+        """Close the sync connection pool (a later call opens a new one)."""
+        self.connections.close()
+
+    async def aclose(self) -> None:
+        """Close the connection pools."""
+        await self.connections.aclose()
+
+    def __enter__(self) -> RemoteRunnable[In, Out]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> RemoteRunnable[In, Out]:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def input_schema(self) -> dict[str, Any]:
+        """The server's input schema once connected (else an open one, as LangServe's).
+
+        >>> RemoteRunnable("http://127.0.0.1:1/x", schemas=({"type": "string"}, {})).input_schema()
+        {'type': 'string'}
+        """
+        return dict(self.schemas[0]) if self.schemas else {"title": "RemoteRunnableInput"}
+
+    def output_schema(self) -> dict[str, Any]:
+        """The server's output schema once connected.
+
+        >>> RemoteRunnable("http://127.0.0.1:1/x").output_schema()
+        {'title': 'RemoteRunnableOutput'}
+        """
+        return dict(self.schemas[1]) if self.schemas else {"title": "RemoteRunnableOutput"}
+
+    # ------------------------------------------------------------------ running
+
+    def _body(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, object]:
+        if kwargs:
+            raise InputError(f"{self!r} takes no keyword arguments (the server would not pass them on), got {sorted(kwargs)}")
+        if self._check is not None:
+            problems = self._check.problems(to_wire(input), ("input",))
+            if problems:
+                where = "; ".join(f"{'/'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)  # pyright: ignore[reportGeneralTypeIssues, reportArgumentType]
+                raise InputValueError(f"{self!r} expects an input that fits the server's input schema: {where}")
+        return {"input": to_wire(input), "config": _config(scope.config), "kwargs": {}}
+
+    def _decode(self, value: object) -> Any:
+        return from_wire(value, self._types)
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        body = self._body(input, scope, kwargs)
+        if scope.run is None:
+            answer = post_json(self.connections, f"{self.url}/invoke", body)
+            return self._decode(answer["output"] if isinstance(answer, dict) else None)
+        events = ServerEvents(self.url, self._types)
+        for _ in self._observed(body, scope, events):
+            pass
+        return self._root_output(events)
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+        body = self._body(input, scope, kwargs)
+        if scope.run is None:
+            answer = await apost_json(self.connections, f"{self.url}/invoke", body)
+            return self._decode(answer["output"] if isinstance(answer, dict) else None)
+        events = ServerEvents(self.url, self._types)
+        async for _ in self._aobserved(body, scope, events):
+            pass
+        return self._root_output(events)
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+        body = self._body(added_up(inputs), scope, kwargs)
+        if scope.run is not None:
+            yield from self._observed(body, scope, ServerEvents(self.url, self._types))
+            return
+        with sse_frames(self.connections, f"{self.url}/stream", body) as frames:
+            for event, data in frames:
+                if event == "data":
+                    yield self._decode(data)
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[Out]:
+        body = self._body(await aadded_up(inputs), scope, kwargs)
+        if scope.run is not None:
+            async for chunk in self._aobserved(body, scope, ServerEvents(self.url, self._types)):
+                yield chunk
+            return
+        async with asse_frames(self.connections, f"{self.url}/stream", body) as frames:
+            async for event, data in frames:
+                if event == "data":
+                    yield self._decode(data)
+
+    # ------------------------------------------------------------------ observed runs
+
+    def _observed(self, body: dict[str, object], scope: Scope, events: ServerEvents) -> Iterator[Any]:
+        """The server root's chunks, adopting every run of the server's as it comes."""
+        with sse_frames(self.connections, f"{self.url}/stream_events", body) as frames:
+            for kind, data in frames:
+                effect = events.effect(data) if kind == "data" else None
+                if effect is not None:
+                    scope.adopt((effect,))
+                    if isinstance(effect, RunStreamed) and str(effect.run.run_id) == events.root_id:
+                        yield effect.chunk
+
+    async def _aobserved(self, body: dict[str, object], scope: Scope, events: ServerEvents) -> AsyncIterator[Any]:
+        async with asse_frames(self.connections, f"{self.url}/stream_events", body) as frames:
+            async for kind, data in frames:
+                effect = events.effect(data) if kind == "data" else None
+                if effect is not None:
+                    await scope.aadopt((effect,))
+                    if isinstance(effect, RunStreamed) and str(effect.run.run_id) == events.root_id:
+                        yield effect.chunk
+
+    def _root_output(self, events: ServerEvents) -> Any:
+        if events.root_output is NO_INPUT:
+            raise InputValueError(f"{self!r}: the server's events ended without its run's output")
+        return events.root_output

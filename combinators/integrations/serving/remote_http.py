@@ -1,0 +1,201 @@
+"""The HTTP side of ``RemoteRunnable``: its connection pools, JSON calls and SSE frames.
+
+A ``Connections`` holds one ``httpx.Client`` and one ``httpx.AsyncClient`` (per event
+loop), made on first use and closed by ``close`` / ``aclose``. Every failure comes out
+typed: an error status or an ``error`` frame as the server's ``RemoteError``, a broken
+connection as ``RemoteConnectionError``, a client timeout as ``RemoteTimeout``.
+
+>>> Connections(ClientSettings(timeout=5.0)).settings.timeout
+5.0
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, final
+
+import attrs
+import httpx
+
+from combinators.integrations.serving.errors import ErrorInfo
+from combinators.integrations.serving.remote_errors import (
+    RemoteConnectionError,
+    RemoteError,
+    RemoteTimeout,
+    remote_error,
+)
+from effects.projections import SseFrame, SseFrameParser
+
+
+@final
+@attrs.frozen
+class ClientSettings:
+    """How to reach the server: timeout (seconds, ``None`` for none), headers, auth.
+
+    >>> ClientSettings(headers={"x-user": "alice"})
+    ClientSettings(timeout=None)
+    """
+
+    timeout: float | None = None
+    headers: Mapping[str, str] = attrs.field(factory=dict[str, str], repr=False)
+    """Sent with every request (kept out of ``repr``: they often carry credentials)."""
+    auth: Any = attrs.field(default=None, repr=False)
+    """An ``httpx.Auth`` or a ``(user, password)`` pair."""
+
+    def client_kwargs(self) -> dict[str, Any]:
+        return {"timeout": self.timeout, "headers": dict(self.headers), "auth": self.auth}
+
+
+@final
+class Connections:
+    """The HTTP clients of one remote runnable (not part of its value: equal remotes may
+    have different pools; a copy or an unpickled remote starts with none)."""
+
+    __slots__ = ("settings", "_sync", "_async", "_loop")
+
+    def __init__(self, settings: ClientSettings) -> None:
+        self.settings = settings
+        self._sync: httpx.Client | None = None
+        self._async: httpx.AsyncClient | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Connections, (self.settings,)
+
+    def sync(self) -> httpx.Client:
+        if self._sync is None:
+            self._sync = httpx.Client(**self.settings.client_kwargs())
+        return self._sync
+
+    def async_(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        if self._async is None or self._loop is not loop:
+            # An AsyncClient's connections belong to the loop that opened them.
+            self._async = httpx.AsyncClient(**self.settings.client_kwargs())
+            self._loop = loop
+        return self._async
+
+    def close(self) -> None:
+        if self._sync is not None:
+            self._sync.close()
+            self._sync = None
+
+    async def aclose(self) -> None:
+        self.close()
+        if self._async is not None and self._loop is asyncio.get_running_loop():
+            await self._async.aclose()
+        self._async = None
+        self._loop = None
+
+
+def _failure(response: httpx.Response, body: bytes, url: str) -> RemoteError:
+    try:
+        shown: object = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        shown = {"message": body.decode("utf-8", "replace")[:2000] or response.reason_phrase}
+    info = ErrorInfo.from_json(shown, response.status_code)
+    if info.status_code != response.status_code:
+        info = attrs.evolve(info, status_code=response.status_code)
+    retry_after = response.headers.get("retry-after")
+    if info.retry_after is None and retry_after is not None and retry_after.isdigit():
+        info = attrs.evolve(info, retry_after=float(retry_after))
+    return remote_error(info, url)
+
+
+def _transport(error: httpx.TransportError, url: str) -> RemoteError:
+    if isinstance(error, httpx.TimeoutException):
+        return RemoteTimeout(ErrorInfo(504, "ClientTimeout", str(error) or type(error).__name__, True), url)
+    return RemoteConnectionError(ErrorInfo(503, "ConnectionError", str(error) or type(error).__name__, True), url)
+
+
+def post_json(connections: Connections, url: str, body: object) -> object:
+    """POST a JSON body, return the JSON answer (a typed error for an error status)."""
+    try:
+        response = connections.sync().post(url, json=body)
+    except httpx.TransportError as error:
+        raise _transport(error, url) from error
+    if response.status_code >= 400:
+        raise _failure(response, response.content, url)
+    return response.json()
+
+
+async def apost_json(connections: Connections, url: str, body: object) -> object:
+    """Async ``post_json``."""
+    try:
+        response = await connections.async_().post(url, json=body)
+    except httpx.TransportError as error:
+        raise _transport(error, url) from error
+    if response.status_code >= 400:
+        raise _failure(response, response.content, url)
+    return response.json()
+
+
+async def aget_json(connections: Connections, url: str) -> object:
+    """GET a JSON document."""
+    try:
+        response = await connections.async_().get(url)
+    except httpx.TransportError as error:
+        raise _transport(error, url) from error
+    if response.status_code >= 400:
+        raise _failure(response, response.content, url)
+    return response.json()
+
+
+def _data(frame: SseFrame, url: str) -> object:
+    if frame.event == "error":
+        raise remote_error(ErrorInfo.from_json(json.loads(frame.data or "{}")), url)
+    return json.loads(frame.data) if frame.data is not None else None
+
+
+@contextmanager
+def sse_frames(connections: Connections, url: str, body: object) -> Iterator[Iterator[tuple[str, object]]]:
+    """The ``(event, data)`` frames of a streamed answer, up to ``end``; an ``error``
+    frame raises. Leaving the block closes the connection (the server cancels its run)."""
+    try:
+        with connections.sync().stream("POST", url, json=body, headers={"accept": "text/event-stream"}) as response:
+            if response.status_code >= 400:
+                raise _failure(response, response.read(), url)
+            yield _frames(response.iter_bytes(), url)
+    except httpx.TransportError as error:
+        raise _transport(error, url) from error
+
+
+def _frames(chunks: Iterator[bytes], url: str) -> Iterator[tuple[str, object]]:
+    parser = SseFrameParser()
+    for chunk in chunks:
+        for frame in parser.feed(chunk):
+            if frame.event == "end":
+                return
+            yield frame.event or "data", _data(frame, url)
+    raise _broken(url)
+
+
+def _broken(url: str) -> RemoteError:
+    return RemoteConnectionError(ErrorInfo(503, "StreamBroken", "the stream ended before its end frame", True), url)
+
+
+@asynccontextmanager
+async def asse_frames(connections: Connections, url: str, body: object) -> AsyncIterator[AsyncIterator[tuple[str, object]]]:
+    """Async ``sse_frames``."""
+    try:
+        async with connections.async_().stream(
+            "POST", url, json=body, headers={"accept": "text/event-stream"}
+        ) as response:
+            if response.status_code >= 400:
+                raise _failure(response, await response.aread(), url)
+            yield _aframes(response.aiter_bytes(), url)
+    except httpx.TransportError as error:
+        raise _transport(error, url) from error
+
+
+async def _aframes(chunks: AsyncIterator[bytes], url: str) -> AsyncIterator[tuple[str, object]]:
+    parser = SseFrameParser()
+    async for chunk in chunks:
+        for frame in parser.feed(chunk):
+            if frame.event == "end":
+                return
+            yield frame.event or "data", _data(frame, url)
+    raise _broken(url)
