@@ -17,6 +17,7 @@ class LiveServer:
     """uvicorn serving ``app`` on 127.0.0.1 (the bound port read back), in its own loop."""
 
     def __init__(self, app: ASGIApp) -> None:
+        self.app = app
         config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", http="h11", lifespan="off")
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
@@ -57,6 +58,10 @@ class LiveServer:
             )
 
         return list(self.call(names()))
+
+    def app_gate(self) -> Any:
+        """The served app's run gate (runs in flight, the deepest stream queue seen)."""
+        return getattr(self.app, "state").serving
 
     def connections(self) -> int:
         return len(self.server.server_state.connections)
