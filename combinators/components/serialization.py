@@ -85,7 +85,7 @@ def _encode(value: object, path: tuple[str, ...], other: Callable[[object], obje
         items = cast("Mapping[object, object]", value)
         for key in items:
             if not isinstance(key, str) and other is not None:
-                return other(value)
+                return other(items)
             if not isinstance(key, str):
                 raise MalformedDataError(
                     f"cannot serialize a mapping with a {type(key).__name__} key at {_where(path)}; keys must be str"

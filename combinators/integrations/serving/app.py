@@ -101,7 +101,7 @@ def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeS
     >>> app.state.serving.limit
     4
     """
-    options = ServeOptions(**settings)  # pyright: ignore[reportArgumentType]  # TypedDict of the same fields
+    options = ServeOptions(**settings)
     gate = RunGate(options.max_concurrent_runs)
     served = [_served(runnable, path, options, gate) for path, runnable in runnables.items()]
     routes = [route for one in served for route in _routes(one)]
@@ -124,7 +124,7 @@ def mount(app: Starlette, path: str, runnable: Runnable[Any, Any], **settings: U
     >>> sorted({route.path for route in app.routes if route.path.startswith("/echo/s")})
     ['/echo/stream', '/echo/stream_events', '/echo/stream_log']
     """
-    options = ServeOptions(**settings)  # pyright: ignore[reportArgumentType]  # TypedDict of the same fields
+    options = ServeOptions(**settings)
     served = _served(runnable, path, options, RunGate(options.max_concurrent_runs))
     base = "" if served.path == "/" else served.path
     for route in _routes(served):

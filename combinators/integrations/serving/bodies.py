@@ -74,9 +74,13 @@ def read_json(raw: bytes) -> dict[str, object]:
 def _kind(value: object) -> str:
     if value is None:
         return "null"
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}.get(
-        type(value), "a number"
-    )
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    return "a boolean" if isinstance(value, bool) else "a number"
 
 
 def required(body: Mapping[str, object], key: str) -> object:
@@ -119,8 +123,8 @@ def optional_bool(body: Mapping[str, object], key: str, default: bool) -> bool:
 class Filters:
     """The six event filters of ``stream_log`` and ``stream_events`` (``None``: no filter).
 
-    >>> Filters.read({"include_names": ["model"], "exclude_tags": None}).as_kwargs()["include_names"]
-    ['model']
+    >>> Filters.read({"include_names": ["model"], "exclude_tags": None}).include_names
+    ('model',)
     """
 
     include_names: tuple[str, ...] | None = None
@@ -146,10 +150,6 @@ class Filters:
                 )
             values[key] = tuple(cast("list[str]", value))
         return Filters(**values)
-
-    def as_kwargs(self) -> dict[str, Any]:
-        """The filters as keyword arguments of ``astream_events`` / ``astream_log``."""
-        return {key: None if value is None else list(value) for key, value in attrs.asdict(self).items()}
 
 
 def read_version(body: Mapping[str, object]) -> Literal["v1", "v2"]:

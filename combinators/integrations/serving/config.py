@@ -40,26 +40,31 @@ PerRequestHook: TypeAlias = Callable[[RunConfig, Any, Request], "Awaitable[RunCo
 """``(config, principal, request) -> config``: sets config from the principal. Sync or async."""
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _fits(key: str, value: object) -> bool:
+    if key == "tags":
+        return isinstance(value, list) and all(isinstance(t, str) for t in cast("list[object]", value))
+    if key in ("metadata", "configurable"):
+        return isinstance(value, dict)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if key == "timeout":
+        return value > 0
+    return isinstance(value, int) and value >= 1  # recursion_limit, max_concurrency
+
+
+_EXPECTED: Final = {
+    "tags": "a list of strings",
+    "metadata": "an object",
+    "configurable": "an object",
+    "recursion_limit": "an integer of at least 1",
+    "max_concurrency": "an integer of at least 1 or null",
+    "timeout": "a positive number of seconds or null",
+}
 
 
 def _check(key: str, value: object, loc: Loc) -> object:
-    ok: bool
-    expected: str
-    if key == "tags":
-        ok = isinstance(value, list) and all(isinstance(t, str) for t in cast("list[object]", value))
-        expected = "a list of strings"
-    elif key in ("metadata", "configurable"):
-        ok, expected = isinstance(value, dict), "an object"
-    elif key == "recursion_limit":
-        ok, expected = _is_int(value) and cast(int, value) >= 1, "an integer of at least 1"
-    elif key == "max_concurrency":
-        ok, expected = _is_int(value) and cast(int, value) >= 1, "an integer of at least 1 or null"
-    else:  # timeout
-        ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
-        expected = "a positive number of seconds or null"
-    if not ok:
+    if not _fits(key, value):
+        expected = _EXPECTED[key]
         raise invalid(f"config {key!r} must be {expected}", problem((*loc, key), f"expected {expected}", "type"))
     return tuple(cast("list[str]", value)) if key == "tags" else value
 

@@ -86,7 +86,7 @@ class ErrorInfo:
         message = fields.get("message")
         detail = fields.get("detail")
         if not isinstance(message, str):
-            message = str(detail) if detail is not None else (str(data) if data else f"HTTP {status}")
+            message = str(detail) if detail is not None else f"HTTP {status}"
         retry_after = fields.get("retry_after")
         return ErrorInfo(
             status,

@@ -87,12 +87,12 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
     schemas[f"{name}Input"] = dict(served.input_check.schema)
     schemas[f"{name}Output"] = served.runnable.output_schema()
     schemas[f"{name}Config"] = config_schema(served.policy, f"{name}Config")
-    one = {
+    one: dict[str, Any] = {
         "type": "object",
         "properties": {"input": _ref(f"{name}Input"), "config": _ref(f"{name}Config"), "kwargs": {"type": "object"}},
         "required": ["input"],
     }
-    many = {
+    many: dict[str, Any] = {
         "type": "object",
         "properties": {
             "inputs": {"type": "array", "items": _ref(f"{name}Input")},
@@ -102,8 +102,8 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
         },
         "required": ["inputs"],
     }
-    metadata = {"type": "object", "properties": {"run_id": {"type": "string"}}}
-    sse = {"description": "server-sent events: metadata, data..., end or error", "content": {"text/event-stream": {}}}
+    metadata: dict[str, Any] = {"type": "object", "properties": {"run_id": {"type": "string"}}}
+    sse: dict[str, Any] = {"description": "server-sent events: metadata, data..., end or error", "content": {"text/event-stream": {}}}
     filtered = {**one, "properties": {**one["properties"], **_FILTERS}}
     events = {**filtered, "properties": {**filtered["properties"], "version": {"enum": ["v1", "v2"]}}}
     base = served.path.rstrip("/")

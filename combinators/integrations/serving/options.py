@@ -10,7 +10,7 @@ ValueError: queue_size must be at least 1, got 0
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, final
 from uuid import UUID
 
@@ -33,6 +33,14 @@ def _at_least(minimum: float) -> Callable[[Any, attrs.Attribute[Any], Any], None
     return check
 
 
+def _keys(keys: Iterable[str]) -> tuple[str, ...]:
+    return tuple(keys)
+
+
+def _classes(classes: Iterable[type]) -> tuple[type, ...]:
+    return tuple(classes)
+
+
 @final
 @attrs.frozen
 class ServeOptions:
@@ -42,7 +50,7 @@ class ServeOptions:
     ('configurable', 'tags')
     """
 
-    config_keys: tuple[str, ...] = attrs.field(default=("configurable",), converter=tuple)
+    config_keys: tuple[str, ...] = attrs.field(default=("configurable",), converter=_keys)
     auth: AuthHook | None = None
     per_request: PerRequestHook | None = None
     error_map: ErrorMap | None = None
@@ -51,7 +59,7 @@ class ServeOptions:
     timeout: float | None = attrs.field(default=None, validator=_at_least(0.0))
     queue_size: int = attrs.field(default=64, validator=_at_least(1))
     ping_interval: float = attrs.field(default=15.0, validator=_at_least(0.001))
-    input_types: tuple[type, ...] = attrs.field(default=(), converter=tuple)
+    input_types: tuple[type, ...] = attrs.field(default=(), converter=_classes)
     """Your own attrs classes that inputs may carry in the wire envelope."""
     playground: bool = True
     new_run_id: Callable[[], UUID] = new_run_id

@@ -19,7 +19,7 @@ RemoteRunnable('http://127.0.0.1:8000/chat', timeout=30)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, final
+from typing import Any, TypeVar, cast, final
 
 import attrs
 
@@ -47,14 +47,15 @@ Out = TypeVar("Out", covariant=True)
 def _json_only(value: object) -> object:
     """Config values that are JSON data; others (local objects) are left out, as LangServe does."""
     if isinstance(value, Mapping):
-        return {
-            key: _json_only(item)
-            for key, item in value.items()  # pyright: ignore[reportUnknownVariableType]
-            if isinstance(key, str) and _is_json(item)
-        }
+        items = cast("Mapping[object, object]", value).items()
+        return {key: _json_only(item) for key, item in items if isinstance(key, str) and _is_json(item)}
     if isinstance(value, list | tuple):
-        return [_json_only(item) for item in value if _is_json(item)]  # pyright: ignore[reportUnknownVariableType]
+        return [_json_only(item) for item in cast("Sequence[object]", value) if _is_json(item)]
     return value
+
+
+def _output(answer: object) -> object:
+    return cast("dict[str, object]", answer).get("output") if isinstance(answer, dict) else None
 
 
 def _is_json(value: object) -> bool:
@@ -132,7 +133,7 @@ class RemoteRunnable(Runnable[In, Out]):
             await probe.aclose()
         if not isinstance(input_schema, dict) or not isinstance(output_schema, dict):
             raise ValueError(f"{url} did not answer JSON Schemas for its input and output")
-        schemas: tuple[Mapping[str, Any], Mapping[str, Any]] = (input_schema, output_schema)  # pyright: ignore[reportUnknownVariableType]
+        schemas = (cast("dict[str, Any]", input_schema), cast("dict[str, Any]", output_schema))
         return RemoteRunnable(url, timeout=timeout, headers=headers, auth=auth, output_types=output_types, schemas=schemas)
 
     def close(self) -> None:
@@ -179,18 +180,19 @@ class RemoteRunnable(Runnable[In, Out]):
         if self._check is not None:
             problems = self._check.problems(to_wire(input), ("input",))
             if problems:
-                where = "; ".join(f"{'/'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)  # pyright: ignore[reportGeneralTypeIssues, reportArgumentType]
+                where = "; ".join(f"{p['loc']}: {p['msg']}" for p in problems)
                 raise InputValueError(f"{self!r} expects an input that fits the server's input schema: {where}")
         return {"input": to_wire(input), "config": _config(scope.config), "kwargs": {}}
 
-    def _decode(self, value: object) -> Any:
-        return from_wire(value, self._types)
+    def _decode(self, value: object) -> Out:
+        decoded: Any = from_wire(value, self._types)
+        return cast(Out, decoded)
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
         body = self._body(input, scope, kwargs)
         if scope.run is None:
             answer = post_json(self.connections, f"{self.url}/invoke", body)
-            return self._decode(answer["output"] if isinstance(answer, dict) else None)
+            return self._decode(_output(answer))
         events = ServerEvents(self.url, self._types)
         for _ in self._observed(body, scope, events):
             pass
@@ -200,7 +202,7 @@ class RemoteRunnable(Runnable[In, Out]):
         body = self._body(input, scope, kwargs)
         if scope.run is None:
             answer = await apost_json(self.connections, f"{self.url}/invoke", body)
-            return self._decode(answer["output"] if isinstance(answer, dict) else None)
+            return self._decode(_output(answer))
         events = ServerEvents(self.url, self._types)
         async for _ in self._aobserved(body, scope, events):
             pass
@@ -250,7 +252,8 @@ class RemoteRunnable(Runnable[In, Out]):
                     if isinstance(effect, RunStreamed) and str(effect.run.run_id) == events.root_id:
                         yield effect.chunk
 
-    def _root_output(self, events: ServerEvents) -> Any:
+    def _root_output(self, events: ServerEvents) -> Out:
         if events.root_output is NO_INPUT:
             raise InputValueError(f"{self!r}: the server's events ended without its run's output")
-        return events.root_output
+        output: Any = events.root_output
+        return cast(Out, output)

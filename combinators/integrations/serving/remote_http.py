@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, final
 
@@ -30,6 +30,11 @@ from combinators.integrations.serving.remote_errors import (
 from effects.projections import SseFrame, SseFrameParser
 
 
+def _pairs(headers: Mapping[str, str] | tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    return tuple(sorted((str(k).lower(), str(v)) for k, v in items))
+
+
 @final
 @attrs.frozen
 class ClientSettings:
@@ -40,9 +45,9 @@ class ClientSettings:
     """
 
     timeout: float | None = None
-    headers: Mapping[str, str] = attrs.field(factory=dict[str, str], repr=False)
+    headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs, repr=False)
     """Sent with every request (kept out of ``repr``: they often carry credentials)."""
-    auth: Any = attrs.field(default=None, repr=False)
+    auth: Any = attrs.field(default=None, repr=False, hash=False)
     """An ``httpx.Auth`` or a ``(user, password)`` pair."""
 
     def client_kwargs(self) -> dict[str, Any]:
@@ -151,7 +156,7 @@ def _data(frame: SseFrame, url: str) -> object:
 
 
 @contextmanager
-def sse_frames(connections: Connections, url: str, body: object) -> Iterator[Iterator[tuple[str, object]]]:
+def sse_frames(connections: Connections, url: str, body: object) -> Generator[Iterator[tuple[str, object]], None, None]:
     """The ``(event, data)`` frames of a streamed answer, up to ``end``; an ``error``
     frame raises. Leaving the block closes the connection (the server cancels its run)."""
     try:
@@ -178,7 +183,9 @@ def _broken(url: str) -> RemoteError:
 
 
 @asynccontextmanager
-async def asse_frames(connections: Connections, url: str, body: object) -> AsyncIterator[AsyncIterator[tuple[str, object]]]:
+async def asse_frames(
+    connections: Connections, url: str, body: object
+) -> AsyncGenerator[AsyncIterator[tuple[str, object]], None]:
     """Async ``sse_frames``."""
     try:
         async with connections.async_().stream(
