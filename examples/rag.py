@@ -74,6 +74,11 @@ def build_chain(model: BaseChatModel) -> Runnable[str, str]:
     )
 
 
+def chain() -> Runnable[str, str]:
+    """The chain on the configured model (``python -m combinators.integrations.serving examples.rag:chain``)."""
+    return build_chain(chat_model())
+
+
 async def run(question: str, show_log: bool, timeline_path: str | None = None) -> str:
     """Stream the answer, then print the run tree (and the log patches, the timeline, if asked)."""
     chain = build_chain(chat_model())

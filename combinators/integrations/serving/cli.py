@@ -1,0 +1,94 @@
+"""The command line: ``python -m combinators.integrations.serving module:attribute``.
+
+The attribute is a runnable, or a function without arguments that returns one. It is
+served at ``--path`` (``/<attribute>`` by default) on uvicorn; the first line printed is
+the URL it answers at.
+
+>>> parse_args(["examples.rag:chain", "--port", "0"]).path is None
+True
+>>> load_target("combinators.integrations.serving.cli:nothing_here")
+Traceback (most recent call last):
+...
+ValueError: combinators.integrations.serving.cli has no attribute 'nothing_here'
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from combinators import Runnable
+from combinators.integrations.serving.app import serve
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="python -m combinators.integrations.serving", description=__doc__)
+    ap.add_argument("target", help="module:attribute, a runnable or a function that returns one")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    ap.add_argument("--path", default=None, help="where to serve it (default: /<attribute>)")
+    ap.add_argument("--config-keys", default="configurable", help="comma-separated config keys clients may set")
+    ap.add_argument("--max-concurrent-runs", type=int, default=None)
+    ap.add_argument("--max-body-bytes", type=int, default=10 * 1024 * 1024)
+    ap.add_argument("--timeout", type=float, default=None, help="seconds a run may take")
+    ap.add_argument("--no-playground", action="store_true")
+    ap.add_argument("--log-level", default="info")
+    return ap.parse_args(argv)
+
+
+def load_target(spec: str) -> Runnable[Any, Any]:
+    """The runnable named by ``module:attribute`` (a function without arguments is called)."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"expected module:attribute, got {spec!r}")
+    value: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        if not hasattr(value, part):
+            raise ValueError(f"{module_name} has no attribute {attribute!r}")
+        value = getattr(value, part)
+    if not isinstance(value, Runnable) and callable(value):
+        value = value()
+    if not isinstance(value, Runnable):
+        raise ValueError(f"{spec} is a {type(value).__name__}, not a runnable (or a function returning one)")
+    return value  # pyright: ignore[reportUnknownVariableType]
+
+
+async def _serve(args: argparse.Namespace, path: str, runnable: Runnable[Any, Any]) -> None:
+    import uvicorn
+
+    app = serve(
+        {path: runnable},
+        config_keys=[key for key in args.config_keys.split(",") if key],
+        max_concurrent_runs=args.max_concurrent_runs,
+        max_body_bytes=args.max_body_bytes,
+        timeout=args.timeout,
+        playground=not args.no_playground,
+    )
+    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level))
+    running = asyncio.ensure_future(server.serve())
+    while not server.started and not running.done():
+        await asyncio.sleep(0.02)
+    if server.started:
+        port = server.servers[0].sockets[0].getsockname()[1]
+        url = f"http://{args.host}:{port}{path}"
+        print(f"serving {args.target} at {url} (playground: {url}/playground/)", flush=True)
+    await running
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve until interrupted; 2 when the target cannot be loaded."""
+    args = parse_args(argv)
+    path = args.path or "/" + args.target.partition(":")[2].split(".")[-1]
+    try:
+        runnable = load_target(args.target)
+    except (ImportError, ValueError) as error:
+        print(f"error: {error}")
+        return 2
+    try:
+        asyncio.run(_serve(args, path, runnable))
+    except KeyboardInterrupt:
+        pass
+    return 0
