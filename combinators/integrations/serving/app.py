@@ -30,7 +30,12 @@ from combinators.integrations.serving.routes import POST_ROUTES, PostRoute
 
 
 class ServeSettings(TypedDict, total=False):
-    """The keyword arguments of ``serve`` and ``mount`` (the fields of ``ServeOptions``)."""
+    """The keyword arguments of ``serve`` and ``mount`` (the fields of ``ServeOptions``).
+
+    >>> settings: ServeSettings = {"max_concurrent_runs": 8, "timeout": 30.0}
+    >>> serve({}, **settings).state.serving.limit
+    8
+    """
 
     config_keys: Sequence[str]
     auth: AuthHook | None

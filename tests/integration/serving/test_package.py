@@ -1,0 +1,148 @@
+"""The serving package's surface and its pure parts: exports, values, the wire form, events back to effects."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import pickle
+import subprocess
+import sys
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import combinators.integrations.serving as serving
+from combinators import RunnableLambda
+from combinators.components import AIMessage, AIMessageChunk, Document, HumanMessage, ToolCall, ToolCallChunk
+from combinators.integrations.serving import ErrorInfo, from_wire, to_wire
+from combinators.integrations.serving.remote_errors import (
+    RemoteAuthError,
+    RemoteError,
+    RemoteInputError,
+    RemoteRateLimited,
+    RemoteTimeout,
+    RemoteUnavailable,
+    remote_error,
+)
+from combinators.integrations.serving.remote_events import ServerEvents
+from effects.projections import stream_events_v2, to_jsonable
+from effects.values import Effect
+from tests.unit.projections.strategies import effect_trees
+
+
+def test_all_equals_the_public_names() -> None:
+    public = {n for n, v in vars(serving).items() if not n.startswith("_") and not inspect.ismodule(v)}
+    assert set(serving.__all__) == public - {"annotations"}
+
+
+@pytest.mark.parametrize("name", serving.__all__)
+def test_every_public_name_has_an_example(name: str) -> None:
+    value = getattr(serving, name)
+    if inspect.isclass(value) or inspect.isfunction(value):
+        home = inspect.getmodule(value)
+        assert ">>>" in (inspect.getdoc(value) or "") or (home and ">>>" in (home.__doc__ or "") and name in (home.__doc__ or ""))
+
+
+def test_value_classes_are_final_and_frozen() -> None:
+    for cls in (serving.RemoteRunnable, serving.ErrorInfo):
+        assert getattr(cls, "__final__", False) and attrs.has(cls)
+
+
+def test_importing_combinators_does_not_load_the_server() -> None:
+    code = "import combinators, combinators.components, sys; print([m for m in ('starlette', 'httpx', 'uvicorn') if m in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_builtin_function_has_an_open_input_schema() -> None:
+    assert RunnableLambda(str).input_schema() == {"title": "str_input"}
+
+
+json_data = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(["type", "content", "__combinators__", "kwargs", "id", "x"]), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(json_data)
+def test_json_data_crosses_the_wire_unchanged(value: Any) -> None:
+    wire = to_wire(value)
+    assert json.loads(json.dumps(wire)) == wire
+    assert from_wire(json.loads(json.dumps(wire))) == value
+
+
+@given(st.text(), st.sampled_from([None, "m1"]))
+def test_library_values_cross_the_wire_in_their_envelope(text: str, message_id: str | None) -> None:
+    values = [
+        HumanMessage(text, id=message_id),
+        AIMessage(text, tool_calls=(ToolCall(name="f", args={"a": text}, id="c1"),)),
+        AIMessageChunk(text, tool_call_chunks=(ToolCallChunk("f", '{"a": 1', "c1", 0),)),
+        Document(text, metadata={"source": text}),
+    ]
+    wire = json.loads(json.dumps(to_wire({"values": values})))
+    assert all(item["__combinators__"] == 1 for item in wire["values"])
+    assert from_wire(wire) == {"values": values}
+
+
+def test_values_without_a_way_back_travel_in_their_reading_form() -> None:
+    wire = to_wire({"error": KeyError("k"), "n": float("nan"), "t": (1, 2)})
+    assert wire == {"error": {"type": "error", "error_type": "KeyError", "message": "'k'"}, "n": "NaN", "t": [1, 2]}
+
+
+@given(
+    st.integers(400, 599),
+    st.text(max_size=8),
+    st.text(max_size=20),
+    st.booleans(),
+    st.none() | st.floats(0, 100),
+)
+def test_error_info_round_trips_through_json(status: int, kind: str, message: str, retryable: bool, after: float | None) -> None:
+    info = ErrorInfo(status, kind, message, retryable, after)
+    assert ErrorInfo.from_json(json.loads(json.dumps(info.to_json()))) == attrs.evolve(
+        info, retryable=retryable or status in (429, 503)
+    )
+
+
+@pytest.mark.parametrize(
+    ("status", "cls", "builtin"),
+    [
+        (422, RemoteInputError, ValueError),
+        (413, RemoteInputError, ValueError),
+        (401, RemoteAuthError, PermissionError),
+        (429, RemoteRateLimited, Exception),
+        (503, RemoteUnavailable, Exception),
+        (504, RemoteTimeout, TimeoutError),
+        (500, RemoteError, Exception),
+    ],
+)
+def test_remote_errors_are_typed_and_pickle(status: int, cls: type[RemoteError], builtin: type[Exception]) -> None:
+    error = remote_error(ErrorInfo(status, "T", "m", status in (429, 503)), "http://h/x")
+    assert type(error) is cls and isinstance(error, builtin)
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is cls and copy.info == error.info and str(copy) == str(error)
+
+
+@given(effect_trees(max_depth=2))
+def test_events_read_back_as_effects_give_the_same_events(effects: list[Effect]) -> None:
+    events = [json.loads(json.dumps(to_wire(e))) for e in stream_events_v2(effects)]
+    reader = ServerEvents("http://h/x")
+    back = [effect for event in events if (effect := reader.effect(event)) is not None]
+
+    def shown(items: list[Any]) -> list[Any]:
+        out = []
+        for event in items:
+            event = dict(event)
+            data = dict(event["data"]) if isinstance(event["data"], dict) else event["data"]
+            if isinstance(data, dict):
+                data.pop("error", None)  # errors come back typed, their forms differ
+            event["data"] = data
+            out.append(to_jsonable(event))
+        return out
+
+    assert shown(list(stream_events_v2(back))) == shown(events)
+    assert {str(e.run.run_id) for e in back} == {str(e.run.run_id) for e in effects}
