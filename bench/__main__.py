@@ -26,6 +26,7 @@ from bench import (  # noqa: E402 - after silence_tracing, see above
     workloads_events,
     workloads_memory,
     workloads_resilience,
+    workloads_serving,
     workloads_stream,
     workloads_tracing,
 )
@@ -53,6 +54,7 @@ WORKLOADS: tuple[tuple[str, Workload], ...] = (
     ("W11", workloads_tracing.w11_tracing),
     ("W12", workloads_dask.w12_dask),
     ("W13", workloads_agents.w13_agent),
+    ("W14", workloads_serving.w14_serving),
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results.json"
 

@@ -188,7 +188,7 @@ class InputCheck:
 
     def problems(self, value: object, loc: Loc) -> list[dict[str, JsonValue]]:
         """What is wrong with ``value`` (empty when it fits), deepest paths first."""
-        if self._validator is None:
+        if self._validator is None or self._validator.is_valid(value):
             return []
         errors = sorted(self._validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
         return [

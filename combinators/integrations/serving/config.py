@@ -69,6 +69,9 @@ def _check(key: str, value: object, loc: Loc) -> object:
     return tuple(cast("list[str]", value)) if key == "tags" else value
 
 
+_NOTHING_SET: Final = RunConfig()
+
+
 @final
 @attrs.frozen
 class ConfigPolicy:
@@ -90,7 +93,7 @@ class ConfigPolicy:
     def read(self, raw: object, loc: Loc) -> RunConfig:
         """The part of a client's config the server keeps (checked; 422 when malformed)."""
         if raw is None:
-            return RunConfig()
+            return _NOTHING_SET
         if not isinstance(raw, dict):
             raise invalid("config must be an object", problem(loc, "expected an object", "type"))
         sent = cast("dict[str, object]", raw)
@@ -101,7 +104,7 @@ class ConfigPolicy:
                 problem((*loc, "configurable"), "the server does not allow this key", "forbidden"),
             )
         kept = {key: _check(key, sent[key], loc) for key in self.keys if sent.get(key) is not None}
-        return RunConfig(**cast("dict[str, Any]", kept)) if kept else RunConfig()
+        return RunConfig(**cast("dict[str, Any]", kept)) if kept else _NOTHING_SET
 
 
 async def call_hook(result: object) -> object:
@@ -123,7 +126,16 @@ async def server_config(
     config = client
     if per_request is not None:
         config = RunConfig.coerce(await call_hook(per_request(client, principal, request)))
-    return attrs.evolve(config, run_name=run_name, run_id=run_id)
+    return RunConfig(
+        tags=config.tags,
+        metadata=config.metadata,
+        run_name=run_name,
+        run_id=run_id,
+        max_concurrency=config.max_concurrency,
+        recursion_limit=config.recursion_limit,
+        configurable=config.configurable,
+        timeout=config.timeout,
+    )
 
 
 def config_schema(policy: ConfigPolicy, title: str) -> dict[str, Any]:

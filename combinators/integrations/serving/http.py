@@ -11,8 +11,8 @@ client that goes away cancels its run, on every route.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Iterable
-from typing import Final, TypeVar, final
+from collections.abc import Coroutine, Generator, Iterable
+from typing import Any, Final, Generic, TypeVar, cast, final
 
 from starlette.types import Message, Receive, Scope, Send
 
@@ -137,25 +137,70 @@ async def wait_for_disconnect(receive: Receive) -> None:
             return
 
 
-async def run_while_connected(work: Awaitable[T], receive: Receive, timeout: float | None) -> T:
+async def run_while_connected(work: Coroutine[Any, Any, T], receive: Receive, timeout: float | None) -> T:
     """``work``'s result; if the client disconnects first, ``work`` is cancelled (its
-    ``finally`` blocks run) and ``ClientGone`` is raised; past ``timeout``, ``TimeoutError``."""
-    run = asyncio.ensure_future(_bounded(work, timeout))
-    watch = asyncio.ensure_future(wait_for_disconnect(receive))
+    ``finally`` blocks run) and ``ClientGone`` is raised; past ``timeout``, ``TimeoutError``.
+
+    ``work`` runs in the calling task. Its first step runs before anything else: a run that
+    finishes without waiting (a quick chain) needs no watcher at all; one that waits is
+    resumed under a watcher of ``receive`` that cancels it when the client goes away.
+    """
     try:
-        await asyncio.wait((run, watch), return_when=asyncio.FIRST_COMPLETED)
+        waiting = work.send(None)
+    except StopIteration as finished:
+        return cast(T, finished.value)
+    resumed = _Resumed(work, waiting)
+    task = asyncio.current_task()
+    assert task is not None
+    gone = False
+
+    def disconnected(watch: asyncio.Task[None]) -> None:
+        nonlocal gone
+        if not watch.cancelled() and watch.exception() is None:
+            gone = True
+            task.cancel()
+
+    watch = asyncio.ensure_future(wait_for_disconnect(receive))
+    watch.add_done_callback(disconnected)
+    try:
+        if timeout is None:
+            return await resumed
+        async with asyncio.timeout(timeout):
+            return await resumed
+    except asyncio.CancelledError:
+        if gone and task.uncancel() == 0:
+            raise ClientGone from None
+        raise
     finally:
-        for task in (run, watch):
-            if not task.done():
-                task.cancel()
-        await asyncio.gather(run, watch, return_exceptions=True)
-    if not run.cancelled():
-        return run.result()
-    raise ClientGone
+        watch.remove_done_callback(disconnected)
+        watch.cancel()
 
 
-async def _bounded(work: Awaitable[T], timeout: float | None) -> T:
-    if timeout is None:
-        return await work
-    async with asyncio.timeout(timeout):
-        return await work
+@final
+class _Resumed(Generic[T]):
+    """A coroutine already started, awaited from where it stopped (``yield from``, resumed)."""
+
+    __slots__ = ("_coroutine", "_waiting")
+
+    def __init__(self, coroutine: Coroutine[Any, Any, T], waiting: object) -> None:
+        self._coroutine = coroutine
+        self._waiting = waiting
+
+    def __await__(self) -> Generator[Any, Any, T]:
+        coroutine, waiting = self._coroutine, self._waiting
+        while True:
+            try:
+                sent = yield waiting
+            except GeneratorExit:
+                coroutine.close()
+                raise
+            except BaseException as error:  # a cancellation, thrown into the run
+                try:
+                    waiting = coroutine.throw(error)
+                except StopIteration as finished:
+                    return cast(T, finished.value)
+                continue
+            try:
+                waiting = coroutine.send(sent)
+            except StopIteration as finished:
+                return cast(T, finished.value)

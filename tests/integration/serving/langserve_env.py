@@ -1,65 +1,24 @@
-"""LangServe 0.3.3 in a virtual environment of its own, built once and cached; never in ours.
+"""LangServe's own python for the compatibility tests (built by ``bench.langserve_env``).
 
-LangServe pins old packages and pulls langchain-core, so the compatibility tests drive it
-as a subprocess of that environment. The environment is built under
-``$COMBINATORS_TEST_CACHE`` (default ``~/.cache/combinators-tests``) with ``python -m
-venv`` and ``pip install 'langserve[all]==0.3.3'``, in bounded time, under a file lock.
+When the environment cannot be built (no network), the tests skip, or fail when CI=true.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-from typing import Final
 
 import pytest
 
-REQUIREMENT: Final = "langserve[all]==0.3.3"
-BUILD_SECONDS: Final = 600
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("COMBINATORS_TEST_CACHE") or Path.home() / ".cache" / "combinators-tests")
-
-
-def _build(venv: Path) -> None:
-    staging = venv.with_name(f"{venv.name}.building-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(staging)], check=True, timeout=120)
-    subprocess.run(
-        [str(staging / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", REQUIREMENT],
-        check=True,
-        timeout=BUILD_SECONDS,
-        capture_output=True,
-    )
-    shutil.rmtree(venv, ignore_errors=True)
-    staging.rename(venv)
-    (venv / ".complete").write_text(REQUIREMENT)
+from bench.langserve_env import langserve_python as build
 
 
 def langserve_python() -> Path:
-    """The python of the LangServe environment (built on first use); skips, or fails on CI, if it cannot be."""
-    root = cache_dir()
-    venv = root / "langserve-0.3.3"
-    python = venv / "bin" / "python"
-    if (venv / ".complete").exists():
-        return python
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / "langserve-0.3.3.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            if not (venv / ".complete").exists():
-                _build(venv)
-        except (subprocess.SubprocessError, OSError) as error:
-            detail = getattr(error, "stderr", b"") or b""
-            message = f"could not build the LangServe environment: {error} {detail.decode(errors='replace')[-2000:]}"
-            if os.environ.get("CI") == "true":
-                pytest.fail(message)
-            pytest.skip(message)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    return python
+    """The python of the LangServe environment (built once, cached)."""
+    try:
+        return build()
+    except RuntimeError as error:
+        message = f"could not build the LangServe environment: {error}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)

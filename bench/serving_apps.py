@@ -1,0 +1,95 @@
+"""The three servers of W14, each a uvicorn process (h11, one worker) on 127.0.0.1, port 0.
+
+``python -m bench.serving_apps ours|raw`` serves our ``serve({"/echo": ...})`` or a raw
+Starlette JSON echo; ``LANGSERVE_APP`` is the same trivial chain on LangServe, run by
+LangServe's own python. Each prints its port on a line of its own once it listens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from typing import Any, Final
+
+ECHO_PATH: Final = "/echo"
+
+LANGSERVE_APP: Final = r'''
+import asyncio
+import uvicorn
+from fastapi import FastAPI
+from langchain_core.runnables import RunnableLambda
+from langserve import add_routes
+
+def echo(text: str) -> str:
+    return text
+
+app = FastAPI()
+add_routes(app, RunnableLambda(echo), path="/echo")
+
+async def main():
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", http="h11", access_log=False)
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    print(server.servers[0].sockets[0].getsockname()[1], flush=True)
+    await task
+
+asyncio.run(main())
+'''
+
+
+def echo(text: str) -> str:
+    return text
+
+
+def ours_app() -> Any:
+    from combinators import RunnableLambda
+    from combinators.integrations.serving import serve
+
+    return serve({ECHO_PATH: RunnableLambda(echo)})
+
+
+def raw_app() -> Any:
+    """The floor: Starlette reading JSON and answering it, with no chain behind it."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    async def invoke(request: Request) -> Response:
+        body = await request.json()
+        return JSONResponse({"output": body["input"], "metadata": {}})
+
+    async def stream(request: Request) -> Response:
+        body = await request.json()
+
+        async def frames() -> AsyncIterator[bytes]:
+            yield b"event: data\ndata: " + json.dumps(body["input"]).encode() + b"\n\nevent: end\n\n"
+
+        return StreamingResponse(frames(), media_type="text/event-stream")
+
+    return Starlette(
+        routes=[
+            Route(f"{ECHO_PATH}/invoke", invoke, methods=["POST"]),
+            Route(f"{ECHO_PATH}/stream", stream, methods=["POST"]),
+        ]
+    )
+
+
+async def _serve(app: Any) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", http="h11", access_log=False)
+    server = uvicorn.Server(config)
+    task = asyncio.ensure_future(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    print(server.servers[0].sockets[0].getsockname()[1], flush=True)
+    await task
+
+
+if __name__ == "__main__":
+    asyncio.run(_serve(ours_app() if sys.argv[1] == "ours" else raw_app()))
