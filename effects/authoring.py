@@ -4,7 +4,9 @@ A step runs its children through the ``Scope`` it is given, closes the async str
 opens with ``closing``, and adds a stream's chunks up with ``added_up``/``aadded_up``
 (``NOTHING`` when there was no chunk); ``run_indexed`` runs sync work items at once on
 the shared pool (the caller's thread takes part), ``gather_structured`` awaits coroutines
-under a task group (the first failure cancels the others and is raised itself). Everything else in the runtime is private
+under a task group (the first failure cancels the others and is raised itself). A run
+named before it starts (a served chain's root) takes its id from ``new_run_id``.
+Everything else in the runtime is private
 (``effects._runtime``).
 
 >>> from effects.authoring import NOTHING, added_up
@@ -13,6 +15,7 @@ under a task group (the first failure cancels the others and is raised itself). 
 """
 
 from effects._runtime.closing import closing as closing
+from effects._runtime.run_ids import new_run_id as new_run_id
 from effects._runtime.scope import Scope as Scope
 from effects.values import NOTHING as NOTHING
 from effects._runtime.total import aadded_up as aadded_up
@@ -23,5 +26,6 @@ from effects.step import Step as Step
 from effects.step import StepBinding as StepBinding
 
 __all__ = [
-    "NOTHING", "Scope", "Step", "StepBinding", "aadded_up", "added_up", "closing", "gather_structured", "run_indexed",
+    "NOTHING", "Scope", "Step", "StepBinding", "aadded_up", "added_up", "closing", "gather_structured",
+    "new_run_id", "run_indexed",
 ]  # fmt: skip

@@ -67,7 +67,12 @@ def _where(path: tuple[str, ...]) -> str:
     return "/" + "/".join(path) if path else "the top level"
 
 
-def _encode(value: object, path: tuple[str, ...], other: Callable[[object], object] | None = None) -> object:
+def _encode(
+    value: object,
+    path: tuple[str, ...],
+    other: Callable[[object], object] | None = None,
+    naming: Callable[[type], str] = type_id,
+) -> object:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -76,11 +81,11 @@ def _encode(value: object, path: tuple[str, ...], other: Callable[[object], obje
         return {MARKER: VERSION, "type": "secret", "name": path[-1] if path else None}
     if attrs.has(type(value)):
         kwargs = {
-            field.alias: _encode(getattr(value, field.name), (*path, field.alias), other)
+            field.alias: _encode(getattr(value, field.name), (*path, field.alias), other, naming)
             for field in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))
             if field.init
         }
-        return {MARKER: VERSION, "type": "constructor", "id": type_id(type(value)), "kwargs": kwargs}
+        return {MARKER: VERSION, "type": "constructor", "id": naming(type(value)), "kwargs": kwargs}
     if isinstance(value, Mapping):
         items = cast("Mapping[object, object]", value)
         for key in items:
@@ -90,13 +95,13 @@ def _encode(value: object, path: tuple[str, ...], other: Callable[[object], obje
                 raise MalformedDataError(
                     f"cannot serialize a mapping with a {type(key).__name__} key at {_where(path)}; keys must be str"
                 )
-        encoded = {key: _encode(item, (*path, key), other) for key, item in cast("Mapping[str, object]", items).items()}
+        encoded = {key: _encode(item, (*path, key), other, naming) for key, item in cast("Mapping[str, object]", items).items()}
         if MARKER in encoded:
             # User data that looks like a marker: keep it data (pairs, so no dict has the key).
             return {MARKER: VERSION, "type": "escaped", "items": [[k, v] for k, v in encoded.items()]}
         return encoded
     if isinstance(value, (list, tuple)):
-        return [_encode(item, (*path, str(i)), other) for i, item in enumerate(cast("Sequence[object]", value))]
+        return [_encode(item, (*path, str(i)), other, naming) for i, item in enumerate(cast("Sequence[object]", value))]
     if other is not None:
         return other(value)
     raise MalformedDataError(
@@ -105,18 +110,24 @@ def _encode(value: object, path: tuple[str, ...], other: Callable[[object], obje
     )
 
 
-def to_data(value: object, *, other: Callable[[object], object] | None = None) -> object:
+def to_data(
+    value: object,
+    *,
+    other: Callable[[object], object] | None = None,
+    naming: Callable[[type], str] = type_id,
+) -> object:
     """The JSON-shaped data ``dumps`` writes (plain dicts, lists and scalars).
 
     ``other`` writes what is not JSON data, an attrs value or a Secret (and floats that
-    are not finite); without it such a value is a ``MalformedDataError``.
+    are not finite); without it such a value is a ``MalformedDataError``. ``naming``
+    gives the id a class is written under (``type_id`` by default).
 
     >>> to_data({"__combinators__": "mine"})
     {'__combinators__': 1, 'type': 'escaped', 'items': [['__combinators__', 'mine']]}
     >>> to_data({"at": {1, 2}, "n": float("inf")}, other=repr)
     {'at': '{1, 2}', 'n': 'inf'}
     """
-    return _encode(value, (), other)
+    return _encode(value, (), other, naming)
 
 
 def dumps(value: object, *, indent: int | None = None) -> str:
@@ -131,14 +142,14 @@ def dumps(value: object, *, indent: int | None = None) -> str:
 # -- loading -------------------------------------------------------------------------------
 
 
-def _allowlist(allowed: Iterable[type]) -> dict[str, type]:
+def _allowlist(allowed: Iterable[type], naming: Callable[[type], str] = type_id) -> dict[str, type]:
     if isinstance(allowed, (str, type)):
         raise TypeError("'allowed' must be an iterable of classes, e.g. allowed=[AIMessage]")
     classes: dict[str, type] = {}
     for cls in allowed:
         if not isinstance(cls, type) or not attrs.has(cls):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"'allowed' may hold attrs classes only, got {cls!r}")
-        classes[type_id(cls)] = cls
+        classes[naming(cls)] = cls
     return classes
 
 
@@ -201,14 +212,18 @@ class _Loader:
 
 
 def from_data(
-    data: object, *, allowed: Iterable[type], secrets: Mapping[str, Secret] | None = None
+    data: object,
+    *,
+    allowed: Iterable[type],
+    secrets: Mapping[str, Secret] | None = None,
+    naming: Callable[[type], str] = type_id,
 ) -> object:
-    """Rebuild values from JSON-shaped data (see ``loads``).
+    """Rebuild values from JSON-shaped data (see ``loads``); ``naming`` as ``to_data``'s.
 
     >>> from_data({"a": [1, 2]}, allowed=[])
     {'a': [1, 2]}
     """
-    loader = _Loader(_allowlist(allowed), dict(secrets or {}))
+    loader = _Loader(_allowlist(allowed, naming), dict(secrets or {}))
     return loader.decode(data, ())
 
 

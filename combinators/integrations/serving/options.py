@@ -22,7 +22,7 @@ from combinators.integrations.serving.config import AuthHook, ConfigPolicy, PerR
 from combinators.integrations.serving.errors import ErrorMap
 from combinators.integrations.serving.http import RunGate
 from combinators.integrations.serving.wire import WireTypes, wire_types
-from effects.run_ids import new_run_id
+from effects.authoring import new_run_id
 
 
 def _at_least(minimum: float) -> Callable[[Any, attrs.Attribute[Any], Any], None]:

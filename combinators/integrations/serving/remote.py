@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast, final
 import attrs
 
 from combinators import Runnable
-from combinators.fields import init_fields
+from combinators.authoring import init_fields
 from combinators.integrations.serving.bodies import InputCheck
 from combinators.integrations.serving.remote_events import ServerEvents
 from combinators.integrations.serving.remote_http import (
@@ -38,7 +38,7 @@ from combinators.integrations.serving.remote_http import (
 )
 from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire, wire_types
 from effects import NO_INPUT, InputError, InputValueError, RunConfig, RunStreamed, Scope
-from effects.total import aadded_up, added_up
+from effects.authoring import aadded_up, added_up
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

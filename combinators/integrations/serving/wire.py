@@ -7,8 +7,11 @@ travels in the envelope that ``combinators.components.dumps`` writes::
 
     {"__combinators__": 1, "type": "constructor", "id": "<module>.<Class>", "kwargs": {...}}
 
-A user dict that has the key ``"__combinators__"`` is escaped, so it stays data; secrets
-are redacted; tuples travel as lists. Anything else (exceptions, UUIDs, datetimes, bytes,
+The id is the class's public name where a package root exports it
+(``combinators.components.AIMessageChunk``), so it survives the library's internal moves;
+other classes go by ``<module>.<qualified name>``. A user dict that has the key
+``"__combinators__"`` is escaped, so it stays data; secrets are redacted; tuples travel as
+lists. Anything else (exceptions, UUIDs, datetimes, bytes,
 sets, floats that are not finite, other objects) travels in its ``to_jsonable`` reading
 form, which is data with no way back.
 
@@ -26,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from typing import Final, cast
 
@@ -37,6 +41,29 @@ WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document)
 """The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values, documents."""
 
 
+_PUBLIC_ROOTS: Final = ("combinators.components", "combinators")
+_IDS: dict[type, str] = {}
+
+
+def wire_id(cls: type) -> str:
+    """The id a class travels under: its public name when a package root exports it.
+
+    >>> from combinators.components import AIMessageChunk
+    >>> wire_id(AIMessageChunk)
+    'combinators.components.AIMessageChunk'
+    """
+    known = _IDS.get(cls)
+    if known is None:
+        known = type_id(cls)
+        for root in _PUBLIC_ROOTS:
+            package = sys.modules.get(root)
+            if cls.__module__.startswith(root + ".") and getattr(package, cls.__name__, None) is cls:
+                known = f"{root}.{cls.__qualname__}"
+                break
+        _IDS[cls] = known
+    return known
+
+
 def to_wire(value: object) -> JsonValue:
     """The wire form of ``value`` (see the module docstring); never raises.
 
@@ -45,7 +72,7 @@ def to_wire(value: object) -> JsonValue:
     """
     if value is None or type(value) is str or type(value) is int or type(value) is bool:
         return cast(JsonValue, value)  # most chunks: no walk at all
-    return cast(JsonValue, to_data(value, other=to_jsonable))
+    return cast(JsonValue, to_data(value, other=to_jsonable, naming=wire_id))
 
 
 def wire_text(value: object) -> str:
@@ -61,14 +88,14 @@ class WireTypes:
     """An allowlist of classes that ``from_wire`` may rebuild, by their wire id.
 
     >>> from combinators.components import AIMessage
-    >>> WireTypes([AIMessage]).allows(type_id(AIMessage))
+    >>> WireTypes([AIMessage]).allows("combinators.components.AIMessage")
     True
     """
 
     __slots__ = ("_classes",)
 
     def __init__(self, classes: Iterable[type]) -> None:
-        self._classes: dict[str, type] = {type_id(cls): cls for cls in classes}
+        self._classes: dict[str, type] = {wire_id(cls): cls for cls in classes}
 
     def allows(self, class_id: object) -> bool:
         """Whether an envelope with this id is rebuilt.
@@ -106,7 +133,7 @@ def from_wire(data: object, types: WireTypes = DEFAULT_WIRE_TYPES) -> object:
         return {key: from_wire(item, types) for key, item in fields.items()}
     if fields.get("type") == "constructor" and not types.allows(fields.get("id")):
         return fields  # a class this side does not build stays data
-    return from_data(fields, allowed=types.classes)
+    return from_data(fields, allowed=types.classes, naming=wire_id)
 
 
 def wire_types(extra: Iterable[type] = ()) -> WireTypes:

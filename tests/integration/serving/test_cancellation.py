@@ -44,13 +44,15 @@ async def test_a_disconnect_cancels_invoke_and_batch(server: LiveServer, route: 
 @pytest.mark.parametrize("route", ["stream", "stream_log", "stream_events"])
 async def test_a_disconnect_cancels_streams(server: LiveServer, route: str) -> None:
     probe = PROBES[route]
-    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
-        async with client.stream("POST", f"/{route}/{route}", json={"input": "t"}) as response:
-            seen = b""
-            async for chunk in response.aiter_bytes():
-                seen += chunk
-                if seen.count(b"event: data") >= 2:
-                    break
+    async with (
+        httpx.AsyncClient(base_url=server.url, timeout=30) as client,
+        client.stream("POST", f"/{route}/{route}", json={"input": "t"}) as response,
+    ):
+        seen = b""
+        async for chunk in response.aiter_bytes():
+            seen += chunk
+            if seen.count(b"event: data") >= 2:
+                break
     assert await asyncio.to_thread(probe.cancelled.wait, 5)
     assert probe.finally_ran.is_set() and probe.produced < 200
     assert await asyncio.to_thread(server.settle) == []

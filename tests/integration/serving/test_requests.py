@@ -144,13 +144,13 @@ def test_keys_outside_config_keys_are_dropped(client: httpx.Client) -> None:
 
 
 def test_configurable_where_not_allowed_is_422() -> None:
-    with live(serve({"/config": RunnableLambda(config_of)}, config_keys=["tags"])) as server:
-        with httpx.Client(base_url=server.url) as client:
-            refused = client.post("/config/invoke", json={"input": "x", "config": {"configurable": {"user": "u"}}})
-            assert refused.status_code == 422
-            assert refused.json()["detail"][0]["loc"] == ["body", "config", "configurable"]
-            empty = client.post("/config/invoke", json={"input": "x", "config": {"configurable": {}, "tags": ["t"]}})
-            assert empty.json()["output"]["tags"] == ["t"]
+    app = serve({"/config": RunnableLambda(config_of)}, config_keys=["tags"])
+    with live(app) as server, httpx.Client(base_url=server.url) as client:
+        refused = client.post("/config/invoke", json={"input": "x", "config": {"configurable": {"user": "u"}}})
+        assert refused.status_code == 422
+        assert refused.json()["detail"][0]["loc"] == ["body", "config", "configurable"]
+        empty = client.post("/config/invoke", json={"input": "x", "config": {"configurable": {}, "tags": ["t"]}})
+        assert empty.json()["output"]["tags"] == ["t"]
 
 
 def _principal(request: Request) -> str | None:
