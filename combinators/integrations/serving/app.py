@@ -62,11 +62,10 @@ def _routes(served: Served) -> list[BaseRoute]:
     base = "" if served.path == "/" else served.path
     routes: list[BaseRoute] = [Route(f"{base}/{name}", PostRoute(served, name), methods=["POST"]) for name in POST_ROUTES]
     runnable = served.runnable
-    title = f"{runnable.name}Config"
     schemas = {
         "input_schema": lambda: dict(served.input_check.schema),
         "output_schema": runnable.output_schema,
-        "config_schema": lambda: config_schema(served.policy, title),
+        "config_schema": lambda: config_schema(served.policy, runnable.config_schema()),
     }
     routes += [Route(f"{base}/{name}", JsonPage(served, page), methods=["GET"]) for name, page in schemas.items()]
     if served.options.playground:

@@ -138,18 +138,26 @@ async def server_config(
     )
 
 
-def config_schema(policy: ConfigPolicy, title: str) -> dict[str, Any]:
-    """The JSON Schema of the config a client may send.
+def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of the config a client may send: the runnable's own ``configurable``
+    ids (``config_schema()``) and the other keys ``config_keys`` allows.
 
-    >>> config_schema(ConfigPolicy(("tags",)), "ChatConfig")["properties"]
-    {'tags': {'type': 'array', 'items': {'type': 'string'}}}
+    >>> schema = {"title": "absConfig", "properties": {"configurable": {"type": "object", "properties": {}}}}
+    >>> config_schema(ConfigPolicy(("tags",)), schema)
+    {'title': 'absConfig', 'type': 'object', 'properties': {'tags': {'type': 'array', 'items': {'type': 'string'}}}}
     """
-    shapes: Mapping[str, dict[str, Any]] = {
-        "configurable": {"type": "object"},
+    properties = runnable_schema.get("properties")
+    configurable = properties.get("configurable") if isinstance(properties, Mapping) else None
+    shapes: Mapping[str, Any] = {
+        "configurable": configurable or {"type": "object"},
         "tags": {"type": "array", "items": {"type": "string"}},
         "metadata": {"type": "object"},
         "recursion_limit": {"type": "integer", "minimum": 1},
         "max_concurrency": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
         "timeout": {"anyOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "null"}]},
     }
-    return {"title": title, "type": "object", "properties": {key: shapes[key] for key in policy.keys}}
+    return {
+        "title": runnable_schema.get("title", "Config"),
+        "type": "object",
+        "properties": {key: shapes[key] for key in policy.keys},
+    }

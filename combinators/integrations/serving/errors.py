@@ -2,7 +2,7 @@
 
 The server turns an exception into an ``ErrorInfo`` (status, type, message, whether
 trying again may work) with the ``error_map`` it was given, falling back on
-``default_error_info``: input errors 422, rate limits 429 and other transient model
+``default_error_info``: input errors (and a ``configurable`` the chain cannot take) 422, rate limits 429 and other transient model
 errors 503 (both with ``Retry-After``), timeouts 504, anything else 500 with its message
 scrubbed. ``/invoke`` and ``/batch`` answer it as a JSON body; a stream sends it as its
 last frame (``event: error``).
@@ -21,6 +21,7 @@ from typing import Final, TypeAlias, cast, final
 
 import attrs
 
+from combinators import ConfigurableError
 from combinators.components import ModelRateLimitError, TransientModelError
 from effects import InputError, InputValueError
 from effects.projections import JsonValue
@@ -115,7 +116,7 @@ def default_error_info(error: BaseException) -> ErrorInfo:
 
     if isinstance(error, RemoteError):
         return error.info  # a remote chain's answer passes through as it was given
-    if isinstance(error, InputError | InputValueError):
+    if isinstance(error, InputError | InputValueError | ConfigurableError):
         return ErrorInfo(422, type(error).__name__, str(error))
     if isinstance(error, ModelRateLimitError):
         return ErrorInfo(429, type(error).__name__, str(error), True, DEFAULT_RETRY_AFTER)

@@ -86,7 +86,7 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
     name = _name(served.path)
     schemas[f"{name}Input"] = dict(served.input_check.schema)
     schemas[f"{name}Output"] = served.runnable.output_schema()
-    schemas[f"{name}Config"] = config_schema(served.policy, f"{name}Config")
+    schemas[f"{name}Config"] = config_schema(served.policy, served.runnable.config_schema()) | {"title": f"{name}Config"}
     one: dict[str, Any] = {
         "type": "object",
         "properties": {"input": _ref(f"{name}Input"), "config": _ref(f"{name}Config"), "kwargs": {"type": "object"}},

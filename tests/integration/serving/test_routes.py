@@ -116,7 +116,7 @@ def test_user_data_is_never_coerced_and_library_values_carry_an_envelope(client:
 def test_schemas_are_the_runnables_own(client: httpx.Client) -> None:
     assert client.get("/answer/input_schema").json() == ROUTES["/answer"].input_schema()
     assert client.get("/shout/output_schema").json() == {"title": "shout_output", "type": "string"}
-    assert client.get("/shout/config_schema").json()["properties"] == {"configurable": {"type": "object"}}
+    assert client.get("/shout/config_schema").json()["properties"] == ROUTES["/shout"].config_schema()["properties"]
 
 
 def test_openapi_is_built_from_the_same_schemas(client: httpx.Client) -> None:
@@ -133,3 +133,21 @@ def test_openapi_is_built_from_the_same_schemas(client: httpx.Client) -> None:
 def test_wrong_method_and_unknown_path(client: httpx.Client) -> None:
     assert client.get("/shout/invoke").status_code == 405
     assert client.post("/nowhere/invoke", json={"input": 1}).status_code == 404
+
+
+def test_config_schema_shows_the_configurable_ids() -> None:
+    from combinators import ConfigurableField, RunnableLambda
+
+    def double(x: int) -> int:
+        return 2 * x
+
+    chain = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), double=RunnableLambda(double))
+    with live(serve({"/op": chain})) as server, httpx.Client(base_url=server.url) as client:
+        schema = client.get("/op/config_schema").json()
+        assert schema["properties"]["configurable"]["properties"]["op"]["enum"] == ["default", "double"]
+        assert client.post("/op/invoke", json={"input": -3}).json()["output"] == 3
+        picked = client.post("/op/invoke", json={"input": -3, "config": {"configurable": {"op": "double"}}})
+        assert picked.json()["output"] == -6
+        unknown = client.post("/op/invoke", json={"input": -3, "config": {"configurable": {"op": "nope"}}})
+        assert unknown.status_code == 422, unknown.text
+        assert unknown.json()["type"] == "ConfigurableError" and "takes one of" in unknown.json()["message"]
