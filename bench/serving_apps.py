@@ -1,8 +1,9 @@
 """The three servers of W14, each a uvicorn process (h11, one worker) on 127.0.0.1, port 0.
 
-``python -m bench.serving_apps ours|raw`` serves our ``serve({"/echo": ...})`` or a raw
-Starlette JSON echo; ``LANGSERVE_APP`` is the same trivial chain on LangServe, run by
-LangServe's own python. Each prints its port on a line of its own once it listens.
+``python -m bench.serving_apps ours|raw|langserve`` serves our ``serve({"/echo": ...})``,
+a raw Starlette JSON echo, or the same trivial chain on LangServe (run by LangServe's own
+python: this module imports nothing of ours at the top). Each prints its port on a line
+of its own once it listens.
 """
 
 from __future__ import annotations
@@ -14,31 +15,6 @@ from collections.abc import AsyncIterator
 from typing import Any, Final
 
 ECHO_PATH: Final = "/echo"
-
-LANGSERVE_APP: Final = r'''
-import asyncio
-import uvicorn
-from fastapi import FastAPI
-from langchain_core.runnables import RunnableLambda
-from langserve import add_routes
-
-def echo(text: str) -> str:
-    return text
-
-app = FastAPI()
-add_routes(app, RunnableLambda(echo), path="/echo")
-
-async def main():
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", http="h11", access_log=False)
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
-    print(server.servers[0].sockets[0].getsockname()[1], flush=True)
-    await task
-
-asyncio.run(main())
-'''
 
 
 def echo(text: str) -> str:
@@ -79,7 +55,19 @@ def raw_app() -> Any:
     )
 
 
-async def _serve(app: Any) -> None:
+def langserve_app() -> Any:
+    """The trivial chain on LangServe (FastAPI, ``add_routes``)."""
+    from fastapi import FastAPI
+    from langchain_core.runnables import RunnableLambda
+    from langserve import add_routes
+
+    app = FastAPI()
+    add_routes(app, RunnableLambda(echo), path=ECHO_PATH)
+    return app
+
+
+async def serve_printing_port(app: Any) -> None:
+    """Serve ``app`` on uvicorn (h11, no access log) and print the bound port once it listens."""
     import uvicorn
 
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", http="h11", access_log=False)
@@ -92,4 +80,5 @@ async def _serve(app: Any) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_serve(ours_app() if sys.argv[1] == "ours" else raw_app()))
+    apps = {"ours": ours_app, "raw": raw_app, "langserve": langserve_app}
+    asyncio.run(serve_printing_port(apps[sys.argv[1]]()))

@@ -14,7 +14,6 @@ import asyncio
 import subprocess
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, Final
 
 from bench.harness import Outcome, Stat, describe_error
@@ -22,7 +21,7 @@ from bench.http_load import post, sequential, throughput
 from bench.langserve_env import langserve_python
 from bench.libs import PROJECT_ROOT
 from bench.record import Results, quotient
-from bench.serving_apps import ECHO_PATH, LANGSERVE_APP
+from bench.serving_apps import ECHO_PATH
 
 US: Final = 1e6
 SEQUENTIAL: Final = 400
@@ -40,13 +39,9 @@ def _port(process: subprocess.Popen[str]) -> int:
 
 
 def _start(side: str) -> subprocess.Popen[str]:
-    if side == "peer":
-        python = langserve_python()
-        script = Path(PROJECT_ROOT / "bench" / ".langserve_app.py")
-        script.write_text(LANGSERVE_APP)
-        command = [str(python), str(script)]
-    else:
-        command = [sys.executable, "-m", "bench.serving_apps", "ours" if side == "ours" else "raw"]
+    python = str(langserve_python()) if side == "peer" else sys.executable
+    app = {"ours": "ours", "peer": "langserve", "floor": "raw"}[side]
+    command = [python, "-m", "bench.serving_apps", app]
     return subprocess.Popen(command, cwd=PROJECT_ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Literal, cast, final
+from typing import Any, Final, Literal, TypedDict, cast, final
 
 import attrs
 import jsonschema
@@ -118,6 +118,17 @@ def optional_bool(body: Mapping[str, object], key: str, default: bool) -> bool:
     return value
 
 
+class FilterArgs(TypedDict):
+    """The six filters as keyword arguments of ``astream_events`` / ``astream_log``."""
+
+    include_names: Sequence[str] | None
+    include_types: Sequence[str] | None
+    include_tags: Sequence[str] | None
+    exclude_names: Sequence[str] | None
+    exclude_types: Sequence[str] | None
+    exclude_tags: Sequence[str] | None
+
+
 @final
 @attrs.frozen
 class Filters:
@@ -150,6 +161,21 @@ class Filters:
                 )
             values[key] = tuple(cast("list[str]", value))
         return Filters(**values)
+
+    def as_kwargs(self) -> FilterArgs:
+        """The filters as keyword arguments.
+
+        >>> Filters(include_tags=("t",)).as_kwargs()["include_tags"]
+        ('t',)
+        """
+        return FilterArgs(
+            include_names=self.include_names,
+            include_types=self.include_types,
+            include_tags=self.include_tags,
+            exclude_names=self.exclude_names,
+            exclude_types=self.exclude_types,
+            exclude_tags=self.exclude_tags,
+        )
 
 
 def read_version(body: Mapping[str, object]) -> Literal["v1", "v2"]:

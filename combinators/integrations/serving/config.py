@@ -146,8 +146,8 @@ def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, Any]) -> d
     >>> config_schema(ConfigPolicy(("tags",)), schema)
     {'title': 'absConfig', 'type': 'object', 'properties': {'tags': {'type': 'array', 'items': {'type': 'string'}}}}
     """
-    properties = runnable_schema.get("properties")
-    configurable = properties.get("configurable") if isinstance(properties, Mapping) else None
+    properties: object = runnable_schema.get("properties")
+    configurable = cast("Mapping[str, object]", properties).get("configurable") if isinstance(properties, Mapping) else None
     shapes: Mapping[str, Any] = {
         "configurable": configurable or {"type": "object"},
         "tags": {"type": "array", "items": {"type": "string"}},

@@ -40,6 +40,16 @@ def playground_file(name: str) -> bytes:
     return resources.files("combinators.integrations.serving.playground").joinpath(name).read_bytes()
 
 
+async def allowed(served: Served, request: Request, send: Send) -> bool:
+    """Whether the ``auth`` hook names a principal; when not, the 401 has been answered."""
+    try:
+        await authenticate(served, request)
+    except Rejected as rejected:
+        await send_error(send, rejected.info)
+        return False
+    return True
+
+
 @final
 class JsonPage:
     """A GET route answering a JSON document (computed per request: schemas may be costly once)."""
@@ -51,12 +61,8 @@ class JsonPage:
         self.document = document
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        try:
-            await authenticate(self.served, Request(scope, receive))
-        except Rejected as rejected:
-            await send_error(send, rejected.info)
-            return
-        await send_json(send, 200, self.document())
+        if await allowed(self.served, Request(scope, receive), send):
+            await send_json(send, 200, self.document())
 
 
 @final
@@ -70,10 +76,7 @@ class PlaygroundPage:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
-        try:
-            await authenticate(self.served, request)
-        except Rejected as rejected:
-            await send_error(send, rejected.info)
+        if not await allowed(self.served, request, send):
             return
         name = request.path_params.get("file_path") or "index.html"
         content_type = PLAYGROUND_FILES.get(name)

@@ -230,19 +230,8 @@ async def stream(served: Served, call: Call, receive: Receive, send: Send) -> No
 
 
 async def stream_log(served: Served, call: Call, receive: Receive, send: Send) -> None:
-    f = call.filters
-
     async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
-        patches = served.runnable.astream_log(
-            call.inputs[0],
-            config,
-            include_names=f.include_names,
-            include_types=f.include_types,
-            include_tags=f.include_tags,
-            exclude_names=f.exclude_names,
-            exclude_types=f.exclude_types,
-            exclude_tags=f.exclude_tags,
-        )
+        patches = served.runnable.astream_log(call.inputs[0], config, **call.filters.as_kwargs())
         async for patch in patches:
             yield data_frame({"ops": list(patch.ops)})
 
@@ -250,21 +239,10 @@ async def stream_log(served: Served, call: Call, receive: Receive, send: Send) -
 
 
 async def stream_events(served: Served, call: Call, receive: Receive, send: Send) -> None:
-    f = call.filters
     error_map = served.options.error_map
 
     async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
-        events = served.runnable.astream_events(
-            call.inputs[0],
-            config,
-            version=call.version,
-            include_names=f.include_names,
-            include_types=f.include_types,
-            include_tags=f.include_tags,
-            exclude_names=f.exclude_names,
-            exclude_types=f.exclude_types,
-            exclude_tags=f.exclude_tags,
-        )
+        events = served.runnable.astream_events(call.inputs[0], config, version=call.version, **call.filters.as_kwargs())
         async for event in events:
             if event["event"].endswith("_error"):
                 event = _scrubbed(event, error_map)

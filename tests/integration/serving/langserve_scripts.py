@@ -44,11 +44,12 @@ print(json.dumps(out, default=repr))
 '''
 
 SERVER: Final = r'''
-import asyncio, sys, time
-import uvicorn
+import asyncio
 from fastapi import FastAPI
 from langchain_core.runnables import RunnableLambda
 from langserve import add_routes
+
+from bench.serving_apps import serve_printing_port
 
 def upper(text: str) -> str:
     return text.upper()
@@ -65,14 +66,5 @@ app = FastAPI()
 add_routes(app, RunnableLambda(upper), path="/upper")
 add_routes(app, RunnableLambda(letters), path="/letters")
 add_routes(app, RunnableLambda(fail), path="/fail")
-
-async def main():
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", http="h11"))
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
-    print(server.servers[0].sockets[0].getsockname()[1], flush=True)
-    await task
-
-asyncio.run(main())
+asyncio.run(serve_printing_port(app))
 '''

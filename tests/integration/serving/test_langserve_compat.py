@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,8 @@ from tests.integration.serving.chains import ROUTES
 from tests.integration.serving.langserve_env import langserve_python
 from tests.integration.serving.langserve_scripts import CLIENT, SERVER
 from tests.integration.serving.live import LiveServer, live
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +57,8 @@ def langserve_server(python: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     script.write_text(SERVER)
     log = tmp_path_factory.mktemp("langserve-log") / "stderr.txt"
     with open(log, "w") as stderr:
-        process = subprocess.Popen([str(python), str(script)], stdout=subprocess.PIPE, stderr=stderr, text=True)
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}  # for bench.serving_apps (nothing of ours at import)
+        process = subprocess.Popen([str(python), str(script)], stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
     try:
         assert process.stdout is not None
         port = ""
