@@ -17,11 +17,14 @@ from typing import Any, TypedDict, Unpack
 from uuid import UUID
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from combinators import Runnable
 from combinators.integrations.serving.config import AuthHook, PerRequestHook, config_schema
-from combinators.integrations.serving.errors import ErrorMap
+from combinators.integrations.serving.errors import ErrorInfo, ErrorMap
 from combinators.integrations.serving.http import RunGate
 from combinators.integrations.serving.openapi import openapi_document
 from combinators.integrations.serving.options import ServeOptions, Served
@@ -112,9 +115,18 @@ def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeS
     docs = JsonPage(served[0], lambda: openapi_document(served)) if served else None
     if docs is not None:
         routes.append(Route("/openapi.json", docs, methods=["GET"]))
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _json_http_error})
     app.state.serving = gate
     return app
+
+
+async def _json_http_error(request: Request, error: Exception) -> Response:
+    """404 and 405 as JSON too, in the error shape every route answers."""
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    reason = error.detail if isinstance(error, HTTPException) else "Internal Server Error"
+    kind = {404: "NotFound", 405: "MethodNotAllowed"}.get(status, f"HTTP{status}")
+    headers = dict(error.headers or {}) if isinstance(error, HTTPException) else {}
+    return JSONResponse(ErrorInfo(status, kind, reason).to_json(), status, headers)
 
 
 def mount(app: Starlette, path: str, runnable: Runnable[Any, Any], **settings: Unpack[ServeSettings]) -> None:

@@ -65,6 +65,22 @@ class RunGate:
             self.peak_queue_depth = depth
 
 
+@final
+class TrackedSend:
+    """``send``, remembering whether the answer has started (after that, no other answer)."""
+
+    __slots__ = ("_send", "started")
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+        await self._send(message)
+
+
 async def read_body(scope: Scope, receive: Receive, limit: int) -> bytes:
     """The whole request body; 413 when it is longer than ``limit`` bytes."""
     for name, value in scope["headers"]:

@@ -17,7 +17,7 @@ from typing import Final, final
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
-from combinators.integrations.serving.errors import ErrorInfo, Rejected
+from combinators.integrations.serving.errors import INTERNAL_ERROR, ErrorInfo, Rejected, log
 from combinators.integrations.serving.http import send_bytes, send_error, send_json
 from combinators.integrations.serving.options import Served
 from combinators.integrations.serving.routes import authenticate
@@ -46,6 +46,10 @@ async def allowed(served: Served, request: Request, send: Send) -> bool:
         await authenticate(served, request)
     except Rejected as rejected:
         await send_error(send, rejected.info)
+        return False
+    except Exception:
+        log.exception("the auth hook failed on %s", request.url.path)
+        await send_error(send, INTERNAL_ERROR)
         return False
     return True
 

@@ -32,8 +32,15 @@ from combinators.integrations.serving.bodies import (
     required,
 )
 from combinators.integrations.serving.config import call_hook, server_config
-from combinators.integrations.serving.errors import ErrorInfo, ErrorMap, Rejected, error_info, invalid
-from combinators.integrations.serving.http import ClientGone, read_body, run_while_connected, send_error, send_json
+from combinators.integrations.serving.errors import INTERNAL_ERROR, ErrorInfo, ErrorMap, Rejected, error_info, invalid
+from combinators.integrations.serving.http import (
+    ClientGone,
+    TrackedSend,
+    read_body,
+    run_while_connected,
+    send_error,
+    send_json,
+)
 from combinators.integrations.serving.options import Served
 from combinators.integrations.serving.streaming import (
     data_frame,
@@ -282,6 +289,17 @@ class PostRoute:
         self.read, self.handle = POST_ROUTES[name]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        tracked = TrackedSend(send)
+        try:
+            await self._answer(scope, receive, tracked)
+        except Exception:
+            # A hook that raised, or a bug of ours: still a JSON answer, never text/plain.
+            log.exception("%s %s failed", scope["method"], scope["path"])
+            if tracked.started:
+                raise
+            await send_error(send, INTERNAL_ERROR)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         served = self.served
         request = Request(scope, receive)
         try:

@@ -146,6 +146,7 @@ def test_a_failing_chain_shows_its_error_with_its_type(browser: Any, server: Liv
     assert page.text_content("#error-type") == "ModelRateLimitError"
     assert page.text_content("#error-status") == "(429)"
     assert page.text_content("#error-message") == "slow down"
+    assert page.text_content("#status") == "failed"
     assert page.text_content("#output") == "partial "
     assert page.eval_on_selector_all("#tree .run.failed", "els => els.length") == 1
     page.screenshot(path=str(tmp_path / "playground-error.png"), full_page=True)

@@ -130,9 +130,24 @@ def test_openapi_is_built_from_the_same_schemas(client: httpx.Client) -> None:
     assert len([p for p in doc["paths"] if p.startswith("/chat/")]) == 8
 
 
-def test_wrong_method_and_unknown_path(client: httpx.Client) -> None:
-    assert client.get("/shout/invoke").status_code == 405
-    assert client.post("/nowhere/invoke", json={"input": 1}).status_code == 404
+def test_wrong_method_and_unknown_path_answer_json(client: httpx.Client) -> None:
+    wrong = client.get("/shout/invoke")
+    assert wrong.status_code == 405 and wrong.json()["type"] == "MethodNotAllowed"
+    assert wrong.headers["allow"] == "POST"
+    missing = client.post("/nowhere/invoke", json={"input": 1})
+    assert missing.status_code == 404 and missing.json()["type"] == "NotFound"
+
+
+def test_a_hook_that_raises_is_a_json_500() -> None:
+    from starlette.requests import Request
+
+    def broken_auth(request: Request) -> object:
+        raise RuntimeError("the auth service is down: token=abc")
+
+    with live(serve(ROUTES, auth=broken_auth)) as server, httpx.Client(base_url=server.url) as client:
+        for response in (client.post("/shout/invoke", json={"input": "x"}), client.get("/shout/input_schema")):
+            assert response.status_code == 500 and response.headers["content-type"] == "application/json"
+            assert response.json()["message"] == "Internal Server Error" and "abc" not in response.text
 
 
 def test_config_schema_shows_the_configurable_ids() -> None:
