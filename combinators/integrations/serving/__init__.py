@@ -8,6 +8,7 @@ Needs the ``server`` extra (Starlette, uvicorn, httpx).
 ['/echo/batch', '/echo/config_schema', '/echo/input_schema']
 """
 
+from combinators.integrations.serving import _extra as _extra  # first: names a missing extra
 from combinators.integrations.serving.app import ServeSettings as ServeSettings
 from combinators.integrations.serving.app import mount as mount
 from combinators.integrations.serving.app import serve as serve

@@ -146,3 +146,14 @@ def test_events_read_back_as_effects_give_the_same_events(effects: list[Effect])
 
     assert shown(list(stream_events_v2(back))) == shown(events)
     assert {str(e.run.run_id) for e in back} == {str(e.run.run_id) for e in effects}
+
+
+def test_without_the_extra_the_import_names_it() -> None:
+    code = (
+        "import sys; sys.modules['starlette'] = None\n"
+        "try:\n    import combinators.integrations.serving\n"
+        "except ImportError as error:\n    print(type(error).__name__, error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("MissingExtraError combinators.integrations.serving needs the optional extra 'server'")
+    assert "pip install 'combinators[server]'" in done.stdout
