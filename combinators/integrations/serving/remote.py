@@ -4,8 +4,9 @@ It speaks LangServe's protocol, so it can call our servers and LangServe's. Unob
 ``invoke`` posts to ``/invoke`` and ``stream`` reads ``/stream``. When someone watches
 (``astream_events``, ``astream_log``, listeners, recordings, a parent's events), it
 reads ``/stream_events`` instead and adopts the server's runs as child runs of its own
-(run ids kept, parents re-pointed): a remote chain inside ``pre | remote | post`` shows
-its model's tokens and tools like a local one. Closing the local stream closes the HTTP
+(``Scope.adopt``: run ids kept, parents re-pointed, ``{"remote": url}`` added to their
+metadata): a remote chain inside ``pre | remote | post`` shows its model's tokens and
+tools like a local one. Closing the local stream closes the HTTP
 stream, which cancels the server's run. Errors come back typed (``RemoteError``; a 429
 is a ``RemoteRateLimited``, which ``with_retry`` can target).
 
@@ -239,7 +240,7 @@ class RemoteRunnable(Runnable[In, Out]):
             for kind, data in frames:
                 effect = events.effect(data) if kind == "data" else None
                 if effect is not None:
-                    scope.adopt((effect,))
+                    scope.adopt((effect,), self._where)
                     if isinstance(effect, RunStreamed) and str(effect.run.run_id) == events.root_id:
                         yield effect.chunk
 
@@ -248,9 +249,14 @@ class RemoteRunnable(Runnable[In, Out]):
             async for kind, data in frames:
                 effect = events.effect(data) if kind == "data" else None
                 if effect is not None:
-                    await scope.aadopt((effect,))
+                    scope.adopt((effect,), self._where)
                     if isinstance(effect, RunStreamed) and str(effect.run.run_id) == events.root_id:
                         yield effect.chunk
+
+    @property
+    def _where(self) -> dict[str, object]:
+        """The metadata every adopted run gets: where it ran."""
+        return {"remote": self.url}
 
     def _root_output(self, events: ServerEvents) -> Out:
         if events.root_output is NO_INPUT:

@@ -122,6 +122,8 @@ async def test_pre_remote_post_shows_the_remote_models_tokens_with_parent_ids(se
     model_start = next(e for e in events if e["event"] == "on_chat_model_start")
     assert all(t["parent_ids"] == model_start["parent_ids"] for t in tokens)
     assert model_start["parent_ids"][:3] == [root["run_id"], node["run_id"], server_root["run_id"]]
+    assert model_start["metadata"]["remote"] == f"{server.url}/chat"  # where it ran
+    assert "remote" not in node["metadata"]
     # The local node streams the server root's chunks, and post streams them on.
     node_chunks = [e["data"]["chunk"] for e in events if e["event"] == "on_chain_stream" and e["run_id"] == node["run_id"]]
     assert "".join(node_chunks) == "the lamp flashes twice" and len(node_chunks) > 1
