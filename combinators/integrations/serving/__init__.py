@@ -18,7 +18,7 @@ from combinators.integrations.serving.errors import default_error_info as defaul
 from combinators.integrations.serving.remote import RemoteRunnable as RemoteRunnable
 from combinators.integrations.serving.remote_errors import RemoteAuthError as RemoteAuthError
 from combinators.integrations.serving.remote_errors import RemoteConnectionError as RemoteConnectionError
-from combinators.integrations.serving.remote_errors import RemoteError as RemoteError
+from combinators.integrations.serving.remote_errors import RemoteRunnableError as RemoteRunnableError
 from combinators.integrations.serving.remote_errors import RemoteInputError as RemoteInputError
 from combinators.integrations.serving.remote_errors import RemoteRateLimited as RemoteRateLimited
 from combinators.integrations.serving.remote_errors import RemoteTimeout as RemoteTimeout
@@ -34,7 +34,7 @@ __all__ = [
     "ErrorMap",
     "RemoteAuthError",
     "RemoteConnectionError",
-    "RemoteError",
+    "RemoteRunnableError",
     "RemoteInputError",
     "RemoteRateLimited",
     "RemoteRunnable",

@@ -112,9 +112,9 @@ def default_error_info(error: BaseException) -> ErrorInfo:
     >>> default_error_info(ModelRateLimitError("slow down", status=429)).status_code
     429
     """
-    from combinators.integrations.serving.remote_errors import RemoteError
+    from combinators.integrations.serving.remote_errors import RemoteRunnableError
 
-    if isinstance(error, RemoteError):
+    if isinstance(error, RemoteRunnableError):
         return error.info  # a remote chain's answer passes through as it was given
     if isinstance(error, InputError | InputValueError | ConfigurableError):
         return ErrorInfo(422, type(error).__name__, str(error))

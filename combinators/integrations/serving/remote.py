@@ -7,7 +7,7 @@ reads ``/stream_events`` instead and adopts the server's runs as child runs of i
 (``Scope.adopt``: run ids kept, parents re-pointed, ``{"remote": url}`` added to their
 metadata): a remote chain inside ``pre | remote | post`` shows its model's tokens and
 tools like a local one. Closing the local stream closes the HTTP
-stream, which cancels the server's run. Errors come back typed (``RemoteError``; a 429
+stream, which cancels the server's run. Errors come back typed (``RemoteRunnableError``; a 429
 is a ``RemoteRateLimited``, which ``with_retry`` can target).
 
 >>> remote = RemoteRunnable[str, str]("http://127.0.0.1:8000/chat/", timeout=30)

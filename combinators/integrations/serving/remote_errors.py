@@ -1,6 +1,6 @@
 """What a ``RemoteRunnable`` raises when the server answers with an error.
 
-Each is a ``RemoteError`` carrying the server's ``ErrorInfo`` and, where one fits, the
+Each is a ``RemoteRunnableError`` carrying the server's ``ErrorInfo`` and, where one fits, the
 matching builtin: ``ValueError`` for a rejected request (400, 413, 422),
 ``PermissionError`` for 401/403, ``TimeoutError`` for 504. Rate limits (429), an
 unavailable server (503) and connection failures are ``RemoteTransientError``\\ s, which
@@ -21,10 +21,10 @@ from combinators.integrations.serving.errors import ErrorInfo
 from effects import CombinatorsError
 
 
-class RemoteError(CombinatorsError):
+class RemoteRunnableError(CombinatorsError):
     """The server answered with an error: ``info`` says what, ``url`` where.
 
-    >>> str(RemoteError(ErrorInfo(500, "InternalServerError", "Internal Server Error"), "http://h/chat"))
+    >>> str(RemoteRunnableError(ErrorInfo(500, "InternalServerError", "Internal Server Error"), "http://h/chat"))
     'http://h/chat answered 500 InternalServerError: Internal Server Error'
     """
 
@@ -40,7 +40,7 @@ class RemoteError(CombinatorsError):
     def status_code(self) -> int:
         """The HTTP status the server gave.
 
-        >>> RemoteError(ErrorInfo(418, "Teapot", "no"), "u").status_code
+        >>> RemoteRunnableError(ErrorInfo(418, "Teapot", "no"), "u").status_code
         418
         """
         return self.info.status_code
@@ -49,7 +49,7 @@ class RemoteError(CombinatorsError):
     def retry_after(self) -> float | None:
         """Seconds the server asked to wait before trying again, if it said.
 
-        >>> RemoteError(ErrorInfo(500, "E", "m"), "u").retry_after is None
+        >>> RemoteRunnableError(ErrorInfo(500, "E", "m"), "u").retry_after is None
         True
         """
         return self.info.retry_after
@@ -58,7 +58,7 @@ class RemoteError(CombinatorsError):
         return type(self), (self.info, self.url)
 
 
-class RemoteInputError(RemoteError, ValueError):
+class RemoteInputError(RemoteRunnableError, ValueError):
     """The server refused the request (400 bad JSON, 413 too large, 422 invalid input).
 
     >>> issubclass(RemoteInputError, ValueError)
@@ -66,7 +66,7 @@ class RemoteInputError(RemoteError, ValueError):
     """
 
 
-class RemoteAuthError(RemoteError, PermissionError):
+class RemoteAuthError(RemoteRunnableError, PermissionError):
     """401 or 403: the server did not accept the credentials.
 
     >>> issubclass(RemoteAuthError, PermissionError)
@@ -74,7 +74,7 @@ class RemoteAuthError(RemoteError, PermissionError):
     """
 
 
-class RemoteTimeout(RemoteError, TimeoutError):
+class RemoteTimeout(RemoteRunnableError, TimeoutError):
     """504: the run took longer than the server allows.
 
     >>> issubclass(RemoteTimeout, TimeoutError)
@@ -82,7 +82,7 @@ class RemoteTimeout(RemoteError, TimeoutError):
     """
 
 
-class RemoteTransientError(RemoteError, TransientModelError):
+class RemoteTransientError(RemoteRunnableError, TransientModelError):
     """A failure that may pass: 429, 503, or the server could not be reached.
 
     >>> issubclass(RemoteTransientError, TransientModelError)
@@ -119,7 +119,7 @@ class RemoteConnectionError(RemoteTransientError, ConnectionError):
     """
 
 
-def remote_error(info: ErrorInfo, url: str) -> RemoteError:
+def remote_error(info: ErrorInfo, url: str) -> RemoteRunnableError:
     """The typed exception for the server's answer.
 
     >>> type(remote_error(ErrorInfo(422, "RequestValidationError", "bad"), "u")).__name__
@@ -136,4 +136,4 @@ def remote_error(info: ErrorInfo, url: str) -> RemoteError:
         return RemoteUnavailable(info, url)
     if status == 504:
         return RemoteTimeout(info, url)
-    return RemoteError(info, url)
+    return RemoteRunnableError(info, url)

@@ -25,7 +25,7 @@ from typing import Final, cast, final
 from uuid import UUID
 
 from combinators.integrations.serving.errors import ErrorInfo
-from combinators.integrations.serving.remote_errors import RemoteError, remote_error
+from combinators.integrations.serving.remote_errors import RemoteRunnableError, remote_error
 from combinators.integrations.serving.wire import DEFAULT_WIRE_TYPES, WireTypes, from_wire
 from effects import (
     NO_INPUT,
@@ -95,7 +95,7 @@ class ServerEvents:
             return RunEnded(run, shown, output, now)
         return RunFailed(run, shown, self.error(data.get("error")), now)
 
-    def error(self, shown: object) -> RemoteError:
+    def error(self, shown: object) -> RemoteRunnableError:
         """The typed exception for an error as the server showed it.
 
         >>> ServerEvents("u").error({"status_code": 429, "type": "R", "message": "m"}).status_code

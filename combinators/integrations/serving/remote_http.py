@@ -2,7 +2,7 @@
 
 A ``Connections`` holds one ``httpx.Client`` and one ``httpx.AsyncClient`` (per event
 loop), made on first use and closed by ``close`` / ``aclose``. Every failure comes out
-typed: an error status or an ``error`` frame as the server's ``RemoteError``, a broken
+typed: an error status or an ``error`` frame as the server's ``RemoteRunnableError``, a broken
 connection as ``RemoteConnectionError``, a client timeout as ``RemoteTimeout``.
 
 >>> Connections(ClientSettings(timeout=5.0)).settings.timeout
@@ -23,7 +23,7 @@ import httpx
 from combinators.integrations.serving.errors import ErrorInfo
 from combinators.integrations.serving.remote_errors import (
     RemoteConnectionError,
-    RemoteError,
+    RemoteRunnableError,
     RemoteTimeout,
     remote_error,
 )
@@ -96,7 +96,7 @@ class Connections:
         self._loop = None
 
 
-def _failure(response: httpx.Response, body: bytes, url: str) -> RemoteError:
+def _failure(response: httpx.Response, body: bytes, url: str) -> RemoteRunnableError:
     try:
         shown: object = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -110,7 +110,7 @@ def _failure(response: httpx.Response, body: bytes, url: str) -> RemoteError:
     return remote_error(info, url)
 
 
-def _transport(error: httpx.TransportError, url: str) -> RemoteError:
+def _transport(error: httpx.TransportError, url: str) -> RemoteRunnableError:
     if isinstance(error, httpx.TimeoutException):
         return RemoteTimeout(ErrorInfo(504, "ClientTimeout", str(error) or type(error).__name__, True), url)
     return RemoteConnectionError(ErrorInfo(503, "ConnectionError", str(error) or type(error).__name__, True), url)
@@ -178,7 +178,7 @@ def _frames(chunks: Iterator[bytes], url: str) -> Iterator[tuple[str, object]]:
     raise _broken(url)
 
 
-def _broken(url: str) -> RemoteError:
+def _broken(url: str) -> RemoteRunnableError:
     return RemoteConnectionError(ErrorInfo(503, "StreamBroken", "the stream ended before its end frame", True), url)
 
 

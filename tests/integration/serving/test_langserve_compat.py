@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from combinators.integrations.serving import RemoteError, RemoteRunnable, serve
+from combinators.integrations.serving import RemoteRunnableError, RemoteRunnable, serve
 from tests.integration.serving.chains import ROUTES
 from tests.integration.serving.langserve_env import langserve_python
 from tests.integration.serving.langserve_scripts import CLIENT, SERVER
@@ -79,7 +79,7 @@ def test_our_remote_runnable_works_against_a_langserve_server(langserve_server: 
     assert upper.batch(["a", "b"]) == ["A", "B"]
     letters: RemoteRunnable[str, str] = RemoteRunnable(f"{langserve_server}/letters", timeout=30)
     assert list(letters.stream("abc")) == ["a", "b", "c"]
-    with pytest.raises(RemoteError) as caught:
+    with pytest.raises(RemoteRunnableError) as caught:
         RemoteRunnable(f"{langserve_server}/fail", timeout=30).invoke("x")
     assert caught.value.status_code == 500
 

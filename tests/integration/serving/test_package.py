@@ -20,7 +20,7 @@ from combinators.components import AIMessage, AIMessageChunk, Document, HumanMes
 from combinators.integrations.serving import ErrorInfo, from_wire, to_wire
 from combinators.integrations.serving.remote_errors import (
     RemoteAuthError,
-    RemoteError,
+    RemoteRunnableError,
     RemoteInputError,
     RemoteRateLimited,
     RemoteTimeout,
@@ -117,10 +117,10 @@ def test_error_info_round_trips_through_json(status: int, kind: str, message: st
         (429, RemoteRateLimited, Exception),
         (503, RemoteUnavailable, Exception),
         (504, RemoteTimeout, TimeoutError),
-        (500, RemoteError, Exception),
+        (500, RemoteRunnableError, Exception),
     ],
 )
-def test_remote_errors_are_typed_and_pickle(status: int, cls: type[RemoteError], builtin: type[Exception]) -> None:
+def test_remote_errors_are_typed_and_pickle(status: int, cls: type[RemoteRunnableError], builtin: type[Exception]) -> None:
     error = remote_error(ErrorInfo(status, "T", "m", status in (429, 503)), "http://h/x")
     assert type(error) is cls and isinstance(error, builtin)
     copy = pickle.loads(pickle.dumps(error))

@@ -19,7 +19,7 @@ from combinators.components import AIMessage, AIMessageChunk, ModelRateLimitErro
 from combinators.integrations.serving import (
     RemoteAuthError,
     RemoteConnectionError,
-    RemoteError,
+    RemoteRunnableError,
     RemoteInputError,
     RemoteRateLimited,
     RemoteRunnable,
@@ -193,18 +193,18 @@ def test_sync_stream_close_cancels_the_server_run(server: LiveServer) -> None:
 
 
 def test_errors_come_back_typed(server: LiveServer) -> None:
-    with pytest.raises(RemoteError) as caught:
+    with pytest.raises(RemoteRunnableError) as caught:
         remote(server, "/secret").invoke("x")
-    assert type(caught.value) is RemoteError and caught.value.status_code == 500
+    assert type(caught.value) is RemoteRunnableError and caught.value.status_code == 500
     assert "the-secret-key" not in str(caught.value)
     with pytest.raises(RemoteInputError) as bad:
         remote(server, "/shout").invoke(5)
     assert bad.value.status_code == 422 and isinstance(bad.value, ValueError)
-    with pytest.raises(RemoteError) as mid:
+    with pytest.raises(RemoteRunnableError) as mid:
         list(remote(server, "/fails").stream("x"))
     assert mid.value.status_code == 500
     chunks: list[str] = []
-    with pytest.raises(RemoteError):
+    with pytest.raises(RemoteRunnableError):
         for chunk in remote(server, "/fails").stream("x"):
             chunks.append(chunk)
     assert chunks == ["a", "b", "c"]  # what came before the error is kept
