@@ -27,6 +27,14 @@ from effects.errors import CombinatorsError
 
 REDACTED: Final = "**********"
 
+SET_BY_LOADS: Final = "combinators.set_by_loads"
+"""attrs field metadata: the value ``loads`` gives the field itself; data can never set it.
+
+``dumps`` leaves such a field out, and a payload that names it is malformed. The
+components that read secrets from the environment mark ``secrets_from_env`` so, with
+``False``: a value built from data never reads the environment's secrets.
+"""
+
 
 class MissingSecretError(CombinatorsError, LookupError):
     """A placeholder secret (loaded from redacted JSON) was read before being supplied.

@@ -10,6 +10,10 @@ environment. A dict of user data that has a ``"__combinators__"`` key is escaped
 ``dumps`` (``"type": "escaped"``, its items as pairs) so it loads back as data, not as a
 marker. Tuples load back as lists unless a constructor's converter makes them tuples.
 
+A field marked ``SET_BY_LOADS`` (such as ``secrets_from_env``) is not written, and
+``loads`` sets it itself: a payload that names it is malformed. So a model built from
+data never reads the environment's secrets, whatever the data says.
+
 Secrets are written redacted (``"type": "secret"`` with the name of the field or key that
 held them) and load back as ``Secret.placeholder(name)`` unless ``loads`` is given the
 value in ``secrets={name: Secret(...)}``.
@@ -32,7 +36,7 @@ from typing import Final, cast, final
 
 import attrs
 
-from combinators.components.secrets import Secret
+from combinators.components.secrets import SET_BY_LOADS, Secret
 from effects.errors import CombinatorsError
 
 MARKER: Final = "__combinators__"
@@ -83,7 +87,7 @@ def _encode(
         kwargs = {
             field.alias: _encode(getattr(value, field.name), (*path, field.alias), other, naming)
             for field in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))
-            if field.init
+            if field.init and SET_BY_LOADS not in field.metadata
         }
         return {MARKER: VERSION, "type": "constructor", "id": naming(type(value)), "kwargs": kwargs}
     if isinstance(value, Mapping):
@@ -205,6 +209,13 @@ class _Loader:
         arguments = {
             key: self.decode(item, (*path, key)) for key, item in cast("dict[str, object]", kwargs).items()
         }
+        for field in attrs.fields(cast("type[attrs.AttrsInstance]", cls)):
+            if SET_BY_LOADS in field.metadata:
+                if field.alias in arguments:
+                    raise MalformedDataError(
+                        f"cannot build {class_id!r} at {_where(path)}: {field.alias!r} is set by loads, never by data"
+                    )
+                arguments[field.alias] = field.metadata[SET_BY_LOADS]
         try:
             return cls(**arguments)
         except (TypeError, ValueError) as error:

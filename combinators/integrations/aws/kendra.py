@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Protocol, cast, final
 import attrs
 
 from combinators.components.retrieval.documents import BaseRetriever, Document
+from combinators.components.secrets import SET_BY_LOADS, MissingSecretError
 
 if TYPE_CHECKING:
     from mypy_boto3_kendra.client import KendraClient
@@ -382,8 +383,11 @@ class AmazonKendraRetriever(BaseRetriever):
     are typed: ``.with_retry(retry_if_exception_type=(KendraThrottled,))`` retries only
     throttling. The async path runs the blocking boto3 call on a worker thread.
 
+    Built by ``loads`` (``secrets_from_env=False``), it never uses boto3's credential
+    chain (the environment, profiles, instance roles): give it a `client` in code.
+
     >>> AmazonKendraRetriever(index_id="0123abcd-0123-abcd-0123-0123456789ab", region_name="us-east-1")
-    AmazonKendraRetriever(index_id='0123abcd-0123-abcd-0123-0123456789ab', top_k=10, region_name='us-east-1', attribute_filter=None, client=None)
+    AmazonKendraRetriever(index_id='0123abcd-0123-abcd-0123-0123456789ab', top_k=10, region_name='us-east-1', attribute_filter=None, client=None, secrets_from_env=True)
     >>> AmazonKendraRetriever(index_id=None, region_name="us-east-1")
     Traceback (most recent call last):
     ...
@@ -395,6 +399,7 @@ class AmazonKendraRetriever(BaseRetriever):
     region_name: str | None = None
     attribute_filter: AttributeFilterTypeDef | None = None
     client: KendraSearchClient | None = attrs.field(default=None, repr=_client_repr)
+    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False})
 
     def __attrs_post_init__(self) -> None:
         check_kendra_settings(
@@ -404,6 +409,11 @@ class AmazonKendraRetriever(BaseRetriever):
     def _client(self) -> KendraSearchClient:
         if self.client is not None:
             return self.client
+        if not self.secrets_from_env:
+            raise MissingSecretError(
+                f"this AmazonKendraRetriever (index {self.index_id!r}) was built by loads, which never uses "
+                "the AWS credentials of the environment: give it a client in code (attrs.evolve(retriever, client=...))"
+            )
         # check_kendra_settings made sure there is a region when there is no client.
         return kendra_client(cast("str", self.region_name))
 

@@ -34,8 +34,7 @@ from combinators.components.messages.values import AIMessage, AIMessageChunk, Me
 from combinators.integrations.openai.client import (
     ApiKey,
     ClientCache,
-    client_options,
-    import_openai,
+    build_client,
     resolve_api_key,
     resolve_base_url,
     shown_fields,
@@ -55,7 +54,7 @@ from combinators.integrations.openai.tools import (
     tool_choice_to_openai,
     tool_to_openai,
 )
-from combinators.components.secrets import Secret
+from combinators.components.secrets import SET_BY_LOADS, Secret
 from combinators import Runnable
 from effects import NOTHING
 
@@ -98,7 +97,9 @@ class ChatOpenAI(BaseChatModel):
 
     ``api_key`` (a ``Secret``, or a str made into one) is read from ``OPENAI_API_KEY``
     only when not given; ``base_url`` from ``OPENAI_BASE_URL`` only when not given. A
-    server at another address that needs no key gets ``"EMPTY"``. ``timeout`` (seconds
+    server at another address that needs no key gets ``"EMPTY"``. A model built by
+    ``loads`` has ``secrets_from_env=False``: it reads no secret from the environment,
+    whatever its data says (its base URL may be the data's). ``timeout`` (seconds
     per request; ``None`` keeps the client's default) and ``max_retries`` go to the
     ``openai`` client, which retries 408, 409, 429 and 5xx answers and lost connections
     with its own back-off on the wall clock; for a policy on the runtime's clock, set
@@ -128,6 +129,7 @@ class ChatOpenAI(BaseChatModel):
     streaming: bool | None = None
     disable_streaming: bool | Literal["tool_calling"] = False
     extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
+    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
 
     def __repr__(self) -> str:
@@ -145,21 +147,23 @@ class ChatOpenAI(BaseChatModel):
         return resolve_base_url(self.base_url)
 
     def _api_key(self) -> ApiKey:
-        return resolve_api_key(self.api_key, self.resolved_base_url)
+        return resolve_api_key(self.api_key, self.resolved_base_url, secrets_from_env=self.secrets_from_env)
+
+    def _client(self, *, asynchronous: bool) -> Any:
+        return build_client(
+            self._api_key(),
+            self.resolved_base_url,
+            self.timeout,
+            self.max_retries,
+            secrets_from_env=self.secrets_from_env,
+            asynchronous=asynchronous,
+        )
 
     def _sync_client(self) -> OpenAI:
-        def build() -> OpenAI:
-            options = client_options(self._api_key(), self.resolved_base_url, self.timeout, self.max_retries)
-            return cast("OpenAI", import_openai().OpenAI(**options))
-
-        return self._clients.sync_client(build)
+        return self._clients.sync_client(lambda: cast("OpenAI", self._client(asynchronous=False)))
 
     def _async_client(self) -> AsyncOpenAI:
-        def build() -> AsyncOpenAI:
-            options = client_options(self._api_key(), self.resolved_base_url, self.timeout, self.max_retries)
-            return cast("AsyncOpenAI", import_openai().AsyncOpenAI(**options))
-
-        return self._clients.async_client(build)
+        return self._clients.async_client(lambda: cast("AsyncOpenAI", self._client(asynchronous=True)))
 
     def request_body(
         self, messages: Sequence[Message], stop: Sequence[str] | None = None, *, stream: bool = False, **kwargs: Any

@@ -10,6 +10,12 @@ to ``OPENAI_BASE_URL``, then to OpenAI itself; the key is read from ``OPENAI_API
 only when none is given; a server at another address that needs no key (vLLM,
 llama.cpp, Ollama) gets the placeholder ``"EMPTY"``.
 
+A model built by ``loads`` (``secrets_from_env=False``) reads no secret from the
+environment at all: not ``OPENAI_API_KEY``, and not what the ``openai`` client itself
+would add (``OPENAI_ADMIN_KEY``, ``OPENAI_ORG_ID``, ``OPENAI_PROJECT_ID``,
+``OPENAI_CUSTOM_HEADERS``): its requests carry only the headers of ``SENT_HEADERS`` and
+its own key, because its base URL may have come from the data.
+
 >>> resolve_base_url("http://127.0.0.1:8000/v1/", environ={})
 'http://127.0.0.1:8000/v1'
 >>> key = resolve_api_key(None, "http://127.0.0.1:8000/v1", environ={})
@@ -24,7 +30,7 @@ import importlib
 import os
 import threading
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, final
 
@@ -39,9 +45,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_BASE_URL",
+    "SENT_HEADERS",
     "ApiKey",
     "ClientCache",
+    "build_client",
     "import_openai",
+    "only_sent_headers",
     "resolve_api_key",
     "client_options",
     "resolve_base_url",
@@ -53,6 +62,15 @@ DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 """Where requests go when neither ``base_url`` nor ``OPENAI_BASE_URL`` says otherwise."""
 
 _NO_KEY_HINT: Final = "no API key was given: pass api_key=... or set OPENAI_API_KEY"
+_LOADED_HINT: Final = (
+    "this model was built by loads, which never uses OPENAI_API_KEY: pass its key to "
+    "loads(..., secrets={'api_key': Secret(...)}) or set it in code (attrs.evolve(model, api_key=...))"
+)
+
+SENT_HEADERS: Final = frozenset(
+    {"accept", "accept-encoding", "connection", "content-length", "content-type", "host", "user-agent"}
+)
+"""The headers a model built by ``loads`` sends (besides ``authorization`` and ``x-stainless-*``)."""
 
 
 def import_openai() -> ModuleType:
@@ -103,7 +121,11 @@ class ApiKey:
 
 
 def resolve_api_key(
-    api_key: Secret | None, base_url: str, *, environ: Mapping[str, str] = os.environ
+    api_key: Secret | None,
+    base_url: str,
+    *,
+    secrets_from_env: bool = True,
+    environ: Mapping[str, str] = os.environ,
 ) -> ApiKey:
     """The key to send: the given one, else ``OPENAI_API_KEY``, else ``"EMPTY"``.
 
@@ -111,9 +133,13 @@ def resolve_api_key(
     'sk-1'
     >>> resolve_api_key(None, DEFAULT_BASE_URL, environ={"OPENAI_API_KEY": "sk-env"}).value
     'sk-env'
+    >>> resolve_api_key(None, DEFAULT_BASE_URL, secrets_from_env=False, environ={"OPENAI_API_KEY": "sk-env"}).value
+    'EMPTY'
     """
     if api_key is not None:
         return ApiKey(api_key.get_secret_value())
+    if not secrets_from_env:
+        return ApiKey("EMPTY", _LOADED_HINT)
     from_env = environ.get("OPENAI_API_KEY")
     if from_env:
         return ApiKey(from_env)
@@ -178,18 +204,74 @@ class ClientCache:
 
 
 def client_options(
-    api_key: ApiKey, base_url: str, timeout: float | None, max_retries: int
+    api_key: ApiKey, base_url: str, timeout: float | None, max_retries: int, *, secrets_from_env: bool = True
 ) -> dict[str, Any]:
     """The keyword arguments for ``openai.OpenAI`` / ``openai.AsyncOpenAI``.
+
+    Without ``secrets_from_env``, every setting the client would read from the
+    environment is given (empty), so it reads none.
 
     >>> options = client_options(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0)
     >>> sorted(options)
     ['api_key', 'base_url', 'max_retries']
+    >>> sorted(client_options(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0, secrets_from_env=False))
+    ['admin_api_key', 'api_key', 'base_url', 'max_retries', 'organization', 'project', 'webhook_secret']
     """
     options: dict[str, Any] = {"api_key": api_key.value, "base_url": base_url, "max_retries": max_retries}
     if timeout is not None:
         options["timeout"] = timeout
+    if not secrets_from_env:
+        options.update(admin_api_key="", organization="", project="", webhook_secret="")
     return options
+
+
+def only_sent_headers(headers: MutableMapping[str, str], api_key: ApiKey) -> None:
+    """Keep ``SENT_HEADERS``, ``x-stainless-*`` and this key's ``authorization``; drop the rest.
+
+    The ``openai`` client adds headers from the environment (``OPENAI_CUSTOM_HEADERS``,
+    even an ``Authorization``) that no argument turns off; a model whose address may
+    come from data sends none of them.
+
+    >>> headers = {"Accept": "application/json", "Authorization": "Bearer env", "X-Env": "1"}
+    >>> only_sent_headers(headers, ApiKey("k"))
+    >>> headers
+    {'Accept': 'application/json', 'authorization': 'Bearer k'}
+    """
+    for name in list(headers):
+        lowered = name.lower()
+        if lowered not in SENT_HEADERS and not lowered.startswith("x-stainless-"):
+            del headers[name]
+    headers["authorization"] = f"Bearer {api_key.value}"
+
+
+def build_client(
+    api_key: ApiKey,
+    base_url: str,
+    timeout: float | None,
+    max_retries: int,
+    *,
+    secrets_from_env: bool,
+    asynchronous: bool,
+) -> Any:
+    """An ``openai.OpenAI`` (or ``AsyncOpenAI``) client for these settings.
+
+    >>> client = build_client(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0, secrets_from_env=False, asynchronous=False)
+    >>> type(client).__name__, str(client.base_url)
+    ('OpenAI', 'http://127.0.0.1:1/v1/')
+    """
+    openai = import_openai()
+    options = client_options(api_key, base_url, timeout, max_retries, secrets_from_env=secrets_from_env)
+    if not secrets_from_env:
+
+        def strip(request: Any) -> None:
+            only_sent_headers(request.headers, api_key)
+
+        async def astrip(request: Any) -> None:
+            strip(request)
+
+        http = openai.DefaultAsyncHttpxClient if asynchronous else openai.DefaultHttpxClient
+        options["http_client"] = http(event_hooks={"request": [astrip if asynchronous else strip]})
+    return (openai.AsyncOpenAI if asynchronous else openai.OpenAI)(**options)
 
 
 def shown_fields(value: object) -> str:

@@ -18,9 +18,9 @@ import attrs
 
 from combinators.components.retrieval.embeddings import Embeddings, check_query, check_texts
 from combinators.integrations.openai.client import (
+    ApiKey,
     ClientCache,
-    client_options,
-    import_openai,
+    build_client,
     resolve_api_key,
     resolve_base_url,
     shown_fields,
@@ -28,7 +28,7 @@ from combinators.integrations.openai.client import (
 )
 from combinators.components.models.errors import ModelResponseError
 from combinators.integrations.openai.errors import translate_error
-from combinators.components.secrets import Secret
+from combinators.components.secrets import SET_BY_LOADS, Secret
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
@@ -64,7 +64,8 @@ class OpenAIEmbeddings(Embeddings):
     """Embeddings over the OpenAI ``/embeddings`` protocol.
 
     ``dimensions`` asks models that support it for shorter vectors; ``extra_body`` is
-    merged into every request.
+    merged into every request. Built by ``loads``, it has ``secrets_from_env=False`` and
+    reads no secret from the environment (see ``ChatOpenAI``).
 
     >>> OpenAIEmbeddings(dimensions=256, chunk_size=64).dimensions
     256
@@ -78,6 +79,7 @@ class OpenAIEmbeddings(Embeddings):
     timeout: float | None = None
     max_retries: int = attrs.field(default=2, validator=_check_retries)
     extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
+    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
 
     def __repr__(self) -> str:
@@ -92,15 +94,24 @@ class OpenAIEmbeddings(Embeddings):
         """
         return resolve_base_url(self.base_url)
 
-    def _options(self) -> dict[str, Any]:
-        key = resolve_api_key(self.api_key, self.resolved_base_url)
-        return client_options(key, self.resolved_base_url, self.timeout, self.max_retries)
+    def _api_key(self) -> ApiKey:
+        return resolve_api_key(self.api_key, self.resolved_base_url, secrets_from_env=self.secrets_from_env)
+
+    def _client(self, *, asynchronous: bool) -> Any:
+        return build_client(
+            self._api_key(),
+            self.resolved_base_url,
+            self.timeout,
+            self.max_retries,
+            secrets_from_env=self.secrets_from_env,
+            asynchronous=asynchronous,
+        )
 
     def _sync_client(self) -> OpenAI:
-        return self._clients.sync_client(lambda: cast("OpenAI", import_openai().OpenAI(**self._options())))
+        return self._clients.sync_client(lambda: cast("OpenAI", self._client(asynchronous=False)))
 
     def _async_client(self) -> AsyncOpenAI:
-        return self._clients.async_client(lambda: cast("AsyncOpenAI", import_openai().AsyncOpenAI(**self._options())))
+        return self._clients.async_client(lambda: cast("AsyncOpenAI", self._client(asynchronous=True)))
 
     def _extra(self) -> dict[str, Any]:
         extra = dict(self.extra_body)
@@ -112,7 +123,7 @@ class OpenAIEmbeddings(Embeddings):
         return [texts[start : start + self.chunk_size] for start in range(0, len(texts), self.chunk_size)]
 
     def _failure(self, error: Exception) -> Exception | None:
-        hint = resolve_api_key(self.api_key, self.resolved_base_url).hint
+        hint = self._api_key().hint
         return translate_error(error, model=self.model, base_url=self.resolved_base_url, hint=hint)
 
     def _vectors(self, response: CreateEmbeddingResponse, count: int) -> list[list[float]]:

@@ -271,4 +271,4 @@ def test_kendra_retriever_without_a_client_pickles_and_compares() -> None:
 
 
 def test_kendra_retriever_repr_hides_the_client_address(client: KendraClient) -> None:
-    assert repr(AmazonKendraRetriever(index_id=INDEX, client=client)).endswith("client=<kendra>)")
+    assert repr(AmazonKendraRetriever(index_id=INDEX, client=client)).endswith("client=<kendra>, secrets_from_env=True)")
