@@ -16,6 +16,7 @@ from typing import Any
 from combinators.runnable.composing import Runnable
 from combinators._support.tee import AsyncTee
 from effects._runtime.calls import gather_structured
+from effects._runtime.closing import aclose_all
 from effects._runtime.thread_pool import run_indexed
 from effects._runtime.scope import Scope
 
@@ -93,10 +94,5 @@ async def astream_branches(
                 yield i, chunk
                 pending[asyncio.ensure_future(_next(streams[i]))] = i
     finally:
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        for stream in streams:
-            aclose = getattr(stream, "aclose", None)
-            if aclose is not None:
-                await aclose()
+        # The branches, then their common input (this node owns it).
+        await aclose_all((*streams, inputs), tasks=pending)

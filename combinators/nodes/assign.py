@@ -26,7 +26,7 @@ from combinators.runnable.composing import Runnable
 from combinators._support.tee import AsyncTee
 from effects.errors import InputError
 from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
+from effects._runtime.closing import aclose_all, closing
 from effects.values import NOTHING
 
 Input = Mapping[str, Any]
@@ -124,6 +124,4 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
                     break
                 yield cast(dict[str, Any], item)
         finally:
-            if not mapper.done():
-                mapper.cancel()
-            await asyncio.gather(mapper, return_exceptions=True)
+            await aclose_all((inputs,), tasks=(mapper,))

@@ -128,27 +128,28 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
         source = AReplayable(inputs)
-        errors: list[BaseException] = []
-        for candidate in self.runnables:
-            reader: AsyncIterator[Any] = source.reader()
-            if errors and self.exception_key is not None:
-                reader = self._with_error(reader, errors[-1])
-            chunks = scope.astream(candidate, reader, None, kwargs)
-            try:
-                first = await anext(chunks)
-            except StopAsyncIteration:
+        async with closing(inputs):  # owned here: closed when the chosen stream ends
+            errors: list[BaseException] = []
+            for candidate in self.runnables:
+                reader: AsyncIterator[Any] = source.reader()
+                if errors and self.exception_key is not None:
+                    reader = self._with_error(reader, errors[-1])
+                chunks = scope.astream(candidate, reader, None, kwargs)
+                try:
+                    first = await anext(chunks)
+                except StopAsyncIteration:
+                    return
+                except BaseException as error:
+                    if source.error is not None or not self._handled(error):
+                        raise  # an input error is not this step's failure
+                    errors.append(error)
+                    continue
+                async with closing(chunks) as stream:  # closed also if the consumer stops at `first`
+                    yield first
+                    async for chunk in stream:
+                        yield chunk
                 return
-            except BaseException as error:
-                if source.error is not None or not self._handled(error):
-                    raise  # an input error is not this step's failure
-                errors.append(error)
-                continue
-            yield first
-            async with closing(chunks) as stream:
-                async for chunk in stream:
-                    yield chunk
-            return
-        raise self._give_up(errors)
+            raise self._give_up(errors)
 
     async def _with_error(self, reader: AsyncIterator[Any], error: BaseException) -> AsyncIterator[Any]:
         async with closing(reader) as stream:

@@ -138,26 +138,27 @@ class RunnableRetry(Runnable[In, Out]):
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
     ) -> AsyncIterator[Out]:
         source = AReplayable(inputs)
-        earlier: list[BaseException] = []
-        waited = 0.0
-        attempt = 1
-        while True:
-            chunks = scope.astream(self.bound, source.reader(), _tag(attempt), kwargs)
-            try:
-                first = await anext(chunks)
-            except StopAsyncIteration:
+        async with closing(inputs):  # owned here: closed when the retried stream ends
+            earlier: list[BaseException] = []
+            waited = 0.0
+            attempt = 1
+            while True:
+                chunks = scope.astream(self.bound, source.reader(), _tag(attempt), kwargs)
+                try:
+                    first = await anext(chunks)
+                except StopAsyncIteration:
+                    return
+                except BaseException as error:
+                    if source.error is not None:
+                        raise  # the input failed, not this step: nothing to retry
+                    delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
+                    if delay:
+                        await scope.clock.asleep(delay)
+                    waited += delay
+                    attempt += 1
+                    continue
+                async with closing(chunks) as stream:  # closed also if the consumer stops at `first`
+                    yield first
+                    async for chunk in stream:
+                        yield chunk
                 return
-            except BaseException as error:
-                if source.error is not None:
-                    raise  # the input failed, not this step: nothing to retry
-                delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
-                if delay:
-                    await scope.clock.asleep(delay)
-                waited += delay
-                attempt += 1
-                continue
-            yield first
-            async with closing(chunks) as stream:
-                async for chunk in stream:
-                    yield chunk
-            return

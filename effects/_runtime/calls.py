@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from effects.config import EMPTY_CONFIG, RunConfig
+from effects._runtime.closing import aclose_all
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.custom_events import RUN_FRAMES
 from effects._runtime.thread_pool import run_indexed, shared_pool
@@ -156,9 +157,7 @@ async def _aplain(chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
         async for chunk in chunks:
             yield chunk
     finally:
-        aclose = getattr(chunks, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        await aclose_all((chunks,))
 
 
 async def _ascoped(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
@@ -173,9 +172,7 @@ async def _ascoped(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[An
                 CURRENT_SCOPE.reset(token)
             yield chunk
     finally:
-        aclose = getattr(chunks, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        await aclose_all((chunks,))
 
 
 async def _one(input: Any) -> AsyncIterator[Any]:
@@ -480,11 +477,11 @@ async def abatch_as_completed(
                 raise value
             yield i, value
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if view is not None:
-            view.close()
+        try:
+            await aclose_all(tasks=tasks)
+        finally:
+            if view is not None:
+                view.close()
 
 
 __all__ = [

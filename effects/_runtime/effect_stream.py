@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Final, final
 
 from effects._runtime import calls as entry
+from effects._runtime.closing import aclose_all, closing
 from effects.step import Step
 from effects.values import Effect
 
@@ -81,9 +82,10 @@ async def aobserve(
     buffer = _AsyncBuffer()
 
     async def produce() -> None:
-        async for _ in entry.astream(node, input, config, kwargs, observers=(buffer,)):
-            if buffer.full:
-                await buffer.drained()
+        async with closing(entry.astream(node, input, config, kwargs, observers=(buffer,))) as run:
+            async for _ in run:
+                if buffer.full:
+                    await buffer.drained()
 
     task = asyncio.ensure_future(produce())
     task.add_done_callback(lambda _: buffer.wake())
@@ -98,12 +100,9 @@ async def aobserve(
                 return
             await buffer.arrival()
     finally:
-        if not task.done():
-            task.cancel()
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
+        # In every state: cancelled and awaited if running, its error read if it
+        # failed after the consumer stopped reading (never "never retrieved").
+        await aclose_all(tasks=(task,))
 
 
 class _Abandoned(BaseException):

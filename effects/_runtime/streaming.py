@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, final
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.limiter import HELD, Limiter, not_held
 from effects.step import Step
-from effects._runtime.closing import aclose_iterator, aiter_of, close_iterator, closing
+from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, aadded_up, added_up
 from effects.values import NOTHING
 from effects.values import NO_INPUT, RunEnded, RunStarted, RunStreamed
@@ -222,13 +222,24 @@ async def astream_run(
                     continue
                 yield chunk
         except BaseException as error:
-            await aclose_iterator(chunks)
-            if watch.observed:
-                watch.failed(error)
-                await self.await_listeners()
-            await aclose_iterator(upstream)
+            # Each step runs even if a cancellation interrupts the one before (a
+            # consumer leaving while this failure is being cleaned up).
+            try:
+                await aclose_all((chunks,))
+            finally:
+                try:
+                    if watch.observed:
+                        watch.failed(error)
+                        await self.await_listeners()
+                finally:
+                    await aclose_all((upstream,))
             raise
-    await aclose_iterator(upstream)
+    try:
+        await aclose_all((upstream,))
+    except BaseException as error:
+        if watch.observed:
+            watch.failed(error)
+        raise
     if watch.observed:
         watch.ended()
         await self.await_listeners()

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Final, final
 
 from effects.values import NOTHING
+from effects._runtime.closing import aclose_all
 
 _BLOCK: Final = 64
 
@@ -117,7 +118,5 @@ async def aadded_up(chunks: AsyncIterator[object]) -> object:
         async for chunk in chunks:
             total.add(chunk)
     finally:
-        aclose = getattr(chunks, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        await aclose_all((chunks,))
     return total.value()

@@ -57,6 +57,7 @@ from combinators.integrations.openai.tools import (
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from combinators import Runnable
 from effects import NOTHING
+from effects.authoring import closing
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
@@ -287,8 +288,8 @@ class ChatOpenAI(BaseChatModel):
                 model=model, messages=wire, stream=True, extra_body=body
             )
         finished = False
-        async with stream:
-            async for data in self._async_chunks(aiter(stream), model):
+        async with stream, closing(self._async_chunks(aiter(stream), model)) as datas:
+            async for data in datas:
                 chunk, finish = chunk_to_message_chunk(data.to_dict())
                 finished = finished or finish is not None
                 if chunk is not None:
