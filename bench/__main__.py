@@ -25,6 +25,7 @@ from bench import (  # noqa: E402 - after silence_tracing, see above
     workloads_dask,
     workloads_events,
     workloads_memory,
+    workloads_parsers,
     workloads_resilience,
     workloads_serving,
     workloads_stream,
@@ -55,6 +56,7 @@ WORKLOADS: tuple[tuple[str, Workload], ...] = (
     ("W12", workloads_dask.w12_dask),
     ("W13", workloads_agents.w13_agent),
     ("W14", workloads_serving.w14_serving),
+    ("W15", workloads_parsers.w15_json_streaming),
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results.json"
 

@@ -50,12 +50,14 @@ import attrs
 
 from combinators.components.messages.values import BaseMessage
 from combinators.components.parsers.text import OutputParserError, reply_text
+from combinators.components.partial_json.patches import changes, value_of
 from combinators.components.partial_json.reader import (
     JsonValue,
     PartialJsonReader,
     json_diff,
     parse_json_markdown,
 )
+from combinators.components.partial_json.scanner import Mark
 from combinators.authoring import init_fields
 from combinators.authoring import type_schema
 from combinators import Runnable
@@ -287,13 +289,14 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
 class _Reading:
     """One streamed reply being parsed: what changed with each chunk."""
 
-    __slots__ = ("parser", "reader", "pieces", "previous", "yielded")
+    __slots__ = ("parser", "reader", "pieces", "previous", "mark", "yielded")
 
     def __init__(self, parser: JsonOutputParser[Any]) -> None:
         self.parser = parser
         self.reader = PartialJsonReader(markdown=True)
         self.pieces: list[str] = []  # the raw text, for an error message at the end
         self.previous: JsonValue = None  # the value after the previous chunk
+        self.mark: Mark | None = None  # the same, as a mark (diff mode)
         self.yielded: JsonValue = None  # the JSON of the last value yielded
 
     def push(self, chunk: object) -> tuple[Any, ...]:
@@ -301,17 +304,32 @@ class _Reading:
         piece = reply_text(chunk, parser.name)
         self.pieces.append(piece)
         self.reader.feed(piece)
+        if parser.diff:
+            return self._operations()
         value = self.reader.value()
+        # A partial value is a fresh value each time (copies of the open containers),
+        # so this costs the open containers' size: C-level copies and comparisons.
         if value is None or value == self.previous:
             return ()
-        previous, self.previous = self.previous, value
-        if parser.diff:
-            return (json_diff(previous, value),)
+        self.previous = value
         typed = parser._partial(value)  # pyright: ignore[reportPrivateUsage]
         if typed is None:
             return ()
         self.yielded = value
         return (typed,)
+
+    def _operations(self) -> tuple[list[dict[str, object]], ...]:
+        # What changed is found along the open containers only (``patches``): no value
+        # is built or compared whole, so a chunk costs what it changed, not the size
+        # of the value so far.
+        mark = self.reader.mark()
+        if mark is None:
+            return ()
+        operations = json_diff(None, value_of(mark)) if self.mark is None else changes(self.mark, mark)
+        if not operations:
+            return ()
+        self.mark = mark
+        return (operations,)
 
     def finish(self) -> tuple[Any, ...]:
         parser = self.parser

@@ -34,7 +34,7 @@ from typing import Final, cast, final
 
 import jsonpatch
 
-from combinators.components.partial_json.scanner import NO_VALUE, NoValue, Outcome, Scanner
+from combinators.components.partial_json.scanner import NO_VALUE, Mark, NoValue, Outcome, Scanner
 from combinators.components.partial_json.scanner import JsonContainer as JsonContainer
 from combinators.components.partial_json.scanner import JsonValue as JsonValue
 
@@ -154,6 +154,27 @@ class PartialJsonReader:
         if self._fenced is None:
             return NO_VALUE
         return self._fenced.scanner.outcome()
+
+    def mark(self) -> Mark | None:
+        """The value of the text so far as a ``Mark`` (no copy), or ``None`` when ``value()`` is.
+
+        >>> reader = PartialJsonReader()
+        >>> reader.feed('[1, 2')
+        >>> reader.mark().levels[0][1]
+        1
+        """
+        if self._plain is not None:
+            mark = self._plain.mark()
+        else:
+            assert self._primary is not None
+            mark = self._primary.scanner.mark()
+            if not mark.has_value:
+                if self._fenced is None:
+                    return None
+                mark = self._fenced.scanner.mark()
+        if not mark.has_value or (not mark.levels and mark.leaf is None):
+            return None
+        return mark
 
     def value(self) -> JsonValue:
         """The value of the text so far, or ``None`` if there is none (yet)."""

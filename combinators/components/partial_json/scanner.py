@@ -40,6 +40,40 @@ NO_VALUE: Final = NoValue()
 
 Outcome: TypeAlias = "JsonValue | NoValue"
 
+Level: TypeAlias = "tuple[JsonContainer, int, str | None]"
+"""An open container as a mark saw it: the live container, its length then, and the key
+awaiting a value (objects only)."""
+
+
+@final
+class Mark:
+    """The value of the text at one moment, as a view on the scanner's live containers.
+
+    Taking a mark copies nothing: ``levels`` are the open containers (outermost first)
+    with their lengths at that moment, ``leaf`` the partial value in the innermost one
+    (or the whole value when nothing is open). It stays true later because open
+    containers only grow and completed values never change (``patches`` reads it).
+
+    >>> scanner = Scanner()
+    >>> scanner.feed('{"a": [1, "x')
+    >>> mark = scanner.mark()
+    >>> [(length, key) for _, length, key in mark.levels], mark.leaf
+    ([(0, 'a'), (1, None)], 'x')
+    """
+
+    __slots__ = ("levels", "leaf", "source", "rewrites")
+
+    def __init__(self, levels: tuple[Level, ...], leaf: Outcome, source: object, rewrites: int = 0) -> None:
+        self.levels = levels
+        self.leaf = leaf
+        self.source = source  # the scanner it is a view on
+        self.rewrites = rewrites  # how many repeated keys the scanner had read then
+
+    @property
+    def has_value(self) -> bool:
+        """Whether the text so far has a value (``None`` after a mismatch is one)."""
+        return bool(self.levels) or not isinstance(self.leaf, NoValue)
+
 # What the scanner expects next, in the innermost open container (or at top level).
 _VALUE: Final = 0  # a value: at top level, after ':' and after ',' in an array
 _VALUE_OR_CLOSE: Final = 1  # just after '['
@@ -112,7 +146,7 @@ class Scanner:
         "_containers", "_keys", "_expect", "_status", "_top", "_frozen",
         "_token", "_str_parts", "_str_decoded", "_str_is_key", "_escape",
         "_num", "_num_state", "_num_valid", "_lit_word", "_lit_value", "_lit_pos",
-        "_stack", "_low", "_in_string", "_escaped",
+        "_stack", "_low", "_in_string", "_escaped", "_closed_at_error", "_rewrites",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -138,6 +172,16 @@ class Scanner:
         self._low = 0  # the fewest brackets open since the error
         self._in_string = False
         self._escaped = False
+        self._closed_at_error: tuple[int, Outcome] | None = None  # outcome() for the last _low
+        self._rewrites = 0  # keys read that the open object already had
+
+    def mark(self) -> Mark:
+        """The value of the text so far, as a ``Mark`` (no copy made)."""
+        if self._status == _RUNNING:
+            keys = self._keys
+            levels = tuple([(container, len(container), keys[i]) for i, container in enumerate(self._containers)])
+            return Mark(levels, self._partial_token(at_error=False), self, self._rewrites)
+        return Mark((), self.outcome(), self, self._rewrites)
 
     # -- results -------------------------------------------------------------------
 
@@ -151,7 +195,10 @@ class Scanner:
                 return self._frozen
             # The text after the error closed containers that were open at it: the
             # document is complete but malformed, so keep only what came before them.
-            return self._nest(self._low, NO_VALUE)
+            # Cached: the same value object while nothing changes.
+            if self._closed_at_error is None or self._closed_at_error[0] != self._low:
+                self._closed_at_error = (self._low, self._nest(self._low, NO_VALUE))
+            return self._closed_at_error[1]
         if status == _MISMATCH:
             return None
         return self._snapshot(at_error=False)
@@ -226,6 +273,11 @@ class Scanner:
         else:
             key = self._keys[-1]
             assert key is not None  # a value in an object always follows its key
+            if key in container:
+                # A repeated key rewrites an entry: write to a copy, so marks taken
+                # before still see the value they saw.
+                container = self._containers[-1] = container.copy()
+                self._rewrites += 1
             container[key] = value
             self._keys[-1] = None
         self._expect = _COMMA_OR_CLOSE
@@ -367,6 +419,8 @@ class Scanner:
                 self._token = _NONE
                 self._keys[-1] = value
                 self._expect = _COLON
+                if value in self._containers[-1]:
+                    self._rewrites += 1
             else:
                 self._complete(value)
             return i + 1

@@ -1,0 +1,294 @@
+"""JSON Patch operations between two moments of a stream, in time proportional to the change.
+
+``changes(before, after)`` gives the operations ``jsonpatch.make_patch`` gives for the two
+values the marks stand for, without building or comparing those values whole: a
+stream only grows at its end, so the two values share everything but the path of
+open containers. The walk goes down that path while the two agree; where they part
+(new entries, a child that appeared or was completed) it compares only that suffix,
+the way ``jsonpatch`` would: new members and items are added in order, the one place
+that was open is compared (recursing into objects and arrays), scalars that differ are
+replaced. What that shortcut cannot know (a key repeated in the text, the text turning
+malformed, the fenced text taking over, an item equal to the one it follows) is
+handed to ``jsonpatch`` on the smallest part that holds it.
+
+``value_of(mark)`` builds the value a mark stands for (copies of the open containers,
+completed values shared). The values in operations are copies.
+
+>>> from combinators.components.partial_json.scanner import Scanner
+>>> scanner = Scanner()
+>>> scanner.feed('{"a": [1, {"b": "x')
+>>> before = scanner.mark()
+>>> scanner.feed('yz"}, 2')
+>>> changes(before, scanner.mark())
+[{'op': 'replace', 'path': '/a/1/b', 'value': 'xyz'}, {'op': 'add', 'path': '/a/2', 'value': 2}]
+>>> value_of(scanner.mark())
+{'a': [1, {'b': 'xyz'}, 2]}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from itertools import islice
+from typing import Any, cast
+
+import jsonpatch
+
+from combinators.components.partial_json.scanner import NO_VALUE, JsonContainer, Mark, NoValue, Outcome
+
+Operation = dict[str, Any]
+
+
+def _escape(part: str | int) -> str:
+    if type(part) is int:
+        return f"/{part}"
+    text = cast(str, part)
+    if "~" in text or "/" in text:
+        text = text.replace("~", "~0").replace("/", "~1")
+    return "/" + text
+
+
+def json_copy(value: object) -> Any:
+    """A deep copy of JSON data, without recursion (so any depth is fine).
+
+    >>> data = {"a": [1, {"b": []}]}
+    >>> copy = json_copy(data)
+    >>> copy == data, copy["a"] is data["a"]
+    (True, False)
+    """
+    if not isinstance(value, dict | list):
+        return value
+    top: Any = {} if isinstance(value, dict) else []
+    work: list[tuple[Any, Any]] = [(value, top)]
+    while work:
+        source, target = work.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, dict | list):
+                child: Any = {} if isinstance(item, dict) else []
+                work.append((item, child))
+            else:
+                child = item
+            if isinstance(target, dict):
+                target[key] = child
+            else:
+                target.append(child)
+    return top
+
+
+def value_of(mark: Mark, depth: int = 0) -> Outcome:
+    """The value the mark stands for, from its ``depth``-th open container down.
+
+    >>> from combinators.components.partial_json.scanner import Scanner
+    >>> scanner = Scanner()
+    >>> scanner.feed('[1, [2, "a')
+    >>> value_of(scanner.mark()), value_of(scanner.mark(), 1)
+    ([1, [2, 'a']], [2, 'a'])
+    """
+    child: Outcome = mark.leaf
+    for container, length, key in reversed(mark.levels[depth:]):
+        copy: JsonContainer
+        if isinstance(container, list):
+            copy = container[:length]
+            if not isinstance(child, NoValue):
+                copy.append(child)
+        else:
+            copy = container.copy() if length == len(container) else dict(islice(container.items(), length))
+            if key is not None and not isinstance(child, NoValue):
+                copy[key] = child
+        child = copy
+    return child
+
+
+def _dumped(value: object) -> str:
+    # How jsonpatch tells JSON values apart (1, 1.0 and true differ).
+    return json.dumps(value)
+
+
+def _matched_later(item: object, items: list[Any], start: int) -> bool:
+    """Whether jsonpatch would pair ``item`` (at ``start`` before) with an equal item after
+    ``start`` (and not the one at ``start``). Python's ``==`` sorts out the candidates
+    first: values equal as JSON are equal in Python (the scanner's NaN is one object)."""
+    later = [other for other in items[start + 1 :] if other == item]
+    if not later:
+        return False
+    dumped = _dumped(item)
+    return dumped != _dumped(items[start]) and any(_dumped(other) == dumped for other in later)
+
+
+def _same(before: object, after: object) -> bool:
+    """Whether two values are the same JSON, as jsonpatch tells (``1``, ``1.0`` and
+    ``true`` differ), without looking inside containers: two different containers
+    count as different (the walk goes into them)."""
+    if before is after:
+        return True
+    kind = type(before)
+    if kind is not type(after) or kind is dict or kind is list:
+        return False
+    if kind is float:
+        first, second = cast(float, before), cast(float, after)
+        if first != first:  # NaN
+            return second != second
+        return first == second and math.copysign(1.0, first) == math.copysign(1.0, second)
+    return before == after
+
+
+def _whole(prefix: str, before: object, after: object) -> list[Operation]:
+    """``jsonpatch``'s operations for two values, placed under ``prefix``."""
+    operations: list[Operation] = jsonpatch.make_patch(before, after).patch
+    if prefix:
+        for operation in operations:
+            for member in ("path", "from"):
+                if member in operation:
+                    operation[member] = prefix + operation[member]
+    return operations
+
+
+def _added(prefix: str, part: str | int, value: object) -> Operation:
+    return {"op": "add", "path": prefix + _escape(part), "value": json_copy(value)}
+
+
+def _last_keys(container: dict[str, Any], count: int) -> list[str]:
+    keys = list(islice(reversed(container.keys()), count))
+    keys.reverse()
+    return keys
+
+
+class _NotGrown(Exception):
+    """The second value is not the first one grown (a partial token vanished, say)."""
+
+
+def _grown(prefix: str, before: object, after: object) -> list[Operation]:
+    """The operations from ``before`` to ``after``, a value it grew into (only its last
+    member or item may differ, new ones follow it); ``_NotGrown`` if it is not that."""
+    operations: list[Operation] = []
+    appended: list[list[Operation]] = []  # items added to arrays, which follow what is inside
+    while not _same(before, after):
+        if isinstance(before, dict) and isinstance(after, dict) and len(after) >= len(before):
+            added = _last_keys(after, len(after) - len(before))
+            operations += [_added(prefix, key, after[key]) for key in added]
+            if not before:
+                break
+            last = next(reversed(before.keys()))
+            if last not in after or last in added:
+                raise _NotGrown
+            prefix, before, after = prefix + _escape(last), before[last], after[last]
+            continue
+        if isinstance(before, list) and isinstance(after, list) and len(after) >= len(before):
+            start = len(before) - 1
+            if start < 0:
+                operations += [_added(prefix, index, item) for index, item in enumerate(after)]
+                break
+            if len(after) > len(before) and _matched_later(before[start], after, start):
+                # jsonpatch matches the old last item with an equal new one.
+                operations += _whole(prefix, before, after)
+                break
+            appended.append([_added(prefix, index, after[index]) for index in range(len(before), len(after))])
+            prefix, before, after = prefix + _escape(start), before[start], after[start]
+            continue
+        if type(before) is type(after) and isinstance(after, dict | list):
+            raise _NotGrown  # a container that lost members or items
+        operations.append({"op": "replace", "path": prefix, "value": json_copy(after)})
+        break
+    for items in reversed(appended):
+        operations += items
+    return operations
+
+
+def _child(mark: Mark, depth: int, container: JsonContainer, key: str | None) -> Outcome:
+    """What sits in the open place of the ``depth - 1``-th open container (maybe nothing)."""
+    if key is None and type(container) is dict:
+        return NO_VALUE
+    return value_of(mark, depth)
+
+
+def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, depth: int) -> list[Operation]:
+    """The operations for the ``depth``-th open container, whose entries before the
+    first mark's length did not change."""
+    _, old_length, old_key = before.levels[depth]
+    _, length, key = after.levels[depth]
+    old_child = _child(before, depth + 1, container, old_key)
+    child = _child(after, depth + 1, container, key)
+    if isinstance(container, list):
+        old_items: list[object] = [] if isinstance(old_child, NoValue) else [old_child]
+        new_items: list[object] = list(container[old_length:length])
+        if not isinstance(child, NoValue):
+            new_items.append(child)
+        try:
+            operations = _grown("", old_items, new_items)
+        except _NotGrown:
+            return _whole(prefix, value_of(before, depth), value_of(after, depth))
+        for operation in operations:  # the suffix starts at index old_length
+            for member in ("path", "from"):
+                if member in operation:
+                    first, slash, rest = operation[member][1:].partition("/")
+                    operation[member] = f"{prefix}/{int(first) + old_length}{slash}{rest}"
+        return operations
+    added = _last_keys(container, length - old_length)
+    pending = [name for name in (old_key, key) if name is not None]
+    if any(name in container and name not in added for name in pending):
+        # A key repeated in the text: compare the members it touches, whole.
+        touched = {name: container[name] for name in pending if name in container and name not in added}
+        before_part = {**touched, **({} if isinstance(old_child, NoValue) else {old_key: old_child})}
+        after_part = {**touched, **{name: container[name] for name in added}}
+        if not isinstance(child, NoValue) and key is not None:
+            after_part[key] = child
+        return _whole(prefix, before_part, after_part)
+    old_part: dict[str, object] = {} if isinstance(old_child, NoValue) or old_key is None else {old_key: old_child}
+    new_part = {name: container[name] for name in added}
+    if not isinstance(child, NoValue) and key is not None:
+        new_part[key] = child
+    try:
+        return _grown(prefix, old_part, new_part)
+    except _NotGrown:
+        return _whole(prefix, value_of(before, depth), value_of(after, depth))
+
+
+def changes(before: Mark, after: Mark) -> list[Operation]:
+    """The JSON Patch operations that turn ``before``'s value into ``after``'s.
+
+    >>> from combinators.components.partial_json.scanner import Scanner
+    >>> scanner = Scanner()
+    >>> scanner.feed('["x')
+    >>> before = scanner.mark()
+    >>> scanner.feed('y", "z')
+    >>> changes(before, scanner.mark())
+    [{'op': 'replace', 'path': '/0', 'value': 'xy'}, {'op': 'add', 'path': '/1', 'value': 'z'}]
+    """
+    if before.source is not after.source or before.rewrites != after.rewrites:
+        return _whole("", value_of(before), value_of(after))
+    old_levels, levels = before.levels, after.levels
+    if not levels and old_levels and after.leaf is old_levels[0][0]:
+        # The top-level container was completed: the container the first mark saw open.
+        top = old_levels[0][0]
+        after = Mark(((top, len(top), None),), NO_VALUE, after.source, after.rewrites)
+        levels = after.levels
+    old_depth, depth_now = len(old_levels), len(levels)
+    prefix = ""
+    depth = 0
+    while True:
+        if depth >= old_depth or depth >= depth_now:
+            if depth >= old_depth and depth >= depth_now:
+                try:
+                    return _grown(prefix, before.leaf, after.leaf)
+                except _NotGrown:
+                    return _whole(prefix, before.leaf, after.leaf)
+            return _whole(prefix, value_of(before, depth), value_of(after, depth))
+        container, old_length, old_key = old_levels[depth]
+        live, length, key = levels[depth]
+        if live is not container:
+            return _whole(prefix, value_of(before, depth), value_of(after, depth))
+        if old_length == length and old_key == key:
+            if key is None and type(container) is dict:
+                return []  # no open place on either side: nothing changed
+            below = depth + 1
+            open_before = below < old_depth or before.leaf is not NO_VALUE
+            open_after = below < depth_now or after.leaf is not NO_VALUE
+            if open_before and open_after:
+                # Only the open place changed: go down into it.
+                prefix += _escape(old_length if key is None else key)
+                depth = below
+                continue
+            if not open_before and not open_after:
+                return []
+        return _suffix(prefix, container, before, after, depth)
