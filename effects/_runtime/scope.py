@@ -30,7 +30,7 @@ from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects._runtime.deadline import Deadline, earlier
 from effects.errors import InputError
-from effects._runtime.limiter import Limiter, aholding, holding
+from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
 from effects.hooks import tracing_observer_factory
@@ -451,7 +451,7 @@ class Scope:
         if deadline is not None and self.clock.monotonic() >= deadline.at:
             raise deadline.error()
 
-    def permits(self) -> AbstractContextManager[None]:
+    def permits(self) -> AbstractContextManager[Lease]:
         """Hold a permit of every limiter above (lent to nested work) for the block."""
         return holding(self.limiters)
 

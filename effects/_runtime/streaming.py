@@ -8,7 +8,7 @@ from contextlib import AsyncExitStack, ExitStack
 from typing import TYPE_CHECKING, Any, final
 
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.limiter import HELD, Limiter, not_held
+from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, aadded_up, added_up
@@ -119,31 +119,28 @@ def stream_run(
     # (as the peer's events show for tools, prompts and retrievers).
     held: list[Any] | None = [] if watch.observed and not node.emits_stream_events else None
     with ExitStack() as stack:
-        lent: frozenset[Limiter] = frozenset()
+        lease: Lease | None = None
         token = CURRENT_SCOPE.set(self)
         try:
             self.check_deadline()
             if node.is_leaf and self.limiters:
                 # Held for the stream's life, lent to nested work only while the node
                 # runs (a context variable must not stay set across a yield).
-                needed = not_held(self.limiters)
-                for limiter in needed:
-                    stack.enter_context(limiter.hold())
-                lent = frozenset(needed)
+                lease = stack.enter_context(leased(self.limiters))
             chunks = node.step_stream(inputs, self, kwargs)
         finally:
             CURRENT_SCOPE.reset(token)
         try:
             while True:
                 token = CURRENT_SCOPE.set(self)
-                lending = HELD.set(HELD.get() | lent) if lent else None
+                lending = LENDER.set(lease) if lease is not None else None
                 try:
                     chunk = next(chunks)
                 except StopIteration:
                     break
                 finally:
                     if lending is not None:
-                        HELD.reset(lending)
+                        LENDER.reset(lending)
                     CURRENT_SCOPE.reset(token)
                 if watch.observed:
                     watch.streamed(chunk)
@@ -184,15 +181,12 @@ async def astream_run(
         inputs = watch.atap(inputs)
     held: list[Any] | None = [] if watch.observed and not node.emits_stream_events else None
     async with AsyncExitStack() as stack:
-        lent: frozenset[Limiter] = frozenset()
+        lease: Lease | None = None
         token = CURRENT_SCOPE.set(self)
         try:
             self.check_deadline()
             if node.is_leaf and self.limiters:
-                needed = not_held(self.limiters)
-                for limiter in needed:
-                    await stack.enter_async_context(limiter.ahold())
-                lent = frozenset(needed)
+                lease = await stack.enter_async_context(aleased(self.limiters))
             chunks = node.step_astream(inputs, self, kwargs)
         finally:
             CURRENT_SCOPE.reset(token)
@@ -201,7 +195,7 @@ async def astream_run(
         try:
             while True:
                 token = CURRENT_SCOPE.set(self)
-                lending = HELD.set(HELD.get() | lent) if lent else None
+                lending = LENDER.set(lease) if lease is not None else None
                 try:
                     if bounded:
                         chunk = await self.bounded(chunks.__anext__(), node)
@@ -211,7 +205,7 @@ async def astream_run(
                     break
                 finally:
                     if lending is not None:
-                        HELD.reset(lending)
+                        LENDER.reset(lending)
                     CURRENT_SCOPE.reset(token)
                 if watch.observed:
                     watch.streamed(chunk)

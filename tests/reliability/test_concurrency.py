@@ -212,3 +212,144 @@ def test_a_leaf_that_calls_a_chain_lends_its_permit_instead_of_deadlocking() -> 
     assert RunnableLambda(outer).batch([1, 2, 3], one) == [20, 30, 40]
     assert asyncio.run(RunnableLambda(aouter).abatch([1, 2], one)) == [20, 30]
     assert list(RunnableLambda(gen).stream(1, one)) == [2]
+
+
+# -- generated nestings: batches, invokes and `each` started from inside leaves ---------------
+#
+# A plan is a tree: ("leaf",), ("parallel", [plans]), or ("call", how, with_config, items,
+# plan): a function (itself a leaf) that runs the sub-plan's chain with ``how`` (invoke or
+# batch of ``items`` copies, in the function's own kind), passing the config it was given or
+# none (then the call inherits the caller's run). ("each", items, plan) maps the sub-plan
+# over a list. Only the counted leaves at the bottom are measured.
+
+Plan = tuple[Any, ...]
+
+
+def plans(calls: tuple[str, ...]) -> st.SearchStrategy[Plan]:
+    return st.recursive(
+        st.just(("leaf",)),
+        lambda inner: st.one_of(
+            st.tuples(st.just("parallel"), st.lists(inner, min_size=1, max_size=3)),
+            st.tuples(st.just("call"), st.sampled_from(calls), st.booleans(), st.integers(1, 3), inner),
+            st.tuples(st.just("each"), st.integers(1, 3), inner),
+        ),
+        max_leaves=6,
+    )
+
+
+def leaves_in(plan: Plan) -> int:
+    """How many counted leaf calls one run of the plan makes."""
+    kind = plan[0]
+    if kind == "leaf":
+        return 1
+    if kind == "parallel":
+        return sum(leaves_in(child) for child in plan[1])
+    if kind == "each":
+        return plan[1] * leaves_in(plan[2])
+    how, _, items, child = plan[1:]
+    return (items if how.endswith("batch") else 1) * leaves_in(child)
+
+
+def _ones(d: Any) -> int:
+    return 1
+
+
+def build_sync(plan: Plan, counter: InFlight) -> Runnable[int, int]:
+    kind = plan[0]
+    if kind == "leaf":
+        return sync_leaf(counter)
+    if kind == "parallel":
+        branches = {f"k{i}": build_sync(child, counter) for i, child in enumerate(plan[1])}
+        return RunnableParallel(branches) | RunnableLambda(_ones)
+    if kind == "each":
+        items, child = plan[1], build_sync(plan[2], counter)
+        return RunnableLambda(lambda x: [x] * items) | child.each() | RunnableLambda(len)
+    how, with_config, items, child_plan = plan[1:]
+    child = build_sync(child_plan, counter)
+
+    def call(x: int, config: Any) -> int:
+        given = config if with_config else None
+        if how == "invoke":
+            return child.invoke(x, given)
+        return len(child.batch([x] * items, given))
+
+    return RunnableLambda(call)
+
+
+def build_async(plan: Plan, counter: InFlight) -> Runnable[int, int]:
+    kind = plan[0]
+    if kind == "leaf":
+        return async_leaf(counter)
+    if kind == "parallel":
+        branches = {f"k{i}": build_async(child, counter) for i, child in enumerate(plan[1])}
+        return RunnableParallel(branches) | RunnableLambda(_ones)
+    if kind == "each":
+        items, child = plan[1], build_async(plan[2], counter)
+        return RunnableLambda(lambda x: [x] * items) | child.each() | RunnableLambda(len)
+    how, with_config, items, child_plan = plan[1:]
+    if how in ("invoke", "batch"):
+        # An async function that calls a sync chain (blocking its loop while it runs).
+        sync_child = build_sync(child_plan, counter)
+
+        async def sync_call(x: int, config: Any) -> int:
+            given = config if with_config else None
+            if how == "invoke":
+                return sync_child.invoke(x, given)
+            return len(sync_child.batch([x] * items, given))
+
+        return RunnableLambda(sync_call)
+    child = build_async(child_plan, counter)
+
+    async def call(x: int, config: Any) -> int:
+        given = config if with_config else None
+        if how == "ainvoke":
+            return await child.ainvoke(x, given)
+        return len(await child.abatch([x] * items, given))
+
+    return RunnableLambda(call)
+
+
+@settings(max_examples=25, deadline=None)
+@given(plans(("invoke", "batch")), st.integers(1, 3), st.integers(1, 4))
+def test_max_concurrency_bounds_leaves_under_generated_sync_nestings(plan: Plan, limit: int, items: int) -> None:
+    counter = InFlight()
+    chain = build_sync(plan, counter)
+    chain.batch(list(range(items)), {"max_concurrency": limit})
+    assert counter.total == items * leaves_in(plan)
+    assert 1 <= counter.peak <= limit
+
+
+@settings(max_examples=25, deadline=None)
+@given(plans(("ainvoke", "abatch")), st.integers(1, 3), st.integers(1, 4))
+def test_max_concurrency_bounds_leaves_under_generated_async_nestings(plan: Plan, limit: int, items: int) -> None:
+    counter = InFlight()
+    chain = build_async(plan, counter)
+    asyncio.run(chain.abatch(list(range(items)), {"max_concurrency": limit}))
+    assert counter.total == items * leaves_in(plan)
+    assert 1 <= counter.peak <= limit
+
+
+@settings(max_examples=15, deadline=None)
+@given(plans(("invoke", "batch")), st.integers(1, 3), st.integers(1, 3), st.sampled_from(["invoke", "batch"]))
+def test_max_concurrency_bounds_sync_leaves_called_from_inside_abatch(
+    plan: Plan, limit: int, items: int, how: str
+) -> None:
+    # `batch` inside `invoke` inside `abatch`, and deeper.
+    counter = InFlight()
+    chain = build_async(("call", how, True, 2, plan), counter)
+    asyncio.run(chain.abatch(list(range(items)), {"max_concurrency": limit}))
+    assert counter.total == items * leaves_in(("call", how, True, 2, plan))
+    assert 1 <= counter.peak <= limit
+
+
+@pytest.mark.parametrize("with_config", [True, False])
+def test_a_nested_abatch_in_a_lambda_is_bounded(with_config: bool) -> None:
+    counter = InFlight()
+    leaf = async_leaf(counter)
+
+    async def fan(x: int, config: Any) -> list[int]:
+        return await leaf.abatch([x] * 4, config if with_config else None)
+
+    out = asyncio.run(RunnableLambda(fan).abatch([1, 2, 3], {"max_concurrency": 2}))
+    assert out == [[2] * 4, [3] * 4, [4] * 4]
+    assert counter.peak == 2

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from itertools import islice
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 import jsonpatch
 
@@ -48,6 +49,14 @@ def _escape(part: str | int) -> str:
     return "/" + text
 
 
+def _is_map(value: object) -> TypeGuard[dict[str, Any]]:
+    return type(value) is dict
+
+
+def _is_list(value: object) -> TypeGuard[list[Any]]:
+    return type(value) is list
+
+
 def json_copy(value: object) -> Any:
     """A deep copy of JSON data, without recursion (so any depth is fine).
 
@@ -56,23 +65,31 @@ def json_copy(value: object) -> Any:
     >>> copy == data, copy["a"] is data["a"]
     (True, False)
     """
-    if not isinstance(value, dict | list):
-        return value
-    top: Any = {} if isinstance(value, dict) else []
-    work: list[tuple[Any, Any]] = [(value, top)]
+    work: list[tuple[object, dict[str, Any] | list[Any]]] = []
+
+    def fresh(item: object) -> object:
+        made: dict[str, Any] | list[Any]
+        if _is_map(item):
+            made = {}
+        elif _is_list(item):
+            made = []
+        else:
+            return item
+        work.append((item, made))
+        return made
+
+    top = fresh(value)
     while work:
         source, target = work.pop()
-        items = source.items() if isinstance(source, dict) else enumerate(source)
-        for key, item in items:
-            if isinstance(item, dict | list):
-                child: Any = {} if isinstance(item, dict) else []
-                work.append((item, child))
-            else:
-                child = item
-            if isinstance(target, dict):
-                target[key] = child
-            else:
-                target.append(child)
+        pairs: Iterable[tuple[Any, object]] = (
+            source.items() if _is_map(source) else enumerate(cast("list[Any]", source))
+        )
+        if isinstance(target, dict):
+            key: Any
+            for key, item in pairs:
+                target[key] = fresh(item)
+        else:
+            target.extend(fresh(item) for _, item in pairs)
     return top
 
 
@@ -164,29 +181,31 @@ def _grown(prefix: str, before: object, after: object) -> list[Operation]:
     operations: list[Operation] = []
     appended: list[list[Operation]] = []  # items added to arrays, which follow what is inside
     while not _same(before, after):
-        if isinstance(before, dict) and isinstance(after, dict) and len(after) >= len(before):
-            added = _last_keys(after, len(after) - len(before))
-            operations += [_added(prefix, key, after[key]) for key in added]
-            if not before:
+        if _is_map(before) and _is_map(after) and len(after) >= len(before):
+            old_map, new_map = before, after
+            added = _last_keys(new_map, len(new_map) - len(old_map))
+            operations += [_added(prefix, key, new_map[key]) for key in added]
+            if not old_map:
                 break
-            last = next(reversed(before.keys()))
-            if last not in after or last in added:
+            last = next(reversed(old_map.keys()))
+            if last not in new_map or last in added:
                 raise _NotGrown
-            prefix, before, after = prefix + _escape(last), before[last], after[last]
+            prefix, before, after = prefix + _escape(last), old_map[last], new_map[last]
             continue
-        if isinstance(before, list) and isinstance(after, list) and len(after) >= len(before):
-            start = len(before) - 1
+        if _is_list(before) and _is_list(after) and len(after) >= len(before):
+            old_list, new_list = before, after
+            start = len(old_list) - 1
             if start < 0:
-                operations += [_added(prefix, index, item) for index, item in enumerate(after)]
+                operations += [_added(prefix, index, item) for index, item in enumerate(new_list)]
                 break
-            if len(after) > len(before) and _matched_later(before[start], after, start):
+            if len(new_list) > len(old_list) and _matched_later(old_list[start], new_list, start):
                 # jsonpatch matches the old last item with an equal new one.
-                operations += _whole(prefix, before, after)
+                operations += _whole(prefix, old_list, new_list)
                 break
-            appended.append([_added(prefix, index, after[index]) for index in range(len(before), len(after))])
-            prefix, before, after = prefix + _escape(start), before[start], after[start]
+            appended.append([_added(prefix, index, new_list[index]) for index in range(len(old_list), len(new_list))])
+            prefix, before, after = prefix + _escape(start), old_list[start], new_list[start]
             continue
-        if type(before) is type(after) and isinstance(after, dict | list):
+        if (_is_map(before) and _is_map(after)) or (_is_list(before) and _is_list(after)):
             raise _NotGrown  # a container that lost members or items
         operations.append({"op": "replace", "path": prefix, "value": json_copy(after)})
         break
@@ -229,8 +248,11 @@ def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, de
     if any(name in container and name not in added for name in pending):
         # A key repeated in the text: compare the members it touches, whole.
         touched = {name: container[name] for name in pending if name in container and name not in added}
-        before_part = {**touched, **({} if isinstance(old_child, NoValue) else {old_key: old_child})}
-        after_part = {**touched, **{name: container[name] for name in added}}
+        before_part: dict[str | None, object] = {name: value for name, value in touched.items()}
+        if not isinstance(old_child, NoValue):
+            before_part[old_key] = old_child
+        after_part: dict[str | None, object] = {name: value for name, value in touched.items()}
+        after_part.update((name, container[name]) for name in added)
         if not isinstance(child, NoValue) and key is not None:
             after_part[key] = child
         return _whole(prefix, before_part, after_part)
