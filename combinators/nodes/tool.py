@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, final, get_
 
 import attrs
 
+from combinators._support.strict_schema import check_schema, strict_validator
 from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
 from effects.errors import CombinatorsError, InputError, InputValueError
@@ -80,6 +81,25 @@ ToolReply: TypeAlias = Callable[[Any, str, str], Any]
 """Makes what a tool call gives: called with the output, the call's id and the tool's name."""
 
 
+class ArgumentTypeError(CombinatorsError, ValueError):
+    """A converter could not give an argument the type its function declares.
+
+    ``path`` is where (``$.point.x``), ``reason`` why; the tool reports it as a
+    ``ToolArgumentsError`` and does not run.
+
+    >>> ArgumentTypeError("$.k", "expected int").path
+    '$.k'
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+    def __reduce__(self) -> tuple[type[ArgumentTypeError], tuple[str, str]]:
+        return (type(self), (self.path, self.reason))
+
+
 class ToolArgumentsError(CombinatorsError, ValueError):
     """A tool's arguments do not match its schema; the tool was not called.
 
@@ -117,14 +137,14 @@ def _short(message: str) -> str:
 
 def _validator(schema: Mapping[str, Any], tool: str) -> Validator:
     # Imported here: jsonschema costs ~0.1 s to import, paid only by programs that build tools.
-    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
     try:
-        Draft202012Validator.check_schema(schema)
+        check_schema(schema)
     except SchemaError as error:
         raise InputValueError(f"args_schema of tool {tool!r} is not a valid JSON Schema: {error.message}") from None
-    return Draft202012Validator(schema)
+    # No numeric leniency: `1.0` is not an integer, so an `int` parameter never gets a float.
+    return strict_validator(schema)
 
 
 def _schema_hash(schema: Mapping[str, Any]) -> int:
@@ -451,7 +471,10 @@ class RunnableTool(Runnable[ToolInput, Out]):
         return arguments[self.single_arg] if self.single_arg is not None else arguments
 
     def _call(self, func: Callable[..., Any], arguments: dict[str, Any], scope: Scope) -> Any:
-        keywords = {k: self.converters[k](v) if k in self.converters else v for k, v in arguments.items()}
+        try:
+            keywords = {k: self.converters[k](v) if k in self.converters else v for k, v in arguments.items()}
+        except ArgumentTypeError as error:  # a converter refused it: the function never runs
+            raise ToolArgumentsError(self.tool_name, ((error.path, error.reason),)) from None
         if self.config_param is not None:
             keywords[self.config_param] = scope.config
         if self.single_arg is not None:
@@ -573,6 +596,7 @@ def tool_from_runnable(
 
 __all__ = [
     "SINGLE_ARG",
+    "ArgumentTypeError",
     "RunnableTool",
     "ToolArgumentsError",
     "ToolCallLike",

@@ -43,6 +43,7 @@ from typing import Any, TypeVar, cast, final, get_type_hints, overload
 import attrs
 
 from combinators.components.messages.values import ToolMessage
+from combinators.components.tools.typed_arguments import TypedArgument
 from combinators.authoring import type_schema
 from combinators import RunnableTool
 from combinators.authoring import SINGLE_ARG
@@ -132,31 +133,10 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
 
 @final
 @attrs.frozen
-class FromMapping:
-    """Turns a validated dict argument into an instance of an attrs class.
-
-    >>> @attrs.frozen
-    ... class Point:
-    ...     x: int
-    >>> FromMapping(Point)({"x": 1})
-    Point(x=1)
-    """
-
-    cls: type[Any]
-
-    def __call__(self, value: object) -> object:
-        if isinstance(value, Mapping):
-            fields: Mapping[str, object] = value  # pyright: ignore[reportUnknownVariableType]
-            return self.cls(**fields)
-        return value
-
-
-@final
-@attrs.frozen
 class _Plan:
     schema: dict[str, Any]
     config_param: str | None
-    converters: dict[str, FromMapping]
+    converters: dict[str, TypedArgument]
 
 
 def _jsonable(value: object) -> bool:
@@ -176,7 +156,7 @@ def _plan(func: Callable[..., Any], name: str, descriptions: Mapping[str, str]) 
     properties: dict[str, Any] = {}
     required: list[str] = []
     config_param: str | None = None
-    converters: dict[str, FromMapping] = {}
+    converters: dict[str, TypedArgument] = {}
     extra = False
     for param in parameters:
         hint = hints.get(param.name, Any)
@@ -195,8 +175,10 @@ def _plan(func: Callable[..., Any], name: str, descriptions: Mapping[str, str]) 
             continue
         schema = type_schema(hint)
         if isinstance(hint, type) and attrs.has(hint):
-            converters[param.name] = FromMapping(hint)
             schema["additionalProperties"] = False
+        if hint is not Any:
+            # The value reaches the function with this type, or the call is refused.
+            converters[param.name] = TypedArgument(param.name, hint)
         if param.name in descriptions:
             schema["description"] = descriptions[param.name]
         if param.default is param.empty:
@@ -471,7 +453,6 @@ def Tool(  # noqa: N802 - the peer's class name, kept for users coming from Lang
 
 __all__ = [
     "ArgsSchema",
-    "FromMapping",
     "StructuredTool",
     "Tool",
     "ToolDecorator",
