@@ -50,6 +50,7 @@ from combinators.components.partial_json.reader import parse_json_markdown as pa
 from combinators.components.partial_json.reader import parse_partial_json as parse_partial_json
 from combinators.components.secrets import MissingSecretError as MissingSecretError
 from combinators.components.secrets import Secret as Secret
+from combinators.components.serialization import DataTooDeepError as DataTooDeepError
 from combinators.components.serialization import DisallowedTypeError as DisallowedTypeError
 from combinators.components.serialization import MalformedDataError as MalformedDataError
 from combinators.components.serialization import dumps as dumps
@@ -186,6 +187,7 @@ __all__ = [
     "Bm25Retriever",
     "ChatOutput",
     "ChatPromptValue",
+    "DataTooDeepError",
     "DisallowedTypeError",
     "Document",
     "DocumentFilter",

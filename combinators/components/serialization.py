@@ -14,6 +14,10 @@ A field marked ``SET_BY_LOADS`` (such as ``secrets_from_env``) is not written, a
 ``loads`` sets it itself: a payload that names it is malformed. So a model built from
 data never reads the environment's secrets, whatever the data says.
 
+Nesting is limited (``max_depth``, ``MAX_DEPTH`` levels of JSON arrays and objects by
+default, at most ``MAX_DEPTH_LIMIT``): deeper text or values raise ``DataTooDeepError``
+before anything is parsed or built, well before Python's own recursion limit.
+
 Secrets are written redacted (``"type": "secret"`` with the name of the field or key that
 held them) and load back as ``Secret.placeholder(name)`` unless ``loads`` is given the
 value in ``secrets={name: Secret(...)}``.
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, cast, final
 
@@ -43,6 +48,13 @@ MARKER: Final = "__combinators__"
 VERSION: Final = 1
 
 
+MAX_DEPTH: Final = 100
+"""How deeply JSON arrays and objects may nest in ``dumps`` output and ``loads`` input."""
+
+MAX_DEPTH_LIMIT: Final = 500
+"""The largest ``max_depth`` accepted: deeper would approach Python's recursion limit."""
+
+
 class DisallowedTypeError(CombinatorsError, ValueError):
     """``loads`` met a constructor marker for a class that is not in ``allowed``."""
 
@@ -53,6 +65,54 @@ class MalformedDataError(CombinatorsError, ValueError):
     >>> issubclass(MalformedDataError, ValueError)
     True
     """
+
+
+class DataTooDeepError(MalformedDataError):
+    """The data nests deeper than ``max_depth`` levels (``loads`` and ``dumps``).
+
+    >>> loads("[[[1]]]", allowed=[], max_depth=2)
+    Traceback (most recent call last):
+    ...
+    combinators.components.serialization.DataTooDeepError: the JSON text nests deeper than 2 levels (at character 2); raise max_depth to allow it
+    """
+
+
+def _check_depth(max_depth: int) -> int:
+    if not isinstance(max_depth, int) or isinstance(max_depth, bool) or not 1 <= max_depth <= MAX_DEPTH_LIMIT:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"max_depth must be an int from 1 to {MAX_DEPTH_LIMIT}, got {max_depth!r}")
+    return max_depth
+
+
+# A JSON string (escapes included) or a bracket: what counts for nesting.
+_NESTING_TOKEN: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def _check_text_depth(text: str, max_depth: int) -> None:
+    """Raise ``DataTooDeepError`` if JSON ``text`` nests deeper than ``max_depth``, without
+    parsing it (the json module would recurse once per level)."""
+    if text.count("[") + text.count("{") <= max_depth:
+        return
+    depth = 0
+    for token in _NESTING_TOKEN.finditer(text):
+        mark = token.group()
+        if mark in ("[", "{"):
+            depth += 1
+            if depth > max_depth:
+                raise DataTooDeepError(
+                    f"the JSON text nests deeper than {max_depth} levels (at character {token.start()}); "
+                    "raise max_depth to allow it"
+                )
+        elif mark in ("]", "}"):
+            depth -= 1
+
+
+def _too_deep(path: tuple[str, ...], max_depth: int) -> DataTooDeepError:
+    where = _where(path)
+    where = where if len(where) <= 60 else where[:57] + "..."
+    return DataTooDeepError(
+        f"cannot serialize data nested deeper than {max_depth} levels of JSON (at {where}); "
+        "raise max_depth to allow it"
+    )
 
 
 def type_id(cls: type) -> str:
@@ -74,18 +134,25 @@ def _where(path: tuple[str, ...]) -> str:
 def _encode(
     value: object,
     path: tuple[str, ...],
+    room: int,
+    limit: int,
     other: Callable[[object], object] | None = None,
     naming: Callable[[type], str] = type_id,
 ) -> object:
+    """The JSON form of ``value``; ``room`` more levels of JSON nesting may open (of ``limit``)."""
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return value if other is None or math.isfinite(value) else other(value)
+    if room < 1:
+        raise _too_deep(path, limit)
     if isinstance(value, Secret):
         return {MARKER: VERSION, "type": "secret", "name": path[-1] if path else None}
     if attrs.has(type(value)):
+        if room < 2:  # the marker, then its kwargs
+            raise _too_deep(path, limit)
         kwargs = {
-            field.alias: _encode(getattr(value, field.name), (*path, field.alias), other, naming)
+            field.alias: _encode(getattr(value, field.name), (*path, field.alias), room - 2, limit, other, naming)
             for field in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))
             if field.init and SET_BY_LOADS not in field.metadata
         }
@@ -99,13 +166,18 @@ def _encode(
                 raise MalformedDataError(
                     f"cannot serialize a mapping with a {type(key).__name__} key at {_where(path)}; keys must be str"
                 )
-        encoded = {key: _encode(item, (*path, key), other, naming) for key, item in cast("Mapping[str, object]", items).items()}
-        if MARKER in encoded:
-            # User data that looks like a marker: keep it data (pairs, so no dict has the key).
-            return {MARKER: VERSION, "type": "escaped", "items": [[k, v] for k, v in encoded.items()]}
-        return encoded
+        members = cast("Mapping[str, object]", items).items()
+        if MARKER in items:
+            # User data that looks like a marker: keep it data (pairs, so no dict has the
+            # key): the marker, its list of pairs, each pair, then the values.
+            if room < 3:
+                raise _too_deep(path, limit)
+            pairs = [[key, _encode(item, (*path, key), room - 3, limit, other, naming)] for key, item in members]
+            return {MARKER: VERSION, "type": "escaped", "items": pairs}
+        return {key: _encode(item, (*path, key), room - 1, limit, other, naming) for key, item in members}
     if isinstance(value, (list, tuple)):
-        return [_encode(item, (*path, str(i)), other, naming) for i, item in enumerate(cast("Sequence[object]", value))]
+        items_ = cast("Sequence[object]", value)
+        return [_encode(item, (*path, str(i)), room - 1, limit, other, naming) for i, item in enumerate(items_)]
     if other is not None:
         return other(value)
     raise MalformedDataError(
@@ -119,6 +191,7 @@ def to_data(
     *,
     other: Callable[[object], object] | None = None,
     naming: Callable[[type], str] = type_id,
+    max_depth: int = MAX_DEPTH,
 ) -> object:
     """The JSON-shaped data ``dumps`` writes (plain dicts, lists and scalars).
 
@@ -131,16 +204,21 @@ def to_data(
     >>> to_data({"at": {1, 2}, "n": float("inf")}, other=repr)
     {'at': '{1, 2}', 'n': 'inf'}
     """
-    return _encode(value, (), other, naming)
+    max_depth = _check_depth(max_depth)
+    return _encode(value, (), max_depth, max_depth, other, naming)
 
 
-def dumps(value: object, *, indent: int | None = None) -> str:
+def dumps(value: object, *, indent: int | None = None, max_depth: int = MAX_DEPTH) -> str:
     """Serialize ``value`` to JSON text; secrets are redacted.
 
     >>> dumps({"key": Secret("sk-1")})
     '{"key": {"__combinators__": 1, "type": "secret", "name": "key"}}'
+    >>> dumps([[[]]], max_depth=2)
+    Traceback (most recent call last):
+    ...
+    combinators.components.serialization.DataTooDeepError: cannot serialize data nested deeper than 2 levels of JSON (at /0/0); raise max_depth to allow it
     """
-    return json.dumps(_encode(value, ()), indent=indent, ensure_ascii=False)
+    return json.dumps(to_data(value, max_depth=max_depth), indent=indent, ensure_ascii=False)
 
 
 # -- loading -------------------------------------------------------------------------------
@@ -162,18 +240,27 @@ def _allowlist(allowed: Iterable[type], naming: Callable[[type], str] = type_id)
 class _Loader:
     classes: Mapping[str, type]
     secrets: Mapping[str, Secret]
+    max_depth: int
 
-    def decode(self, data: object, path: tuple[str, ...]) -> object:
-        if isinstance(data, list):
-            return [self.decode(item, (*path, str(i))) for i, item in enumerate(cast("list[object]", data))]
-        if not isinstance(data, dict):
+    def decode(self, data: object, path: tuple[str, ...], room: int) -> object:
+        """``data`` rebuilt; ``room`` more levels of JSON nesting may open in it."""
+        if not isinstance(data, list | dict):
             return data
+        if room < 1:
+            where = _where(path)
+            where = where if len(where) <= 60 else where[:57] + "..."
+            raise DataTooDeepError(
+                f"the data nests deeper than {self.max_depth} levels (at {where}); raise max_depth to allow it"
+            )
+        if isinstance(data, list):
+            items = cast("list[object]", data)
+            return [self.decode(item, (*path, str(i)), room - 1) for i, item in enumerate(items)]
         fields = cast("dict[str, object]", data)
         if MARKER not in fields:
-            return {key: self.decode(item, (*path, key)) for key, item in fields.items()}
-        return self.marker(fields, path)
+            return {key: self.decode(item, (*path, key), room - 1) for key, item in fields.items()}
+        return self.marker(fields, path, room)
 
-    def marker(self, fields: dict[str, object], path: tuple[str, ...]) -> object:
+    def marker(self, fields: dict[str, object], path: tuple[str, ...], room: int) -> object:
         kind = fields.get("type")
         expected = {"escaped": {"items"}, "secret": {"name"}, "constructor": {"id", "kwargs"}}.get(
             kind if isinstance(kind, str) else ""
@@ -188,16 +275,16 @@ class _Loader:
             ):
                 raise MalformedDataError(f"malformed escaped mapping at {_where(path)}")
             pairs = cast("list[tuple[str, object]]", items)
-            return {key: self.decode(item, (*path, key)) for key, item in pairs}
+            return {key: self.decode(item, (*path, key), room - 3) for key, item in pairs}
         if kind == "secret":
             name = fields["name"]
             if name is not None and not isinstance(name, str):
                 raise MalformedDataError(f"malformed secret marker at {_where(path)}")
             supplied = self.secrets.get(name) if name is not None else None
             return supplied if supplied is not None else Secret.placeholder(name)
-        return self.construct(fields["id"], fields["kwargs"], path)
+        return self.construct(fields["id"], fields["kwargs"], path, room)
 
-    def construct(self, class_id: object, kwargs: object, path: tuple[str, ...]) -> object:
+    def construct(self, class_id: object, kwargs: object, path: tuple[str, ...], room: int) -> object:
         if not isinstance(class_id, str) or not isinstance(kwargs, dict):
             raise MalformedDataError(f"malformed constructor marker at {_where(path)}")
         cls = self.classes.get(class_id)
@@ -207,7 +294,7 @@ class _Loader:
                 f"cannot load {class_id!r}: it is not in the allowed types (allowed: {allowed})"
             )
         arguments = {
-            key: self.decode(item, (*path, key)) for key, item in cast("dict[str, object]", kwargs).items()
+            key: self.decode(item, (*path, key), room - 2) for key, item in cast("dict[str, object]", kwargs).items()
         }
         for field in attrs.fields(cast("type[attrs.AttrsInstance]", cls)):
             if SET_BY_LOADS in field.metadata:
@@ -228,22 +315,30 @@ def from_data(
     allowed: Iterable[type],
     secrets: Mapping[str, Secret] | None = None,
     naming: Callable[[type], str] = type_id,
+    max_depth: int = MAX_DEPTH,
 ) -> object:
     """Rebuild values from JSON-shaped data (see ``loads``); ``naming`` as ``to_data``'s.
 
     >>> from_data({"a": [1, 2]}, allowed=[])
     {'a': [1, 2]}
     """
-    loader = _Loader(_allowlist(allowed, naming), dict(secrets or {}))
-    return loader.decode(data, ())
+    max_depth = _check_depth(max_depth)
+    loader = _Loader(_allowlist(allowed, naming), dict(secrets or {}), max_depth)
+    return loader.decode(data, (), max_depth)
 
 
 def loads(
-    text: str | bytes, *, allowed: Iterable[type], secrets: Mapping[str, Secret] | None = None
+    text: str | bytes,
+    *,
+    allowed: Iterable[type],
+    secrets: Mapping[str, Secret] | None = None,
+    max_depth: int = MAX_DEPTH,
 ) -> object:
     """Parse ``dumps`` output, building only the ``allowed`` classes.
 
     ``secrets`` supplies redacted secrets by the name they were written under.
+    ``max_depth`` bounds how deeply the text's arrays and objects nest
+    (``DataTooDeepError``, checked before the text is parsed).
 
     >>> loads(dumps({"key": Secret("sk-1")}), allowed=[])
     {'key': Secret.placeholder('key')}
@@ -252,4 +347,8 @@ def loads(
     """
     if not isinstance(text, (str, bytes)):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
         raise TypeError(f"loads expects str or bytes, got {type(text).__name__}")
-    return from_data(json.loads(text), allowed=allowed, secrets=secrets)
+    max_depth = _check_depth(max_depth)
+    if isinstance(text, bytes):
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    _check_text_depth(text, max_depth)  # json itself recurses once per level
+    return from_data(json.loads(text), allowed=allowed, secrets=secrets, max_depth=max_depth)

@@ -57,7 +57,7 @@ from combinators.components.partial_json.reader import (
     json_diff,
     parse_json_markdown,
 )
-from combinators.components.partial_json.scanner import Mark
+from combinators.components.partial_json.scanner import JsonTooDeepError, Mark
 from combinators.authoring import init_fields
 from combinators.authoring import type_schema
 from combinators import Runnable
@@ -247,6 +247,8 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         """
         try:
             value = parse_json_markdown(text)
+        except JsonTooDeepError as error:
+            raise OutputParserError(f"Invalid json output: {error.msg}: {_shown(text)}", text) from None
         except json.JSONDecodeError:
             raise OutputParserError(f"Invalid json output: {text.strip()}", text) from None
         return self._typed(value, text)
@@ -303,7 +305,11 @@ class _Reading:
         parser = self.parser
         piece = reply_text(chunk, parser.name)
         self.pieces.append(piece)
-        self.reader.feed(piece)
+        try:
+            self.reader.feed(piece)
+        except json.JSONDecodeError as error:  # nested too deep to stay safe
+            text = "".join(self.pieces)
+            raise OutputParserError(f"Invalid json output: {error.msg}: {_shown(text)}", text) from None
         if parser.diff:
             return self._operations()
         value = self.reader.value()

@@ -34,7 +34,7 @@ from typing import Final, cast, final
 
 import jsonpatch
 
-from combinators.components.partial_json.scanner import NO_VALUE, Mark, NoValue, Outcome, Scanner
+from combinators.components.partial_json.scanner import MAX_DEPTH, NO_VALUE, Mark, NoValue, Outcome, Scanner
 from combinators.components.partial_json.scanner import JsonContainer as JsonContainer
 from combinators.components.partial_json.scanner import JsonValue as JsonValue
 
@@ -216,10 +216,11 @@ def parse_partial_json(text: str) -> JsonValue:
     """
     if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
         raise TypeError(f"parse_partial_json expects a str, got {type(text).__name__}")
-    try:
-        return cast(JsonValue, json.loads(text, strict=False))
-    except json.JSONDecodeError:
-        pass
+    if text.count("[") + text.count("{") <= MAX_DEPTH:  # json recurses once per level: only then
+        try:
+            return cast(JsonValue, json.loads(text, strict=False))
+        except json.JSONDecodeError:
+            pass
     scanner = Scanner()
     scanner.feed(text)
     outcome = scanner.outcome()

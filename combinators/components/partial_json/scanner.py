@@ -114,6 +114,27 @@ _LITERALS: Final[dict[str, tuple[str, JsonValue]]] = {
     "I": ("Infinity", float("inf")),
 }
 _CLOSER_OF: Final = {"[": "]", "{": "}"}
+
+MAX_DEPTH: Final = 100
+"""How deeply arrays and objects may nest; deeper text raises ``JsonTooDeepError``, so no
+value built here makes Python recurse near its limit (comparing, copying, validating)."""
+
+
+class JsonTooDeepError(json.JSONDecodeError):
+    """The JSON text nests deeper than ``MAX_DEPTH`` levels.
+
+    >>> scanner = Scanner()
+    >>> scanner.feed("[" * (MAX_DEPTH + 1))
+    Traceback (most recent call last):
+    ...
+    combinators.components.partial_json.scanner.JsonTooDeepError: JSON nested deeper than 100 levels: line 1 column 1 (char 0)
+    """
+
+    def __init__(self) -> None:
+        super().__init__(f"JSON nested deeper than {MAX_DEPTH} levels", "", 0)
+
+    def __reduce__(self) -> tuple[type[JsonTooDeepError], tuple[()]]:
+        return (type(self), ())
 _STRING_DECODER: Final = json.JSONDecoder(strict=False)  # strict=False: raw newlines are fine
 _HIGH: Final = frozenset({"d8", "d9", "da", "db"})  # \uD800-\uDBFF, the first half of a surrogate pair
 
@@ -283,6 +304,8 @@ class Scanner:
         self._expect = _COMMA_OR_CLOSE
 
     def _open(self, container: JsonContainer) -> None:
+        if len(self._containers) >= MAX_DEPTH:
+            raise JsonTooDeepError
         self._containers.append(container)
         self._keys.append(None)
         self._expect = _VALUE_OR_CLOSE if isinstance(container, list) else _KEY_OR_CLOSE
