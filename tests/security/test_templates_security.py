@@ -120,3 +120,16 @@ def test_jinja2_reads_mapping_items_only() -> None:
     template = Template.from_template("{{ d.k }}{{ d['k'] }}{{ l[1] }}", "jinja2")
     assert template.format({"d": {"k": "v"}, "l": ["a", "b"]}) == "vvb"
     assert Template.from_template("{{ h.anything }}{{ h['x'] }}", "jinja2").format({"h": Hostile("z")}) == ""
+
+
+def test_a_nested_format_spec_is_quoted_as_the_template_wrote_it() -> None:
+    from combinators.components.prompts import PromptTemplate
+
+    for template, shown in [
+        ("{a:{a.__class__.__name__}}", "{a:{a.__class__.__name__}}"),
+        ("x {a:{b}{c}} y", "{a:{b}{c}}"),
+        ("{a:{b:{c}}}", "{a:{b:{c}}}"),
+    ]:
+        with pytest.raises(ValueError) as caught:
+            PromptTemplate.from_template(template)
+        assert str(caught.value).startswith(f"invalid placeholder {shown} in f-string template")

@@ -64,6 +64,23 @@ class _Placeholder:
     name: str
 
 
+def _placeholder_text(source: str, start: int) -> str:
+    """The placeholder opening at ``start`` as the template wrote it, nested braces and all.
+
+    >>> _placeholder_text("x {a:{b}} y", 2)
+    '{a:{b}}'
+    """
+    depth = 0
+    for index in range(start, len(source)):
+        if source[index] == "{":
+            depth += 1
+        elif source[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return source[start : index + 1]
+    return source[start:]
+
+
 def _parse_fstring(source: str) -> tuple[str | _Placeholder, ...]:
     pieces: list[str | _Placeholder] = []
     literal: list[str] = []
@@ -83,7 +100,7 @@ def _parse_fstring(source: str) -> tuple[str | _Placeholder, ...]:
             field = source[i + 1 : end]
             if not field.isidentifier() or (0 <= nested < end):
                 raise ValueError(
-                    f"invalid placeholder {source[i : end + 1]} in f-string template {excerpt(source)}: a placeholder "
+                    f"invalid placeholder {_placeholder_text(source, i)} in f-string template {excerpt(source)}: a placeholder "
                     "must be a bare identifier like {name} (no attribute access, indexing, "
                     "conversion or format spec); write {{ and }} for literal braces"
                 )
