@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import statistics
 from functools import partial
 from typing import Any
 
 from bench.chains import ainc, inc, on, per_lib, sequence
-from bench.harness import AsyncFn, Stat, compare_async, compare_sync
+from bench.harness import AsyncFn, Stat, compare_async, compare_sync, peak_async
 from bench.libs import Lib
-from bench.record import Results
+from bench.record import Results, guard
 
 MS = 1e3
 
@@ -43,6 +44,43 @@ def w4_batch(res: Results) -> None:
     row = res.add("W4", f"abatch({size}) x 3 steps, ms", "ms", asyn, MS,
                   note=f"floor: asyncio.gather of {size} x 3 awaits")
     res.budget("W4", "abatch: ours/peer time", row.ratio("peer"), "<=", 1 / 20)
+    _abatch_memory(res)
+
+
+MEMORY_INPUTS = 10_000
+
+
+def _abatch_memory(res: Results) -> None:
+    """Peak traced memory of one abatch of 10k inputs x 3 steps at max_concurrency 100."""
+    size = MEMORY_INPUTS if not res.settings.quick else 2_000
+    inputs = list(range(size))
+    config = {"max_concurrency": 100}
+
+    def peak(lib: Lib) -> float:
+        chain = sequence(lib, 3)
+        job: AsyncFn = lambda: chain.abatch(inputs, config)  # noqa: E731
+        asyncio.run(_awaited(job))  # warm-up, untraced
+        return statistics.median(peak_async(job) for _ in range(res.settings.memory_runs)) / 2**20
+
+    async def floor() -> list[int]:
+        gate = asyncio.Semaphore(100)
+
+        async def one(x: int) -> int:
+            async with gate:
+                return await ainc(await ainc(await ainc(x)))
+
+        return list(await asyncio.gather(*[one(x) for x in inputs]))
+
+    cells = {side: guard(lambda lib=lib: peak(lib)) if isinstance(lib, Lib) else lib
+             for side, lib in res.libs().items()}
+    cells["floor"] = guard(lambda: peak_async(floor) / 2**20)
+    row = res.add("W4", f"abatch({size}) x 3, max_concurrency 100: peak MiB", "MiB", cells,
+                  note="floor: gather of all inputs under a Semaphore(100)")
+    res.budget("W4", "abatch max_concurrency=100 peak memory: ours/peer", row.ratio("peer"), "<", 1)
+
+
+async def _awaited(job: AsyncFn) -> object:
+    return await job()
 
 
 async def sleep10(x: int) -> int:

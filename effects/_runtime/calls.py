@@ -8,6 +8,7 @@ from __future__ import annotations
 
 # asyncio is imported where it is used: `import combinators` stays cheap for sync code.
 
+import itertools
 import queue
 import threading
 import warnings
@@ -344,8 +345,20 @@ async def abatch(
 
             remote = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, True)
             return await remote.ain_order()
+        limit = _limit(scopes)
         if count == 1:
             await one(0)
+        elif limit is not None and count > limit:
+            # No more than `limit` items can have a leaf running; the others would only
+            # wait, each holding a task, a coroutine and its frame (about 1 KiB an input).
+            # `limit` workers pull the items instead, as the sync pool does.
+            pull = itertools.count().__next__
+
+            async def worker() -> None:
+                while (i := pull()) < count:
+                    await one(i)
+
+            await gather_structured([worker() for _ in range(limit)])
         else:
             await gather_structured([one(i) for i in range(count)])
     finally:

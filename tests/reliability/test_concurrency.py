@@ -353,3 +353,24 @@ def test_a_nested_abatch_in_a_lambda_is_bounded(with_config: bool) -> None:
     out = asyncio.run(RunnableLambda(fan).abatch([1, 2, 3], {"max_concurrency": 2}))
     assert out == [[2] * 4, [3] * 4, [4] * 4]
     assert counter.peak == 2
+
+
+def test_abatch_under_max_concurrency_holds_no_task_per_waiting_input() -> None:
+    # 1,000 inputs at max_concurrency 10: at most 10 items are in flight, so no task,
+    # coroutine or frame is held for each waiting input (memory stays flat in the count).
+    tasks_seen: list[int] = []
+
+    async def leaf(x: int) -> int:
+        tasks_seen.append(len(asyncio.all_tasks()))
+        await asyncio.sleep(0)
+        if x == 700:
+            raise ValueError("seven hundred")
+        return x
+
+    r = RunnableLambda(leaf)
+    out = asyncio.run(r.abatch(list(range(1000)), {"max_concurrency": 10}, return_exceptions=True))
+    assert out[:700] == list(range(700)) and out[701:] == list(range(701, 1000))
+    assert isinstance(out[700], ValueError)
+    assert max(tasks_seen) <= 10 + 1  # the workers and the caller's own task
+    with pytest.raises(ValueError, match="seven hundred"):
+        asyncio.run(r.abatch(list(range(1000)), {"max_concurrency": 10}))
