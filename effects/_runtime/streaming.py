@@ -155,8 +155,10 @@ def stream_run(
                 watch.failed(error)
                 self.refuse_async_listeners()
             # Upstream runs end now, not whenever the garbage collector gets to them.
+            close_iterator(inputs)
             close_iterator(upstream)
             raise
+    close_iterator(inputs)
     close_iterator(upstream)
     if watch.observed:
         watch.ended()
@@ -226,10 +228,11 @@ async def astream_run(
                         watch.failed(error)
                         await self.await_listeners()
                 finally:
-                    await aclose_all((upstream,))
+                    # The tap too: a node's own generator need not close what it reads.
+                    await aclose_all((inputs, upstream))
             raise
     try:
-        await aclose_all((upstream,))
+        await aclose_all((inputs, upstream))
     except BaseException as error:
         if watch.observed:
             watch.failed(error)
