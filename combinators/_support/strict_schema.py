@@ -28,7 +28,7 @@ def _strict_class() -> type[Validator]:
     from jsonschema import Draft202012Validator, validators
 
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
-    extend = getattr(validators, "extend")  # noqa: B009 - its stub leaves the result unknown
+    extend = getattr(validators, "extend")  # its stub leaves the result unknown
     strict: type[Validator] = extend(Draft202012Validator, type_checker=checker)
     return strict
 

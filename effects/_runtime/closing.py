@@ -115,7 +115,7 @@ async def aclose_all(
                 cancelled = cancelled or error
                 if not _unfinished(stream):
                     break
-            except BaseException as error:  # noqa: BLE001 - kept, raised after the rest is closed
+            except BaseException as error:  # kept, raised after the rest is closed
                 failed = failed or error
                 break
     if cancelled is not None:

@@ -21,12 +21,12 @@ import pytest
 
 pytest.importorskip("openai")
 
-from combinators.components import MalformedDataError, MissingSecretError, Secret, dumps, loads  # noqa: E402
-from combinators.integrations.openai.chat import ChatOpenAI  # noqa: E402
-from combinators.integrations.openai.embeddings import OpenAIEmbeddings  # noqa: E402
-from combinators.nodes.binding import RunnableBinding  # noqa: E402
-from effects import RunConfig  # noqa: E402
-from tests.unit.openai.fake_server import (  # noqa: E402
+from combinators.components import MalformedDataError, MissingSecretError, Secret, dumps, loads
+from combinators.integrations.openai.chat import ChatOpenAI
+from combinators.integrations.openai.embeddings import OpenAIEmbeddings
+from combinators import RunnableBinding
+from effects import RunConfig
+from tests.unit.openai.fake_server import (
     FakeOpenAIServer,
     JsonReply,
     Recorded,
