@@ -109,22 +109,14 @@ def check_sync(form: str, chain: Runnable[Any, Any], input: object, stop: int, m
     assert after <= before, "a producer thread outlived its call"
 
 
-@pytest.mark.parametrize("form", sorted(ASYNC_FORMS))
-def test_async_forms_leave_nothing_behind(form: str) -> None:
+@pytest.mark.parametrize("form", sorted(ASYNC_FORMS) + sorted(SYNC_FORMS))
+def test_every_form_leaves_nothing_behind(form: str) -> None:
+    run_check = check_async if form in ASYNC_FORMS else check_sync
+
     @SETTINGS
     @given(runnables(max_leaves=6, failures=True), st.data(), st.integers(0, 12), st.sampled_from(MODES))
     def check(chain: Runnable[Any, Any], data: st.DataObject, stop: int, mode: Mode) -> None:
-        check_async(form, chain, data.draw(inputs_for(chain), label="input"), stop, mode)
-
-    check()
-
-
-@pytest.mark.parametrize("form", sorted(SYNC_FORMS))
-def test_sync_forms_leave_nothing_behind(form: str) -> None:
-    @SETTINGS
-    @given(runnables(max_leaves=6, failures=True), st.data(), st.integers(0, 12), st.sampled_from(MODES))
-    def check(chain: Runnable[Any, Any], data: st.DataObject, stop: int, mode: Mode) -> None:
-        check_sync(form, chain, data.draw(inputs_for(chain), label="input"), stop, mode)
+        run_check(form, chain, data.draw(inputs_for(chain), label="input"), stop, mode)
 
     check()
 

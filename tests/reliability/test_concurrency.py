@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -254,16 +254,21 @@ def _ones(d: Any) -> int:
     return 1
 
 
-def build_sync(plan: Plan, counter: InFlight) -> Runnable[int, int]:
+def build(plan: Plan, counter: InFlight, leaf: Callable[[InFlight], Runnable[int, int]], call: Callable[[Plan, InFlight], Runnable[int, int]]) -> Runnable[int, int]:
+    """The plan's chain, with ``leaf`` for the counted leaves and ``call`` for the calls."""
     kind = plan[0]
     if kind == "leaf":
-        return sync_leaf(counter)
+        return leaf(counter)
     if kind == "parallel":
-        branches = {f"k{i}": build_sync(child, counter) for i, child in enumerate(plan[1])}
+        branches = {f"k{i}": build(child, counter, leaf, call) for i, child in enumerate(plan[1])}
         return RunnableParallel(branches) | RunnableLambda(_ones)
     if kind == "each":
-        items, child = plan[1], build_sync(plan[2], counter)
+        items, child = plan[1], build(plan[2], counter, leaf, call)
         return RunnableLambda(lambda x: [x] * items) | child.each() | RunnableLambda(len)
+    return call(plan, counter)
+
+
+def _sync_call(plan: Plan, counter: InFlight) -> Runnable[int, int]:
     how, with_config, items, child_plan = plan[1:]
     child = build_sync(child_plan, counter)
 
@@ -276,16 +281,7 @@ def build_sync(plan: Plan, counter: InFlight) -> Runnable[int, int]:
     return RunnableLambda(call)
 
 
-def build_async(plan: Plan, counter: InFlight) -> Runnable[int, int]:
-    kind = plan[0]
-    if kind == "leaf":
-        return async_leaf(counter)
-    if kind == "parallel":
-        branches = {f"k{i}": build_async(child, counter) for i, child in enumerate(plan[1])}
-        return RunnableParallel(branches) | RunnableLambda(_ones)
-    if kind == "each":
-        items, child = plan[1], build_async(plan[2], counter)
-        return RunnableLambda(lambda x: [x] * items) | child.each() | RunnableLambda(len)
+def _async_call(plan: Plan, counter: InFlight) -> Runnable[int, int]:
     how, with_config, items, child_plan = plan[1:]
     if how in ("invoke", "batch"):
         # An async function that calls a sync chain (blocking its loop while it runs).
@@ -307,6 +303,14 @@ def build_async(plan: Plan, counter: InFlight) -> Runnable[int, int]:
         return len(await child.abatch([x] * items, given))
 
     return RunnableLambda(call)
+
+
+def build_sync(plan: Plan, counter: InFlight) -> Runnable[int, int]:
+    return build(plan, counter, sync_leaf, _sync_call)
+
+
+def build_async(plan: Plan, counter: InFlight) -> Runnable[int, int]:
+    return build(plan, counter, async_leaf, _async_call)
 
 
 @settings(max_examples=25, deadline=None)

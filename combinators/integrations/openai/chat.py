@@ -32,11 +32,8 @@ import attrs
 from combinators.components.models.chat_model import BaseChatModel, ChatOutput, LanguageModelInput
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
 from combinators.integrations.openai.client import (
-    ApiKey,
     ClientCache,
-    build_client,
-    resolve_api_key,
-    resolve_base_url,
+    OpenAIConnection,
     shown_fields,
     to_secret,
 )
@@ -60,7 +57,7 @@ from effects import NOTHING
 from effects.authoring import closing
 
 if TYPE_CHECKING:
-    from openai import AsyncOpenAI, OpenAI
+    pass
 
 __all__ = ["DEFAULT_MODEL", "ChatOpenAI"]
 
@@ -93,7 +90,7 @@ def _check_timeout(_instance: object, _attribute: object, value: float | None) -
 
 @final
 @attrs.frozen(repr=False)
-class ChatOpenAI(BaseChatModel):
+class ChatOpenAI(BaseChatModel, OpenAIConnection):
     """A chat model over the OpenAI chat-completions protocol.
 
     ``api_key`` (a ``Secret``, or a str made into one) is read from ``OPENAI_API_KEY``
@@ -137,34 +134,6 @@ class ChatOpenAI(BaseChatModel):
         return f"ChatOpenAI({shown_fields(self)})"
 
     # ------------------------------------------------------------------ settings
-
-    @property
-    def resolved_base_url(self) -> str:
-        """Where requests go (``base_url``, ``OPENAI_BASE_URL`` or OpenAI's API).
-
-        >>> ChatOpenAI(base_url="http://127.0.0.1:11434/v1/").resolved_base_url
-        'http://127.0.0.1:11434/v1'
-        """
-        return resolve_base_url(self.base_url)
-
-    def _api_key(self) -> ApiKey:
-        return resolve_api_key(self.api_key, self.resolved_base_url, secrets_from_env=self.secrets_from_env)
-
-    def _client(self, *, asynchronous: bool) -> Any:
-        return build_client(
-            self._api_key(),
-            self.resolved_base_url,
-            self.timeout,
-            self.max_retries,
-            secrets_from_env=self.secrets_from_env,
-            asynchronous=asynchronous,
-        )
-
-    def _sync_client(self) -> OpenAI:
-        return self._clients.sync_client(lambda: cast("OpenAI", self._client(asynchronous=False)))
-
-    def _async_client(self) -> AsyncOpenAI:
-        return self._clients.async_client(lambda: cast("AsyncOpenAI", self._client(asynchronous=True)))
 
     def request_body(
         self, messages: Sequence[Message], stop: Sequence[str] | None = None, *, stream: bool = False, **kwargs: Any

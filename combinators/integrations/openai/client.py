@@ -32,7 +32,7 @@ import threading
 import weakref
 from collections.abc import Callable, Mapping, MutableMapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Final, final
+from typing import TYPE_CHECKING, Any, Final, cast, final
 
 import attrs
 
@@ -48,6 +48,7 @@ __all__ = [
     "SENT_HEADERS",
     "ApiKey",
     "ClientCache",
+    "OpenAIConnection",
     "build_client",
     "import_openai",
     "only_sent_headers",
@@ -281,3 +282,46 @@ def shown_fields(value: object) -> str:
     "hint='h'"
     """
     return ", ".join(changed_fields(value))
+
+
+class OpenAIConnection:
+    """Where a model's requests go and with what key, and its clients: what ``ChatOpenAI``
+    and ``OpenAIEmbeddings`` share (a mixin over their attrs fields of the same names).
+
+    >>> from combinators.integrations.openai.chat import ChatOpenAI
+    >>> ChatOpenAI(base_url="http://127.0.0.1:11434/v1/").resolved_base_url
+    'http://127.0.0.1:11434/v1'
+    """
+
+    __slots__ = ()
+
+    base_url: str | None
+    api_key: Secret | None
+    timeout: float | None
+    max_retries: int
+    secrets_from_env: bool
+    _clients: ClientCache
+
+    @property
+    def resolved_base_url(self) -> str:
+        """Where requests go (``base_url``, ``OPENAI_BASE_URL`` or OpenAI's API)."""
+        return resolve_base_url(self.base_url)
+
+    def _api_key(self) -> ApiKey:
+        return resolve_api_key(self.api_key, self.resolved_base_url, secrets_from_env=self.secrets_from_env)
+
+    def _client(self, *, asynchronous: bool) -> Any:
+        return build_client(
+            self._api_key(),
+            self.resolved_base_url,
+            self.timeout,
+            self.max_retries,
+            secrets_from_env=self.secrets_from_env,
+            asynchronous=asynchronous,
+        )
+
+    def _sync_client(self) -> OpenAI:
+        return self._clients.sync_client(lambda: cast("OpenAI", self._client(asynchronous=False)))
+
+    def _async_client(self) -> AsyncOpenAI:
+        return self._clients.async_client(lambda: cast("AsyncOpenAI", self._client(asynchronous=True)))

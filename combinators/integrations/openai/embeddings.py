@@ -12,17 +12,14 @@ OpenAIEmbeddings(model='nomic-embed-text', base_url='http://127.0.0.1:11434/v1')
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, cast, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
 from combinators.components.retrieval.embeddings import Embeddings, check_query, check_texts
 from combinators.integrations.openai.client import (
-    ApiKey,
     ClientCache,
-    build_client,
-    resolve_api_key,
-    resolve_base_url,
+    OpenAIConnection,
     shown_fields,
     to_secret,
 )
@@ -31,7 +28,6 @@ from combinators.integrations.openai.errors import translate_error
 from combinators.components.secrets import SET_BY_LOADS, Secret
 
 if TYPE_CHECKING:
-    from openai import AsyncOpenAI, OpenAI
     from openai.types import CreateEmbeddingResponse
 
 __all__ = ["OpenAIEmbeddings"]
@@ -60,7 +56,7 @@ def _to_body(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 @final
 @attrs.frozen(repr=False)
-class OpenAIEmbeddings(Embeddings):
+class OpenAIEmbeddings(Embeddings, OpenAIConnection):
     """Embeddings over the OpenAI ``/embeddings`` protocol.
 
     ``dimensions`` asks models that support it for shorter vectors; ``extra_body`` is
@@ -84,34 +80,6 @@ class OpenAIEmbeddings(Embeddings):
 
     def __repr__(self) -> str:
         return f"OpenAIEmbeddings({shown_fields(self)})"
-
-    @property
-    def resolved_base_url(self) -> str:
-        """Where requests go (``base_url``, ``OPENAI_BASE_URL`` or OpenAI's API).
-
-        >>> OpenAIEmbeddings(base_url="http://127.0.0.1:8000/v1").resolved_base_url
-        'http://127.0.0.1:8000/v1'
-        """
-        return resolve_base_url(self.base_url)
-
-    def _api_key(self) -> ApiKey:
-        return resolve_api_key(self.api_key, self.resolved_base_url, secrets_from_env=self.secrets_from_env)
-
-    def _client(self, *, asynchronous: bool) -> Any:
-        return build_client(
-            self._api_key(),
-            self.resolved_base_url,
-            self.timeout,
-            self.max_retries,
-            secrets_from_env=self.secrets_from_env,
-            asynchronous=asynchronous,
-        )
-
-    def _sync_client(self) -> OpenAI:
-        return self._clients.sync_client(lambda: cast("OpenAI", self._client(asynchronous=False)))
-
-    def _async_client(self) -> AsyncOpenAI:
-        return self._clients.async_client(lambda: cast("AsyncOpenAI", self._client(asynchronous=True)))
 
     def _extra(self) -> dict[str, Any]:
         extra = dict(self.extra_body)
