@@ -36,7 +36,8 @@ def _where(generator: AsyncGenerator[Any, Any]) -> str:
 class Leftovers:
     """Reports collected while installed; ``problems()`` lists them (empty means clean)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, settle: bool = False) -> None:
+        self.settle = settle  # collect what earlier work left before watching (slower)
         self.loop_reports: list[str] = []
         self.unraisable: list[str] = []
         self.thread_errors: list[str] = []
@@ -52,6 +53,8 @@ class Leftovers:
     def __enter__(self) -> Leftovers:
         # Everything alive now is not this block's: frozen, it is left out of each
         # collection, which then costs what the block allocated, not the whole heap.
+        if self.settle:
+            gc.collect()
         gc.freeze()
         self._old_unraisable = sys.unraisablehook
         self._old_thread_hook = threading.excepthook
