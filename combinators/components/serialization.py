@@ -28,7 +28,7 @@ value in ``secrets={name: Secret(...)}``.
 True
 >>> loads(text, allowed=[])
 Traceback (most recent call last):
-combinators.components.serialization.DisallowedTypeError: cannot load 'combinators.components.messages.values.AIMessage': it is not in the allowed types (allowed: none)
+combinators.components.serialization.DisallowedTypeError: cannot load 'combinators.components.AIMessage': it is not in the allowed types (allowed: none)
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, cast, final
 
@@ -115,13 +116,38 @@ def _too_deep(path: tuple[str, ...], max_depth: int) -> DataTooDeepError:
     )
 
 
+def _homes(cls: type) -> list[str]:
+    """The modules ``cls`` can be imported from: each package above its module (outermost
+    first) that exports it under its own name, then its module."""
+    parts = cls.__module__.split(".")
+    homes: list[str] = []
+    for end in range(1, len(parts)):
+        package = sys.modules.get(".".join(parts[:end]))
+        if package is not None and getattr(package, cls.__name__, None) is cls:
+            homes.append(package.__name__)
+    return [*homes, cls.__module__]
+
+
 def type_id(cls: type) -> str:
-    """The id a class is written under: ``"<module>.<qualified name>"``.
+    """The id a class is written under: its public name, from the outermost package that
+    exports it, so that moving a module does not change what was written.
 
     >>> type_id(Secret)
-    'combinators.components.secrets.Secret'
+    'combinators.components.Secret'
     """
-    return f"{cls.__module__}.{cls.__qualname__}"
+    known = _IDS.get(cls)
+    if known is None:
+        known = _IDS[cls] = f"{_homes(cls)[0]}.{cls.__qualname__}"
+    return known
+
+
+_IDS: dict[type, str] = {}
+
+
+def _known_ids(cls: type) -> list[str]:
+    """Every id ``cls`` is read under: each place it can be imported from (so data written
+    when it lived elsewhere in the same package still loads)."""
+    return [f"{home}.{cls.__qualname__}" for home in _homes(cls)]
 
 
 # -- dumping -------------------------------------------------------------------------------
@@ -137,7 +163,6 @@ def _encode(
     room: int,
     limit: int,
     other: Callable[[object], object] | None = None,
-    naming: Callable[[type], str] = type_id,
 ) -> object:
     """The JSON form of ``value``; ``room`` more levels of JSON nesting may open (of ``limit``)."""
     if value is None or isinstance(value, (bool, int, str)):
@@ -152,11 +177,11 @@ def _encode(
         if room < 2:  # the marker, then its kwargs
             raise _too_deep(path, limit)
         kwargs = {
-            field.alias: _encode(getattr(value, field.name), (*path, field.alias), room - 2, limit, other, naming)
+            field.alias: _encode(getattr(value, field.name), (*path, field.alias), room - 2, limit, other)
             for field in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))
             if field.init and SET_BY_LOADS not in field.metadata
         }
-        return {MARKER: VERSION, "type": "constructor", "id": naming(type(value)), "kwargs": kwargs}
+        return {MARKER: VERSION, "type": "constructor", "id": type_id(type(value)), "kwargs": kwargs}
     if isinstance(value, Mapping):
         items = cast("Mapping[object, object]", value)
         for key in items:
@@ -172,12 +197,12 @@ def _encode(
             # key): the marker, its list of pairs, each pair, then the values.
             if room < 3:
                 raise _too_deep(path, limit)
-            pairs = [[key, _encode(item, (*path, key), room - 3, limit, other, naming)] for key, item in members]
+            pairs = [[key, _encode(item, (*path, key), room - 3, limit, other)] for key, item in members]
             return {MARKER: VERSION, "type": "escaped", "items": pairs}
-        return {key: _encode(item, (*path, key), room - 1, limit, other, naming) for key, item in members}
+        return {key: _encode(item, (*path, key), room - 1, limit, other) for key, item in members}
     if isinstance(value, (list, tuple)):
         items_ = cast("Sequence[object]", value)
-        return [_encode(item, (*path, str(i)), room - 1, limit, other, naming) for i, item in enumerate(items_)]
+        return [_encode(item, (*path, str(i)), room - 1, limit, other) for i, item in enumerate(items_)]
     if other is not None:
         return other(value)
     raise MalformedDataError(
@@ -190,14 +215,13 @@ def to_data(
     value: object,
     *,
     other: Callable[[object], object] | None = None,
-    naming: Callable[[type], str] = type_id,
     max_depth: int = MAX_DEPTH,
 ) -> object:
     """The JSON-shaped data ``dumps`` writes (plain dicts, lists and scalars).
 
     ``other`` writes what is not JSON data, an attrs value or a Secret (and floats that
-    are not finite); without it such a value is a ``MalformedDataError``. ``naming``
-    gives the id a class is written under (``type_id`` by default).
+    are not finite); without it such a value is a ``MalformedDataError``. A class is
+    written under its ``type_id``.
 
     >>> to_data({"__combinators__": "mine"})
     {'__combinators__': 1, 'type': 'escaped', 'items': [['__combinators__', 'mine']]}
@@ -205,7 +229,7 @@ def to_data(
     {'at': '{1, 2}', 'n': 'inf'}
     """
     max_depth = _check_depth(max_depth)
-    return _encode(value, (), max_depth, max_depth, other, naming)
+    return _encode(value, (), max_depth, max_depth, other)
 
 
 def dumps(value: object, *, indent: int | None = None, max_depth: int = MAX_DEPTH) -> str:
@@ -224,14 +248,14 @@ def dumps(value: object, *, indent: int | None = None, max_depth: int = MAX_DEPT
 # -- loading -------------------------------------------------------------------------------
 
 
-def _allowlist(allowed: Iterable[type], naming: Callable[[type], str] = type_id) -> dict[str, type]:
+def _allowlist(allowed: Iterable[type]) -> dict[str, type]:
     if isinstance(allowed, (str, type)):
         raise TypeError("'allowed' must be an iterable of classes, e.g. allowed=[AIMessage]")
     classes: dict[str, type] = {}
     for cls in allowed:
         if not isinstance(cls, type) or not attrs.has(cls):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"'allowed' may hold attrs classes only, got {cls!r}")
-        classes[naming(cls)] = cls
+        classes.update((known, cls) for known in _known_ids(cls))
     return classes
 
 
@@ -289,7 +313,7 @@ class _Loader:
             raise MalformedDataError(f"malformed constructor marker at {_where(path)}")
         cls = self.classes.get(class_id)
         if cls is None:
-            allowed = ", ".join(sorted(self.classes)) or "none"
+            allowed = ", ".join(sorted({type_id(c) for c in self.classes.values()})) or "none"
             raise DisallowedTypeError(
                 f"cannot load {class_id!r}: it is not in the allowed types (allowed: {allowed})"
             )
@@ -314,16 +338,15 @@ def from_data(
     *,
     allowed: Iterable[type],
     secrets: Mapping[str, Secret] | None = None,
-    naming: Callable[[type], str] = type_id,
     max_depth: int = MAX_DEPTH,
 ) -> object:
-    """Rebuild values from JSON-shaped data (see ``loads``); ``naming`` as ``to_data``'s.
+    """Rebuild values from JSON-shaped data (see ``loads``).
 
     >>> from_data({"a": [1, 2]}, allowed=[])
     {'a': [1, 2]}
     """
     max_depth = _check_depth(max_depth)
-    loader = _Loader(_allowlist(allowed, naming), dict(secrets or {}), max_depth)
+    loader = _Loader(_allowlist(allowed), dict(secrets or {}), max_depth)
     return loader.decode(data, (), max_depth)
 
 

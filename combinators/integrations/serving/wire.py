@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from typing import Final, cast
 
@@ -41,29 +40,6 @@ WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document)
 """The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values, documents."""
 
 
-_PUBLIC_ROOTS: Final = ("combinators.components", "combinators")
-_IDS: dict[type, str] = {}
-
-
-def wire_id(cls: type) -> str:
-    """The id a class travels under: its public name when a package root exports it.
-
-    >>> from combinators.components import AIMessageChunk
-    >>> wire_id(AIMessageChunk)
-    'combinators.components.AIMessageChunk'
-    """
-    known = _IDS.get(cls)
-    if known is None:
-        known = type_id(cls)
-        for root in _PUBLIC_ROOTS:
-            package = sys.modules.get(root)
-            if cls.__module__.startswith(root + ".") and getattr(package, cls.__name__, None) is cls:
-                known = f"{root}.{cls.__qualname__}"
-                break
-        _IDS[cls] = known
-    return known
-
-
 def to_wire(value: object) -> JsonValue:
     """The wire form of ``value`` (see the module docstring); never raises.
 
@@ -72,7 +48,7 @@ def to_wire(value: object) -> JsonValue:
     """
     if value is None or type(value) is str or type(value) is int or type(value) is bool:
         return cast(JsonValue, value)  # most chunks: no walk at all
-    return cast(JsonValue, to_data(value, other=to_jsonable, naming=wire_id))
+    return cast(JsonValue, to_data(value, other=to_jsonable))
 
 
 def wire_text(value: object) -> str:
@@ -95,7 +71,7 @@ class WireTypes:
     __slots__ = ("_classes",)
 
     def __init__(self, classes: Iterable[type]) -> None:
-        self._classes: dict[str, type] = {wire_id(cls): cls for cls in classes}
+        self._classes: dict[str, type] = {type_id(cls): cls for cls in classes}
 
     def allows(self, class_id: object) -> bool:
         """Whether an envelope with this id is rebuilt.
@@ -133,7 +109,7 @@ def from_wire(data: object, types: WireTypes = DEFAULT_WIRE_TYPES) -> object:
         return {key: from_wire(item, types) for key, item in fields.items()}
     if fields.get("type") == "constructor" and not types.allows(fields.get("id")):
         return fields  # a class this side does not build stays data
-    return from_data(fields, allowed=types.classes, naming=wire_id)
+    return from_data(fields, allowed=types.classes)
 
 
 def wire_types(extra: Iterable[type] = ()) -> WireTypes:

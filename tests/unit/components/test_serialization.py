@@ -102,14 +102,14 @@ def test_the_constructor_marker_shape() -> None:
     assert to_data(HumanMessage("hi")) == {
         MARKER: 1,
         "type": "constructor",
-        "id": "combinators.components.messages.values.HumanMessage",
+        "id": "combinators.components.HumanMessage",
         "kwargs": {"content": "hi", "id": None, "name": None, "additional_kwargs": {}, "response_metadata": {}},
     }
 
 
 def test_only_allowed_classes_are_built() -> None:
     text = dumps(AIMessage("x", tool_calls=[ToolCall("f", {})]))
-    with pytest.raises(DisallowedTypeError, match="cannot load 'combinators.components.messages.values.ToolCall'"):
+    with pytest.raises(DisallowedTypeError, match="cannot load 'combinators.components.ToolCall'"):
         loads(text, allowed=[AIMessage])
     hostile = json.dumps({MARKER: 1, "type": "constructor", "id": "os.system", "kwargs": {"command": "echo hi"}})
     with pytest.raises(DisallowedTypeError, match="cannot load 'os.system': it is not in the allowed types") as caught:
@@ -142,7 +142,7 @@ def test_malformed_markers_are_refused(data: object) -> None:
 
 def test_bad_constructor_arguments_are_wrapped() -> None:
     data = {MARKER: 1, "type": "constructor", "id": type_id(ToolMessage), "kwargs": {"content": "x"}}
-    with pytest.raises(MalformedDataError, match="cannot build 'combinators.components.messages.values.ToolMessage'"):
+    with pytest.raises(MalformedDataError, match="cannot build 'combinators.components.ToolMessage'"):
         from_data(data, allowed=MESSAGE_TYPES)
 
 
@@ -219,3 +219,27 @@ def test_loads_wants_text() -> None:
     with pytest.raises(TypeError, match="loads expects str or bytes, got dict"):
         loads({}, allowed=[])  # type: ignore[arg-type]
     assert loads(b'{"a": 1}', allowed=[]) == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    "written_as",
+    [
+        "combinators.components.AIMessage",  # the public name, written since ids are stable
+        "combinators.components.messages.AIMessage",  # 0.1.0 wrote the module path, which is now a package
+        "combinators.components.messages.values.AIMessage",  # the module path today
+    ],
+)
+def test_ids_are_public_names_and_older_module_paths_still_load(written_as: str) -> None:
+    assert json.loads(dumps(AIMessage("hi")))["id"] == "combinators.components.AIMessage"
+    text = json.dumps({MARKER: 1, "type": "constructor", "id": written_as, "kwargs": {"content": "hi"}})
+    assert loads(text, allowed=[AIMessage]) == AIMessage("hi")
+
+
+def test_a_class_no_package_exports_is_written_under_its_module_path() -> None:
+    assert type_id(_Local) == f"{__name__}._Local"
+    assert loads(dumps(_Local(1)), allowed=[_Local]) == _Local(1)
+
+
+@attrs.frozen
+class _Local:
+    n: int
