@@ -13,7 +13,7 @@ from combinators._support.fields import init_fields as init_fields
 from combinators._support.reprs import changed_fields as changed_fields
 from combinators._support.strict_schema import strict_validator as strict_validator
 from combinators._support.type_schema import type_schema as type_schema
-from combinators.nodes.tool import SINGLE_ARG as SINGLE_ARG
-from combinators.nodes.tool import ArgumentTypeError as ArgumentTypeError
+from combinators._support.tool_arguments import SINGLE_ARG as SINGLE_ARG
+from combinators._support.tool_arguments import ArgumentTypeError as ArgumentTypeError
 
 __all__ = ["SINGLE_ARG", "ArgumentTypeError", "changed_fields", "init_fields", "strict_validator", "type_schema"]

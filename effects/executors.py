@@ -81,7 +81,7 @@ class BatchJob:
     (1, False)
     """
 
-    step: Step
+    step: Step[Any, Any]
     items: tuple[ShippedItem, ...]
     kwargs: Mapping[str, Any]
     max_concurrency: int | None = None
@@ -163,7 +163,7 @@ class ExecutorError(CombinatorsError, RuntimeError):
 
 
 def run_items(
-    step: Step,
+    step: Step[Any, Any],
     items: Sequence[ShippedItem],
     kwargs: Mapping[str, Any],
     *,

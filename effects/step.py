@@ -5,22 +5,29 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, final, runtime_checkable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, final, runtime_checkable
 
 import attrs
 
 from effects.config import RunConfig
 
 if TYPE_CHECKING:
-    from effects._runtime.scope import Observer, Scope
+    from effects._runtime.observers import Observer
+    from effects._runtime.scope import Scope
+
+In = TypeVar("In", contravariant=True)
+# Invariant: the runtime hands a step's output back to its own ``describe_output``.
+Out = TypeVar("Out")
+BoundIn = TypeVar("BoundIn", contravariant=True)
+BoundOut = TypeVar("BoundOut")
 
 
-class Step(Protocol):
-    """What the runtime needs of a node (every ``combinators.Runnable`` is one).
+class Step(Protocol[In, Out]):
+    """What the runtime needs of a node (every ``combinators.Runnable[In, Out]`` is one).
 
     >>> from combinators import RunnableLambda
-    >>> step: Step = RunnableLambda(abs)
+    >>> step: Step[int, int] = RunnableLambda(abs)
     >>> step.run_type, step.step_binding is None
     ('chain', True)
     """
@@ -41,33 +48,31 @@ class Step(Protocol):
     def emits_stream_events(self) -> bool: ...
 
     @property
-    def step_binding(self) -> StepBinding | None: ...
+    def step_binding(self) -> StepBinding[In, Out] | None: ...
 
-    def step_invoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any: ...
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out: ...
 
-    def step_ainvoke(
-        self, input: Any, scope: Scope, kwargs: Mapping[str, Any]
-    ) -> Coroutine[Any, Any, Any]: ...
+    def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Awaitable[Out]: ...
 
     def step_stream(
-        self, inputs: Iterator[Any], scope: Scope, kwargs: Mapping[str, Any]
-    ) -> Iterator[Any]: ...
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
+    ) -> Iterator[Out]: ...
 
     def step_astream(
-        self, inputs: AsyncIterator[Any], scope: Scope, kwargs: Mapping[str, Any]
-    ) -> AsyncIterator[Any]: ...
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
+    ) -> AsyncIterator[Out]: ...
 
-    def describe_input(self, input: Any) -> object: ...
+    def describe_input(self, input: In) -> object: ...
 
-    def describe_output(self, output: Any) -> object: ...
+    def describe_output(self, output: Out) -> object: ...
 
     def check_config(self, config: RunConfig) -> None:
         """Refuse a root call's config this step cannot run with (unknown configurable ids)."""
         ...
 
-    def tool_call_id(self, input: Any) -> str | None: ...
+    def tool_call_id(self, input: In) -> str | None: ...
 
-    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]: ...
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]: ...
 
 
 @runtime_checkable
@@ -83,7 +88,7 @@ class ObserverFactory(Protocol):
 
 @final
 @attrs.frozen(hash=False)
-class StepBinding:
+class StepBinding(Generic[BoundIn, BoundOut]):
     """A node that is not a run of its own: it adjusts how ``bound`` runs.
 
     ``config`` merges over the caller's config for ``bound``'s run; ``kwargs`` are
@@ -92,15 +97,16 @@ class StepBinding:
     ``choose(config)`` instead of ``bound`` (a configurable step picks it by the
     call's ``configurable``).
 
-    >>> StepBinding(bound=None, config=RunConfig(tags=("x",))).kwargs
+    >>> from combinators import RunnableLambda
+    >>> StepBinding(bound=RunnableLambda(abs), config=RunConfig(tags=("x",))).kwargs
     {}
     """
 
-    bound: Any
+    bound: Step[BoundIn, BoundOut]
     config: RunConfig = RunConfig()
-    kwargs: Mapping[str, Any] = attrs.field(factory=dict[str, Any])
+    kwargs: Mapping[str, object] = attrs.field(factory=dict[str, object])
     observers: tuple[ObserverFactory, ...] = ()
-    choose: Callable[[RunConfig], Any] | None = None
+    choose: Callable[[RunConfig], Step[BoundIn, BoundOut]] | None = None
 
     def __hash__(self) -> int:
         return hash((self.bound, self.config, tuple(self.kwargs), self.observers))

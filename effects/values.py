@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from enum import Enum
 from typing import Final, final
 from uuid import UUID
 
@@ -23,21 +24,18 @@ RunType = str
 """One of ``chain``, ``prompt``, ``parser``, ``chat_model``, ``llm``, ``retriever``, ``tool``."""
 
 
-@final
-class _Nothing:
-    """The one "no value" of the library: a run's input while it streams in, a stream that
-    gave no chunk, a key that is not there. Compared with ``is``; survives pickling."""
+class Nothing(Enum):
+    """The type of ``NOTHING``, the one "no value" of the library: a run's input while it
+    streams in, a stream that gave no chunk, a key that is not there. Compared with
+    ``is`` (an enum, so ``x is NOTHING`` narrows ``x``); survives pickling."""
 
-    __slots__ = ()
+    NOTHING = "NOTHING"
 
     def __repr__(self) -> str:
         return "NOTHING"
 
-    def __reduce__(self) -> str:
-        return "NOTHING"
 
-
-NOTHING: Final = _Nothing()
+NOTHING: Final = Nothing.NOTHING
 
 NO_INPUT: Final = NOTHING
 """The input of a run that started in streaming mode (known only at its end): ``NOTHING``."""

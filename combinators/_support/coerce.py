@@ -21,27 +21,27 @@ import collections.abc as abc
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from combinators.runnable.composing import Runnable
+from effects.guards import is_mapping
 
 
 def coerce_to_runnable(thing: object) -> Runnable[Any, Any]:
     """A runnable for ``thing`` (see the module docstring)."""
     if isinstance(thing, Runnable):
         return thing  # pyright: ignore[reportUnknownVariableType]
-    if isinstance(thing, Mapping):
+    if is_mapping(thing):
         from combinators.nodes.parallel import RunnableParallel
 
         steps: dict[str, Runnable[Any, Any]] = {}
-        items: Mapping[object, object] = thing  # pyright: ignore[reportUnknownVariableType]
-        for key, value in items.items():
-            if not isinstance(value, Runnable | Mapping) and not callable(value):
+        for key, value in thing.items():
+            if not _pipeable(value):
                 raise TypeError(
                     f"cannot pipe into the dict: key {key!r} holds {type(value).__name__},"
                     " expected a runnable, a callable or a dict"
                 )
-            steps[str(key)] = coerce_to_runnable(cast(object, value))
+            steps[str(key)] = coerce_to_runnable(value)
         return RunnableParallel(steps)
     if callable(thing):
         func: Callable[..., Any] = thing
@@ -57,6 +57,10 @@ def coerce_to_runnable(thing: object) -> Runnable[Any, Any]:
     raise TypeError(
         f"cannot pipe {type(thing).__name__}: expected a runnable, a callable or a dict"
     )
+
+
+def _pipeable(value: object) -> bool:
+    return isinstance(value, Runnable | Mapping) or callable(value)
 
 
 _STREAM_ORIGINS: tuple[object, ...] = (

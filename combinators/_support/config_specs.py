@@ -16,7 +16,7 @@ import collections.abc as cabc
 import types
 import typing
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, Union, get_args, get_origin
 
@@ -25,6 +25,7 @@ import attrs
 from combinators._support.type_schema import type_schema
 from combinators.nodes.configurable import ConfigurableError, ConfigurableFieldSpec
 from combinators.runnable.composing import Runnable
+from effects.guards import is_list_or_tuple, is_mapping
 
 
 class DeclaresConfig(Protocol):
@@ -118,15 +119,14 @@ def conforms(value: object, annotation: object) -> bool:
     if origin in (list, tuple, cabc.Sequence, set, frozenset):
         if not isinstance(value, list | tuple | set | frozenset):
             return False
-        items = typing.cast(Sequence[object], list(typing.cast(Sequence[object], value)))
+        items: list[object] = list(typing.cast("Iterable[object]", value))
         if origin is tuple and args and args[-1] is not Ellipsis:
             return len(items) == len(args) and all(conforms(v, a) for v, a in zip(items, args))
         return not args or all(conforms(v, args[0]) for v in items)
     if origin in (dict, cabc.Mapping):
-        if not isinstance(value, Mapping):
+        if not is_mapping(value):
             return False
-        given = typing.cast(Mapping[object, object], value)
-        return len(args) != 2 or all(conforms(v, args[1]) for v in given.values())
+        return len(args) != 2 or all(conforms(v, args[1]) for v in value.values())
     if isinstance(annotation, type) and origin is None:
         return isinstance(value, annotation)
     return True  # a typing construct we do not check
@@ -174,8 +174,8 @@ def check_configurable(runnable: Runnable[Any, Any], configurable: Mapping[str, 
 def _json_default(value: object) -> tuple[bool, object]:
     if value is None or isinstance(value, str | int | float | bool):
         return True, value
-    if isinstance(value, list | tuple):
-        items = [_json_default(v) for v in typing.cast(Sequence[object], value)]
+    if is_list_or_tuple(value):
+        items = [_json_default(v) for v in value]
         return all(ok for ok, _ in items), [v for _, v in items]
     return False, None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any
+from typing import TypeVar
 
 from combinators.runnable.composing import Runnable
 from combinators._support.tee import AsyncTee
@@ -20,23 +20,26 @@ from effects._runtime.closing import aclose_all
 from effects._runtime.thread_pool import run_indexed
 from effects._runtime.scope import Scope
 
-Branch = tuple[Runnable[Any, Any], str]
-"""A child and its step tag (``map:key:K``)."""
+In = TypeVar("In")
+T = TypeVar("T")
+
+TaggedBranch = tuple[Runnable[In, object], str]
+"""A child taking ``In`` and its step tag (``map:key:K``)."""
 
 
-def invoke_branches(scope: Scope, branches: Sequence[Branch], input: object) -> list[Any]:
+def invoke_branches(scope: Scope, branches: Sequence[TaggedBranch[In]], input: In) -> list[object]:
     """Every branch's output, in branch order."""
 
-    def work(i: int) -> Any:
+    def work(i: int) -> object:
         step, tag = branches[i]
         return scope.invoke(step, input, tag)
 
     return run_indexed(work, len(branches), limit=None)
 
 
-async def ainvoke_branches(scope: Scope, branches: Sequence[Branch], input: object) -> list[Any]:
+async def ainvoke_branches(scope: Scope, branches: Sequence[TaggedBranch[In]], input: In) -> list[object]:
     """Async ``invoke_branches`` (structured: a failure cancels the siblings)."""
-    results: list[Any] = [None] * len(branches)
+    results: list[object] = [None] * len(branches)
 
     async def one(i: int) -> None:
         step, tag = branches[i]
@@ -50,8 +53,8 @@ async def ainvoke_branches(scope: Scope, branches: Sequence[Branch], input: obje
 
 
 def stream_branches(
-    scope: Scope, branches: Sequence[Branch], inputs: Iterator[Any]
-) -> Iterator[tuple[int, Any]]:
+    scope: Scope, branches: Sequence[TaggedBranch[In]], inputs: Iterator[In]
+) -> Iterator[tuple[int, object]]:
     """``(branch index, chunk)`` pairs; sync branches stream one after another over a tee."""
     copies = itertools.tee(inputs, len(branches))
     for i, ((step, tag), copy) in enumerate(zip(branches, copies, strict=True)):
@@ -59,13 +62,13 @@ def stream_branches(
             yield i, chunk
 
 
-async def _next(chunks: AsyncIterator[Any]) -> Any:
+async def _next(chunks: AsyncIterator[T]) -> T:
     return await anext(chunks)
 
 
 async def astream_branches(
-    scope: Scope, branches: Sequence[Branch], inputs: AsyncIterator[Any]
-) -> AsyncIterator[tuple[int, Any]]:
+    scope: Scope, branches: Sequence[TaggedBranch[In]], inputs: AsyncIterator[In]
+) -> AsyncIterator[tuple[int, object]]:
     """``(branch index, chunk)`` pairs, interleaved as the branches produce them.
 
     Pull-based: one pending ``anext`` per branch, so no branch runs ahead of the
@@ -79,7 +82,7 @@ async def astream_branches(
     streams = [
         scope.astream(step, tee.reader(i), tag) for i, (step, tag) in enumerate(branches)
     ]
-    pending: dict[asyncio.Task[Any], int] = {
+    pending: dict[asyncio.Task[object], int] = {
         asyncio.ensure_future(_next(stream)): i for i, stream in enumerate(streams)
     }
     try:

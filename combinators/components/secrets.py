@@ -24,6 +24,7 @@ import hmac
 from typing import Final, NoReturn, final
 
 from effects.errors import CombinatorsError
+from effects.authoring import checked
 
 REDACTED: Final = "**********"
 
@@ -65,8 +66,7 @@ class Secret:
     _is_placeholder: bool
 
     def __init__(self, value: str) -> None:
-        if not isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-            raise TypeError(f"Secret takes a str, got {type(value).__name__}")
+        checked(value, str, "Secret takes a str")
         object.__setattr__(self, "_value", value)
         object.__setattr__(self, "_missing_name", None)
         object.__setattr__(self, "_is_placeholder", False)

@@ -44,6 +44,7 @@ import attrs
 
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from effects.errors import CombinatorsError
+from effects.authoring import checked, is_a
 
 MARKER: Final = "__combinators__"
 VERSION: Final = 1
@@ -253,7 +254,7 @@ def _allowlist(allowed: Iterable[type]) -> dict[str, type]:
         raise TypeError("'allowed' must be an iterable of classes, e.g. allowed=[AIMessage]")
     classes: dict[str, type] = {}
     for cls in allowed:
-        if not isinstance(cls, type) or not attrs.has(cls):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not is_a(cls, type) or not attrs.has(cls):
             raise TypeError(f"'allowed' may hold attrs classes only, got {cls!r}")
         classes.update((known, cls) for known in _known_ids(cls))
     return classes
@@ -368,8 +369,7 @@ def loads(
     >>> loads(dumps({"key": Secret("sk-1")}), allowed=[], secrets={"key": Secret("sk-1")})
     {'key': Secret('**********')}
     """
-    if not isinstance(text, (str, bytes)):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-        raise TypeError(f"loads expects str or bytes, got {type(text).__name__}")
+    checked(text, (str, bytes), "loads expects str or bytes")
     max_depth = _check_depth(max_depth)
     if isinstance(text, bytes):
         text = text.decode(json.detect_encoding(text), "surrogatepass")

@@ -34,7 +34,7 @@ from combinators import (
 from combinators.graph.value import Edge, Graph, Group, Node, NodeKind
 
 if TYPE_CHECKING:
-    from combinators import Runnable
+    from combinators.runnable.composing import AnyRunnable
 
 
 @final
@@ -70,7 +70,7 @@ class RunPlace:
         """The run's path: its parent's, then its step tag (or its name when untagged)."""
         return (*self.parent, self.tag if self.tag is not None else self.name)
 
-    def replaced_by(self, runnable: Runnable[Any, Any]) -> RunPlace:
+    def replaced_by(self, runnable: AnyRunnable) -> RunPlace:
         """The place of a runnable that runs *instead of* this one (a chosen alternative).
 
         >>> from combinators import RunnableLambda
@@ -80,7 +80,7 @@ class RunPlace:
         return RunPlace(self.parent, self.tag, run_name(runnable))
 
 
-def run_name(runnable: Runnable[Any, Any]) -> str:
+def run_name(runnable: AnyRunnable) -> str:
     """The name a runnable's run gets: a bound ``run_name`` (the outermost), else its name.
 
     >>> from combinators import RunnableLambda
@@ -94,7 +94,7 @@ def run_name(runnable: Runnable[Any, Any]) -> str:
     return runnable.name
 
 
-def unwrapped(runnable: Runnable[Any, Any]) -> Runnable[Any, Any]:
+def unwrapped(runnable: AnyRunnable) -> AnyRunnable:
     """``runnable`` without bindings (config, kwargs, listeners, types): they are not runs."""
     while isinstance(runnable, RunnableBinding):
         runnable = runnable.bound
@@ -117,7 +117,7 @@ class GraphBuilder:
         name: str,
         *,
         kind: NodeKind = "step",
-        runnable: Runnable[Any, Any] | None = None,
+        runnable: AnyRunnable | None = None,
         path: tuple[str, ...] = (),
     ) -> str:
         """Add a node (schemas and run type from ``runnable``); return its id."""
@@ -142,18 +142,18 @@ class GraphBuilder:
         """Add an edge."""
         self._edges.append(Edge(source, target, conditional, label))
 
-    def step(self, runnable: Runnable[Any, Any], place: RunPlace, *, kind: NodeKind = "step") -> Fragment:
+    def step(self, runnable: AnyRunnable, place: RunPlace, *, kind: NodeKind = "step") -> Fragment:
         """One node for a runnable that runs as a whole (a leaf); ``kind`` styles it."""
         id = self.add_node(place.name, kind=kind, runnable=runnable, path=place.path)
         return Fragment(id, id)
 
     def child(
-        self, runnable: Runnable[Any, Any], parent: RunPlace, tag: str | None = None
+        self, runnable: AnyRunnable, parent: RunPlace, tag: str | None = None
     ) -> Fragment:
         """The fragment of a child that ``parent``'s run runs under ``tag`` (bindings unwrapped)."""
         return self.at(runnable, RunPlace(parent.path, tag, run_name(runnable)))
 
-    def at(self, runnable: Runnable[Any, Any], place: RunPlace) -> Fragment:
+    def at(self, runnable: AnyRunnable, place: RunPlace) -> Fragment:
         """The fragment of ``runnable`` running at ``place`` (bindings unwrapped)."""
         return unwrapped(runnable).graph_fragment(self, place)
 
@@ -165,7 +165,7 @@ class GraphBuilder:
 
     def fork(
         self,
-        owner: Runnable[Any, Any],
+        owner: AnyRunnable,
         place: RunPlace | None,
         branches: Sequence[tuple[str | None, Fragment]],
         *,
@@ -230,7 +230,7 @@ def _running_order(ids: list[str], edges: list[Edge]) -> list[str]:
     return order + [i for i in ids if i not in set(order)]
 
 
-def graph_of(runnable: Runnable[Any, Any]) -> Graph:
+def graph_of(runnable: AnyRunnable) -> Graph:
     """The graph of ``runnable``: its input node, its expanded body, its output node."""
     builder = GraphBuilder()
     first = builder.add_node(_title(runnable.input_schema(), runnable, "Input"), kind="input", runnable=runnable)
@@ -241,11 +241,11 @@ def graph_of(runnable: Runnable[Any, Any]) -> Graph:
     return builder.graph()
 
 
-def _title(schema: dict[str, Any], runnable: Runnable[Any, Any], suffix: str) -> str:
+def _title(schema: dict[str, Any], runnable: AnyRunnable, suffix: str) -> str:
     return str(schema.get("title", f"{runnable.name}{suffix}"))
 
 
-def library_fragment(runnable: Runnable[Any, Any], graph: GraphBuilder, place: RunPlace) -> Fragment:
+def library_fragment(runnable: AnyRunnable, graph: GraphBuilder, place: RunPlace) -> Fragment:
     """The library's nodes: containers expanded by their rule, anything else one step."""
     if isinstance(runnable, RunnableSequence):
         steps = [graph.child(s, place, f"seq:step:{i}") for i, s in enumerate(runnable.steps, 1)]
@@ -269,7 +269,7 @@ def library_fragment(runnable: Runnable[Any, Any], graph: GraphBuilder, place: R
         with graph.grouped(f"retry ({retried.policy.max_attempts} attempts)", "retry"):
             return graph.child(retried.bound, place)
     if isinstance(runnable, RunnableEach):
-        each_one: Runnable[Any, Any] = cast(Any, runnable).bound  # RunnableEach[A, B] is generic apart
+        each_one: AnyRunnable = cast(Any, runnable).bound  # RunnableEach[A, B] is generic apart
         with graph.grouped("each (per element)", "each"):
             return graph.child(each_one, place)
     if isinstance(runnable, RunnableBind):

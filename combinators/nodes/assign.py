@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, cast, final
+from typing import Any, final
 
 import attrs
 
@@ -27,15 +27,24 @@ from combinators._support.tee import AsyncTee
 from effects.errors import InputError
 from effects._runtime.scope import Scope
 from effects._runtime.closing import aclose_all, closing
-from effects.values import NOTHING
 
 Input = Mapping[str, Any]
+Mapper = Runnable[dict[str, Any], object] | Callable[[dict[str, Any]], object]
+"""Computes one new key from the whole dict (a copy of the input, as a ``dict``)."""
 
-
-def _require_dict(name: str, value: object) -> Mapping[str, Any]:
+def _require_dict(name: str, value: object) -> dict[str, Any]:
+    # A dict (an AddableDict chunk too) goes on as itself; another mapping as a dict copy.
+    if isinstance(value, dict):
+        return value  # pyright: ignore[reportUnknownVariableType]
     if not isinstance(value, Mapping):
         raise InputError(f"{name} expects a dict input, got {type(value).__name__}")
-    return value  # pyright: ignore[reportUnknownVariableType]
+    return dict(value)  # pyright: ignore[reportUnknownArgumentType]
+
+
+async def _adicts(name: str, chunks: AsyncIterator[object]) -> AsyncIterator[dict[str, Any]]:
+    async with closing(chunks) as stream:
+        async for chunk in stream:
+            yield _require_dict(name, chunk)
 
 
 @final
@@ -43,12 +52,10 @@ def _require_dict(name: str, value: object) -> Mapping[str, Any]:
 class RunnableAssign(Runnable[Input, dict[str, Any]]):
     """Runs ``mapper`` on the input dict and merges its output into a copy of it."""
 
-    mapper: RunnableParallel[Input]
+    mapper: RunnableParallel[dict[str, Any]]
 
     @staticmethod
-    def of(
-        mappers: Mapping[str, Runnable[Input, Any] | Callable[[Input], Any]],
-    ) -> RunnableAssign:
+    def of(mappers: Mapping[str, Mapper]) -> RunnableAssign:
         """Build from named mappers (runnables or callables)."""
         return RunnableAssign(RunnableParallel(mappers))
 
@@ -63,65 +70,64 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     is_leaf = False
     input_known_at_start = False
 
-    def step_invoke(self, input: Input, scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    def step_invoke(self, input: Input, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:
         given = _require_dict(self.name, input)
-        return {**given, **scope.invoke(self.mapper, given)}
+        added = scope.invoke(self.mapper, given)
+        return {**given, **added}
 
     async def step_ainvoke(
-        self, input: Input, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: Input, scope: Scope, kwargs: Mapping[str, object]
     ) -> dict[str, Any]:
         given = _require_dict(self.name, input)
-        return {**given, **await scope.ainvoke(self.mapper, given)}
+        added = await scope.ainvoke(self.mapper, given)
+        return {**given, **added}
 
     def step_stream(
-        self, inputs: Iterator[Input], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[Input], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[dict[str, Any]]:
         # Input chunks go out at once (without the keys the mapper will set),
         # then the mapper's chunks follow.
         keys = set(self.mapper.steps)
-        passed, for_mapper = itertools.tee(inputs)
-        for chunk in passed:
-            given = _require_dict(self.name, chunk)
+        passed, for_mapper = itertools.tee(_require_dict(self.name, chunk) for chunk in inputs)
+        for given in passed:
             kept = AddableDict({k: v for k, v in given.items() if k not in keys})
             if kept:
                 yield kept
         yield from scope.stream(self.mapper, for_mapper)
 
     async def step_astream(
-        self, inputs: AsyncIterator[Input], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[Input], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[dict[str, Any]]:
         import asyncio
 
         # The mapper runs in the background on its own copy of the input while the
         # input chunks go out at once (without the mapper's keys); its chunks follow.
         keys = set(self.mapper.steps)
-        tee = AsyncTee(inputs, 2)
-        results: asyncio.Queue[tuple[object, BaseException | None]] = asyncio.Queue()
+        dicts = _adicts(self.name, inputs)
+        tee = AsyncTee(dicts, 2)
+        # The mapper's chunks, then its error or None when it is done.
+        results: asyncio.Queue[dict[str, Any] | BaseException | None] = asyncio.Queue()
 
         async def run_mapper() -> None:
             try:
                 async with closing(scope.astream(self.mapper, tee.reader(1))) as mapped:
                     async for chunk in mapped:
-                        results.put_nowait((chunk, None))
+                        results.put_nowait(chunk)
             except BaseException as error:
-                results.put_nowait((NOTHING, error))
+                results.put_nowait(error)
                 raise
-            results.put_nowait((NOTHING, None))
+            results.put_nowait(None)
 
         mapper = asyncio.ensure_future(run_mapper())
         try:
             async with closing(tee.reader(0)) as passed:
-                async for chunk in passed:
-                    given = _require_dict(self.name, chunk)
+                async for given in passed:
                     kept = AddableDict({k: v for k, v in given.items() if k not in keys})
                     if kept:
                         yield kept
-            while True:
-                item, error = await results.get()
-                if error is not None:
-                    raise error
-                if item is NOTHING:
-                    break
-                yield cast(dict[str, Any], item)
+            while (item := await results.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
         finally:
-            await aclose_all((inputs,), tasks=(mapper,))
+            await aclose_all((dicts, inputs), tasks=(mapper,))

@@ -15,7 +15,7 @@ RunnableLambda(abs).with_config(RunConfig(tags=('t',)))
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, final
+from typing import TypeVar, final
 
 import attrs
 
@@ -40,20 +40,20 @@ class RunnableBinding(Runnable[In, Out]):
 
     bound: Runnable[In, Out]
     config: RunConfig = EMPTY_CONFIG
-    kwargs: Mapping[str, Any] = attrs.field(factory=dict[str, Any])
+    kwargs: Mapping[str, object] = attrs.field(factory=dict[str, object])
     observers: tuple[ObserverFactory, ...] = ()
-    input_type: type[Any] | None = None
-    output_type: type[Any] | None = None
+    input_type: type[object] | None = None
+    output_type: type[object] | None = None
 
     @staticmethod
     def over(
         bound: Runnable[A, B],
         *,
         config: RunConfig = EMPTY_CONFIG,
-        kwargs: Mapping[str, Any] | None = None,
+        kwargs: Mapping[str, object] | None = None,
         observers: tuple[ObserverFactory, ...] = (),
-        input_type: type[Any] | None = None,
-        output_type: type[Any] | None = None,
+        input_type: type[object] | None = None,
+        output_type: type[object] | None = None,
     ) -> RunnableBinding[A, B]:
         """Bind onto ``bound``; binding kwargs onto a kwargs-only binding merges them.
 
@@ -74,7 +74,7 @@ class RunnableBinding(Runnable[In, Out]):
             return attrs.evolve(inner, kwargs={**inner.kwargs, **kwargs})
         return RunnableBinding(bound, config, dict(kwargs or {}), observers, input_type, output_type)
 
-    step_binding: StepBinding | None = attrs.field(init=False, eq=False, repr=False)
+    step_binding: StepBinding[In, Out] | None = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         binding = StepBinding(self.bound, self.config, self.kwargs, self.observers)

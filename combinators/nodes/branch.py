@@ -16,14 +16,15 @@ chosen branch runs with ``branch:N`` or ``branch:default``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, cast, final
+from typing import Any, TypeVar, final
 
 import attrs
 
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import Runnable
 from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
+from effects._runtime.closing import aiter_of, closing
+from effects.guards import is_list_of
 from effects._runtime.total import aadded_up, added_up
 from effects.values import NOTHING
 
@@ -32,7 +33,7 @@ B = TypeVar("B")
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
-Condition = Runnable[A, Any] | Callable[[A], Any]
+Condition = Runnable[A, object] | Callable[[A], object]
 Target = Runnable[A, B] | Callable[[A], B]
 
 
@@ -42,7 +43,7 @@ Target = Runnable[A, B] | Callable[[A], B]
 class RunnableBranch(Runnable[In, Out]):
     """Condition/branch pairs and a default, chosen by truthiness of the conditions."""
 
-    branches: tuple[tuple[Runnable[In, Any], Runnable[In, Out]], ...]
+    branches: tuple[tuple[Runnable[In, object], Runnable[In, Out]], ...]
     default: Runnable[In, Out]
 
     def __init__(
@@ -61,12 +62,12 @@ class RunnableBranch(Runnable[In, Out]):
             raise TypeError("RunnableBranch's last argument is the default runnable, not a pair")
         coerced: list[tuple[Runnable[Any, Any], Runnable[Any, Any]]] = []
         for pair in pairs:
-            if not isinstance(pair, tuple) or len(cast(tuple[object, ...], pair)) != 2:
+            if not is_list_of(pair, object) or isinstance(pair, list) or len(pair) != 2:
                 raise TypeError(
                     "RunnableBranch takes (condition, runnable) pairs before the default,"
-                    f" got {type(pair).__name__}"  # pyright: ignore[reportUnknownArgumentType]
+                    f" got {type(pair).__name__}"
                 )
-            condition, target = cast(tuple[object, object], pair)
+            condition, target = pair
             coerced.append((coerce_to_runnable(condition), coerce_to_runnable(target)))
         init_fields(self, tuple(coerced), coerce_to_runnable(default))
 
@@ -92,34 +93,28 @@ class RunnableBranch(Runnable[In, Out]):
                 return target, f"branch:{i}"
         return self.default, "branch:default"
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         target, tag = self._choose(input, scope)
-        result: Out = scope.invoke(target, input, tag, kwargs)
-        return result
+        return scope.invoke(target, input, tag, kwargs)
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         target, tag = await self._achoose(input, scope)
-        result: Out = await scope.ainvoke(target, input, tag, kwargs)
-        return result
+        return await scope.ainvoke(target, input, tag, kwargs)
 
-    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
-        total: Any = added_up(inputs)
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
+        total = added_up(inputs)
         if total is NOTHING:
             return
         target, tag = self._choose(total, scope)
         yield from scope.stream(target, iter((total,)), tag, kwargs)
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
-        total: Any = await aadded_up(inputs)
+        total = await aadded_up(inputs)
         if total is NOTHING:
             return
         target, tag = await self._achoose(total, scope)
-
-        async def once() -> AsyncIterator[Any]:
-            yield total
-
-        async with closing(scope.astream(target, once(), tag, kwargs)) as outputs:
+        async with closing(scope.astream(target, aiter_of((total,)), tag, kwargs)) as outputs:
             async for out in outputs:
                 yield out

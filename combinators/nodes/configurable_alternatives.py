@@ -30,6 +30,7 @@ from combinators.nodes.configurable import ConfigurableError, ConfigurableField,
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.step import StepBinding
+from effects.guards import is_a
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
@@ -49,7 +50,7 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
     default: Runnable[In, Out]
     alternatives: tuple[tuple[str, Runnable[In, Out]], ...]
     default_key: str = "default"
-    step_binding: StepBinding | None = attrs.field(init=False, eq=False, repr=False)
+    step_binding: StepBinding[In, Out] | None = attrs.field(init=False, eq=False, repr=False)
 
     @staticmethod
     def of(
@@ -66,7 +67,7 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
         if not alternatives:
             raise ConfigurableError("configurable_alternatives needs at least one alternative")
         for key, alternative in alternatives.items():
-            if not isinstance(alternative, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            if not is_a(alternative, Runnable):
                 raise TypeError(f"alternative {key!r} must be a runnable, got {type(alternative).__name__}")
         return RunnableConfigurableAlternatives(which, default, tuple(alternatives.items()), default_key)
 

@@ -25,6 +25,7 @@ from combinators.nodes.configurable import ConfigurableError, ConfigurableField,
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.step import StepBinding
+from effects.guards import is_a
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
@@ -83,7 +84,7 @@ class RunnableConfigurableFields(Runnable[In, Out]):
     bound: Runnable[In, Out]
     fields: tuple[tuple[str, ConfigurableField], ...]
     declared: tuple[ConfigurableFieldSpec, ...] = ()
-    step_binding: StepBinding | None = attrs.field(init=False, eq=False, repr=False)
+    step_binding: StepBinding[In, Out] | None = attrs.field(init=False, eq=False, repr=False)
 
     @staticmethod
     def of(bound: Runnable[A, B], fields: Mapping[str, ConfigurableField]) -> Runnable[A, B]:
@@ -104,7 +105,7 @@ class RunnableConfigurableFields(Runnable[In, Out]):
                     f"{bound.name} has no field {name!r} to make configurable; its fields are: "
                     + ", ".join(repr(f) for f in known)
                 )
-            if not isinstance(spec, ConfigurableField):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            if not is_a(spec, ConfigurableField):
                 raise TypeError(f"configurable_fields({name}=...) takes a ConfigurableField, got {type(spec).__name__}")
         return RunnableConfigurableFields(bound, tuple(fields.items()))
 

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar, final
+from typing import Generic, TypeVar, final
 
 import attrs
 
@@ -38,7 +38,7 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
     def __repr__(self) -> str:
         return f"{self.bound.receiver_repr()}.each()"
 
-    def step_invoke(self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, Any]) -> list[B]:
+    def step_invoke(self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, object]) -> list[B]:
         items = list(input)
         executor = scope.config.executor
         if executor is not None:
@@ -48,7 +48,7 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
         return run_indexed(lambda i: scope.invoke(self.bound, items[i], None, kwargs), len(items), limit=None)
 
     async def step_ainvoke(
-        self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, Any]
+        self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, object]
     ) -> list[B]:
         items = list(input)
         executor = scope.config.executor
@@ -57,10 +57,11 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
 
             remote = RemoteBatch(executor, self.bound, items, [scope] * len(items), kwargs, False, True)
             return await remote.ain_order()
-        results: list[Any] = [None] * len(items)
+        results: dict[int, B] = {}
 
         async def one(i: int) -> None:
-            results[i] = await scope.ainvoke(self.bound, items[i], None, kwargs)
+            output = await scope.ainvoke(self.bound, items[i], None, kwargs)
+            results[i] = output
 
         await gather_structured([one(i) for i in range(len(items))])
-        return results
+        return [results[i] for i in range(len(items))]

@@ -75,37 +75,35 @@ class RunnableWithFallbacks(Runnable[In, Out]):
             primary.add_note(f"fallback {number} failed: {type(error).__name__}: {error}")
         return primary
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         errors: list[BaseException] = []
         for candidate in self.runnables:
             given = self._input_for(input, errors[-1] if errors else None)
             try:
-                result: Out = scope.invoke(candidate, given, None, kwargs)
-                return result
+                return scope.invoke(candidate, given, None, kwargs)
             except BaseException as error:
                 if not self._handled(error):
                     raise
                 errors.append(error)
         raise self._give_up(errors)
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         errors: list[BaseException] = []
         for candidate in self.runnables:
             given = self._input_for(input, errors[-1] if errors else None)
             try:
-                result: Out = await scope.ainvoke(candidate, given, None, kwargs)
-                return result
+                return await scope.ainvoke(candidate, given, None, kwargs)
             except BaseException as error:
                 if not self._handled(error):
                     raise
                 errors.append(error)
         raise self._give_up(errors)
 
-    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         source = Replayable(inputs)
         errors: list[BaseException] = []
         for candidate in self.runnables:
-            reader: Iterator[Any] = source.reader()
+            reader: Iterator[In] = source.reader()
             if errors and self.exception_key is not None:
                 error = errors[-1]
                 reader = (self._input_for(chunk, error) for chunk in reader)
@@ -125,13 +123,13 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         raise self._give_up(errors)
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         source = AReplayable(inputs)
         async with closing(inputs):  # owned here: closed when the chosen stream ends
             errors: list[BaseException] = []
             for candidate in self.runnables:
-                reader: AsyncIterator[Any] = source.reader()
+                reader: AsyncIterator[In] = source.reader()
                 if errors and self.exception_key is not None:
                     reader = self._with_error(reader, errors[-1])
                 chunks = scope.astream(candidate, reader, None, kwargs)
@@ -151,7 +149,7 @@ class RunnableWithFallbacks(Runnable[In, Out]):
                 return
             raise self._give_up(errors)
 
-    async def _with_error(self, reader: AsyncIterator[Any], error: BaseException) -> AsyncIterator[Any]:
+    async def _with_error(self, reader: AsyncIterator[In], error: BaseException) -> AsyncIterator[In]:
         async with closing(reader) as stream:
             async for chunk in stream:
                 yield self._input_for(chunk, error)

@@ -38,8 +38,8 @@ class RunnableGenerator(Runnable[In, Out]):
 
     input_known_at_start = False
 
-    transform_fn: Callable[[Iterator[Any]], Iterator[Any]] | None
-    atransform_fn: Callable[[AsyncIterator[Any]], AsyncIterator[Any]] | None
+    transform_fn: Callable[[Iterator[In]], Iterator[Out]] | None
+    atransform_fn: Callable[[AsyncIterator[In]], AsyncIterator[Out]] | None
     label: str | None
 
     @overload
@@ -86,26 +86,24 @@ class RunnableGenerator(Runnable[In, Out]):
         return f"RunnableGenerator({self.name})"
 
     def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[Out]:
         if self.transform_fn is None:
             raise InputError(
                 f"{self.name} has only an async transform; use astream/ainvoke/atransform"
             )
-        chunks: Iterator[Out] = self.transform_fn(inputs, **kwargs)
-        return chunks
+        return self.transform_fn(inputs, **kwargs)
 
     def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         if self.atransform_fn is not None:
             # The user's own generator, with no relay in between: one hop per chunk.
-            chunks: AsyncIterator[Out] = self.atransform_fn(inputs, **kwargs)
-            return chunks
+            return self.atransform_fn(inputs, **kwargs)
         return self._sync_over_async(inputs, scope, kwargs)
 
     async def _sync_over_async(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         # Only a sync transform: feed it the collected input chunks.
         collected = [chunk async for chunk in inputs]

@@ -25,14 +25,13 @@ from typing import Any, Final, TypeVar, final, overload
 
 import attrs
 
-from combinators.runnable.calls import aadd_up, add_up
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.errors import InputError
 from effects._runtime.scope import Scope
 from effects._runtime.closing import closing
-from effects._runtime.total import aadded_up, Total
+from effects._runtime.total import aadd_up, aadded_up, add_up, added_up
 from effects.values import NOTHING
 
 A = TypeVar("A")
@@ -218,7 +217,7 @@ class RunnableLambda(Runnable[In, Out]):
     def _args(self, input: object, scope: Scope) -> tuple[object, ...]:
         return (input, scope.config) if self.passes_config else (input,)
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         kind = self.kind
         if kind is _SYNC:
             if self.passes_config:
@@ -234,11 +233,12 @@ class RunnableLambda(Runnable[In, Out]):
                 f"{self.name} has only an async function; call ainvoke/astream instead of invoke"
             )
         if isinstance(out, Runnable):
-            out = _run_returned(out, input, scope)  # pyright: ignore[reportUnknownArgumentType]
+            returned: Runnable[In, Out] = out  # pyright: ignore[reportUnknownVariableType]
+            return _run_returned(returned, input, scope)
         result: Out = out
         return result
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         import asyncio
 
         func, kind = self._async_func()
@@ -253,14 +253,15 @@ class RunnableLambda(Runnable[In, Out]):
         else:
             out = func(*self._args(input, scope), **kwargs)
         if isinstance(out, Runnable):
-            out = await _arun_returned(out, input, scope)  # pyright: ignore[reportUnknownArgumentType]
+            returned: Runnable[In, Out] = out  # pyright: ignore[reportUnknownVariableType]
+            return await _arun_returned(returned, input, scope)
         result: Out = out
         return result
 
     def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[Out]:
-        total = _collect(inputs)
+        total = added_up(inputs)
         if total is NOTHING:
             return
         if self.kind is _Kind.GENERATOR:
@@ -274,11 +275,11 @@ class RunnableLambda(Runnable[In, Out]):
         yield out
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         import asyncio
 
-        total: Any = await aadded_up(inputs)
+        total = await aadded_up(inputs)
         if total is NOTHING:
             return
         func, kind = self._async_func()
@@ -305,7 +306,7 @@ class RunnableLambda(Runnable[In, Out]):
             return
         yield out
 
-    def step_invoke_raw(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> object:
+    def step_invoke_raw(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> object:
         """Call the sync function once, without running a runnable it returns."""
         if self.kind is not _Kind.SYNC:
             raise InputError(
@@ -319,20 +320,13 @@ class RunnableLambda(Runnable[In, Out]):
         return self.func, self.kind
 
 
-def _collect(inputs: Iterator[Any]) -> Any:
-    total = Total()
-    for chunk in inputs:
-        total.add(chunk)
-    return total.value()
-
-
-async def _aone(value: object) -> AsyncIterator[object]:
+async def _aone(value: A) -> AsyncIterator[A]:
     yield value
 
 
-def _run_returned(runnable: Runnable[Any, Any], input: object, scope: Scope) -> Any:
+def _run_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:
     return scope.with_recursion_step().invoke(runnable, input)
 
 
-async def _arun_returned(runnable: Runnable[Any, Any], input: object, scope: Scope) -> Any:
+async def _arun_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:
     return await scope.with_recursion_step().ainvoke(runnable, input)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, final
 
 import attrs
 
 from combinators.addable import AddableDict
 from combinators._support.fan_out import (
-    Branch,
+    TaggedBranch,
     ainvoke_branches,
     astream_branches,
     invoke_branches,
@@ -29,12 +29,19 @@ from combinators._support.fan_out import (
 )
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import Runnable
+
+if TYPE_CHECKING:
+    from combinators.nodes.passthrough import RunnablePassthrough
 from effects._runtime.scope import Scope
 from effects._runtime.closing import closing
 
 In = TypeVar("In", contravariant=True)
 
-BranchLike = Runnable[In, Any] | Callable[[In], Any] | Mapping[str, Any]
+Branch: TypeAlias = "RunnablePassthrough[Any] | Runnable[In, object] | Callable[[In], object]"
+"""A branch of a dict-parallel taking ``In`` (a ``RunnablePassthrough()`` takes what the
+others take: its own type is not known until then)."""
+
+BranchLike: TypeAlias = "Branch[In] | Mapping[str, object]"
 
 
 @final
@@ -42,7 +49,7 @@ BranchLike = Runnable[In, Any] | Callable[[In], Any] | Mapping[str, Any]
 class RunnableParallel(Runnable[In, dict[str, Any]]):
     """Runs each branch on the input; the output maps each key to its branch's output."""
 
-    steps: Mapping[str, Runnable[In, Any]]
+    steps: Mapping[str, Runnable[In, object]]
 
     def __init__(
         self,
@@ -73,28 +80,28 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         return f"RunnableParallel({{{body}}})"
 
     @functools.cached_property
-    def _branches(self) -> tuple[Branch, ...]:
+    def _branches(self) -> tuple[TaggedBranch[In], ...]:
         return tuple((step, f"map:key:{key}") for key, step in self.steps.items())
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:
         values = invoke_branches(scope, self._branches, input)
         return dict(zip(self.steps, values, strict=True))
 
     async def step_ainvoke(
-        self, input: In, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: In, scope: Scope, kwargs: Mapping[str, object]
     ) -> dict[str, Any]:
         values = await ainvoke_branches(scope, self._branches, input)
         return dict(zip(self.steps, values, strict=True))
 
     def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[dict[str, Any]]:
         keys = list(self.steps)
         for i, chunk in stream_branches(scope, self._branches, inputs):
             yield AddableDict({keys[i]: chunk})
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[dict[str, Any]]:
         keys = list(self.steps)
         async with closing(astream_branches(scope, self._branches, inputs)) as stream:

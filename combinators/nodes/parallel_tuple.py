@@ -18,9 +18,10 @@ from typing import Any, TypeVar, cast, final, overload
 
 import attrs
 
-from combinators._support.fan_out import Branch, ainvoke_branches, invoke_branches
+from combinators._support.fan_out import TaggedBranch, ainvoke_branches, invoke_branches
 from combinators.runnable.composing import Runnable
 from effects._runtime.scope import Scope
+from effects.authoring import checked
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -42,7 +43,7 @@ class RunnableParallelTuple(Runnable[In, Out]):
     (2, '-2')
     """
 
-    branches: tuple[Runnable[In, Any], ...]
+    branches: tuple[Runnable[In, object], ...]
 
     is_leaf = False
 
@@ -54,13 +55,13 @@ class RunnableParallelTuple(Runnable[In, Out]):
         return f"parallel({', '.join(repr(b) for b in self.branches)})"
 
     @functools.cached_property
-    def _tagged(self) -> tuple[Branch, ...]:
+    def _tagged(self) -> tuple[TaggedBranch[In], ...]:
         return tuple((step, f"map:key:{i}") for i, step in enumerate(self.branches))
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         return cast(Out, tuple(invoke_branches(scope, self._tagged, input)))
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         return cast(Out, tuple(await ainvoke_branches(scope, self._tagged, input)))
 
 
@@ -100,6 +101,5 @@ def parallel(*branches: Runnable[X, Any]) -> Runnable[X, tuple[Any, ...]]:
     if len(branches) < 1:
         raise ValueError("parallel needs at least one branch")
     for branch in branches:
-        if not isinstance(branch, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
-            raise TypeError(f"parallel takes runnables, got {type(branch).__name__}")
+        checked(branch, Runnable, "parallel takes runnables")
     return RunnableParallelTuple(tuple(branches))

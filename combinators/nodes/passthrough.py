@@ -10,11 +10,14 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, TypeVar, final
 
 import attrs
 
 from combinators.runnable.composing import Runnable
+
+if TYPE_CHECKING:
+    from combinators.nodes.assign import Mapper
 from effects._runtime.scope import Scope
 from effects._runtime.total import add_chunks
 from effects.values import NOTHING
@@ -44,7 +47,7 @@ class RunnablePassthrough(Runnable[T, T]):
 
     @staticmethod
     def assign(  # type: ignore[override]  # LangChain's classmethod form: RunnablePassthrough.assign(...)
-        **mappers: Runnable[Mapping[str, Any], Any] | Callable[[Mapping[str, Any]], Any],
+        **mappers: Mapper,
     ) -> Runnable[Mapping[str, Any], dict[str, Any]]:
         """Pass a dict through with keys added from ``mappers`` (each sees the whole dict)."""
         from combinators.nodes.assign import RunnableAssign

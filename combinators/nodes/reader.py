@@ -18,7 +18,8 @@ import attrs
 from combinators.runnable.composing import Runnable
 from effects.errors import InputError
 from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
+from effects._runtime.closing import aiter_of, closing
+from effects.guards import is_a
 from effects._runtime.total import aadded_up, added_up
 from effects.values import NOTHING
 
@@ -44,39 +45,33 @@ class RunnableBind(Runnable[In, Out]):
 
     def _next(self, value: object) -> Runnable[In, Out]:
         nxt = self.then(value)
-        if not isinstance(nxt, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+        if not is_a(nxt, Runnable):
             raise InputError(f"bind's function must return a runnable, got {type(nxt).__name__}")
         return nxt
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         nxt = self._next(scope.invoke(self.first, input, None, kwargs))
-        result: Out = scope.invoke(nxt, input)
-        return result
+        return scope.invoke(nxt, input)
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         nxt = self._next(await scope.ainvoke(self.first, input, None, kwargs))
-        result: Out = await scope.ainvoke(nxt, input)
-        return result
+        return await scope.ainvoke(nxt, input)
 
-    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
-        total: Any = added_up(inputs)
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
+        total = added_up(inputs)
         if total is NOTHING:
             return
         nxt = self._next(scope.invoke(self.first, total, None, kwargs))
         yield from scope.stream(nxt, iter((total,)))
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
-        total: Any = await aadded_up(inputs)
+        total = await aadded_up(inputs)
         if total is NOTHING:
             return
         nxt = self._next(await scope.ainvoke(self.first, total, None, kwargs))
-
-        async def once() -> AsyncIterator[Any]:
-            yield total
-
-        async with closing(scope.astream(nxt, once())) as outputs:
+        async with closing(scope.astream(nxt, aiter_of((total,)))) as outputs:
             async for out in outputs:
                 yield out
 
@@ -99,7 +94,7 @@ class RunnablePure(Runnable[object, V]):
     def __repr__(self) -> str:
         return f"pure({self.value!r})"
 
-    def step_invoke(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> V:
+    def step_invoke(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> V:
         return self.value
 
 

@@ -80,14 +80,13 @@ class RunnableRetry(Runnable[In, Out]):
         earlier.append(error)
         return delay
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         earlier: list[BaseException] = []
         waited = 0.0
         attempt = 1
         while True:
             try:
-                result: Out = scope.invoke(self.bound, input, _tag(attempt), kwargs)
-                return result
+                return scope.invoke(self.bound, input, _tag(attempt), kwargs)
             except BaseException as error:
                 delay = self._next_delay(error, input, attempt, waited, scope, earlier)
             if delay:
@@ -95,14 +94,13 @@ class RunnableRetry(Runnable[In, Out]):
             waited += delay
             attempt += 1
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         earlier: list[BaseException] = []
         waited = 0.0
         attempt = 1
         while True:
             try:
-                result: Out = await scope.ainvoke(self.bound, input, _tag(attempt), kwargs)
-                return result
+                return await scope.ainvoke(self.bound, input, _tag(attempt), kwargs)
             except BaseException as error:
                 delay = self._next_delay(error, input, attempt, waited, scope, earlier)
             if delay:
@@ -110,7 +108,7 @@ class RunnableRetry(Runnable[In, Out]):
             waited += delay
             attempt += 1
 
-    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         source = Replayable(inputs)
         earlier: list[BaseException] = []
         waited = 0.0
@@ -135,7 +133,7 @@ class RunnableRetry(Runnable[In, Out]):
             return
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         source = AReplayable(inputs)
         async with closing(inputs):  # owned here: closed when the retried stream ends

@@ -33,6 +33,7 @@ from effects._runtime.scope import Scope
 from effects._runtime.total import aadded_up, added_up
 from effects.errors import InputError, InputValueError
 from effects.values import NOTHING
+from effects.guards import is_a
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
@@ -65,7 +66,7 @@ class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
         if not runnables:
             raise ValueError("RouterRunnable needs at least one runnable")
         for key, runnable in runnables.items():
-            if not isinstance(runnable, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            if not is_a(runnable, Runnable):
                 raise TypeError(f"RouterRunnable's {key!r} must be a runnable, got {type(runnable).__name__}")
         init_fields(self, dict(runnables))
 

@@ -22,8 +22,9 @@ from typing import Any, TypeVar, final, overload
 import attrs
 
 from combinators._support.fields import init_fields
-from combinators.runnable.composing import Runnable
+from combinators.runnable.composing import AnyRunnable, Runnable
 from effects._runtime.scope import Scope
+from effects.guards import is_a
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -105,22 +106,22 @@ class RunnableSequence(Runnable[In, Out]):
     @overload
     def __init__(
         self: RunnableSequence[Any, Any],
-        s1: Runnable[Any, Any],
-        s2: Runnable[Any, Any],
-        s3: Runnable[Any, Any],
-        s4: Runnable[Any, Any],
-        s5: Runnable[Any, Any],
-        s6: Runnable[Any, Any],
+        s1: AnyRunnable,
+        s2: AnyRunnable,
+        s3: AnyRunnable,
+        s4: AnyRunnable,
+        s5: AnyRunnable,
+        s6: AnyRunnable,
         /,
-        *steps: Runnable[Any, Any],
+        *steps: AnyRunnable,
         name: str | None = None,
     ) -> None: ...
 
-    def __init__(self, *steps: Runnable[Any, Any], name: str | None = None) -> None:
+    def __init__(self, *steps: AnyRunnable, name: str | None = None) -> None:
         if len(steps) < 2:
             raise ValueError(f"RunnableSequence needs at least 2 steps, got {len(steps)}")
         for step in steps:
-            if not isinstance(step, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            if not is_a(step, Runnable):
                 raise TypeError(
                     "RunnableSequence steps must be runnables (use | to coerce functions and"
                     f" dicts), got {type(step).__name__}"
@@ -166,14 +167,10 @@ class RunnableSequence(Runnable[In, Out]):
 
     @overload
     @staticmethod
-    def from_(
-        steps: list[Runnable[Any, Any]], *, name: str | None = None
-    ) -> RunnableSequence[Any, Any]: ...
+    def from_(steps: list[AnyRunnable], *, name: str | None = None) -> RunnableSequence[Any, Any]: ...
 
     @staticmethod
-    def from_(
-        steps: Sequence[Runnable[Any, Any]], *, name: str | None = None
-    ) -> RunnableSequence[Any, Any]:
+    def from_(steps: Sequence[AnyRunnable], *, name: str | None = None) -> RunnableSequence[Any, Any]:
         """Build from a list of steps (LangChain.js's ``RunnableSequence.from``).
 
         >>> from combinators import RunnableLambda
@@ -223,45 +220,45 @@ class RunnableSequence(Runnable[In, Out]):
     def receiver_repr(self) -> str:
         return f"({self!r})"
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         steps = self.steps
         tags = self._tags
+        last: Runnable[Any, Out] = steps[-1]  # the steps fit: the constructor's overloads say so
         value = scope.invoke(steps[0], input, tags[0], kwargs)
-        for i in range(1, len(steps)):
+        for i in range(1, len(steps) - 1):
             value = scope.invoke(steps[i], value, tags[i])
-        result: Out = value
-        return result
+        return scope.invoke(last, value, tags[-1])
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         steps = self.steps
         tags = self._tags
+        last: Runnable[Any, Out] = steps[-1]
         value = await scope.ainvoke(steps[0], input, tags[0], kwargs)
-        for i in range(1, len(steps)):
+        for i in range(1, len(steps) - 1):
             value = await scope.ainvoke(steps[i], value, tags[i])
-        result: Out = value
-        return result
+        return await scope.ainvoke(last, value, tags[-1])
 
     def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[Out]:
         steps = self.steps
         tags = self._tags
-        chunks: Iterator[Any] = scope.stream(steps[0], inputs, tags[0], kwargs)
+        chunks = scope.stream(steps[0], inputs, tags[0], kwargs)
         for i in range(1, len(steps)):
             chunks = scope.stream(steps[i], chunks, tags[i])
         return chunks
 
     def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         steps = self.steps
         tags = self._tags
-        chunks: AsyncIterator[Any] = scope.astream(steps[0], inputs, tags[0], kwargs)
+        chunks = scope.astream(steps[0], inputs, tags[0], kwargs)
         for i in range(1, len(steps)):
             chunks = scope.astream(steps[i], chunks, tags[i])
         return chunks
 
 
-def _repr_step(step: Runnable[Any, Any]) -> str:
+def _repr_step(step: AnyRunnable) -> str:
     text = repr(step)
     return f"({text})" if isinstance(step, RunnableSequence) else text

@@ -30,16 +30,26 @@ from __future__ import annotations
 
 import copy
 import inspect
-import json
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, final, get_type_hints, overload
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, final, get_type_hints, overload
 
 import attrs
 
-from combinators._support.strict_schema import check_schema, strict_validator
+from combinators._support.tool_arguments import (
+    SINGLE_ARG,
+    ArgumentTypeError,
+    ToolArgumentsError,
+    ToolCallLike,
+    ToolInput,
+    ToolReply,
+    arguments_of,
+    check_arguments,
+    schema_hash,
+    validator,
+)
 from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
-from effects.errors import CombinatorsError, InputError, InputValueError
+from effects.errors import InputError
 from effects._runtime.scope import Scope
 
 if TYPE_CHECKING:
@@ -49,106 +59,8 @@ Out = TypeVar("Out", covariant=True)
 A = TypeVar("A")
 M = TypeVar("M")
 
-SINGLE_ARG = "__arg1"
-"""The argument name of a single-input tool, as the peer shows it to models."""
-
-_MESSAGE_LIMIT = 200
-
-
-class ToolCallLike(Protocol):
-    """A tool call as a value (``ToolCall`` from an ``AIMessage``'s ``tool_calls``)."""
-
-    @property
-    def name(self) -> str | None:
-        """The name of the tool called."""
-        ...
-
-    @property
-    def args(self) -> object:
-        """The arguments, a mapping (typed ``object`` so attrs fields with converters match)."""
-        ...
-
-    @property
-    def id(self) -> str | None:
-        """The call's id, which the answer refers to (none: the raw output is the answer)."""
-        ...
-
-
-ToolInput: TypeAlias = "str | Mapping[str, Any] | ToolCallLike"
-"""What a tool takes: its arguments as a dict, one ``str`` argument, or a tool call."""
-
-ToolReply: TypeAlias = Callable[[Any, str, str], Any]
-"""Makes what a tool call gives: called with the output, the call's id and the tool's name."""
-
-
-class ArgumentTypeError(CombinatorsError, ValueError):
-    """A converter could not give an argument the type its function declares.
-
-    ``path`` is where (``$.point.x``), ``reason`` why; the tool reports it as a
-    ``ToolArgumentsError`` and does not run.
-
-    >>> ArgumentTypeError("$.k", "expected int").path
-    '$.k'
-    """
-
-    def __init__(self, path: str, reason: str) -> None:
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
-
-    def __reduce__(self) -> tuple[type[ArgumentTypeError], tuple[str, str]]:
-        return (type(self), (self.path, self.reason))
-
-
-class ToolArgumentsError(CombinatorsError, ValueError):
-    """A tool's arguments do not match its schema; the tool was not called.
-
-    ``violations`` holds ``(path, message)`` pairs, paths written ``$.key[0]``.
-
-    >>> error = ToolArgumentsError("search", (("$", "'q' is a required property"),))
-    >>> error.tool, error.violations[0][0]
-    ('search', '$')
-    >>> print(error)
-    tool 'search' got invalid arguments:
-      $: 'q' is a required property
-    """
-
-    def __init__(self, tool: str, violations: tuple[tuple[str, str], ...]) -> None:
-        self.tool = tool
-        self.violations = violations
-        lines = "\n".join(f"  {path}: {message}" for path, message in violations)
-        super().__init__(f"tool {tool!r} got invalid arguments:\n{lines}")
-
-    def __reduce__(self) -> tuple[type[ToolArgumentsError], tuple[str, tuple[tuple[str, str], ...]]]:
-        return (type(self), (self.tool, self.violations))
-
-
-def _path(parts: Iterable[str | int]) -> str:
-    text = "$"
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return text
-
-
-def _short(message: str) -> str:
-    # jsonschema quotes the offending value; a model can send a huge one.
-    return message if len(message) <= _MESSAGE_LIMIT else message[: _MESSAGE_LIMIT - 3] + "..."
-
-
-def _validator(schema: Mapping[str, Any], tool: str) -> Validator:
-    # Imported here: jsonschema costs ~0.1 s to import, paid only by programs that build tools.
-    from jsonschema.exceptions import SchemaError
-
-    try:
-        check_schema(schema)
-    except SchemaError as error:
-        raise InputValueError(f"args_schema of tool {tool!r} is not a valid JSON Schema: {error.message}") from None
-    # No numeric leniency: `1.0` is not an integer, so an `int` parameter never gets a float.
-    return strict_validator(schema)
-
-
-def _schema_hash(schema: Mapping[str, Any]) -> int:
-    return hash(json.dumps(schema, sort_keys=True, default=repr))
+Converter = Callable[[object], object]
+"""Turns one validated argument into the value the function takes (a dict into a class)."""
 
 
 @final
@@ -188,14 +100,14 @@ class RunnableTool(Runnable[ToolInput, Out]):
     runnable: Runnable[Any, Any] | None = None
     single_arg: str | None = None
     config_param: str | None = None
-    converters: Mapping[str, Callable[[Any], Any]] = attrs.field(factory=dict[str, Callable[[Any], Any]])
+    converters: Mapping[str, Converter] = attrs.field(factory=dict[str, "Converter"])
     reply: ToolReply | None = None
     validator: Validator = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         if (self.func is None and self.afunc is None) == (self.runnable is None):
             raise InputError(f"tool {self.tool_name!r} needs a function or a runnable (one of them)")
-        object.__setattr__(self, "validator", _validator(self.args_schema, self.tool_name))
+        object.__setattr__(self, "validator", validator(self.args_schema, self.tool_name))
 
     # ------------------------------------------------------------------ building
 
@@ -210,7 +122,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         args_schema: Mapping[str, Any],
         single_arg: str | None = None,
         config_param: str | None = None,
-        converters: Mapping[str, Callable[[Any], Any]] | None = None,
+        converters: Mapping[str, Converter] | None = None,
     ) -> RunnableTool[A]: ...
 
     @overload
@@ -224,7 +136,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         args_schema: Mapping[str, Any],
         single_arg: str | None = None,
         config_param: str | None = None,
-        converters: Mapping[str, Callable[[Any], Any]] | None = None,
+        converters: Mapping[str, Converter] | None = None,
     ) -> RunnableTool[A]: ...
 
     @overload
@@ -238,7 +150,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         args_schema: Mapping[str, Any],
         single_arg: str | None = None,
         config_param: str | None = None,
-        converters: Mapping[str, Callable[[Any], Any]] | None = None,
+        converters: Mapping[str, Converter] | None = None,
     ) -> RunnableTool[A]: ...
 
     @overload
@@ -252,7 +164,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         args_schema: Mapping[str, Any],
         single_arg: str | None = None,
         config_param: str | None = None,
-        converters: Mapping[str, Callable[[Any], Any]] | None = None,
+        converters: Mapping[str, Converter] | None = None,
     ) -> RunnableTool[Any]: ...
 
     @staticmethod
@@ -265,7 +177,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         args_schema: Mapping[str, Any],
         single_arg: str | None = None,
         config_param: str | None = None,
-        converters: Mapping[str, Callable[[Any], Any]] | None = None,
+        converters: Mapping[str, Converter] | None = None,
     ) -> RunnableTool[Any]:
         """A tool calling ``func(**arguments)`` (``func(value)`` with ``single_arg``).
 
@@ -407,7 +319,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         return (RunnableTool, fields)
 
     def __hash__(self) -> int:
-        return hash((self.tool_name, self.description, _schema_hash(self.args_schema), self.func,
+        return hash((self.tool_name, self.description, schema_hash(self.args_schema), self.func,
                      self.afunc, self.runnable, self.single_arg, self.reply))  # fmt: skip
 
     def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
@@ -416,7 +328,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
 
     def describe_input(self, input: ToolInput) -> object:
         """Events show the arguments (a tool call's ``args``), as the peer does."""
-        given, _ = _unwrap(input)
+        given, _ = arguments_of(input)
         if isinstance(given, Mapping):
             arguments: Mapping[object, object] = given  # pyright: ignore[reportUnknownVariableType]
             return dict(arguments)
@@ -430,27 +342,25 @@ class RunnableTool(Runnable[ToolInput, Out]):
         >>> up.tool_call_id({"name": "up", "args": {}, "id": "c1", "type": "tool_call"}), up.tool_call_id("a")
         ('c1', None)
         """
-        return _unwrap(input)[1]
+        return arguments_of(input)[1]
 
     # ------------------------------------------------------------------ running
 
-    def arguments(self, input: ToolInput) -> dict[str, Any]:
+    def arguments(self, input: ToolInput) -> dict[str, object]:
         """The validated arguments for ``input`` (raises ``ToolArgumentsError``).
 
         >>> from combinators import RunnableLambda
         >>> RunnableLambda(str.upper).with_types(input_type=str).as_tool(name="up").arguments("a")
         {'__arg1': 'a'}
         """
-        given, _ = _unwrap(input)
+        given, _ = arguments_of(input)
         arguments = self._normalise(given)
-        errors = sorted(self.validator.iter_errors(arguments), key=lambda e: [str(p) for p in e.path])
-        if errors:
-            raise ToolArgumentsError(self.tool_name, tuple((_path(e.path), _short(e.message)) for e in errors))
+        check_arguments(self.validator, arguments, self.tool_name)
         return arguments
 
-    def _normalise(self, given: object) -> dict[str, Any]:
+    def _normalise(self, given: object) -> dict[str, object]:
         if isinstance(given, Mapping):
-            mapping: Mapping[Any, Any] = given  # pyright: ignore[reportUnknownVariableType]
+            mapping: Mapping[object, object] = given  # pyright: ignore[reportUnknownVariableType]
             if self.single_arg is not None and len(mapping) == 1:
                 # The peer accepts a single-input tool's one argument under any key.
                 return {self.single_arg: next(iter(mapping.values()))}
@@ -467,10 +377,10 @@ class RunnableTool(Runnable[ToolInput, Out]):
             f"got {type(given).__name__}"
         )
 
-    def _body_input(self, arguments: dict[str, Any]) -> object:
+    def _body_input(self, arguments: dict[str, object]) -> object:
         return arguments[self.single_arg] if self.single_arg is not None else arguments
 
-    def _call(self, func: Callable[..., Any], arguments: dict[str, Any], scope: Scope) -> Any:
+    def _call(self, func: Callable[..., Any], arguments: dict[str, object], scope: Scope) -> Any:
         try:
             keywords = {k: self.converters[k](v) if k in self.converters else v for k, v in arguments.items()}
         except ArgumentTypeError as error:  # a converter refused it: the function never runs
@@ -482,13 +392,13 @@ class RunnableTool(Runnable[ToolInput, Out]):
         return func(**keywords)
 
     def _answer(self, output: Any, input: ToolInput) -> Out:
-        _, call_id = _unwrap(input)
+        _, call_id = arguments_of(input)
         if call_id is not None and self.reply is not None:
             output = self.reply(output, call_id, self.tool_name)
         result: Out = output
         return result
 
-    def step_invoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         arguments = self.arguments(input)
         if self.runnable is not None:
             output = scope.invoke(self.runnable, self._body_input(arguments))
@@ -500,7 +410,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
             )
         return self._answer(output, input)
 
-    async def step_ainvoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         arguments = self.arguments(input)
         if self.runnable is not None:
             output = await scope.ainvoke(self.runnable, self._body_input(arguments))
@@ -512,95 +422,18 @@ class RunnableTool(Runnable[ToolInput, Out]):
         return self._answer(output, input)
 
 
-def _function_name(func: Callable[..., Any]) -> str:
+def _function_name(func: Callable[..., object]) -> str:
     name = getattr(func, "__name__", None)
     return name if isinstance(name, str) else repr(func)
-
-
-def _unwrap(input: object) -> tuple[object, str | None]:
-    """The arguments a tool input holds, and its tool-call id (None for plain arguments)."""
-    if isinstance(input, str):
-        return input, None
-    if isinstance(input, Mapping):
-        mapping: Mapping[str, Any] = input  # pyright: ignore[reportUnknownVariableType]
-        if mapping.get("type") == "tool_call":
-            call_id = mapping.get("id")
-            return mapping.get("args", {}), call_id if isinstance(call_id, str) else None
-        return mapping, None
-    args: object = getattr(input, "args", None)
-    if isinstance(args, Mapping) and hasattr(input, "name") and hasattr(input, "id"):
-        call_id = getattr(input, "id")
-        return args, call_id if isinstance(call_id, str) else None  # pyright: ignore[reportUnknownVariableType]
-    return input, None
-
-
-def tool_from_runnable(
-    runnable: Runnable[Any, A],
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    args_schema: Mapping[str, Any] | type[Any] | None = None,
-    arg_types: Mapping[str, Any] | None = None,
-) -> RunnableTool[A]:
-    """``Runnable.as_tool``: the schema from ``args_schema``, ``arg_types`` or the input type.
-
-    An object input schema gives a tool taking those arguments as a dict; any other
-    known input schema (a ``str``, an ``int``, ...) a single-input tool; an unknown
-    one needs ``args_schema`` or ``arg_types``.
-
-    >>> from combinators import RunnableLambda
-    >>> tool_from_runnable(RunnableLambda(lambda d: d))
-    Traceback (most recent call last):
-    ...
-    effects.errors.InputError: cannot derive the arguments of tool 'RunnableLambda' from its input type ({'title': 'RunnableLambdaInput'}); annotate the input (e.g. a TypedDict) or pass args_schema= or arg_types=
-    """
-    tool_name = name or runnable.name
-    given = runnable.input_schema()
-    single_arg: str | None = None
-    if args_schema is not None:
-        schema = dict(args_schema) if isinstance(args_schema, Mapping) else type_schema(args_schema)
-        if schema.get("type") != "object":
-            raise InputError(f"args_schema of tool {tool_name!r} must describe an object, got {args_schema!r}")
-    elif arg_types is not None:
-        schema = {
-            "type": "object",
-            "properties": {key: type_schema(t) for key, t in arg_types.items()},
-            "required": list(arg_types),
-            "additionalProperties": False,
-        }
-    else:
-        schema = {k: v for k, v in given.items() if k != "title"}
-        if schema.get("type") == "object" and schema.get("properties"):
-            schema.setdefault("additionalProperties", False)
-        elif schema and schema.get("type") != "object":
-            single_arg = SINGLE_ARG
-            schema = {
-                "type": "object",
-                "properties": {SINGLE_ARG: schema},
-                "required": [SINGLE_ARG],
-                "additionalProperties": False,
-            }
-        else:
-            raise InputError(
-                f"cannot derive the arguments of tool {tool_name!r} from its input type ({given}); "
-                "annotate the input (e.g. a TypedDict) or pass args_schema= or arg_types="
-            )
-    return RunnableTool.from_runnable(
-        runnable,
-        name=tool_name,
-        description=description or f"Takes {given}.",
-        args_schema={**schema, "title": tool_name},
-        single_arg=single_arg,
-    )
 
 
 __all__ = [
     "SINGLE_ARG",
     "ArgumentTypeError",
+    "Converter",
     "RunnableTool",
     "ToolArgumentsError",
     "ToolCallLike",
     "ToolInput",
     "ToolReply",
-    "tool_from_runnable",
 ]

@@ -29,15 +29,15 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, Never, Protocol, TypeVar, cast, overload
 
 from combinators.runnable import fluent
 from effects._runtime import calls as entry
 from effects.config import ConfigLike, RunConfig
-from effects.errors import EmptyStreamError
 from effects._runtime.scope import Scope
 from effects.step import StepBinding
-from effects._runtime.total import Total, aadded_up
+from effects._runtime.closing import aiter_of
+from effects._runtime.total import aadd_up, aadded_up, add_up, added_up
 from effects.values import NOTHING
 from effects.values import NO_PARAMS
 
@@ -54,6 +54,12 @@ In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 A = TypeVar("A")
 
+
+
+class _Printer(Protocol):
+    """What IPython and hypothesis hand to ``_repr_pretty_``."""
+
+    def text(self, text: str) -> None: ...
 
 
 class RunnableCore(Generic[In, Out]):
@@ -86,17 +92,17 @@ class RunnableCore(Generic[In, Out]):
         ``|`` gets parentheses, so the text still reads as the value it is."""
         return repr(self)
 
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+    def _repr_pretty_(self, printer: _Printer, cycle: bool) -> None:
         # IPython and hypothesis print values with this: show the expression, not fields.
         printer.text(repr(self))
 
-    step_binding: StepBinding | None = None
+    step_binding: StepBinding[In, Out] | None = None
     """Set by nodes that adjust how another runs instead of being a run themselves
     (a class attribute, read on every step: cheaper than a property)."""
 
     # ------------------------------------------------------------------ hooks
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """Hook: compute the output for one input (default: add up ``step_stream``)."""
         if not _overrides(self, "step_stream"):
             raise NotImplementedError(
@@ -104,27 +110,25 @@ class RunnableCore(Generic[In, Out]):
             )
         return add_up(self.step_stream(iter((input,)), scope, kwargs), self.name)
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """Hook: async ``step_invoke`` (default: the async stream added up, else the sync one)."""
         if _overrides(self, "step_astream"):
-            return await aadd_up(self.step_astream(_aone(input), scope, kwargs), self.name)
+            return await aadd_up(self.step_astream(aiter_of((input,)), scope, kwargs), self.name)
         return self.step_invoke(input, scope, kwargs)
 
     def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[Out]:
         """Hook: a stream transform (default: add the input up with ``+``, then invoke)."""
-        total = Total()
-        for chunk in inputs:
-            total.add(chunk)
-        if not total.empty:
-            yield self.step_invoke(cast(In, total.value()), scope, kwargs)
+        total = added_up(inputs)
+        if total is not NOTHING:
+            yield self.step_invoke(total, scope, kwargs)
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``)."""
-        total: Any = await aadded_up(inputs)
+        total = await aadded_up(inputs)
         if total is NOTHING:
             return
         if (
@@ -157,7 +161,7 @@ class RunnableCore(Generic[In, Out]):
         """
         fluent.check_config(cast("Runnable[Any, Any]", self), config.configurable)
 
-    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
         """What traces show of a call (a model's name and options); nothing by default."""
         return NO_PARAMS
 
@@ -167,18 +171,17 @@ class RunnableCore(Generic[In, Out]):
 
     # ------------------------------------------------------------------ running
 
-    def invoke(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Out:
+    def invoke(self, input: In, config: ConfigLike = None, **kwargs: object) -> Out:
         """Run once on ``input``.
 
         >>> from combinators import RunnableLambda
         >>> RunnableLambda(lambda x: x + 1).invoke(1)
         2
         """
-        result: Out = entry.invoke(self, input, config, kwargs)
-        return result
+        return entry.invoke(self, input, config, kwargs)
 
     def ainvoke(
-        self, input: In, config: ConfigLike = None, **kwargs: Any
+        self, input: In, config: ConfigLike = None, **kwargs: object
     ) -> Coroutine[Any, Any, Out]:
         """Run once on ``input`` in the running event loop (a coroutine, as from ``async def``).
 
@@ -198,7 +201,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[False] = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out]: ...
 
     @overload
@@ -210,7 +213,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[True],
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out | Exception]: ...
 
     @overload
@@ -222,7 +225,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out | Exception]: ...
 
     def batch(
@@ -233,7 +236,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out] | list[Out | Exception]:
         """Run on every input (shared thread pool, or ``executor``'s workers); one result
         per input, in order.
@@ -256,7 +259,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[False] = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out]: ...
 
     @overload
@@ -268,7 +271,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[True],
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out | Exception]: ...
 
     @overload
@@ -280,7 +283,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out | Exception]: ...
 
     async def abatch(
@@ -291,7 +294,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Out] | list[Out | Exception]:
         """Run on every input concurrently (structured: a failure cancels the rest).
 
@@ -308,7 +311,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Result[Out, Exception]]:
         """``batch`` with every outcome as a ``returns`` ``Result``.
 
@@ -316,7 +319,7 @@ class RunnableCore(Generic[In, Out]):
         >>> RunnableLambda(lambda x: 1 // x).batch_results([1, 0])
         [<Success: 1>, <Failure: integer division or modulo by zero>]
         """
-        outcomes = self.batch(inputs, config, return_exceptions=True, executor=executor, **kwargs)
+        outcomes = entry.batch(self, list(inputs), config, kwargs, True, False, executor)
         return [_as_result(r) for r in outcomes]
 
     async def abatch_results(
@@ -325,7 +328,7 @@ class RunnableCore(Generic[In, Out]):
         config: ConfigLike | Sequence[ConfigLike] = None,
         *,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> list[Result[Out, Exception]]:
         """Async ``batch_results``.
 
@@ -334,7 +337,7 @@ class RunnableCore(Generic[In, Out]):
         >>> asyncio.run(RunnableLambda(lambda x: x).abatch_results([7]))
         [<Success: 7>]
         """
-        outcomes = await self.abatch(inputs, config, return_exceptions=True, executor=executor, **kwargs)
+        outcomes = await entry.abatch(self, list(inputs), config, kwargs, True, False, executor)
         return [_as_result(r) for r in outcomes]
 
     @overload
@@ -346,7 +349,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[False] = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[tuple[int, Out]]: ...
 
     @overload
@@ -358,7 +361,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[True],
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[tuple[int, Out | Exception]]: ...
 
     @overload
@@ -370,7 +373,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[tuple[int, Out | Exception]]: ...
 
     def batch_as_completed(
@@ -381,7 +384,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[tuple[int, Out]] | Iterator[tuple[int, Out | Exception]]:
         """Yield ``(index, output)`` as each input finishes.
 
@@ -400,7 +403,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[False] = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[tuple[int, Out]]: ...
 
     @overload
@@ -412,7 +415,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: Literal[True],
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
 
     @overload
@@ -424,7 +427,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[tuple[int, Out | Exception]]: ...
 
     def abatch_as_completed(
@@ -435,7 +438,7 @@ class RunnableCore(Generic[In, Out]):
         return_exceptions: bool = False,
         progress: bool = False,
         executor: Executor | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[tuple[int, Out]] | AsyncIterator[tuple[int, Out | Exception]]:
         """Async ``batch_as_completed``; leaving the loop early cancels the rest.
 
@@ -450,7 +453,7 @@ class RunnableCore(Generic[In, Out]):
             self, list(inputs), config, kwargs, return_exceptions, progress, executor
         )
 
-    def stream(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Iterator[Out]:
+    def stream(self, input: In, config: ConfigLike = None, **kwargs: object) -> Iterator[Out]:
         """Stream output chunks for one input.
 
         >>> from combinators import RunnableLambda
@@ -461,7 +464,7 @@ class RunnableCore(Generic[In, Out]):
         """
         return entry.stream(self, input, config, kwargs)
 
-    def astream(self, input: In, config: ConfigLike = None, **kwargs: Any) -> AsyncIterator[Out]:
+    def astream(self, input: In, config: ConfigLike = None, **kwargs: object) -> AsyncIterator[Out]:
         """Async ``stream``. Use ``contextlib.aclosing`` when you ``break`` out early.
 
         >>> import asyncio
@@ -474,7 +477,7 @@ class RunnableCore(Generic[In, Out]):
         return entry.astream(self, input, config, kwargs)
 
     def transform(
-        self, inputs: Iterable[In], config: ConfigLike = None, **kwargs: Any
+        self, inputs: Iterable[In], config: ConfigLike = None, **kwargs: object
     ) -> Iterator[Out]:
         """Stream output over a stream of input chunks.
 
@@ -485,7 +488,7 @@ class RunnableCore(Generic[In, Out]):
         return entry.transform(self, inputs, config, kwargs)
 
     def atransform(
-        self, inputs: AsyncIterable[In], config: ConfigLike = None, **kwargs: Any
+        self, inputs: AsyncIterable[In], config: ConfigLike = None, **kwargs: object
     ) -> AsyncIterator[Out]:
         """Async ``transform``.
 
@@ -501,42 +504,11 @@ class RunnableCore(Generic[In, Out]):
         return entry.atransform(self, inputs, config, kwargs)
 
 
-def _overrides(runnable: RunnableCore[Any, Any], hook: str) -> bool:
+def _overrides(runnable: RunnableCore[Never, object], hook: str) -> bool:
     """Whether ``runnable``'s class implements ``hook`` itself (not the default)."""
     own: object = getattr(type(runnable), hook)
     default: object = getattr(RunnableCore, hook)
     return own is not default
-
-
-def add_up(chunks: Iterator[A], name: str) -> A:
-    """Add a stream's chunks with ``+``; an empty stream has no value and is an error.
-
-    >>> add_up(iter(["a", "b"]), "x")
-    'ab'
-    >>> add_up(iter([]), "words")
-    Traceback (most recent call last):
-    ...
-    effects.errors.EmptyStreamError: words produced an empty stream, so invoke has no output value
-    """
-    total = Total()
-    for chunk in chunks:
-        total.add(chunk)
-    if total.empty:
-        raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
-    return cast(A, total.value())
-
-
-async def aadd_up(chunks: AsyncIterator[A], name: str) -> A:
-    """Async ``add_up``."""
-    total: Any = await aadded_up(chunks)
-    if total is NOTHING:
-        raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
-    result: A = total
-    return result
-
-
-async def _aone(value: A) -> AsyncIterator[A]:
-    yield value
 
 
 def _as_result(outcome: A | Exception) -> Result[A, Exception]:
@@ -547,4 +519,4 @@ def _as_result(outcome: A | Exception) -> Result[A, Exception]:
     return Success(outcome)
 
 
-__all__ = ["RunConfig", "RunnableCore", "aadd_up", "add_up"]
+__all__ = ["RunConfig", "RunnableCore"]

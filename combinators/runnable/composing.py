@@ -18,21 +18,16 @@ RunnableLambda(parse) | RunnableLambda(half)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, Never, TypeAlias, TypeVar, overload
 
 from combinators.runnable import fluent
-from combinators.runnable.watching import RunnableWatching
-from effects.config import ConfigLike, RunConfig
-from effects.hooks import TRACING, TracingOptions
+from combinators.runnable.wrapping import RunnableWrapping
+from effects.config import RunConfig
 
 if TYPE_CHECKING:
-    # Annotations only: the otel extra (opentelemetry-api) is optional.
-    from opentelemetry.trace import Tracer
-
-    from combinators.nodes.binding import ListenerFn
+    from combinators.nodes.assign import Mapper
+    from combinators.nodes.parallel import Branch
     from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
-    from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
-    from combinators.retry_policy import RetryPolicy
     from combinators.nodes.tool import RunnableTool
     from effects.executors import Executor
 
@@ -43,7 +38,7 @@ B = TypeVar("B")
 C = TypeVar("C")
 V = TypeVar("V")
 
-class Runnable(RunnableWatching[In, Out]):
+class Runnable(RunnableWrapping[In, Out]):
     """A typed step of a pipeline: ``In`` in, ``Out`` out (``Out`` chunks when streamed)."""
 
     __slots__ = ()
@@ -84,10 +79,10 @@ class Runnable(RunnableWatching[In, Out]):
 
     @overload
     def __or__(
-        self, other: Mapping[str, Runnable[Out, Any] | Callable[[Out], Any]]
+        self, other: Mapping[str, Branch[Out]]
     ) -> Runnable[In, dict[str, Any]]: ...
 
-    def __or__(self, other: object) -> Runnable[In, Any]:
+    def __or__(self, other: object) -> Runnable[In, object]:
         """``a | b`` runs ``a`` then ``b`` on its output (callables and dicts are coerced)."""
         return fluent.then(self, fluent.coerce(other))
 
@@ -117,10 +112,10 @@ class Runnable(RunnableWatching[In, Out]):
     @overload
     def __ror__(
         self: Runnable[dict[str, Any], Out],
-        other: Mapping[str, Runnable[A, Any] | Callable[[A], Any]],
+        other: Mapping[str, Branch[A]],
     ) -> Runnable[A, Out]: ...
 
-    def __ror__(self, other: object) -> Runnable[Any, Out]:
+    def __ror__(self, other: object) -> Runnable[Never, Out]:
         """``f | r`` and ``{"k": f} | r``: the left side is coerced to a runnable."""
         return fluent.then(fluent.coerce(other), self)
 
@@ -167,13 +162,13 @@ class Runnable(RunnableWatching[In, Out]):
     @overload
     def pipe(
         self,
-        other: Mapping[str, Runnable[Out, Any] | Callable[[Out], Any]],
+        other: Mapping[str, Branch[Out]],
         /,
         *,
         name: str | None = None,
     ) -> Runnable[In, dict[str, Any]]: ...
 
-    def pipe(self, other: object, /, *, name: str | None = None) -> Runnable[In, Any]:
+    def pipe(self, other: object, /, *, name: str | None = None) -> Runnable[In, object]:
         """The method form of ``|`` (one step; chain calls for more), with an optional name.
 
         >>> from combinators import RunnableLambda
@@ -205,7 +200,7 @@ class Runnable(RunnableWatching[In, Out]):
     @overload
     def map(self, f: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
 
-    def map(self, f: Callable[..., Any]) -> Runnable[In, Any]:
+    def map(self, f: Callable[..., object]) -> Runnable[In, object]:
         """Functor map over the output (LangChain's ``.map()`` is ``.each()`` here).
 
         >>> from combinators import RunnableLambda
@@ -239,159 +234,58 @@ class Runnable(RunnableWatching[In, Out]):
     # ------------------------------------------------------------------ dict outputs
 
     @overload
-    def pick(  # type: ignore[overload-overlap]  # a str is also a Sequence[str]; str wins
-        self: Runnable[In, Mapping[str, V]], keys: str
+    def pick(
+        self: Runnable[In, Mapping[str, V]], keys: str, *, required: Literal[False] = False
     ) -> Runnable[In, V | None]: ...
 
     @overload
     def pick(
-        self: Runnable[In, Mapping[str, V]], keys: Sequence[str]
+        self: Runnable[In, Mapping[str, V]],
+        keys: list[str] | tuple[str, ...],
+        *,
+        required: Literal[False] = False,
     ) -> Runnable[In, dict[str, V] | None]: ...
 
-    def pick(self: Runnable[In, Mapping[str, V]], keys: str | Sequence[str]) -> Runnable[In, Any]:
-        """Keep one key's value, or a dict of the listed keys that are present.
+    @overload
+    def pick(
+        self: Runnable[In, Mapping[str, V]], keys: str, *, required: Literal[True]
+    ) -> Runnable[In, V]: ...
+
+    @overload
+    def pick(
+        self: Runnable[In, Mapping[str, V]],
+        keys: list[str] | tuple[str, ...],
+        *,
+        required: Literal[True],
+    ) -> Runnable[In, dict[str, V]]: ...
+
+    def pick(
+        self: Runnable[In, Mapping[str, V]],
+        keys: str | list[str] | tuple[str, ...],
+        *,
+        required: bool = False,
+    ) -> Runnable[In, object]:
+        """Keep one key's value, or a dict of the listed keys that are present (a missing
+        key gives None); with ``required=True`` a missing key is an error, never None.
 
         >>> from combinators import RunnableLambda
         >>> RunnableLambda(lambda x: {"a": x, "b": 2}).pick("a").invoke(1)
         1
+        >>> RunnableLambda(lambda x: {"a": x, "b": 2}).pick(["a", "b"], required=True).invoke(1)
+        {'a': 1, 'b': 2}
         """
-        return fluent.then(self, fluent.pick(keys))
+        return fluent.then(self, fluent.pick(keys, required))
 
     def assign(
-        self: Runnable[In, Mapping[str, Any]],
-        **mappers: Runnable[Mapping[str, Any], Any] | Callable[[Mapping[str, Any]], Any],
+        self: Runnable[In, Mapping[str, Any]], **mappers: Mapper
     ) -> Runnable[In, dict[str, Any]]:
-        """Add keys computed from the output dict to it.
+        """Add keys computed from the output dict to it (each mapper gets the dict, a ``dict``).
 
         >>> from combinators import RunnableLambda
         >>> RunnableLambda(lambda x: {"n": x}).assign(sq=lambda d: d["n"] ** 2).invoke(3)
         {'n': 3, 'sq': 9}
         """
         return fluent.then(self, fluent.assign(mappers))
-
-    # ------------------------------------------------------------------ wrappers keep [In, Out]
-
-    def with_config(self, config: ConfigLike = None, **fields: Any) -> Runnable[In, Out]:
-        """Bind config (tags, metadata, run_name, max_concurrency, timeout, ...).
-
-        >>> from combinators import RunnableLambda
-        >>> RunnableLambda(abs).with_config(run_name="absolute").invoke(-2)
-        2
-        """
-        merged = {**RunConfig.coerce(config).to_dict(), **fields} if fields else config
-        return fluent.bound(self, config=RunConfig.coerce(merged))
-
-    def with_kwargs(self, **kwargs: Any) -> Runnable[In, Out]:
-        """Bind keyword arguments for every call (LangChain's ``.bind(**kwargs)``).
-
-        >>> from combinators import RunnableLambda
-        >>> def scale(x: int, *, by: int = 1) -> int:
-        ...     return x * by
-        >>> RunnableLambda(scale).with_kwargs(by=3).invoke(2)
-        6
-        """
-        return fluent.bound(self, kwargs=kwargs)
-
-    def with_types(
-        self, *, input_type: type[Any] | None = None, output_type: type[Any] | None = None
-    ) -> Runnable[In, Out]:
-        """Declare the input and output types for schemas (no runtime effect).
-
-        >>> from combinators import RunnableLambda
-        >>> RunnableLambda(lambda x: x).with_types(input_type=int).input_schema()
-        {'title': 'RunnableLambdaInput', 'type': 'integer'}
-        """
-        return fluent.bound(self, input_type=input_type, output_type=output_type)
-
-    def with_listeners(
-        self,
-        *,
-        on_start: ListenerFn | None = None,
-        on_end: ListenerFn | None = None,
-        on_error: ListenerFn | None = None,
-    ) -> Runnable[In, Out]:
-        """Call listeners with a ``Run`` value when this runnable's run starts, ends or fails.
-
-        >>> from combinators import RunnableLambda
-        >>> seen = []
-        >>> r = RunnableLambda(abs).with_listeners(on_end=lambda run: seen.append(run.outputs))
-        >>> r.invoke(-5), seen
-        (5, [{'output': 5}])
-        """
-        return fluent.listening(self, on_start, on_end, on_error)
-
-    def with_tracing(
-        self, tracer: Tracer | None = None, config: TracingOptions | None = None
-    ) -> Runnable[In, Out]:
-        """Trace every run as OpenTelemetry spans, one per run (the optional extra ``otel``).
-
-        ``tracer`` defaults to the global tracer provider's; while none is installed the
-        runs cost what untraced runs cost. ``config`` (an ``OtelConfig``) chooses what is
-        recorded (content is not, by default). The integration (``combinators.integrations.otel``) loads
-        on first use; without the extra this raises ``MissingExtraError``.
-
-        >>> from combinators import RunnableLambda
-        >>> traced = RunnableLambda(abs).with_tracing()
-        >>> traced, traced.invoke(-1)
-        (RunnableLambda(abs).with_tracing(), 1)
-        """
-        factory = TRACING.get("with_tracing").tracing(tracer, config)
-        return fluent.observing(self, factory)
-
-    def with_timeout(self, seconds: float) -> Runnable[In, Out]:
-        """Fail with ``StepTimeout`` naming this runnable when it runs longer than ``seconds``.
-
-        Async work is cancelled at the deadline. Sync work cannot be interrupted:
-        the deadline is checked before each leaf step starts, so a step already
-        running finishes and the next one raises.
-
-        >>> from combinators import RunnableLambda
-        >>> RunnableLambda(abs).with_timeout(5.0).invoke(-1)
-        1
-        """
-        return fluent.bound(self, config=RunConfig(timeout=seconds))
-
-    def with_retry(
-        self,
-        policy: RetryPolicy | None = None,
-        *,
-        retry_if_exception_type: tuple[type[BaseException], ...]
-        | Callable[[BaseException], bool] = (Exception,),
-        wait_exponential_jitter: bool = True,
-        exponential_jitter_params: Mapping[str, float] | None = None,
-        stop_after_attempt: int = 3,
-        on_failed_attempt: Callable[[BaseException, Any, int], None] | None = None,
-    ) -> Runnable[In, Out]:
-        """Retry failures by a ``RetryPolicy`` (or LangChain's arguments, mapped onto one).
-
-        >>> from combinators import RunnableLambda
-        >>> RunnableLambda(abs).with_retry(stop_after_attempt=2).invoke(-3)
-        3
-        """
-        return fluent.retrying(
-            self,
-            policy,
-            on_failed_attempt,
-            retry_if_exception_type=retry_if_exception_type,
-            wait_exponential_jitter=wait_exponential_jitter,
-            exponential_jitter_params=exponential_jitter_params,
-            stop_after_attempt=stop_after_attempt,
-        )
-
-    def with_fallbacks(
-        self,
-        fallbacks: Sequence[Runnable[In, Out]],
-        *,
-        exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,),
-        exception_key: str | None = None,
-    ) -> Runnable[In, Out]:
-        """Try ``fallbacks`` in order, on the original input, when this one fails.
-
-        >>> from combinators import RunnableLambda
-        >>> RunnableLambda(lambda x: 1 // x).with_fallbacks([RunnableLambda(lambda x: -1)]).invoke(0)
-        -1
-        """
-        return fluent.falling_back(self, fallbacks, exceptions_to_handle, exception_key)
 
     # ------------------------------------------------------------------ tools
 
@@ -400,8 +294,8 @@ class Runnable(RunnableWatching[In, Out]):
         *,
         name: str | None = None,
         description: str | None = None,
-        args_schema: Mapping[str, Any] | type[Any] | None = None,
-        arg_types: Mapping[str, Any] | None = None,
+        args_schema: Mapping[str, object] | type[object] | None = None,
+        arg_types: Mapping[str, object] | None = None,
     ) -> RunnableTool[Out]:
         """This runnable as a tool: arguments validated against a JSON Schema, then run.
 
@@ -476,62 +370,7 @@ class Runnable(RunnableWatching[In, Out]):
         """
         return fluent.graph_fragment(self, graph, place)
 
-    # ------------------------------------------------------------------ configurable
 
-    def configurable_fields(self, **fields: ConfigurableField) -> Runnable[In, Out]:
-        """Let a call replace these fields of this (attrs) runnable by configurable id.
-
-        >>> from combinators import ConfigurableField, RunnablePick
-        >>> pick = RunnablePick("a").configurable_fields(keys=ConfigurableField(id="key"))
-        >>> pick.invoke({"a": 1, "b": 2}), pick.invoke({"a": 1, "b": 2}, {"configurable": {"key": "b"}})
-        (1, 2)
-        """
-        return fluent.configurable_fields(self, fields)
-
-    def configurable_alternatives(
-        self, which: ConfigurableField, *, default_key: str = "default", **alternatives: Runnable[In, Out]
-    ) -> Runnable[In, Out]:
-        """Let a call choose this runnable (``default_key``) or an alternative, by ``which.id``.
-
-        >>> from combinators import ConfigurableField, RunnableLambda
-        >>> r = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), neg=RunnableLambda(lambda x: -x))
-        >>> r.invoke(-2), r.invoke(-2, {"configurable": {"op": "neg"}})
-        (2, 2)
-        """
-        return fluent.configurable_alternatives(self, which, alternatives, default_key)
-
-    def with_config_specs(self, *specs: ConfigurableFieldSpec) -> Runnable[In, Out]:
-        """Declare configurable ids that this runnable's own functions read (for checking and schemas).
-
-        >>> from combinators import ConfigurableFieldSpec, RunnableLambda
-        >>> def greet(name: str, config) -> str:
-        ...     return f"{config.configurable.get('greeting', 'hi')} {name}"
-        >>> r = RunnableLambda(greet).with_config_specs(ConfigurableFieldSpec(id="greeting", annotation=str))
-        >>> r.invoke("ann", {"configurable": {"greeting": "hello"}})
-        'hello ann'
-        >>> r.invoke("ann", {"configurable": {"greeting": 3}})
-        Traceback (most recent call last):
-        ...
-        combinators.nodes.configurable.ConfigurableError: configurable 'greeting' of greet takes str, got 3
-        """
-        return fluent.declaring(self, specs)
-
-    def config_specs(self) -> list[ConfigurableFieldSpec]:
-        """Every configurable id declared anywhere in this chain.
-
-        >>> from combinators import ConfigurableField, RunnableLambda
-        >>> r = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), neg=RunnableLambda(abs))
-        >>> [(s.id, s.default) for s in r.config_specs()]
-        [('op', 'default')]
-        """
-        return fluent.config_specs(self)
-
-    def config_schema(self) -> dict[str, Any]:
-        """JSON Schema of the config's ``configurable`` ids (defaults, descriptions, alternatives as an enum).
-
-        >>> from combinators import ConfigurableField, RunnableLambda
-        >>> r = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), neg=RunnableLambda(abs))
-        >>> r.config_schema()["properties"]["configurable"]["properties"]
-        {'op': {'title': 'op', 'default': 'default', 'enum': ['default', 'neg']}}
-        """
-        return fluent.config_schema(self)
+AnyRunnable: TypeAlias = "Runnable[Never, object]"
+"""Any runnable at all (every ``Runnable[A, B]`` is one): for code that reads a chain's
+structure (names, graphs, schemas) and never hands it an input."""

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
+    from combinators.nodes.assign import Mapper
     from combinators.nodes.binding import ListenerFn
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.nodes.tool import RunnableTool
     from combinators.retry_policy import RetryPolicy
-    from combinators.runnable.composing import Runnable
+    from combinators.runnable.composing import AnyRunnable, Runnable
     from effects.step import ObserverFactory
 
 A = TypeVar("A")
@@ -44,7 +45,7 @@ def then(first: Runnable[A, B], second: Runnable[B, C], name: str | None = None)
     return RunnableSequence.join(first, second, name=name)
 
 
-def function(f: Callable[..., Any]) -> Runnable[Any, Any]:
+def function(f: Callable[..., object]) -> Runnable[Any, Any]:
     """A function as a step."""
     from combinators.nodes.lambda_ import RunnableLambda
 
@@ -65,16 +66,14 @@ def each(runnable: Runnable[A, B]) -> Runnable[Sequence[A], list[B]]:
     return RunnableEach(runnable)
 
 
-def pick(keys: str | Sequence[str]) -> Runnable[Mapping[str, Any], Any]:
-    """Keep one key, or some keys, of a dict."""
+def pick(keys: str | Sequence[str], required: bool = False) -> Runnable[Mapping[str, object], Any]:
+    """Keep one key, or some keys, of a dict (``required``: a missing key is an error)."""
     from combinators.nodes.pick import RunnablePick
 
-    return RunnablePick(keys)
+    return RunnablePick(keys, required)
 
 
-def assign(
-    mappers: Mapping[str, Runnable[Mapping[str, Any], Any] | Callable[[Mapping[str, Any]], Any]],
-) -> Runnable[Mapping[str, Any], dict[str, Any]]:
+def assign(mappers: Mapping[str, Mapper]) -> Runnable[Mapping[str, Any], dict[str, Any]]:
     """Pass a dict through with keys added by a parallel map."""
     from combinators.nodes.assign import RunnableAssign
 
@@ -134,12 +133,12 @@ def falling_back(
 
 def as_tool(runnable: Runnable[Any, B], **options: Any) -> RunnableTool[B]:
     """``runnable`` as a tool a model can call."""
-    from combinators.nodes.tool import tool_from_runnable
+    from combinators._support.tool_schema import tool_from_runnable
 
     return tool_from_runnable(runnable, **options)
 
 
-def schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
+def schema(runnable: AnyRunnable, which: str) -> dict[str, Any]:
     """The JSON Schema of ``runnable``'s input or output."""
     from combinators._support.runnable_schema import input_schema, output_schema
 
@@ -147,14 +146,14 @@ def schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
 
 
 
-def graph(runnable: Runnable[Any, Any]) -> Graph:
+def graph(runnable: AnyRunnable) -> Graph:
     """The graph of ``runnable``, containers expanded."""
     from combinators.graph.derive import graph_of
 
     return graph_of(runnable)
 
 
-def graph_fragment(runnable: Runnable[Any, Any], builder: GraphBuilder, place: RunPlace) -> Fragment:
+def graph_fragment(runnable: AnyRunnable, builder: GraphBuilder, place: RunPlace) -> Fragment:
     """The library's rule for ``runnable``'s part of a graph."""
     from combinators.graph.derive import library_fragment
 
@@ -187,21 +186,21 @@ def declaring(runnable: Runnable[A, B], specs: tuple[ConfigurableFieldSpec, ...]
     return RunnableConfigurableFields.declaring(runnable, specs)
 
 
-def config_specs(runnable: Runnable[Any, Any]) -> list[ConfigurableFieldSpec]:
+def config_specs(runnable: AnyRunnable) -> list[ConfigurableFieldSpec]:
     """Every configurable id declared anywhere in ``runnable``."""
     from combinators._support.config_specs import config_specs as specs
 
     return specs(runnable)
 
 
-def config_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
+def config_schema(runnable: AnyRunnable) -> dict[str, Any]:
     """JSON Schema of the configurable ids of ``runnable``."""
     from combinators._support.config_specs import config_schema as schema
 
     return schema(runnable)
 
 
-def check_config(runnable: Runnable[Any, Any], configurable: Mapping[str, object]) -> None:
+def check_config(runnable: AnyRunnable, configurable: Mapping[str, object]) -> None:
     """Refuse configurable ids or values ``runnable`` does not take."""
     from combinators._support.config_specs import check_configurable
 

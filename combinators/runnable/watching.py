@@ -7,7 +7,7 @@ The projections load on first use, so importing the library stays cheap.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Literal, TypeVar, overload
 
 from combinators.runnable.calls import RunnableCore
 from effects.config import ConfigLike
@@ -28,7 +28,7 @@ class RunnableWatching(RunnableCore[In, Out]):
     __slots__ = ()
 
     def astream_effects(
-        self, input: In, config: ConfigLike = None, **kwargs: Any
+        self, input: In, config: ConfigLike = None, **kwargs: object
     ) -> AsyncIterator[Effect]:
         """The run's effect values as they happen: what every projection folds over.
 
@@ -45,7 +45,7 @@ class RunnableWatching(RunnableCore[In, Out]):
 
         return aobserve(self, input, config, kwargs)
 
-    def stream_effects(self, input: In, config: ConfigLike = None, **kwargs: Any) -> Iterator[Effect]:
+    def stream_effects(self, input: In, config: ConfigLike = None, **kwargs: object) -> Iterator[Effect]:
         """Sync ``astream_effects`` (the chain runs on a producer thread).
 
         >>> from combinators import RunnableLambda
@@ -70,7 +70,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[StreamEvent]: ...
 
     @overload
@@ -87,7 +87,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[bytes]: ...
 
     def astream_events(
@@ -103,7 +103,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[StreamEvent] | AsyncIterator[bytes]:
         """Every run's start, stream, end (and error) events, as they happen.
 
@@ -143,7 +143,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[StreamEvent]: ...
 
     @overload
@@ -160,7 +160,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[bytes]: ...
 
     def stream_events(
@@ -176,7 +176,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[StreamEvent] | Iterator[bytes]:
         """Sync ``astream_events`` (the chain runs on a producer thread).
 
@@ -209,7 +209,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[RunLogPatch]: ...
 
     @overload
@@ -226,7 +226,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[RunLog]: ...
 
     def astream_log(
@@ -242,7 +242,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> AsyncIterator[RunLogPatch] | AsyncIterator[RunLog]:
         """The run log as JSON-patch ``RunLogPatch``es (or accumulated ``RunLog``s).
 
@@ -280,7 +280,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[RunLogPatch]: ...
 
     @overload
@@ -297,7 +297,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[RunLog]: ...
 
     def stream_log(
@@ -313,7 +313,7 @@ class RunnableWatching(RunnableCore[In, Out]):
         exclude_names: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         exclude_tags: Sequence[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> Iterator[RunLogPatch] | Iterator[RunLog]:
         """Sync ``astream_log``.
 

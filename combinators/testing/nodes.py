@@ -21,6 +21,7 @@ from combinators.runnable.composing import Runnable
 from combinators.testing.steps import ScriptedFailure
 from effects._runtime.scope import Scope
 from effects._runtime.closing import closing
+from effects.authoring import is_a
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -57,7 +58,7 @@ class CallCounter:
 
 
 def _check_failures(_instance: object, _attribute: object, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"Flaky needs failures >= 0, got {value!r}")
 
 
@@ -107,22 +108,22 @@ class Flaky(Runnable[In, Out]):
                 f"scripted failure: call {number} of {self.name} (it fails {self.failures} time{plural})"
             )
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         self._call()
         result: Out = scope.invoke(self.bound, input, None, kwargs)
         return result
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         self._call()
         result: Out = await scope.ainvoke(self.bound, input, None, kwargs)
         return result
 
-    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         self._call()  # a generator: this runs at the first next(), before any chunk
         yield from scope.stream(self.bound, inputs, None, kwargs)
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         self._call()
         async with closing(scope.astream(self.bound, inputs, None, kwargs)) as outputs:

@@ -12,24 +12,29 @@ import itertools
 import queue
 import threading
 import warnings
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterable, AsyncIterator, Coroutine, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar, final
 
 import attrs
 
 from effects.config import EMPTY_CONFIG, RunConfig
-from effects._runtime.closing import aclose_all
+from effects._runtime.closing import aclose_all, close_iterator
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.custom_events import RUN_FRAMES
 from effects._runtime.thread_pool import run_indexed, shared_pool
-from effects._runtime.scope import PLAIN_SCOPE, Observer, Scope, entry_scope
+from effects._runtime.observers import Observer
+from effects._runtime.scope import PLAIN_SCOPE, Scope, entry_scope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
 
 if TYPE_CHECKING:
     from effects.executors import Executor
 
-def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
+In = TypeVar("In")
+Out = TypeVar("Out")
+T = TypeVar("T")
+
+def invoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Out:
     """Run ``node`` once, synchronously."""
     if config is None and CURRENT_SCOPE.get() is None:
         # The hot path: nothing to observe, limit or propagate.
@@ -42,7 +47,7 @@ def invoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) ->
         CURRENT_SCOPE.reset(token)
 
 
-async def ainvoke(node: Step, input: Any, config: object, kwargs: Mapping[str, Any]) -> Any:
+async def ainvoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Out:
     """Run ``node`` once, in the running event loop."""
     if config is None and CURRENT_SCOPE.get() is None:
         return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
@@ -55,12 +60,12 @@ async def ainvoke(node: Step, input: Any, config: object, kwargs: Mapping[str, A
 
 
 def stream(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     observers: tuple[Observer, ...] = (),
-) -> Iterator[Any]:
+) -> Iterator[Out]:
     """Stream ``node``'s output chunks for one input."""
     view = progress_view(node, config, False, None)
     if view is not None:
@@ -71,20 +76,20 @@ def stream(
 
 
 def transform(
-    node: Step, inputs: Iterable[Any], config: object, kwargs: Mapping[str, Any]
-) -> Iterator[Any]:
+    node: Step[In, Out], inputs: Iterable[In], config: object, kwargs: Mapping[str, object]
+) -> Iterator[Out]:
     """Stream ``node``'s output over a stream of input chunks."""
     scope = _entry(node, config, ())
     return _in_scope(scope, scope.stream(node, iter(inputs), None, kwargs))
 
 
 def astream(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     observers: tuple[Observer, ...] = (),
-) -> AsyncIterator[Any]:
+) -> AsyncIterator[Out]:
     """Async ``stream``."""
     view = progress_view(node, config, False, None)
     if view is not None:
@@ -95,21 +100,21 @@ def astream(
 
 
 def atransform(
-    node: Step, inputs: AsyncIterable[Any], config: object, kwargs: Mapping[str, Any]
-) -> AsyncIterator[Any]:
+    node: Step[In, Out], inputs: AsyncIterable[In], config: object, kwargs: Mapping[str, object]
+) -> AsyncIterator[Out]:
     """Async ``transform``."""
     scope = _entry(node, config, ())
     return _ain_scope(scope, scope.astream(node, aiter(inputs), None, kwargs))
 
 
-def _entry(node: Step, config: object, observers: tuple[Observer, ...]) -> Scope:
+def _entry(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> Scope:
     coerced = RunConfig.coerce(config)
     if coerced is EMPTY_CONFIG and not observers and CURRENT_SCOPE.get() is None:
         return PLAIN_SCOPE
     return entry_scope(_checked(node, coerced), observers, owner=node.name)
 
 
-def _checked(node: Step, config: RunConfig) -> RunConfig:
+def _checked(node: Step[In, Out], config: RunConfig) -> RunConfig:
     # Once, at the root of a call: inside a run, a nested call is handed its caller's
     # config, whose configurable ids belong to the whole chain, not to this node.
     if config.configurable and CURRENT_SCOPE.get() is None:
@@ -117,19 +122,19 @@ def _checked(node: Step, config: RunConfig) -> RunConfig:
     return config
 
 
-def _in_scope(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
+def _in_scope(scope: Scope, chunks: Iterator[T]) -> Iterator[T]:
     if scope is PLAIN_SCOPE:
         return _plain(chunks)
     return _scoped(scope, chunks)
 
 
-def _plain(chunks: Iterator[Any]) -> Iterator[Any]:
+def _plain(chunks: Iterator[T]) -> Iterator[T]:
     # Nothing to propagate: delegate without a per-chunk context switch (free with
     # `yield from`); this frame marks the stream as a run (see dispatch_custom_event).
     yield from chunks
 
 
-def _scoped(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
+def _scoped(scope: Scope, chunks: Iterator[T]) -> Iterator[T]:
     # The scope is current only while the chain works, never while the consumer runs.
     try:
         while True:
@@ -142,18 +147,16 @@ def _scoped(scope: Scope, chunks: Iterator[Any]) -> Iterator[Any]:
                 CURRENT_SCOPE.reset(token)
             yield chunk
     finally:
-        close = getattr(chunks, "close", None)
-        if close is not None:
-            close()
+        close_iterator(chunks)
 
 
-def _ain_scope(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+def _ain_scope(scope: Scope, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
     if scope is PLAIN_SCOPE:
         return _aplain(chunks)
     return _ascoped(scope, chunks)
 
 
-async def _aplain(chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+async def _aplain(chunks: AsyncIterator[T]) -> AsyncIterator[T]:
     try:
         async for chunk in chunks:
             yield chunk
@@ -161,7 +164,7 @@ async def _aplain(chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
         await aclose_all((chunks,))
 
 
-async def _ascoped(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+async def _ascoped(scope: Scope, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
     try:
         while True:
             token = CURRENT_SCOPE.set(scope)
@@ -176,7 +179,7 @@ async def _ascoped(scope: Scope, chunks: AsyncIterator[Any]) -> AsyncIterator[An
         await aclose_all((chunks,))
 
 
-async def _one(input: Any) -> AsyncIterator[Any]:
+async def _one(input: T) -> AsyncIterator[T]:
     yield input
 
 
@@ -195,7 +198,7 @@ def _flagged(config: object) -> bool:
     return RunConfig.coerce(config).progress
 
 
-def progress_view(node: Step, config: object, asked: bool, total: int | None) -> ProgressView | None:
+def progress_view(node: Step[In, Out], config: object, asked: bool, total: int | None) -> ProgressView | None:
     """The progress bar a call asked for (``progress=True`` or its config flag), or None."""
     if not asked and not _flagged(config):
         return None
@@ -206,30 +209,24 @@ def _viewing(view: ProgressView | None) -> tuple[Observer, ...]:
     return () if view is None else (view,)
 
 
-def _showing(view: ProgressView, chunks: Iterator[Any]) -> Iterator[Any]:
+def _showing(view: ProgressView, chunks: Iterator[T]) -> Iterator[T]:
     try:
         yield from chunks
     finally:
         view.close()
 
 
-async def _ashowing(view: ProgressView, chunks: AsyncIterator[Any]) -> AsyncIterator[Any]:
+async def _ashowing(view: ProgressView, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
     try:
         async for chunk in chunks:
             yield chunk
     finally:
-        await _aclose(chunks)
+        await aclose_all((chunks,))
         view.close()
 
 
-async def _aclose(chunks: AsyncIterator[Any]) -> None:
-    aclose = getattr(chunks, "aclose", None)
-    if aclose is not None:
-        await aclose()
-
-
 def batch_scopes(
-    node: Step,
+    node: Step[In, Out],
     config: object,
     count: int,
     observers: tuple[Observer, ...] = (),
@@ -274,21 +271,21 @@ def _limit(scopes: list[Scope]) -> int | None:
 
 
 def batch(
-    node: Step,
-    inputs: Sequence[Any],
+    node: Step[In, Out],
+    inputs: Sequence[In],
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     return_exceptions: bool,
     progress: bool = False,
     executor: Executor | None = None,
-) -> list[Any]:
+) -> list[Out | Exception]:
     """Run ``node`` on every input on the shared pool; one result per input, in order."""
     count = len(inputs)
     view = progress_view(node, config, progress, count)
     scopes = batch_scopes(node, config, count, _viewing(view), executor)
     executor = _executor(scopes)
 
-    def work(i: int) -> Any:
+    def work(i: int) -> Out:
         scope = scopes[i]
         token = CURRENT_SCOPE.set(scope)
         try:
@@ -308,14 +305,14 @@ def batch(
 
 
 async def abatch(
-    node: Step,
-    inputs: Sequence[Any],
+    node: Step[In, Out],
+    inputs: Sequence[In],
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     return_exceptions: bool,
     progress: bool = False,
     executor: Executor | None = None,
-) -> list[Any]:
+) -> list[Out | Exception]:
     """Run ``node`` on every input concurrently under a task group; results in order.
 
     A failure (without ``return_exceptions``) cancels the other items and is
@@ -325,13 +322,14 @@ async def abatch(
     view = progress_view(node, config, progress, count)
     scopes = batch_scopes(node, config, count, _viewing(view), executor)
     executor = _executor(scopes)
-    results: list[Any] = [None] * count
+    results: dict[int, Out | Exception] = {}
 
     async def one(i: int) -> None:
         scope = scopes[i]
         token = CURRENT_SCOPE.set(scope)
         try:
-            results[i] = await scope.ainvoke(node, inputs[i], None, kwargs)
+            output = await scope.ainvoke(node, inputs[i], None, kwargs)
+            results[i] = output
         except Exception as error:
             if not return_exceptions:
                 raise
@@ -364,10 +362,10 @@ async def abatch(
     finally:
         if view is not None:
             view.close()
-    return results
+    return [results[i] for i in range(count)]
 
 
-async def gather_structured(coroutines: list[Any]) -> None:
+async def gather_structured(coroutines: list[Coroutine[object, object, object]]) -> None:
     """Await all under a task group; raise the first failure itself, not a group.
 
     When one fails the others are cancelled and awaited before the error
@@ -394,15 +392,33 @@ def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return group.exceptions[0]
 
 
+@final
+class _Failed:
+    """An item's error, kept apart from outputs that are exceptions themselves."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _outcome(value: Out | _Failed, return_exceptions: bool) -> Out | Exception:
+    if not isinstance(value, _Failed):
+        return value
+    if not return_exceptions:
+        raise value.error
+    return value.error
+
+
 def batch_as_completed(
-    node: Step,
-    inputs: Sequence[Any],
+    node: Step[In, Out],
+    inputs: Sequence[In],
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     return_exceptions: bool,
     progress: bool = False,
     executor: Executor | None = None,
-) -> Iterator[tuple[int, Any]]:
+) -> Iterator[tuple[int, Out | Exception]]:
     """Yield ``(index, result)`` as items finish (on the shared pool)."""
     count = len(inputs)
     view = progress_view(node, config, progress, count)
@@ -414,7 +430,7 @@ def batch_as_completed(
         pairs = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, False).completed()
         yield from pairs if view is None else _showing(view, pairs)
         return
-    done: queue.SimpleQueue[tuple[int, Any, bool]] = queue.SimpleQueue()
+    done: queue.SimpleQueue[tuple[int, Out | _Failed]] = queue.SimpleQueue()
     stop = threading.Event()
 
     def work(i: int) -> None:
@@ -423,9 +439,9 @@ def batch_as_completed(
         scope = scopes[i]
         token = CURRENT_SCOPE.set(scope)
         try:
-            done.put((i, scope.invoke(node, inputs[i], None, kwargs), True))
+            done.put((i, scope.invoke(node, inputs[i], None, kwargs)))
         except Exception as error:
-            done.put((i, error, False))
+            done.put((i, _Failed(error)))
         finally:
             CURRENT_SCOPE.reset(token)
 
@@ -434,10 +450,8 @@ def batch_as_completed(
     )
     try:
         for _ in range(count):
-            i, value, ok = done.get()
-            if not ok and not return_exceptions:
-                raise value
-            yield i, value
+            i, value = done.get()
+            yield i, _outcome(value, return_exceptions)
     finally:
         stop.set()
         runner.result()
@@ -446,14 +460,14 @@ def batch_as_completed(
 
 
 async def abatch_as_completed(
-    node: Step,
-    inputs: Sequence[Any],
+    node: Step[In, Out],
+    inputs: Sequence[In],
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     return_exceptions: bool,
     progress: bool = False,
     executor: Executor | None = None,
-) -> AsyncIterator[tuple[int, Any]]:
+) -> AsyncIterator[tuple[int, Out | Exception]]:
     """Async ``batch_as_completed``; leaving early cancels the unfinished items."""
     import asyncio
 
@@ -470,25 +484,24 @@ async def abatch_as_completed(
             async for pair in pairs:
                 yield pair
         return
-    done: asyncio.Queue[tuple[int, Any, bool]] = asyncio.Queue()
+    done: asyncio.Queue[tuple[int, Out | _Failed]] = asyncio.Queue()
 
     async def one(i: int) -> None:
         scope = scopes[i]
         token = CURRENT_SCOPE.set(scope)
         try:
-            done.put_nowait((i, await scope.ainvoke(node, inputs[i], None, kwargs), True))
+            output = await scope.ainvoke(node, inputs[i], None, kwargs)
+            done.put_nowait((i, output))
         except Exception as error:
-            done.put_nowait((i, error, False))
+            done.put_nowait((i, _Failed(error)))
         finally:
             CURRENT_SCOPE.reset(token)
 
     tasks = [asyncio.ensure_future(one(i)) for i in range(count)]
     try:
         for _ in range(count):
-            i, value, ok = await done.get()
-            if not ok and not return_exceptions:
-                raise value
-            yield i, value
+            i, value = await done.get()
+            yield i, _outcome(value, return_exceptions)
     finally:
         try:
             await aclose_all(tasks=tasks)

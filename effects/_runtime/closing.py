@@ -124,12 +124,12 @@ async def aclose_all(
         raise failed
 
 
-async def aiter_of(items: tuple[object, ...]) -> AsyncIterator[Any]:
+async def aiter_of(items: tuple[T, ...]) -> AsyncIterator[T]:
     for item in items:
         yield item
 
 
-def close_iterator(chunks: Iterator[Any]) -> None:
+def close_iterator(chunks: Iterator[object]) -> None:
     close: Callable[[], object] | None = getattr(chunks, "close", None)
     if close is not None:
         close()

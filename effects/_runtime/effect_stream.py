@@ -16,12 +16,15 @@ import threading
 from contextvars import copy_context
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, Final, final
+from typing import Final, TypeVar, final
 
 from effects._runtime import calls as entry
 from effects._runtime.closing import aclose_all, closing
 from effects.step import Step
 from effects.values import Effect
+
+In = TypeVar("In")
+Out = TypeVar("Out")
 
 HIGH_WATER: Final = 512
 """Effects buffered before the producer waits for the consumer."""
@@ -76,7 +79,7 @@ class _AsyncBuffer:
 
 
 async def aobserve(
-    node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+    node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]
 ) -> AsyncIterator[Effect]:
     """The effects of running ``node`` on ``input`` (streamed), as they happen."""
     buffer = _AsyncBuffer()
@@ -155,7 +158,7 @@ class _ThreadBuffer:
 
 
 def observe(
-    node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+    node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]
 ) -> Iterator[Effect]:
     """Sync ``aobserve``: the chain runs in a producer thread, effects arrive here."""
     buffer = _ThreadBuffer()

@@ -8,7 +8,7 @@ being asked for and nothing runs after the consumer stops.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from effects._runtime.effect_stream import aobserve, observe
 from effects.projections.events_v1 import EventsV1
@@ -23,6 +23,8 @@ from effects.values import Effect
 EventsVersion = Literal["v1", "v2"]
 
 T_co = TypeVar("T_co", covariant=True)
+In = TypeVar("In")
+Out = TypeVar("Out")
 
 
 class _Fold(Protocol[T_co]):
@@ -57,7 +59,7 @@ def check_encoding(encoding: str | None) -> None:
 
 
 async def _aprojected(
-    fold: _Fold[T_co], node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+    fold: _Fold[T_co], node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]
 ) -> AsyncIterator[T_co]:
     async with closing(aobserve(node, input, config, kwargs)) as effects:
         async for effect in effects:
@@ -66,17 +68,17 @@ async def _aprojected(
 
 
 def _projected(
-    fold: _Fold[T_co], node: Step, input: Any, config: object, kwargs: Mapping[str, Any]
+    fold: _Fold[T_co], node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]
 ) -> Iterator[T_co]:
     for effect in observe(node, input, config, kwargs):
         yield from fold.feed(effect)
 
 
 def aevents(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     version: str,
     filter: EventFilter,
 ) -> AsyncIterator[StreamEvent]:
@@ -86,10 +88,10 @@ def aevents(
 
 
 def events(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     version: str,
     filter: EventFilter,
 ) -> Iterator[StreamEvent]:
@@ -99,10 +101,10 @@ def events(
 
 
 async def aevent_stream_bytes(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     version: str,
     filter: EventFilter,
 ) -> AsyncIterator[bytes]:
@@ -114,10 +116,10 @@ async def aevent_stream_bytes(
 
 
 def event_stream_bytes(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     version: str,
     filter: EventFilter,
 ) -> Iterator[bytes]:
@@ -128,10 +130,10 @@ def event_stream_bytes(
 
 
 def alog(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     diff: bool,
     with_streamed_output_list: bool,
     filter: EventFilter,
@@ -142,10 +144,10 @@ def alog(
 
 
 def log(
-    node: Step,
-    input: Any,
+    node: Step[In, Out],
+    input: In,
     config: object,
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     diff: bool,
     with_streamed_output_list: bool,
     filter: EventFilter,

@@ -27,12 +27,12 @@ from effects.step import Step
 
 
 def ship(
-    node: Step, inputs: Sequence[Any], scopes: Sequence[Scope], kwargs: Mapping[str, Any], asynchronous: bool
+    node: Step[Any, Any], inputs: Sequence[Any], scopes: Sequence[Scope], kwargs: Mapping[str, Any], asynchronous: bool
 ) -> tuple[BatchJob, list[Scope]]:
     """The job for ``inputs`` (one scope each), and the scope that adopts each item."""
     items: list[ShippedItem] = []
     adopters: list[Scope] = []
-    step: Step = node
+    step: Step[Any, Any] = node
     shared: Mapping[str, Any] = kwargs
     window: int | None = None
     seen: tuple[RunConfig, RunConfig] | None = None
@@ -75,7 +75,7 @@ class RemoteBatch:
     def __init__(
         self,
         executor: Executor,
-        node: Step,
+        node: Step[Any, Any],
         inputs: Sequence[Any],
         scopes: Sequence[Scope],
         kwargs: Mapping[str, Any],

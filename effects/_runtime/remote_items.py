@@ -49,7 +49,7 @@ class _Collector:
 
 
 def run_shipped(
-    step: Step,
+    step: Step[Any, Any],
     items: Sequence[ShippedItem],
     kwargs: Mapping[str, Any],
     asynchronous: bool,
@@ -64,7 +64,7 @@ def run_shipped(
 
 
 async def _arun_all(
-    step: Step,
+    step: Step[Any, Any],
     items: Sequence[ShippedItem],
     kwargs: Mapping[str, Any],
     where: str,
@@ -80,7 +80,7 @@ class _ItemRun:
 
     __slots__ = ("step", "item", "collector", "scope", "shown")
 
-    def __init__(self, step: Step, item: ShippedItem, cancelled: Callable[[], bool]) -> None:
+    def __init__(self, step: Step[Any, Any], item: ShippedItem, cancelled: Callable[[], bool]) -> None:
         self.step = step
         self.item = item
         self.collector = collector = _Collector(item.run is not None, cancelled)

@@ -19,9 +19,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Coroutine, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
-from typing import Any, Final, Protocol, final
+from typing import Final, TypeVar, final
 
 import attrs
 
@@ -34,11 +34,14 @@ from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
 from effects.hooks import tracing_observer_factory
+from effects._runtime.observers import AwaitingObserver, Observer, awaiting
 from effects.step import Step
 from effects._runtime.streaming import astream_run, stream_run
 from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
 from effects.values import (
     NO_INPUT,
+    NOTHING,
+    Nothing,
     CustomEmitted,
     Effect,
     RunEnded,
@@ -49,28 +52,11 @@ from effects.values import (
 )
 
 
-NO_KWARGS: Final[Mapping[str, Any]] = {}
+NO_KWARGS: Final[Mapping[str, object]] = {}
 
-
-class Observer(Protocol):
-    """Receives every effect of the runs it watches, in order.
-
-    An observer that shows runs as they happen may set ``wants_chunks = True``: chat
-    models invoked under it then stream their tokens to it (``Scope.wants_chunks``).
-
-    >>> from effects._runtime import calls as entry
-    >>> from combinators import RunnableLambda
-    >>> class Names:
-    ...     def __init__(self): self.seen = []
-    ...     def emit(self, effect): self.seen.append(type(effect).__name__)
-    >>> names = Names()
-    >>> list(entry.stream(RunnableLambda(abs), -1, None, {}, observers=(names,)))
-    [1]
-    >>> names.seen
-    ['RunStarted', 'RunStreamed', 'RunEnded']
-    """
-
-    def emit(self, effect: Effect) -> None: ...
+In = TypeVar("In")
+Out = TypeVar("Out")
+T = TypeVar("T")
 
 
 def _wants_chunks(observer: Observer) -> bool:
@@ -90,6 +76,7 @@ class Scope:
         "limiters",
         "deadline",
         "plain",
+        "listeners",
         "listening",
         "_root_config",
     )
@@ -102,6 +89,7 @@ class Scope:
         limiters: tuple[Limiter, ...],
         deadline: Deadline | None,
         root_config: RunConfig | None = None,
+        listeners: tuple[AwaitingObserver, ...] = (),
     ) -> None:
         self.config = config
         """The effective config of this run, as its functions see it."""
@@ -110,7 +98,9 @@ class Scope:
         self.limiters = limiters
         self.deadline = deadline
         self._root_config = root_config
-        self.listening = any(hasattr(o, "take_pending") for o in observers)
+        self.listeners = listeners
+        """The observers among ``observers`` whose reactions the runtime awaits."""
+        self.listening = bool(listeners)
         # A plain scope hands itself to children: nobody observes, nothing limits,
         # and the config is the default one, so nested calls need no context either.
         self.plain = (
@@ -133,8 +123,12 @@ class Scope:
     # ---------------------------------------------------------------- children
 
     def invoke(
-        self, node: Step, input: Any, tag: str | None = None, kwargs: Mapping[str, Any] = NO_KWARGS
-    ) -> Any:
+        self,
+        node: Step[In, Out],
+        input: In,
+        tag: str | None = None,
+        kwargs: Mapping[str, object] = NO_KWARGS,
+    ) -> Out:
         """Run ``node`` on ``input`` as a child of this scope's run."""
         if self.plain and node.step_binding is None:
             return node.step_invoke(input, self, kwargs)
@@ -172,16 +166,20 @@ class Scope:
         return output
 
     def ainvoke(
-        self, node: Step, input: Any, tag: str | None = None, kwargs: Mapping[str, Any] = NO_KWARGS
-    ) -> Coroutine[Any, Any, Any]:
+        self,
+        node: Step[In, Out],
+        input: In,
+        tag: str | None = None,
+        kwargs: Mapping[str, object] = NO_KWARGS,
+    ) -> Awaitable[Out]:
         """Async ``invoke`` (the node's own coroutine when nothing is in between)."""
         if self.plain and node.step_binding is None:
             return node.step_ainvoke(input, self, kwargs)
         return self._ainvoke(node, input, tag, kwargs)
 
     async def _ainvoke(
-        self, node: Step, input: Any, tag: str | None, kwargs: Mapping[str, Any]
-    ) -> Any:
+        self, node: Step[In, Out], input: In, tag: str | None, kwargs: Mapping[str, object]
+    ) -> Out:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None:
             if not node.is_leaf:
@@ -217,13 +215,13 @@ class Scope:
 
     def stream(
         self,
-        node: Step,
-        inputs: Iterator[Any],
+        node: Step[In, Out],
+        inputs: Iterator[In],
         tag: str | None = None,
-        kwargs: Mapping[str, Any] = NO_KWARGS,
+        kwargs: Mapping[str, object] = NO_KWARGS,
         *,
-        known_input: object = NO_INPUT,
-    ) -> Iterator[Any]:
+        known_input: In | Nothing = NO_INPUT,
+    ) -> Iterator[Out]:
         """Run ``node`` as a stream transform over ``inputs``, as a child run.
 
         ``known_input`` is the whole input when it is known up front (a root
@@ -238,13 +236,13 @@ class Scope:
 
     def astream(
         self,
-        node: Step,
-        inputs: AsyncIterator[Any],
+        node: Step[In, Out],
+        inputs: AsyncIterator[In],
         tag: str | None = None,
-        kwargs: Mapping[str, Any] = NO_KWARGS,
+        kwargs: Mapping[str, object] = NO_KWARGS,
         *,
-        known_input: object = NO_INPUT,
-    ) -> AsyncIterator[Any]:
+        known_input: In | Nothing = NO_INPUT,
+    ) -> AsyncIterator[Out]:
         """Async ``stream``."""
         if self.plain and node.step_binding is None:
             return node.step_astream(inputs, self, kwargs)
@@ -275,7 +273,9 @@ class Scope:
             timeout=self.config.timeout,
             executor=self.config.executor,
         )
-        return Scope(config, self.observers, self.run, self.limiters, self.deadline)
+        return Scope(
+            config, self.observers, self.run, self.limiters, self.deadline, listeners=self.listeners
+        )
 
     # ---------------------------------------------------------------- live chunks
 
@@ -335,11 +335,12 @@ class Scope:
     # ---------------------------------------------------------------- internals
 
     def _descend(
-        self, node: Step, tag: str | None, kwargs: Mapping[str, Any]
-    ) -> tuple[Step, Scope, Mapping[str, Any]]:
+        self, node: Step[In, Out], tag: str | None, kwargs: Mapping[str, object]
+    ) -> tuple[Step[In, Out], Scope, Mapping[str, object]]:
         """Unwrap bindings and make the scope of ``node``'s run."""
         config = self.config
         observers = self.observers
+        listeners = self.listeners
         limiters = self.limiters
         deadline = self.deadline
         root = self._root_config
@@ -368,6 +369,8 @@ class Scope:
                 observer = factory.make_observer(config.for_children())
                 if observer is not None:
                     observers = (*observers, observer)
+                    if isinstance(observer, AwaitingObserver):
+                        listeners = (*listeners, observer)
             node = binding.bound if binding.choose is None else binding.choose(config)
             binding = node.step_binding
         run: RunInfo | None = None
@@ -392,7 +395,7 @@ class Scope:
             and deadline is self.deadline
         ):
             return node, self, kwargs
-        return node, Scope(config, observers, run, limiters, deadline), kwargs
+        return node, Scope(config, observers, run, limiters, deadline, listeners=listeners), kwargs
 
     def run_info(self) -> RunInfo:
         """This scope's run (only observed scopes have one)."""
@@ -405,13 +408,15 @@ class Scope:
         for observer in self.observers:
             observer.emit(effect)
 
-    def failure(self, node: Step, input: Any, shown: object, error: BaseException) -> RunFailed:
+    def failure(
+        self, node: Step[In, Out], input: In | Nothing, shown: object, error: BaseException
+    ) -> RunFailed:
         """The effect of this run failing (a tool run names the tool call it answered)."""
         run = self.run_info()
-        call_id = node.tool_call_id(input) if run.run_type == "tool" else None
+        call_id = node.tool_call_id(input) if run.run_type == "tool" and input is not NOTHING else None
         return RunFailed(run, shown, error, self.clock.now(), tool_call_id=call_id)
 
-    def _start(self, node: Step, input: Any) -> object:
+    def _start(self, node: Step[In, Out], input: In) -> object:
         run = self.run_info()
         # The root shows its raw input, as the peer does; children show what the
         # node says its input is (a model: {"messages": [[...]]}).
@@ -421,26 +426,16 @@ class Scope:
 
     async def await_listeners(self) -> None:
         """Await async listeners due so far (the peer awaits them before going on)."""
-        if not self.listening:
-            return
-        for observer in self.observers:
-            take: Callable[[], list[Awaitable[object]]] | None = getattr(observer, "take_pending", None)
-            if take is not None:
-                for pending in take():
-                    await pending
+        for observer in self.listeners:
+            for pending in observer.take_pending():
+                await pending
 
     def refuse_async_listeners(self) -> None:
-        if not self.listening:
-            return
-        for observer in self.observers:
-            take: Callable[[], list[Awaitable[object]]] | None = getattr(observer, "take_pending", None)
-            if take is None:
-                continue
-            pending = take()
+        for observer in self.listeners:
+            pending = observer.take_pending()
             for awaitable in pending:
-                close: Callable[[], object] | None = getattr(awaitable, "close", None)
-                if close is not None:
-                    close()
+                if isinstance(awaitable, Coroutine):
+                    awaitable.close()  # never awaited: close it, or Python warns
             if pending:
                 raise InputError(
                     f"{self.run_info().name} has async listeners: run it with ainvoke or astream"
@@ -455,7 +450,7 @@ class Scope:
         """Hold a permit of every limiter above (lent to nested work) for the block."""
         return holding(self.limiters)
 
-    async def bounded(self, awaitable: Awaitable[Any], node: Step) -> Any:
+    async def bounded(self, awaitable: Awaitable[T], node: Step[In, Out]) -> T:
         deadline = self.deadline
         if deadline is None:
             return await awaitable
@@ -484,6 +479,7 @@ def entry_scope(
         config, observers = _traced(config, observers, owner)
     ambient = CURRENT_SCOPE.get()
     clock = current_clock()
+    listeners = awaiting(observers) if observers else ()
     if ambient is None:
         if config is EMPTY_CONFIG and not observers:
             return PLAIN_SCOPE
@@ -497,6 +493,7 @@ def entry_scope(
         limiters = ambient.limiters
         deadline = ambient.deadline
         observers = (*ambient.observers, *observers)
+        listeners = (*ambient.listeners, *listeners)
     if config.max_concurrency is not None:
         limiters = (*limiters, Limiter(config.max_concurrency))
     if config.timeout is not None:
@@ -506,7 +503,7 @@ def entry_scope(
     run = None if ambient is None else ambient.run
     merged = merge_configs(base, config.for_children())
     root = config if (config.run_name or config.run_id) else None
-    return Scope(merged, observers, run, limiters, deadline, root)
+    return Scope(merged, observers, run, limiters, deadline, root, listeners)
 
 
 def _traced(

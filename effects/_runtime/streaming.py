@@ -5,22 +5,24 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
-from typing import TYPE_CHECKING, Any, final
+from typing import TYPE_CHECKING, Generic, TypeVar, final
 
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, aadded_up, added_up
-from effects.values import NOTHING
-from effects.values import NO_INPUT, RunEnded, RunStarted, RunStreamed
+from effects.values import NO_INPUT, NOTHING, Nothing, RunEnded, RunStarted, RunStreamed
 
 if TYPE_CHECKING:
     from effects._runtime.scope import Scope
 
+In = TypeVar("In")
+Out = TypeVar("Out")
+
 
 @final
-class StreamWatch:
+class StreamWatch(Generic[In, Out]):
     """The effects of one run in streaming mode.
 
     A run whose input is not known up front starts when its first input chunk
@@ -31,7 +33,7 @@ class StreamWatch:
 
     __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total", "emits")
 
-    def __init__(self, scope: Scope, node: Step, known: object) -> None:
+    def __init__(self, scope: Scope, node: Step[In, Out], known: In | Nothing) -> None:
         self.scope = scope
         self.node = node
         self.known = known
@@ -43,8 +45,8 @@ class StreamWatch:
             not scope.run_info().parent_ids or node.emits_stream_events
         )
         self.started = False
-        self.seen = Total()
-        self.total = Total()
+        self.seen: Total[In] = Total()
+        self.total: Total[Out] = Total()
         if self.observed and known is not NO_INPUT:
             self.start()
 
@@ -53,12 +55,12 @@ class StreamWatch:
         shown = self.known if self.known is NO_INPUT else self.shown_input()
         self.scope.emit_effect(RunStarted(self.scope.run_info(), shown, self.scope.clock.now()))
 
-    def tap(self, inputs: Iterator[Any]) -> Iterator[Any]:
+    def tap(self, inputs: Iterator[In]) -> Iterator[In]:
         for item in inputs:
             self.saw(item)
             yield item
 
-    async def atap(self, inputs: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    async def atap(self, inputs: AsyncIterator[In]) -> AsyncIterator[In]:
         async with closing(inputs) as stream:
             async for item in stream:
                 self.saw(item)
@@ -66,12 +68,12 @@ class StreamWatch:
                     await self.scope.await_listeners()
                 yield item
 
-    def saw(self, item: object) -> None:
+    def saw(self, item: In) -> None:
         if not self.started:
             self.start()
         self.seen.add(item)
 
-    def streamed(self, chunk: object) -> None:
+    def streamed(self, chunk: Out) -> None:
         if not self.started:
             self.start()
         self.total.add(chunk)
@@ -102,22 +104,30 @@ class StreamWatch:
 
 
 def stream_run(
-    self: Scope, node: Step, inputs: Iterator[Any], kwargs: Mapping[str, Any], known_input: object
-) -> Iterator[Any]:
+    self: Scope,
+    node: Step[In, Out],
+    inputs: Iterator[In],
+    kwargs: Mapping[str, object],
+    known_input: In | Nothing,
+) -> Iterator[Out]:
     """Run ``node`` as a stream transform in ``self`` (an observed, limited or configured
     scope): its effects, permits, deadline and context, chunk by chunk."""
     upstream = inputs
     if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
         # Its events show the whole input at its start, as the peer's do.
-        known_input = added_up(inputs)
-        inputs = iter(()) if known_input is NOTHING else iter((known_input,))
+        whole = added_up(inputs)
+        if whole is NOTHING:
+            inputs = iter(())
+        else:
+            inputs = iter((whole,))
+            known_input = whole
     watch = StreamWatch(self, node, known_input)
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.tap(inputs)
     # A step that does not stream by itself computes its output in one go: its run
     # ends before its output flows on, so the next step starts after this one ended
     # (as the peer's events show for tools, prompts and retrievers).
-    held: list[Any] | None = [] if watch.observed and not node.emits_stream_events else None
+    held: list[Out] | None = [] if watch.observed and not node.emits_stream_events else None
     with ExitStack() as stack:
         lease: Lease | None = None
         token = CURRENT_SCOPE.set(self)
@@ -168,20 +178,24 @@ def stream_run(
 
 async def astream_run(
     self: Scope,
-    node: Step,
-    inputs: AsyncIterator[Any],
-    kwargs: Mapping[str, Any],
-    known_input: object,
-) -> AsyncIterator[Any]:
+    node: Step[In, Out],
+    inputs: AsyncIterator[In],
+    kwargs: Mapping[str, object],
+    known_input: In | Nothing,
+) -> AsyncIterator[Out]:
     """Async ``stream_run``."""
     upstream = inputs
     if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
-        known_input = await aadded_up(inputs)
-        inputs = aiter_of(() if known_input is NOTHING else (known_input,))
+        whole = await aadded_up(inputs)
+        if whole is NOTHING:
+            inputs = aiter_of(())
+        else:
+            inputs = aiter_of((whole,))
+            known_input = whole
     watch = StreamWatch(self, node, known_input)
     if watch.observed and known_input is NO_INPUT:
         inputs = watch.atap(inputs)
-    held: list[Any] | None = [] if watch.observed and not node.emits_stream_events else None
+    held: list[Out] | None = [] if watch.observed and not node.emits_stream_events else None
     async with AsyncExitStack() as stack:
         lease: Lease | None = None
         token = CURRENT_SCOPE.set(self)

@@ -70,7 +70,7 @@ def run_indexed(
     *,
     limit: int | None,
     return_exceptions: bool,
-) -> list[_T | BaseException]: ...
+) -> list[_T | Exception]: ...
 
 
 def run_indexed(
@@ -79,7 +79,7 @@ def run_indexed(
     *,
     limit: int | None,
     return_exceptions: bool = False,
-) -> list[_T] | list[_T | BaseException]:
+) -> list[_T] | list[_T | Exception]:
     """Run ``work(0) .. work(count - 1)`` on the shared pool, results in index order.
 
     ``limit`` caps how many run at once (the caller's thread included). Without
@@ -123,13 +123,15 @@ def run_indexed(
     for future in futures:
         if not future.cancel():
             future.result()
-    results: list[_T | BaseException] = []
+    results: list[_T | Exception] = []
     first_error: BaseException | None = None
     for slot in slots:
         if isinstance(slot, _Failed):
-            if not isinstance(slot.error, Exception) or not return_exceptions:
-                first_error = first_error or slot.error
-            results.append(slot.error)
+            error = slot.error
+            if isinstance(error, Exception) and return_exceptions:
+                results.append(error)
+            else:
+                first_error = first_error or error
         else:
             # None only in slots never run after a stop, and then we raise below.
             results.append(cast(_T, slot))

@@ -21,14 +21,16 @@ True
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
-from typing import Final, final
+from typing import Final, Generic, TypeVar, cast, final
 
-from effects.values import NOTHING
+from effects.errors import EmptyStreamError
+from effects.values import NOTHING, Nothing
 from effects._runtime.closing import aclose_all
 
 _BLOCK: Final = 64
 
 
+T = TypeVar("T")
 
 
 def add_chunks(total: object, chunk: object) -> object:
@@ -46,8 +48,11 @@ def add_chunks(total: object, chunk: object) -> object:
 
 
 @final
-class Total:
-    """Adds chunks up; ``value()`` is the sum (``NOTHING`` if there was none)."""
+class Total(Generic[T]):
+    """Adds chunks up; ``value()`` is the sum (``NOTHING`` if there was none).
+
+    Chunks of a ``T`` add up to a ``T`` (the chunk contract of every stream here).
+    """
 
     __slots__ = ("_blocks", "_pending", "_folded", "_text")
 
@@ -62,12 +67,13 @@ class Total:
         """Whether no chunk was added."""
         return self._text and not self._pending and not self._blocks
 
-    def add(self, chunk: object) -> None:
+    def add(self, chunk: T) -> None:
         """Add one chunk."""
         if self._text:
-            if type(chunk) is str:
+            item: object = chunk
+            if type(item) is str:
                 pending = self._pending
-                pending.append(chunk)
+                pending.append(item)
                 if len(pending) >= _BLOCK:
                     self._blocks.append("".join(pending))
                     pending.clear()
@@ -78,8 +84,11 @@ class Total:
             self._pending.clear()
         self._folded = add_chunks(self._folded, chunk)
 
-    def value(self) -> object:
+    def value(self) -> T | Nothing:
         """The chunks added up."""
+        return cast("T | Nothing", self._sum())
+
+    def _sum(self) -> object:
         if not self._text:
             return self._folded
         if not self._pending and not self._blocks:
@@ -92,19 +101,19 @@ class Total:
         return text
 
 
-def added_up(chunks: Iterable[object]) -> object:
+def added_up(chunks: Iterable[T]) -> T | Nothing:
     """All of ``chunks`` added up (``NOTHING`` if there is none).
 
     >>> added_up(["a", "b"]), added_up([]) is NOTHING
     ('ab', True)
     """
-    total = Total()
+    total: Total[T] = Total()
     for chunk in chunks:
         total.add(chunk)
     return total.value()
 
 
-async def aadded_up(chunks: AsyncIterator[object]) -> object:
+async def aadded_up(chunks: AsyncIterator[T]) -> T | Nothing:
     """Async ``added_up``; the stream is closed when done.
 
     >>> import asyncio
@@ -113,10 +122,34 @@ async def aadded_up(chunks: AsyncIterator[object]) -> object:
     >>> asyncio.run(aadded_up(letters()))
     'xy'
     """
-    total = Total()
+    total: Total[T] = Total()
     try:
         async for chunk in chunks:
             total.add(chunk)
     finally:
         await aclose_all((chunks,))
     return total.value()
+
+
+def add_up(chunks: Iterable[T], name: str) -> T:
+    """Add a stream's chunks with ``+``; an empty stream has no value and is an error.
+
+    >>> add_up(iter(["a", "b"]), "x")
+    'ab'
+    >>> add_up(iter([]), "words")
+    Traceback (most recent call last):
+    ...
+    effects.errors.EmptyStreamError: words produced an empty stream, so invoke has no output value
+    """
+    total = added_up(chunks)
+    if total is NOTHING:
+        raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
+    return total
+
+
+async def aadd_up(chunks: AsyncIterator[T], name: str) -> T:
+    """Async ``add_up``."""
+    total = await aadded_up(chunks)
+    if total is NOTHING:
+        raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
+    return total

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Final, final
+from effects.guards import is_a
 
 import attrs
 
@@ -31,7 +32,7 @@ def _names(value: Iterable[str] | None, field: str) -> tuple[str, ...] | None:
         )
     items = tuple(value)
     for item in items:
-        if not isinstance(item, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+        if not is_a(item, str):
             raise TypeError(f"EventFilter.{field} must hold str, got {type(item).__name__} {item!r}")
     return items
 

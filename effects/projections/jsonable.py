@@ -44,11 +44,13 @@ import enum
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from typing import Final, Protocol, TypeAlias, cast
 from uuid import UUID
 
 import attrs
+
+from effects.guards import is_list_or_tuple, is_mapping
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Plain JSON data as Python values."""
@@ -285,13 +287,13 @@ def _encode_container(value: object, depth: int, active: set[int]) -> JsonValue:
 
 
 def _encode_members(value: object, depth: int, active: set[int]) -> JsonValue:
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         out: dict[str, JsonValue] = {}
-        for key, item in cast(Mapping[object, object], value).items():
+        for key, item in value.items():
             out[_key(key)] = _encode(item, depth, active)
         return out
-    if isinstance(value, list | tuple):
-        return [_encode(item, depth, active) for item in cast(Sequence[object], value)]
+    if is_list_or_tuple(value):
+        return [_encode(item, depth, active) for item in value]
     if attrs.has(type(value)):
         return _encode_record(value, _attrs_fields(type(value)), depth, active)
     if hasattr(type(value), "__dataclass_fields__") and not isinstance(value, type):

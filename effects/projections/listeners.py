@@ -56,6 +56,7 @@ from effects.values import (
     RunStarted,
     RunStreamed,
 )
+from effects.guards import is_a
 
 
 @final
@@ -162,7 +163,7 @@ class RunTree:
     __slots__ = ("_root_id", "_nodes")
 
     def __init__(self, root_id: UUID | None = None) -> None:
-        if root_id is not None and not isinstance(root_id, UUID):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+        if root_id is not None and not is_a(root_id, UUID):
             raise TypeError(f"RunTree root_id must be a UUID or None, got {type(root_id).__name__}")
         self._root_id = root_id
         self._nodes: dict[UUID, _Node] = {}

@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from typing import cast
 
+from effects.guards import is_dict, is_list
 from effects.projections.jsonable import JsonValue
 
 
@@ -34,10 +34,10 @@ def escape_key(key: str) -> str:
 
 
 def _shallow_copy(value: object) -> object:
-    if isinstance(value, dict):
-        return dict(cast(dict[str, object], value))
-    if isinstance(value, list):
-        return list(cast(list[object], value))
+    if is_dict(value):
+        return dict(value)
+    if is_list(value):
+        return list(value)
     return value
 
 
@@ -59,18 +59,16 @@ def own_path(doc: object, pointer: str) -> object:
     root = _shallow_copy(doc)
     parent = root
     for part in parts[:-1]:
-        if isinstance(parent, dict):
-            mapping = cast(dict[str, object], parent)
-            if part not in mapping:
+        if is_dict(parent):
+            if part not in parent:
                 break
-            child = _shallow_copy(mapping[part])
-            mapping[part] = child
-        elif isinstance(parent, list):
-            items = cast(list[object], parent)
-            if not part.isdigit() or int(part) >= len(items):
+            child = _shallow_copy(parent[part])
+            parent[part] = child
+        elif is_list(parent):
+            if not part.isdigit() or int(part) >= len(parent):
                 break
-            child = _shallow_copy(items[int(part)])
-            items[int(part)] = child
+            child = _shallow_copy(parent[int(part)])
+            parent[int(part)] = child
         else:
             break
         parent = child

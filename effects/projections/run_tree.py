@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import final
 from uuid import UUID
 
-from effects.values import CustomEmitted, Effect, RunEnded, RunFailed, RunStarted, RunStreamed
+from effects.values import CustomEmitted, Effect, RunEnded, RunStarted, RunStreamed
 
 
 @final
@@ -61,7 +61,7 @@ class RunTreeText:
             seen.chunks += 1
         elif isinstance(effect, RunEnded):
             seen.end = effect.at
-        elif isinstance(effect, RunFailed):  # pyright: ignore[reportUnnecessaryIsInstance]
+        else:  # RunFailed: the effects of a run are a closed union
             seen.end = effect.at
             seen.failed = type(effect.error).__name__
 

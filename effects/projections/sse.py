@@ -26,6 +26,7 @@ from typing import Final, final
 import attrs
 
 from effects.projections.jsonable import JsonValue, to_jsonable
+from effects.guards import checked
 
 
 def compact_json(value: JsonValue) -> str:
@@ -213,8 +214,7 @@ class SseParser:
         ...
         TypeError: SseParser.feed expects bytes, got str
         """
-        if not isinstance(chunk, bytes | bytearray | memoryview):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
-            raise TypeError(f"SseParser.feed expects bytes, got {type(chunk).__name__}")
+        checked(chunk, (bytes, bytearray, memoryview), "SseParser.feed expects bytes")
         if self._ended:
             if bytes(chunk).strip():
                 raise ValueError("text/event-stream has data after its 'end' frame")

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Final, final
 from uuid import UUID
 
-from effects.values import CustomEmitted, Effect, RunEnded, RunFailed, RunStarted, RunStreamed
+from effects.values import CustomEmitted, Effect, RunEnded, RunStarted, RunStreamed
 
 _ROW: Final = 24
 _INDENT: Final = 16
@@ -117,7 +117,7 @@ class Timeline:
             row.chunks.append(effect.at)
         elif isinstance(effect, RunEnded):
             row.end = effect.at
-        elif isinstance(effect, RunFailed):  # pyright: ignore[reportUnnecessaryIsInstance]
+        else:  # RunFailed: the effects of a run are a closed union
             row.end = effect.at
             # A replayed RecordedError keeps the original's type name as error_type.
             error_type = getattr(effect.error, "error_type", None)

@@ -207,10 +207,8 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
 
     # ------------------------------------------------------------------ model and tools
 
-    def _model_input(self, progress: Progress) -> object:
-        if self.prompt is None:
-            return progress.transcript
-        variables = dict(progress.conversation.variables)
+    def _variables(self, progress: Progress) -> dict[str, object]:
+        variables: dict[str, object] = dict(progress.conversation.variables)
         variables["agent_scratchpad"] = list(progress.messages)
         if "messages" in variables:
             variables["messages"] = progress.transcript
@@ -227,17 +225,17 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
         return _with_call_ids(reply)
 
     def _call_model(self, scope: Scope, progress: Progress, with_tools: bool) -> AIMessage:
-        model_input = self._model_input(progress)
+        model_input: LanguageModelInput = progress.transcript
         if self.prompt is not None:
-            model_input = scope.invoke(self.prompt, model_input)
+            model_input = scope.invoke(self.prompt, self._variables(progress))
         reply = self._reply(scope.invoke(self._model(with_tools), model_input))
         progress.calls += 1
         return reply
 
     async def _acall_model(self, scope: Scope, progress: Progress, with_tools: bool) -> AIMessage:
-        model_input = self._model_input(progress)
+        model_input: LanguageModelInput = progress.transcript
         if self.prompt is not None:
-            model_input = await scope.ainvoke(self.prompt, model_input)
+            model_input = await scope.ainvoke(self.prompt, self._variables(progress))
         reply = self._reply(await scope.ainvoke(self._model(with_tools), model_input))
         progress.calls += 1
         return reply

@@ -30,7 +30,7 @@ is a str, a message, a list of messages, or a dict holding them under
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Final, Generic, TypeVar, cast, final
 
 import attrs
@@ -38,7 +38,7 @@ import attrs
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
 from combinators.components.messages import AIMessage, BaseMessage, HumanMessage, Message
-from effects.authoring import NOTHING, Scope, aadded_up, added_up, closing
+from effects.authoring import NOTHING, Scope, aadded_up, added_up, closing, is_list_or_tuple, is_mapping
 
 Out = TypeVar("Out")
 
@@ -54,8 +54,8 @@ SESSION_ID: Final = ConfigurableFieldSpec(
 
 def _messages_in(value: object, key: str | None, what: str) -> list[Message]:
     """The messages of an input or an output, in any of the shapes the peer accepts."""
-    if isinstance(value, Mapping):
-        given = cast(Mapping[str, object], value)
+    if is_mapping(value):
+        given = value
         chosen = key if key is not None else (next(iter(given)) if len(given) == 1 else what)
         if chosen not in given:
             raise InputError(f"RunnableWithMessageHistory expects the {what} messages under {chosen!r}, got keys {list(given)}")
@@ -65,10 +65,10 @@ def _messages_in(value: object, key: str | None, what: str) -> list[Message]:
         return [HumanMessage(value) if what == "input" else AIMessage(value)]
     if isinstance(value, BaseMessage):
         return [cast(Message, value)]
-    if isinstance(value, list | tuple):
-        items: list[object] = list(cast(Sequence[object], value))
-        if items and isinstance(items[0], list):  # a chat model's batch of one conversation
-            items = list(cast(list[object], items[0]))
+    if is_list_or_tuple(value):
+        items: list[object] = list(value)
+        if items and is_list_or_tuple(items[0]):  # a chat model's batch of one conversation
+            items = list(items[0])
         if all(isinstance(m, BaseMessage) for m in items):
             return cast(list[Message], items)
     raise InputError(
@@ -221,11 +221,11 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
 
 
 def _dict(value: object) -> dict[str, object]:
-    if not isinstance(value, Mapping):
+    if not is_mapping(value):
         raise InputError(
             f"RunnableWithMessageHistory with a messages key expects a dict input, got {type(value).__name__}"
         )
-    return dict(cast(Mapping[str, object], value))
+    return {str(key): item for key, item in value.items()}
 
 
 def _takes_one_positional(function: Callable[..., object]) -> bool:

@@ -25,6 +25,7 @@ from combinators.components.messages.values import (
     checked_mapping,
     checked_optional,
 )
+from effects.authoring import is_list_or_tuple, is_mapping
 
 def get_buffer_string(
     messages: Iterable[Message], *, human_prefix: str = "Human", ai_prefix: str = "AI"
@@ -47,10 +48,10 @@ def get_buffer_string(
 
 def _plain(value: object) -> object:
     # JSON-shaped copies: mappings become dicts, tuples become lists.
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in cast("Mapping[object, object]", value).items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in cast("Sequence[object]", value)]
+    if is_mapping(value):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if is_list_or_tuple(value):
+        return [_plain(v) for v in value]
     return value
 
 
@@ -141,8 +142,8 @@ def coerce_to_message(value: object) -> Message:
         return value
     if isinstance(value, str):
         return HumanMessage(value)
-    if isinstance(value, (tuple, list)):
-        pair = cast("Sequence[object]", value)
+    if is_list_or_tuple(value):
+        pair = value
         if len(pair) != 2 or not isinstance(pair[0], str):
             raise ValueError(f"a message as a sequence must be a (role, content) pair, got {value!r}")
         return _from_role(pair[0], pair[1], {}, pair)
@@ -166,8 +167,8 @@ def coerce_to_messages(values: Iterable[object]) -> tuple[Message, ...]:
     >>> coerce_to_messages([("system", "s"), {"role": "user", "content": "u"}])
     (SystemMessage('s'), HumanMessage('u'))
     """
-    if isinstance(values, (str, Mapping)):
-        kind = type(cast(object, values)).__name__
+    if isinstance(values, str) or is_mapping(values):
+        kind = type(values).__name__
         raise TypeError(
             f"coerce_to_messages expects a sequence of message-likes, got a {kind}; "
             "wrap a single message in a list"

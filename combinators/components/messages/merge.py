@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, cast
 
 import attrs
+from effects.authoring import is_mapping
 
 if TYPE_CHECKING:  # the message values import these rules, so types only
     from combinators.components.messages.values import Content, ContentPart, ToolCallChunk
@@ -65,8 +66,8 @@ def merge_dicts(left: Mapping[str, object], right: Mapping[str, object]) -> dict
 
 
 def _merge_index(element: object) -> int | str | None:
-    if isinstance(element, Mapping):
-        index = cast("Mapping[str, object]", element).get("index")
+    if is_mapping(element):
+        index = element.get("index")
         if (isinstance(index, int) and not isinstance(index, bool)) or (
             isinstance(index, str) and index.startswith("lc_")
         ):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeAlias, TypeVar, cast, final
+from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeAlias, cast, final
 
 import attrs
 
@@ -35,7 +35,22 @@ from combinators.components.messages.merge import merge_content as merge_content
 from combinators.components.messages.merge import merge_dicts as merge_dicts
 from combinators.components.messages.merge import merge_lists as merge_lists
 from combinators.components.messages.merge import merge_tool_call_chunks, preferred_id
+from combinators.components.messages.fields import Content as Content
+from combinators.components.messages.fields import ContentBlock as ContentBlock
+from combinators.components.messages.fields import ContentLike as ContentLike
+from combinators.components.messages.fields import ContentPart as ContentPart
+from combinators.components.messages.fields import checked_mapping as checked_mapping
+from combinators.components.messages.fields import checked_optional as checked_optional
+from combinators.components.messages.fields import (
+    add_details,
+    no_items,
+    text_of,
+    to_content,
+    to_mapping,
+    to_token_details,
+)
 from combinators.components.partial_json.reader import parse_partial_json
+from effects.authoring import checked, is_a
 
 if TYPE_CHECKING:
     from combinators.components.messages.coercion import coerce_to_message as coerce_to_message
@@ -43,54 +58,7 @@ if TYPE_CHECKING:
     from combinators.components.messages.coercion import get_buffer_string as get_buffer_string
     from combinators.components.messages.coercion import message_to_dict as message_to_dict
 
-_T = TypeVar("_T")
 
-ContentBlock: TypeAlias = Mapping[str, object]
-"""An open-ended content block, e.g. ``{"type": "text", "text": "hi"}``."""
-ContentPart: TypeAlias = "str | ContentBlock"
-Content: TypeAlias = "str | tuple[ContentPart, ...]"
-ContentLike: TypeAlias = "str | Sequence[str | Mapping[str, object]]"
-
-
-def _to_content(value: ContentLike) -> Content:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Sequence):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-        parts: list[ContentPart] = []
-        for part in value:
-            if isinstance(part, str):
-                parts.append(part)
-            elif isinstance(part, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
-                parts.append(dict(part))
-            else:
-                raise TypeError(
-                    "message content parts must be str or mappings (content blocks), "
-                    f"got {type(part).__name__}"
-                )
-        return tuple(parts)
-    raise TypeError(
-        f"message content must be a str or a sequence of parts, got {type(value).__name__}"
-    )
-
-
-def _to_mapping(value: Mapping[str, object] | None) -> Mapping[str, object]:
-    # A private copy, typed read-only, so the caller's dict can never change the message.
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise TypeError(f"expected a mapping, got {type(value).__name__}")
-    return dict(value)
-
-
-def _no_items() -> dict[str, object]:
-    return {}
-
-
-def _to_token_details(value: Mapping[str, int] | None) -> Mapping[str, int]:
-    return {} if value is None else dict(value)
-
-
-# -- tool calls and usage -------------------------------------------------------------
 
 
 @final
@@ -103,7 +71,7 @@ class ToolCall:
     """
 
     name: str
-    args: Mapping[str, object] = attrs.field(factory=_no_items, converter=_to_mapping)
+    args: Mapping[str, object] = attrs.field(factory=no_items, converter=to_mapping)
     id: str | None = None
 
 
@@ -137,10 +105,6 @@ class InvalidToolCall:
     error: str | None = None
 
 
-def _add_details(left: Mapping[str, int], right: Mapping[str, int]) -> Mapping[str, int]:
-    return {key: left.get(key, 0) + right.get(key, 0) for key in {**left, **right}}
-
-
 @final
 @attrs.frozen
 class UsageMetadata:
@@ -153,42 +117,19 @@ class UsageMetadata:
     input_tokens: int = 0
     output_tokens: int = 0
     total_tokens: int = 0
-    input_token_details: Mapping[str, int] = attrs.field(default=None, converter=_to_token_details)
-    output_token_details: Mapping[str, int] = attrs.field(default=None, converter=_to_token_details)
+    input_token_details: Mapping[str, int] = attrs.field(default=None, converter=to_token_details)
+    output_token_details: Mapping[str, int] = attrs.field(default=None, converter=to_token_details)
 
     def __add__(self, other: UsageMetadata) -> UsageMetadata:
-        if not isinstance(other, UsageMetadata):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not is_a(other, UsageMetadata):
             return NotImplemented
         return UsageMetadata(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
             self.total_tokens + other.total_tokens,
-            _add_details(self.input_token_details, other.input_token_details),
-            _add_details(self.output_token_details, other.output_token_details),
+            add_details(self.input_token_details, other.input_token_details),
+            add_details(self.output_token_details, other.output_token_details),
         )
-
-
-def checked_mapping(value: object, what: str) -> Mapping[str, object]:
-    """``value`` as a mapping, or a ``TypeError`` naming ``what``.
-
-    >>> checked_mapping([], "usage_metadata")
-    Traceback (most recent call last):
-    TypeError: usage_metadata must be a mapping, got list
-    """
-    if not isinstance(value, Mapping):
-        raise TypeError(f"{what} must be a mapping, got {type(value).__name__}")
-    return cast("Mapping[str, object]", value)
-
-
-def checked_optional(value: object, kind: type[_T], what: str) -> _T | None:
-    """``value`` if it is ``None`` or a ``kind``, else a ``TypeError`` naming ``what``.
-
-    >>> checked_optional("c1", str, "id"), checked_optional(None, str, "id")
-    ('c1', None)
-    """
-    if value is None or isinstance(value, kind):
-        return value
-    raise TypeError(f"{what} must be {kind.__name__} or None, got {type(value).__name__}")
 
 
 def _to_usage(value: UsageMetadata | Mapping[str, object] | None) -> UsageMetadata | None:
@@ -257,20 +198,6 @@ _INVALID_FIELDS: Final = ("name", "args", "id", "error")
 # -- messages --------------------------------------------------------------------------
 
 
-def _text_of(content: Content) -> str:
-    if isinstance(content, str):
-        return content
-    pieces: list[str] = []
-    for part in content:
-        if isinstance(part, str):
-            pieces.append(part)
-        elif part.get("type") == "text":
-            text = part.get("text")
-            if isinstance(text, str):
-                pieces.append(text)
-    return "".join(pieces)
-
-
 @attrs.frozen(repr=False)
 class BaseMessage:
     """What every message has (abstract: only the concrete message classes are built).
@@ -282,14 +209,14 @@ class BaseMessage:
     type: ClassVar[str] = "base"
     role_prefix: ClassVar[str] = ""  # how ``get_buffer_string`` names the speaker
 
-    content: Content = attrs.field(converter=_to_content)
+    content: Content = attrs.field(converter=to_content)
     id: str | None = attrs.field(default=None, kw_only=True)
     name: str | None = attrs.field(default=None, kw_only=True)
     additional_kwargs: Mapping[str, object] = attrs.field(
-        factory=_no_items, converter=_to_mapping, kw_only=True
+        factory=no_items, converter=to_mapping, kw_only=True
     )
     response_metadata: Mapping[str, object] = attrs.field(
-        factory=_no_items, converter=_to_mapping, kw_only=True
+        factory=no_items, converter=to_mapping, kw_only=True
     )
 
     def __attrs_pre_init__(self) -> None:
@@ -306,7 +233,7 @@ class BaseMessage:
         >>> HumanMessage([{"type": "text", "text": "a"}, {"type": "image_url"}, "b"]).text
         'ab'
         """
-        return _text_of(self.content)
+        return text_of(self.content)
 
     def __repr__(self) -> str:
         # Reads like the call that built it: only the fields that differ from defaults.
@@ -476,8 +403,7 @@ def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIM
     """
     chunks = (first, *others)
     for chunk in chunks:
-        if not isinstance(chunk, AIMessageChunk):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-            raise TypeError(f"can only add AIMessageChunk values, got {type(chunk).__name__}")
+        checked(chunk, AIMessageChunk, "can only add AIMessageChunk values")
     texts = [chunk.content for chunk in chunks if isinstance(chunk.content, str)]
     content: Content
     if len(texts) == len(chunks):

@@ -40,7 +40,7 @@ from effects.errors import EmptyStreamError, InputError
 from effects import RunInfo
 from effects.authoring import Scope
 from effects.authoring import closing
-from effects.authoring import NOTHING, aadded_up, added_up
+from effects.authoring import NOTHING, aadded_up, added_up, is_list_of
 
 LanguageModelInput: TypeAlias = "str | StringPromptValue | ChatPromptValue | Sequence[object]"
 """What a model accepts: text, a prompt value, or a list of message-likes."""
@@ -70,10 +70,23 @@ def to_messages(value: object, model: str) -> list[Message]:
     raise InputError(f"{model} expects a str, messages or a prompt value, got {type(value).__name__}")
 
 
-def _split_options(kwargs: Mapping[str, Any]) -> tuple[list[str] | None, dict[str, Any]]:
+def split_options(kwargs: Mapping[str, object], model: str) -> tuple[list[str] | None, dict[str, object]]:
+    """A call's ``stop`` words, and its other options.
+
+    >>> split_options({"stop": ("\\n",), "temperature": 0}, "m")
+    (['\\n'], {'temperature': 0})
+    >>> split_options({"stop": "\\n"}, "m")
+    Traceback (most recent call last):
+    ...
+    effects.errors.InputError: m expects stop to be a list of str, got '\\n'
+    """
     options = dict(kwargs)
     stop = options.pop("stop", None)
-    return (list(stop) if stop is not None else None), options
+    if stop is None:
+        return None, options
+    if not is_list_of(stop, str):
+        raise InputError(f"{model} expects stop to be a list of str, got {stop!r}")
+    return list(stop), options
 
 
 RUN_ID_PREFIX: Final = "lc_run--"
@@ -209,9 +222,9 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         return model_params(self, kwargs)
 
     def step_invoke(
-        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]
     ) -> ChatOutput:
-        stop, options = _split_options(kwargs)
+        stop, options = split_options(kwargs, self.name)
         messages = to_messages(input, self.name)
         if self._invoke_streams(scope, options):
             return self._streamed_whole(self._stream(messages, stop, **options), scope)
@@ -219,9 +232,9 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))
 
     async def step_ainvoke(
-        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]
     ) -> ChatOutput:
-        stop, options = _split_options(kwargs)
+        stop, options = split_options(kwargs, self.name)
         messages = to_messages(input, self.name)
         if self._invoke_streams(scope, options):
             return await self._astreamed_whole(self._astream(messages, stop, **options), scope)
@@ -258,12 +271,12 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         return add_ai_message_chunks(*chunks).to_message()
 
     def step_stream(
-        self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[ChatOutput]:
         total: Any = added_up(inputs)
         if total is NOTHING:
             return
-        stop, options = _split_options(kwargs)
+        stop, options = split_options(kwargs, self.name)
         messages = to_messages(total, self.name)
         if not self._streams_with(options):
             reply = self._generate(messages, stop, **options)
@@ -274,12 +287,12 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
             yield _with_id(chunk, message_id)
 
     async def step_astream(
-        self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[ChatOutput]:
         total: Any = await aadded_up(inputs)
         if total is NOTHING:
             return
-        stop, options = _split_options(kwargs)
+        stop, options = split_options(kwargs, self.name)
         messages = to_messages(total, self.name)
         if not self._streams_with(options):
             reply = await self._agenerate(messages, stop, **options)

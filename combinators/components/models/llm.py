@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
-from combinators.components.models.chat_model import LanguageModelInput, to_messages
+from combinators.components.models.chat_model import LanguageModelInput, split_options, to_messages
 from combinators.components.messages.values import get_buffer_string
 from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
@@ -77,19 +77,17 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
         generation = {"text": output, "generation_info": None, "type": "Generation"}
         return {"generations": [[generation]], "llm_output": None}
 
-    def step_invoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, Any]) -> str:
-        options = dict(kwargs)
-        stop = options.pop("stop", None)
+    def step_invoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]) -> str:
+        stop, options = split_options(kwargs, self.name)
         return self._generate(to_prompt_text(input, self.name), stop, **options)
 
     def step_stream(
-        self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[str]:
         total: Any = added_up(inputs)
         if total is NOTHING:
             return
-        options = dict(kwargs)
-        stop = options.pop("stop", None)
+        stop, options = split_options(kwargs, self.name)
         prompt = to_prompt_text(total, self.name)
         if self.streams:
             yield from self._stream(prompt, stop, **options)
@@ -97,7 +95,7 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
             yield self._generate(prompt, stop, **options)
 
     async def step_astream(
-        self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[str]:
         collected: list[LanguageModelInput] = []
         async with closing(inputs) as stream:

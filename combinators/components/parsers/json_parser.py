@@ -253,16 +253,16 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
             raise OutputParserError(f"Invalid json output: {text.strip()}", text) from None
         return self._typed(value, text)
 
-    def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+    def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(reply_text(input, self.name))
 
     async def step_ainvoke(
-        self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]
     ) -> T:
         return self.parse(reply_text(input, self.name))
 
     def step_stream(
-        self, inputs: Iterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[T]:
         reading = _Reading(self)
         for chunk in inputs:
@@ -270,7 +270,7 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         yield from reading.finish()
 
     async def step_astream(
-        self, inputs: AsyncIterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[T]:
         reading = _Reading(self)
         async with closing(inputs) as chunks:

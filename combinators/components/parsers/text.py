@@ -15,7 +15,7 @@ show no input at start (the peer's behaviour) and the added-up input at the end.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, final
+from typing import final
 
 import attrs
 
@@ -75,23 +75,23 @@ class StrOutputParser(Runnable[str | BaseMessage, str]):
     run_type = "parser"
     input_known_at_start = False
 
-    def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]) -> str:
+    def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]) -> str:
         return reply_text(input, self.name)
 
     async def step_ainvoke(
-        self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]
     ) -> str:
         return reply_text(input, self.name)
 
     def step_stream(
-        self, inputs: Iterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[str]:
         name = self.name
         for chunk in inputs:
             yield reply_text(chunk, name)
 
     async def step_astream(
-        self, inputs: AsyncIterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[str | BaseMessage], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[str]:
         name = self.name
         async with closing(inputs) as chunks:

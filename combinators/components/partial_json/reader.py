@@ -37,6 +37,7 @@ import jsonpatch
 from combinators.components.partial_json.scanner import MAX_DEPTH, NO_VALUE, Mark, NoValue, Outcome, Scanner
 from combinators.components.partial_json.scanner import JsonContainer as JsonContainer
 from combinators.components.partial_json.scanner import JsonValue as JsonValue
+from effects.authoring import checked
 
 
 _STRIPPED_AT_ENDS: Final = frozenset(" \n\r\t`")
@@ -115,8 +116,7 @@ class PartialJsonReader:
 
     def feed(self, chunk: str) -> None:
         """Read the next chunk of text."""
-        if not isinstance(chunk, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-            raise TypeError(f"PartialJsonReader.feed expects str chunks, got {type(chunk).__name__}")
+        checked(chunk, str, "PartialJsonReader.feed expects str chunks")
         if self._plain is not None:
             self._plain.feed(chunk)
             return
@@ -214,8 +214,7 @@ def parse_partial_json(text: str) -> JsonValue:
     >>> parse_partial_json('{"a": 1}}') is None
     True
     """
-    if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-        raise TypeError(f"parse_partial_json expects a str, got {type(text).__name__}")
+    checked(text, str, "parse_partial_json expects a str")
     if text.count("[") + text.count("{") <= MAX_DEPTH:  # json recurses once per level: only then
         try:
             return cast(JsonValue, json.loads(text, strict=False))
@@ -240,8 +239,7 @@ def parse_json_markdown(text: str) -> JsonValue:
     >>> parse_json_markdown('  {"a": "hello  ')
     {'a': 'hello'}
     """
-    if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-        raise TypeError(f"parse_json_markdown expects a str, got {type(text).__name__}")
+    checked(text, str, "parse_json_markdown expects a str")
     reader = PartialJsonReader(markdown=True)
     reader.feed(text)
     try:

@@ -14,8 +14,8 @@ MessagesPlaceholder('history', optional=True)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar, Final, Self, TypeAlias, cast, final
+from collections.abc import Mapping
+from typing import ClassVar, Final, Self, TypeAlias, final
 
 import attrs
 
@@ -31,6 +31,7 @@ from combinators.components.messages.values import (
 )
 from combinators.components.prompts.values import ChatPromptValue
 from combinators.components.prompts.formats import PartialValue, Template, TemplateFormat
+from effects.authoring import is_a, is_list_or_tuple, is_mapping
 
 
 
@@ -201,7 +202,7 @@ class AIMessagePromptTemplate(BaseMessagePromptTemplate):
 
 
 def _non_negative_or_none(_instance: object, _attribute: object, value: int | None) -> None:
-    if value is not None and (not isinstance(value, int) or value < 0):  # pyright: ignore[reportUnnecessaryIsInstance]
+    if value is not None and (not is_a(value, int) or value < 0):
         raise ValueError(f"n_messages must be a non-negative int or None, got {value!r}")
 
 
@@ -251,8 +252,8 @@ class MessagesPlaceholder:
         value = values.get(name, []) if self.optional else values[name]
         if isinstance(value, ChatPromptValue):
             messages = value.to_messages()
-        elif isinstance(value, (list, tuple)):
-            messages = list(coerce_to_messages(cast("Iterable[object]", value)))
+        elif is_list_or_tuple(value):
+            messages = list(coerce_to_messages(value))
         else:
             raise ValueError(
                 f"variable {name} should be a list of base messages, got {value!r} of type {type(value)}"
@@ -334,14 +335,13 @@ def to_part(message: object, template_format: TemplateFormat = "f-string") -> Ch
         return part
     if isinstance(message, str):
         return HumanMessagePromptTemplate.from_template(message, template_format=template_format)
-    if isinstance(message, (tuple, list)):
-        pair = cast("Sequence[object]", message)
+    if is_list_or_tuple(message):
+        pair = message
         if len(pair) != 2:
             raise ValueError(f"a message template as a sequence must be a (role, template) pair, got {pair!r}")
         return _from_role(pair[0], pair[1], template_format, pair)
-    if isinstance(message, Mapping):
-        fields = cast("Mapping[object, object]", message)
-        return _from_role(fields.get("role"), fields.get("content"), template_format, fields)
+    if is_mapping(message):
+        return _from_role(message.get("role"), message.get("content"), template_format, message)
     raise TypeError(
         f"cannot make a message template from a {type(message).__name__}: expected a (role, template) "
         "pair, a str, a {'role': ..., 'content': ...} dict, a message, a message template or a MessagesPlaceholder"

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, Literal, TypeAlias, cast, final
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, final
 
 import attrs
 
 from combinators.components.prompts.mustache import MustacheTemplate, excerpt, parse_mustache
+from effects.authoring import checked, is_list_or_tuple, is_mapping
 
 if TYPE_CHECKING:
     from jinja2 import Template as _JinjaTemplate
@@ -160,14 +161,12 @@ def _jinja2_environment() -> SandboxedEnvironment:
             return self.getitem(obj, attribute)
 
         def getitem(self, obj: object, argument: object) -> object:
-            if isinstance(obj, Mapping) and isinstance(argument, str):
-                items = cast("Mapping[str, object]", obj)
-                if argument in items:
-                    return items[argument]
-            elif isinstance(obj, (list, tuple)) and isinstance(argument, int):
-                values = cast("Sequence[object]", obj)
-                if -len(values) <= argument < len(values):
-                    return values[argument]
+            if is_mapping(obj) and isinstance(argument, str):
+                if argument in obj:
+                    return obj[argument]
+            elif is_list_or_tuple(obj) and isinstance(argument, int):
+                if -len(obj) <= argument < len(obj):
+                    return obj[argument]
             return self.undefined(obj=obj, name=str(argument))
 
     environment = MappingOnlySandbox(undefined=Undefined, autoescape=False)
@@ -210,8 +209,7 @@ _Parsed: TypeAlias = "_FString | MustacheTemplate | _Jinja2"
 
 
 def _parse(source: str, template_format: TemplateFormat) -> _Parsed:
-    if not isinstance(source, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-        raise TypeError(f"a template must be a str, got {type(source).__name__}")
+    checked(source, str, "a template must be a str")
     if template_format == "f-string":
         return _FString(_parse_fstring(source))
     if template_format == "mustache":
@@ -286,8 +284,7 @@ class Template:
 
         Caller values override partial ones; ``owner`` names the template in errors.
         """
-        if not isinstance(values, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-            raise TypeError(f"{owner} expects a mapping of variable values, got {type(values).__name__}")
+        checked(values, Mapping, f"{owner} expects a mapping of variable values")
         missing = [name for name in self.input_variables if name not in values]
         if missing:
             raise missing_variables_error(owner, self.input_variables, list(values))

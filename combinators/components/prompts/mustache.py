@@ -13,9 +13,10 @@ takes its whole line with it, as the spec says.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final, TypeAlias, cast, final
+from typing import Final, TypeAlias, final
 
 import attrs
+from effects.authoring import is_list_or_tuple, is_mapping
 
 from effects.authoring import NOTHING
 
@@ -134,11 +135,10 @@ def _lookup(path: tuple[str, ...], scopes: Sequence[object]) -> object:
         value = scope
         for part in path:
             # Mappings by key and lists by index only: never attributes, never calls.
-            if isinstance(value, Mapping):
-                value = cast("Mapping[str, object]", value).get(part, NOTHING)
-            elif isinstance(value, (list, tuple)) and part.isdigit():
-                items = cast("Sequence[object]", value)
-                value = items[int(part)] if int(part) < len(items) else NOTHING
+            if is_mapping(value):
+                value = value.get(part, NOTHING)
+            elif is_list_or_tuple(value) and part.isdigit():
+                value = value[int(part)] if int(part) < len(value) else NOTHING
             else:
                 value = NOTHING
             if value is NOTHING:
@@ -180,8 +180,8 @@ def _render_nodes(nodes: tuple[_MustacheNode, ...], scopes: list[object], out: l
             if node.inverted:
                 if _is_falsy(value):
                     _render_nodes(node.children, scopes, out)
-            elif isinstance(value, (list, tuple)):
-                for item in cast("Sequence[object]", value):
+            elif is_list_or_tuple(value):
+                for item in value:
                     if not _is_falsy(item):  # the peer skips falsy items (0 and None too)
                         _render_nodes(node.children, [*scopes, item], out)
             elif not _is_falsy(value):

@@ -154,7 +154,7 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         return StringPromptValue(self.format(**values))
 
     def step_invoke(
-        self, input: PromptInput, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: PromptInput, scope: Scope, kwargs: Mapping[str, object]
     ) -> StringPromptValue:
         values = prompt_values(self.name, input, self.input_variables)
         return StringPromptValue(self._parsed.format(values, owner=self.name))
@@ -285,7 +285,7 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         return get_buffer_string(self._render(values))
 
     def step_invoke(
-        self, input: PromptInput, scope: Scope, kwargs: Mapping[str, Any]
+        self, input: PromptInput, scope: Scope, kwargs: Mapping[str, object]
     ) -> ChatPromptValue:
         return ChatPromptValue(self._render(prompt_values(self.name, input, self.input_variables)))
 

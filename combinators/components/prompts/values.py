@@ -23,11 +23,11 @@ from combinators.components.messages.values import (
     coerce_to_messages,
     get_buffer_string,
 )
+from effects.authoring import checked
 
 
 def _to_text(value: str) -> str:
-    if not isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
-        raise TypeError(f"StringPromptValue text must be a str, got {type(value).__name__}")
+    checked(value, str, "StringPromptValue text must be a str")
     return value
 
 

@@ -30,6 +30,7 @@ from typing import final
 import attrs
 
 from combinators.components.retrieval.documents import BaseRetriever, Document
+from effects.authoring import is_a
 
 __all__ = ["ENGLISH_STOPWORDS", "Bm25Index", "Bm25Retriever", "tokenize"]
 
@@ -55,7 +56,7 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> tuple[str, .
     >>> tokenize("The keeper's LAMP!", stopwords=frozenset({"the"}))
     ('keeper', 's', 'lamp')
     """
-    if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(text, str):
         raise TypeError(f"tokenize expects a str, got {_describe(text)}")
     return tuple(word for word in _WORD.findall(text.lower()) if word not in stopwords)
 
@@ -63,7 +64,7 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> tuple[str, .
 def _to_documents(documents: Iterable[Document]) -> tuple[Document, ...]:
     checked = tuple(documents)
     for index, document in enumerate(checked):
-        if not isinstance(document, Document):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+        if not is_a(document, Document):
             raise TypeError(f"Bm25Index documents must be Documents, got {type(document).__name__} at index {index}")
     return checked
 
@@ -71,7 +72,7 @@ def _to_documents(documents: Iterable[Document]) -> tuple[Document, ...]:
 def _to_stopwords(words: Iterable[str]) -> frozenset[str]:
     checked = frozenset(words)
     for word in sorted(checked):
-        if not isinstance(word, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+        if not is_a(word, str):
             raise TypeError(f"Bm25Index stopwords must be str, got {_describe(word)}")
         if word != word.lower():
             # Tokens are lowercased, so such a stopword could never match.
@@ -170,7 +171,7 @@ class Bm25Index:
         >>> [round(s, 3) for s in index.scores("lamp")]
         [0.0, 0.693]
         """
-        if not isinstance(query, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+        if not is_a(query, str):
             raise TypeError(f"Bm25Index.search query must be a str, got {_describe(query)}")
         totals = [0.0] * len(self.documents)
         count = len(self.documents)

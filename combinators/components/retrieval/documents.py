@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, final
+from typing import final
 
 import attrs
 
 from combinators import Runnable
 from effects.errors import InputError
 from effects.authoring import Scope
+from effects.authoring import is_a
 
 __all__ = ["BaseRetriever", "Document", "format_documents_as_string", "load_text_documents"]
 
@@ -42,11 +43,11 @@ def _check_page_content(_instance: object, _attribute: object, value: str) -> No
 def _copy_metadata(value: Mapping[str, object]) -> dict[str, object]:
     # A private copy: a caller mutating their dict afterwards must not change a frozen
     # value (and a plain dict keeps pickling and LangChain's repr).
-    if not isinstance(value, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(value, Mapping):
         raise TypeError(f"Document metadata must be a mapping of str to values, got {_describe(value)}")
     copied: dict[str, object] = {}
     for key, item in value.items():
-        if not isinstance(key, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+        if not is_a(key, str):
             raise TypeError(f"Document metadata keys must be str, got {_describe(key)}")
         copied[key] = item
     return copied
@@ -95,7 +96,7 @@ def format_documents_as_string(documents: Iterable[Document]) -> str:
     """
     contents: list[str] = []
     for index, document in enumerate(documents):
-        if not isinstance(document, Document):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+        if not is_a(document, Document):
             raise TypeError(
                 f"format_documents_as_string expects Documents, got {type(document).__name__} at index {index}"
             )
@@ -156,7 +157,7 @@ class BaseRetriever(Runnable[str, list[Document]]):
         """Hook: async `_get_relevant_documents` (by default the sync one, inline)."""
         return self._get_relevant_documents(query)
 
-    def _query(self, input: object, kwargs: Mapping[str, Any]) -> str:
+    def _query(self, input: object, kwargs: Mapping[str, object]) -> str:
         if kwargs:
             # LangChain forwards invoke(**kwargs) to the hook; ours take the query only,
             # so an argument that would be silently dropped is an error instead.
@@ -165,11 +166,11 @@ class BaseRetriever(Runnable[str, list[Document]]):
             raise InputError(f"{self.name} expects a str query, got {type(input).__name__}: {input!r}")
         return input
 
-    def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, Any]) -> list[Document]:
+    def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, object]) -> list[Document]:
         """Run the sync hook on the query."""
         return self._get_relevant_documents(self._query(input, kwargs))
 
-    async def step_ainvoke(self, input: str, scope: Scope, kwargs: Mapping[str, Any]) -> list[Document]:
+    async def step_ainvoke(self, input: str, scope: Scope, kwargs: Mapping[str, object]) -> list[Document]:
         """Run the async hook on the query."""
         return await self._aget_relevant_documents(self._query(input, kwargs))
 

@@ -30,6 +30,7 @@ from typing import Protocol, cast, final
 import attrs
 
 from combinators.components.retrieval.bm25 import tokenize
+from effects.authoring import is_a
 
 __all__ = ["Embeddings", "HashedNgramEmbeddings", "SentenceEmbeddings", "load_sentence_model"]
 
@@ -81,7 +82,7 @@ def check_texts(texts: Sequence[str]) -> list[str]:
         raise TypeError("embed_documents expects a sequence of str, got a single str")
     checked = list(texts)
     for index, text in enumerate(checked):
-        if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+        if not is_a(text, str):
             raise TypeError(f"embed_documents expects str texts, got {type(text).__name__} at index {index}")
     return checked
 
@@ -92,13 +93,13 @@ def check_query(text: str) -> str:
     >>> check_query("fog")
     'fog'
     """
-    if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(text, str):
         raise TypeError(f"embed_query expects a str, got {_describe(text)}")
     return text
 
 
 def _check_dimension(_instance: object, _attribute: object, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(value, int) or isinstance(value, bool):
         raise TypeError(f"HashedNgramEmbeddings dimension must be an int >= 1, got {_describe(value)}")
     if value < 1:
         raise ValueError(f"HashedNgramEmbeddings dimension must be an int >= 1, got {value!r}")
@@ -227,12 +228,12 @@ def load_sentence_model(device: str) -> SentenceModel:
 
 
 def _check_batch_size(_instance: object, _attribute: object, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"SentenceEmbeddings batch_size must be an int >= 1, got {value!r}")
 
 
 def _check_device(_instance: object, _attribute: object, value: str) -> None:
-    if not isinstance(value, str) or not value:  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(value, str) or not value:
         raise ValueError(f"SentenceEmbeddings device must be a non-empty str such as 'cpu', got {value!r}")
 
 

@@ -32,6 +32,7 @@ import attrs
 
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.retrieval.embeddings import Embeddings, check_query
+from effects.authoring import is_a
 
 __all__ = ["DocumentFilter", "InMemoryVectorStore", "StoredVector", "VectorStoreRetriever", "cosine_similarity"]
 
@@ -387,6 +388,6 @@ class VectorStoreRetriever(BaseRetriever):
 def _check_documents(documents: Iterable[Document]) -> tuple[Document, ...]:
     docs = tuple(documents)
     for index, document in enumerate(docs):
-        if not isinstance(document, Document):  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+        if not is_a(document, Document):
             raise TypeError(f"add_documents expects Documents, got {type(document).__name__} at index {index}")
     return docs

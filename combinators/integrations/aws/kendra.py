@@ -39,6 +39,7 @@ import attrs
 
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.secrets import SET_BY_LOADS, MissingSecretError
+from effects.authoring import is_a
 
 if TYPE_CHECKING:
     from mypy_boto3_kendra.client import KendraClient
@@ -188,9 +189,9 @@ def check_kendra_settings(
     """
     if not index_id:
         raise ValueError("Please pass the Kendra index id (index_id=...): it is missing")
-    if not isinstance(index_id, str) or len(index_id) != 36:  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(index_id, str) or len(index_id) != 36:
         raise ValueError(f"Kendra index id must be 36 characters (a UUID), got {index_id!r}")
-    if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_PAGE_SIZE:  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_PAGE_SIZE:
         raise ValueError(f"Kendra top_k must be an int from 1 to {MAX_PAGE_SIZE}, got {top_k!r}")
     if client is None and not region_name:
         raise ValueError(
@@ -349,7 +350,7 @@ def search_kendra(
     >>> [doc.metadata["excerpt"] for doc in search_kendra(Fake(), "fog", index_id="i" * 36)]
     ['fog']
     """
-    if not isinstance(query, str) or not query.strip():  # pyright: ignore[reportUnnecessaryIsInstance]  # runtime guard for untyped callers
+    if not is_a(query, str) or not query.strip():
         raise ValueError(f"Kendra query must be a non-empty str, got {query!r}")
     try:
         retrieved = client.retrieve(**retrieve_request(index_id, query, top_k, attribute_filter))

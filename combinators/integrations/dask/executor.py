@@ -34,9 +34,9 @@ class _Shipments:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.kept: OrderedDict[int, tuple[Step, Future[bytes], str]] = OrderedDict()
+        self.kept: OrderedDict[int, tuple[Step[Any, Any], Future[bytes], str]] = OrderedDict()
 
-    def get(self, step: Step) -> tuple[Future[bytes], str] | None:
+    def get(self, step: Step[Any, Any]) -> tuple[Future[bytes], str] | None:
         with self.lock:
             kept = self.kept.get(id(step))
             if kept is None or kept[0] is not step:
@@ -44,7 +44,7 @@ class _Shipments:
             self.kept.move_to_end(id(step))
             return kept[1], kept[2]
 
-    def put(self, step: Step, client: Client, blob: bytes) -> tuple[Future[bytes], str]:
+    def put(self, step: Step[Any, Any], client: Client, blob: bytes) -> tuple[Future[bytes], str]:
         token = uuid.uuid4().hex
         # A key of its own kind: the scheduler queues a batch's tasks (rather than piling
         # them on busy workers) only while their dependencies are few of a kind.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pickle
 import threading
 from collections import OrderedDict
-from typing import Final, final
+from typing import Any, Final, final
 
 from distributed import Event, get_client, get_worker
 
@@ -21,7 +21,7 @@ from effects import Step
 from effects.executors import run_items
 
 _STEPS_KEPT: Final = 16
-_steps: OrderedDict[str, Step] = OrderedDict()
+_steps: OrderedDict[str, Step[Any, Any]] = OrderedDict()
 _steps_lock = threading.Lock()
 
 
@@ -44,13 +44,13 @@ def run_chunk(chunk: bytes, *, step: bytes, token: str, cancel: str, asynchronou
     return pack(outcomes)
 
 
-def _step(token: str, blob: bytes) -> Step:
+def _step(token: str, blob: bytes) -> Step[Any, Any]:
     with _steps_lock:
         kept = _steps.get(token)
         if kept is not None:
             _steps.move_to_end(token)
             return kept
-    step: Step = pickle.loads(blob)
+    step: Step[Any, Any] = pickle.loads(blob)
     with _steps_lock:
         _steps[token] = step
         while len(_steps) > _STEPS_KEPT:

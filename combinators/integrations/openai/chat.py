@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, final, overload
 
 import attrs
 
@@ -55,6 +55,7 @@ from combinators.components.secrets import SET_BY_LOADS, Secret
 from combinators import Runnable
 from effects import NOTHING
 from effects.authoring import closing
+from effects.authoring import is_a
 
 if TYPE_CHECKING:
     pass
@@ -79,12 +80,12 @@ def _to_body(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 
 def _check_retries(_instance: object, _attribute: object, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    if not is_a(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"max_retries must be an int >= 0, got {value!r}")
 
 
 def _check_timeout(_instance: object, _attribute: object, value: float | None) -> None:
-    if value is not None and not (isinstance(value, int | float) and value > 0):  # pyright: ignore[reportUnnecessaryIsInstance]
+    if value is not None and not (is_a(value, (int, float)) and value > 0):
         raise ValueError(f"timeout must be a number of seconds > 0 (or None), got {value!r}")
 
 
@@ -200,7 +201,7 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
                 item = next(chunks, NOTHING)
             if item is NOTHING:
                 return
-            yield cast("_X", item)
+            yield item
 
     async def _async_chunks(self, chunks: AsyncIterator[_X], model: str) -> AsyncIterator[_X]:
         while True:
@@ -208,7 +209,7 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
                 item = await anext(chunks, NOTHING)
             if item is NOTHING:
                 return
-            yield cast("_X", item)
+            yield item
 
     # ------------------------------------------------------------------ hooks
 

@@ -39,6 +39,7 @@ import attrs
 from combinators.authoring import changed_fields
 
 from combinators.components.secrets import Secret
+from effects.authoring import is_a
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
@@ -97,7 +98,7 @@ def to_secret(value: Secret | str | None) -> Secret | None:
     """
     if value is None or isinstance(value, Secret):
         return value
-    if isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    if is_a(value, str):
         return Secret(value)
     raise TypeError(f"api_key must be a Secret or a str, got {type(value).__name__}")
 

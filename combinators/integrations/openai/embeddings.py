@@ -26,6 +26,7 @@ from combinators.integrations.openai.client import (
 from combinators.components.models.errors import ModelResponseError
 from combinators.integrations.openai.errors import translate_error
 from combinators.components.secrets import SET_BY_LOADS, Secret
+from effects.authoring import is_a
 
 if TYPE_CHECKING:
     from openai.types import CreateEmbeddingResponse
@@ -41,12 +42,12 @@ def _check_dimensions(_instance: object, _attribute: object, value: int | None) 
 
 
 def _check_chunk_size(_instance: object, _attribute: object, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    if not is_a(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"OpenAIEmbeddings dimensions and chunk_size must be ints >= 1, got {value!r}")
 
 
 def _check_retries(_instance: object, _attribute: object, value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    if not is_a(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"max_retries must be an int >= 0, got {value!r}")
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
 from typing import Any, cast
+
+from effects.authoring import is_mapping
 
 from combinators.components.models.errors import (
     ModelAPIError,
@@ -41,20 +42,19 @@ def _server_message(body: object, fallback: str) -> str:
     # unwraps to the bare string.
     if isinstance(body, str) and body:
         return body
-    if isinstance(body, Mapping):
-        fields = cast("Mapping[str, object]", body)
+    if is_mapping(body):
         for key in ("message", "error", "detail"):
-            value = fields.get(key)
+            value = body.get(key)
             if isinstance(value, str) and value:
                 return value
-            if isinstance(value, Mapping):
-                return _server_message(cast(object, value), fallback)
+            if is_mapping(value):
+                return _server_message(value, fallback)
     return fallback
 
 
 def _code(body: object) -> str | None:
-    if isinstance(body, Mapping):
-        code = cast("Mapping[str, object]", body).get("code")
+    if is_mapping(body):
+        code = body.get("code")
         return None if code is None else str(code)
     return None
 

@@ -32,6 +32,7 @@ from combinators.components.messages.values import (
     ToolMessage,
     UsageMetadata,
 )
+from effects.authoring import is_a
 
 __all__ = [
     "PROVIDER",
@@ -86,7 +87,7 @@ def message_to_openai(message: Message) -> _Json:
         wire = {"role": "assistant", "content": None if calls and empty else _content_to_openai(message.content)}
         if calls:
             wire["tool_calls"] = calls
-    elif isinstance(message, ToolMessage):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    elif is_a(message, ToolMessage):
         wire = {"role": "tool", "content": _content_to_openai(message.content), "tool_call_id": message.tool_call_id}
     else:
         raise TypeError(f"cannot send a {type(message).__name__} to a chat-completions server")

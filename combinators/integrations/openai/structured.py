@@ -181,6 +181,6 @@ class StructuredOutputParser(Runnable[ChatOutput, T], Generic[T]):
             return cast(T, value)
         return cast(T, _structure(self.schema, value))
 
-    def step_invoke(self, input: ChatOutput, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+    def step_invoke(self, input: ChatOutput, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(_text(input))
 

@@ -33,7 +33,7 @@ pick_r = RunnablePick("a")
 
 
 def configurable_fields_keep_the_types() -> None:
-    reveal_type(pick_r.configurable_fields(keys=ConfigurableField(id="key")))  # R: Runnable[Mapping[str, Any], Any]
+    reveal_type(pick_r.configurable_fields(keys=ConfigurableField(id="key")))  # R: Runnable[Mapping[str, object], Any]
 
 
 def configurable_alternatives_keep_the_types() -> None:

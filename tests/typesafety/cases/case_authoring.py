@@ -1,0 +1,107 @@
+"""Writing a runnable against the documented hooks (docs/internals.md), and the typed
+step protocol: children run through the scope are checked.
+
+Type-test data (see ../README.md): checked by mypy and pyright, never imported.
+"""
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, reveal_type
+
+import attrs
+
+from combinators import Runnable, RunnableLambda
+from effects import Scope, Step
+
+
+def parse(text: str) -> int:
+    return int(text)
+
+
+parse_r = RunnableLambda(parse)  # Runnable[str, int]
+
+
+@attrs.frozen
+class Shout(Runnable[str, str]):
+    """Every hook, with the signatures written as docs/internals.md documents them."""
+
+    run_type: str = "prompt"
+    is_leaf: bool = True
+    input_known_at_start: bool = True
+
+    @property
+    def name(self) -> str:
+        return "shout"
+
+    def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, Any]) -> str:
+        return input.upper()
+
+    def step_stream(self, inputs: Iterator[str], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[str]:
+        for chunk in inputs:
+            yield chunk.upper()
+
+    async def step_ainvoke(self, input: str, scope: Scope, kwargs: Mapping[str, Any]) -> str:
+        return input.upper()
+
+    async def step_astream(
+        self, inputs: AsyncIterator[str], scope: Scope, kwargs: Mapping[str, Any]
+    ) -> AsyncIterator[str]:
+        async for chunk in inputs:
+            yield chunk.upper()
+
+    def describe_input(self, input: str) -> object:
+        return {"text": input}
+
+    def describe_output(self, output: str) -> object:
+        return {"shouted": output}
+
+    @property
+    def emits_stream_events(self) -> bool:
+        return True
+
+
+@attrs.frozen
+class Twice(Runnable[str, int]):
+    """A container: its child runs through the scope, typed ``Mapping[str, object]`` kwargs."""
+
+    inner: Runnable[str, int]
+    is_leaf = False
+
+    def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, object]) -> int:
+        first = scope.invoke(self.inner, input, "twice:1", kwargs)
+        return first + scope.invoke(self.inner, input, "twice:2")
+
+
+def a_documented_subclass_is_a_runnable() -> None:
+    reveal_type(Shout() | parse_r)  # R: Runnable[str, int]
+
+
+def as_step(step: Step[str, str]) -> Step[str, str]:
+    return step
+
+
+def a_documented_subclass_is_a_step() -> None:
+    reveal_type(as_step(Shout()))  # R: Step[str, str]
+
+
+def a_child_call_is_typed(scope: Scope) -> None:
+    reveal_type(scope.invoke(parse_r, "1"))  # R: int
+
+
+def an_async_child_call_is_typed(scope: Scope) -> None:
+    reveal_type(scope.ainvoke(parse_r, "1"))  # R: Awaitable[int]
+
+
+def a_child_stream_is_typed(scope: Scope, chunks: Iterator[str]) -> None:
+    reveal_type(scope.stream(parse_r, chunks))  # R: Iterator[int]
+
+
+def a_child_call_with_the_wrong_input(scope: Scope) -> object:
+    return scope.invoke(parse_r, 1)  # type: ignore[misc]  # E: misc / reportArgumentType
+
+
+def a_child_stream_of_the_wrong_chunks(scope: Scope, chunks: Iterator[bytes]) -> object:
+    return scope.stream(parse_r, chunks)  # type: ignore[misc]  # E: misc / reportArgumentType
+
+
+def a_container_of_the_wrong_child() -> object:
+    return Twice(RunnableLambda(str.upper))  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
