@@ -6,7 +6,14 @@
 >>> chain = RunnableParallel(words=RunnableLambda(words), raw=RunnablePassthrough()) | (lambda d: len(d["words"]))
 >>> chain.invoke("a b c")
 3
+
+The types a program annotates with are exported here too (``Scope`` and ``Step`` for
+runnables of your own, ``StreamEvent`` and ``RunLogPatch`` for watching, ``ConfigLike``,
+``ToolInput``, ``AnyRunnable``, ``JsonValue``); the run log's and JSON's load on first use.
 """
+
+from effects.lazy import lazy_exports as _lazy_exports
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from combinators.addable import AddableDict as AddableDict
 from combinators.nodes.assign import RunnableAssign as RunnableAssign
@@ -40,11 +47,26 @@ from combinators.retry_policy import ExponentialWait as ExponentialWait
 from combinators.retry_policy import FixedWait as FixedWait
 from combinators.retry_policy import NoWait as NoWait
 from combinators.retry_policy import RetryPolicy as RetryPolicy
+from combinators.runnable.composing import AnyRunnable as AnyRunnable
 from combinators.runnable.composing import Runnable as Runnable
 from combinators.nodes.sequence import RunnableSequence as RunnableSequence
 from combinators.nodes.tool import RunnableTool as RunnableTool
+from combinators.nodes.tool import ToolCallLike as ToolCallLike
+from combinators.nodes.tool import ToolInput as ToolInput
 from combinators.nodes.tool import ToolArgumentsError as ToolArgumentsError
+from effects.config import ConfigLike as ConfigLike
 from effects.config import RunConfig as RunConfig
+from effects.config import RunConfigDict as RunConfigDict
+from effects._runtime.scope import Scope as Scope
+from effects.step import Step as Step
+from effects.event_types import CustomStreamEvent as CustomStreamEvent
+from effects.event_types import RunEndEvent as RunEndEvent
+from effects.event_types import RunErrorEvent as RunErrorEvent
+from effects.event_types import RunStartEvent as RunStartEvent
+from effects.event_types import RunStreamEvent as RunStreamEvent
+from effects.event_types import StandardStreamEvent as StandardStreamEvent
+from effects.event_types import StreamEvent as StreamEvent
+from effects.values import RunType as RunType
 from effects.errors import CombinatorsError as CombinatorsError
 from effects.errors import EmptyStreamError as EmptyStreamError
 from effects.errors import InputError as InputError
@@ -53,22 +75,53 @@ from effects.errors import StepTimeout as StepTimeout
 from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
 from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
 
+if _TYPE_CHECKING:
+    from effects.projections.jsonable import JsonValue as JsonValue
+    from effects.patch_ops import PatchOp as PatchOp
+    from effects.projections.run_log import RunLog as RunLog
+    from effects.projections.run_log import RunLogPatch as RunLogPatch
+
+_LAZY: dict[str, str] = {
+    "JsonValue": "effects.projections.jsonable",
+    "PatchOp": "effects.patch_ops",
+    "RunLog": "effects.projections.run_log",
+    "RunLogPatch": "effects.projections.run_log",
+}
+"""Exported names loaded on first use (the run log needs jsonpatch)."""
+
+
+__getattr__ = _lazy_exports(__name__, _LAZY)
+
+
 __all__ = [
     "AddableDict",
+    "AnyRunnable",
     "CombinatorsError",
+    "ConfigLike",
     "ConfigurableError",
     "ConfigurableField",
     "ConfigurableFieldSpec",
+    "CustomStreamEvent",
     "EmptyStreamError",
     "ExponentialWait",
     "FixedWait",
     "InputError",
     "InputValueError",
+    "JsonValue",
     "NoWait",
+    "PatchOp",
     "RetryPolicy",
     "RouterInput",
     "RouterRunnable",
     "RunConfig",
+    "RunConfigDict",
+    "RunEndEvent",
+    "RunErrorEvent",
+    "RunLog",
+    "RunLogPatch",
+    "RunStartEvent",
+    "RunStreamEvent",
+    "RunType",
     "Runnable",
     "RunnableAssign",
     "RunnableBind",
@@ -88,8 +141,14 @@ __all__ = [
     "RunnableSequence",
     "RunnableTool",
     "RunnableWithFallbacks",
+    "Scope",
+    "StandardStreamEvent",
+    "Step",
     "StepTimeout",
+    "StreamEvent",
     "ToolArgumentsError",
+    "ToolCallLike",
+    "ToolInput",
     "adispatch_custom_event",
     "chain",
     "coerce_to_runnable",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, TypedDict, TypeVar, cast, final
+from typing import TYPE_CHECKING, Final, TypeAlias, TypedDict, TypeVar, cast, final
 from uuid import UUID
 
 import attrs
@@ -47,7 +47,7 @@ class RunConfigDict(TypedDict, total=False):
     2
     """
 
-    tags: Sequence[str]
+    tags: list[str] | tuple[str, ...]
     metadata: Mapping[str, object]
     run_name: str
     run_id: UUID | str
@@ -342,5 +342,6 @@ def _min_timeout(a: float | None, b: float | None) -> float | None:
     return min(a, b)
 
 
-ConfigLike = RunConfig | RunConfigDict | Mapping[str, object] | None
-"""What every ``config=`` parameter accepts."""
+ConfigLike: TypeAlias = RunConfig | RunConfigDict | None
+"""What every ``config=`` parameter accepts: a ``RunConfig``, a dict in LangChain's shape
+(typed: ``{"max_concurrency": "4"}`` is a type error), or None."""

@@ -16,9 +16,10 @@ TypeError: embed_query expects a str, got int
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypeGuard, TypeVar
+from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
-from typing_extensions import TypeIs
+if TYPE_CHECKING:  # typing_extensions is only for the checkers: importing it costs ~2 ms
+    from typing_extensions import TypeIs
 
 T = TypeVar("T")
 
@@ -31,6 +32,16 @@ def is_a(value: object, kind: type[T] | tuple[type[T], ...]) -> TypeIs[T]:
     (True, False)
     """
     return isinstance(value, kind)
+
+
+def is_subclass(value: object, kind: type[T]) -> TypeIs[type[T]]:
+    """Whether ``value`` is a class and a subclass of ``kind`` (``issubclass`` that takes
+    any value, for a class whose declared type already says so).
+
+    >>> is_subclass(ValueError, Exception), is_subclass("ValueError", Exception)
+    (True, False)
+    """
+    return isinstance(value, type) and issubclass(value, kind)
 
 
 def checked(value: object, kind: type[T] | tuple[type[T], ...], expected: str) -> T:
@@ -85,4 +96,4 @@ def is_list_of(value: object, kind: type[T]) -> TypeIs[list[T] | tuple[T, ...]]:
     return is_list_or_tuple(value) and all(isinstance(item, kind) for item in value)
 
 
-__all__ = ["checked", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping"]
+__all__ = ["checked", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping", "is_subclass"]

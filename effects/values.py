@@ -15,13 +15,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 from enum import Enum
-from typing import Final, final
+from typing import Final, Literal, TypeAlias, final, get_args
 from uuid import UUID
 
 import attrs
 
-RunType = str
-"""One of ``chain``, ``prompt``, ``parser``, ``chat_model``, ``llm``, ``retriever``, ``tool``."""
+RunType: TypeAlias = Literal["chain", "prompt", "parser", "chat_model", "llm", "retriever", "tool"]
+"""What kind of step a run is: how events name it (``on_<type>_start``) and filters select it."""
+
+RUN_TYPES: Final[tuple[RunType, ...]] = get_args(RunType)
+"""Every run type, in the order above."""
+
+
+def as_run_type(value: str) -> RunType:
+    """``value`` as a run type (a ``ValueError`` if it is none).
+
+    >>> as_run_type("tool")
+    'tool'
+    """
+    for run_type in RUN_TYPES:
+        if value == run_type:
+            return run_type
+    raise ValueError(f"unknown run type {value!r}; expected one of {', '.join(RUN_TYPES)}")
 
 
 class Nothing(Enum):
@@ -57,7 +72,8 @@ class RunInfo:
     parent_ids: tuple[UUID, ...]
     """Root first, immediate parent last; empty for the root."""
     name: str
-    run_type: RunType
+    run_type: str
+    """A ``RunType`` for the library's steps; a runnable of your own may name another."""
     tags: tuple[str, ...]
     metadata: Mapping[str, object]
     params: Mapping[str, object] = NO_PARAMS

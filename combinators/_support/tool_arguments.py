@@ -26,7 +26,18 @@ SINGLE_ARG = "__arg1"
 
 
 class ToolCallLike(Protocol):
-    """A tool call as a value (``ToolCall`` from an ``AIMessage``'s ``tool_calls``)."""
+    """A tool call as a value (``ToolCall`` from an ``AIMessage``'s ``tool_calls``).
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class Call:
+    ...     name: str
+    ...     args: dict[str, int]
+    ...     id: str
+    >>> call: ToolCallLike = Call("add", {"a": 1}, "call_1")
+    >>> arguments_of(call)
+    ({'a': 1}, 'call_1')
+    """
 
     @property
     def name(self) -> str | None:

@@ -6,7 +6,7 @@ tools, documents and retrievers.
 'hi there'
 """
 
-import importlib as _importlib
+from effects.lazy import lazy_exports as _lazy_exports
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 
@@ -58,6 +58,7 @@ from combinators.components.serialization import loads as loads
 from combinators.components.models.chat_model import BaseChatModel as BaseChatModel
 from combinators.components.models.chat_model import ChatOutput as ChatOutput
 from combinators.components.models.chat_model import LanguageModelInput as LanguageModelInput
+from combinators.components.models.chat_model import MessageLikeRepresentation as MessageLikeRepresentation
 from combinators.components.models.chat_model import SimpleChatModel as SimpleChatModel
 from combinators.components.models.llm import BaseLLM as BaseLLM
 from combinators.components.models.llm import LLM as LLM
@@ -137,11 +138,7 @@ _INTEGRATIONS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _INTEGRATIONS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(_importlib.import_module(module), name)
+__getattr__ = _lazy_exports(__name__, _INTEGRATIONS)
 
 __all__ = [
     "ChatHistory",
@@ -212,6 +209,7 @@ __all__ = [
     "KendraResourceNotFound",
     "KendraThrottled",
     "LanguageModelInput",
+    "MessageLikeRepresentation",
     "MalformedDataError",
     "Message",
     "MissingSecretError",

@@ -223,20 +223,20 @@ class RunnableSequence(Runnable[In, Out]):
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         steps = self.steps
         tags = self._tags
-        last: Runnable[Any, Out] = steps[-1]  # the steps fit: the constructor's overloads say so
         value = scope.invoke(steps[0], input, tags[0], kwargs)
-        for i in range(1, len(steps) - 1):
+        for i in range(1, len(steps)):
             value = scope.invoke(steps[i], value, tags[i])
-        return scope.invoke(last, value, tags[-1])
+        output: Out = value  # the steps fit: the constructor's overloads say so
+        return output
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         steps = self.steps
         tags = self._tags
-        last: Runnable[Any, Out] = steps[-1]
         value = await scope.ainvoke(steps[0], input, tags[0], kwargs)
-        for i in range(1, len(steps) - 1):
+        for i in range(1, len(steps)):
             value = await scope.ainvoke(steps[i], value, tags[i])
-        return await scope.ainvoke(last, value, tags[-1])
+        output: Out = value
+        return output
 
     def step_stream(
         self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]

@@ -31,7 +31,9 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, final, get_type_hints, overload
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, cast, final, get_type_hints, overload
+
+import typing_extensions
 
 import attrs
 
@@ -56,8 +58,15 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 Out = TypeVar("Out", covariant=True)
+# PEP 696 defaults, so ``RunnableTool[Out]`` stays a full type (for the checkers and at run time).
+P = typing_extensions.ParamSpec("P", default=...)
+R = typing_extensions.TypeVar("R", covariant=True, default=object)
+# P: the function's parameters, for the typed ``call`` (any arguments for a runnable's tool).
+# R: what the function returns, ``call``'s result (a tool call's reply may differ: ``Out``).
 A = TypeVar("A")
+B = TypeVar("B")
 M = TypeVar("M")
+Q = ParamSpec("Q")
 
 Converter = Callable[[object], object]
 """Turns one validated argument into the value the function takes (a dict into a class)."""
@@ -65,7 +74,7 @@ Converter = Callable[[object], object]
 
 @final
 @attrs.frozen(repr=False, hash=False)
-class RunnableTool(Runnable[ToolInput, Out]):
+class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
     """A tool: a function (sync and/or async) or a runnable behind an arguments schema.
 
     Build one with ``from_function``, ``from_runnable`` or ``Runnable.as_tool``.
@@ -114,7 +123,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
     @overload
     @staticmethod
     def from_function(
-        func: Callable[..., Awaitable[A]],
+        func: Callable[Q, Awaitable[A]],
         afunc: None = None,
         *,
         name: str,
@@ -123,13 +132,13 @@ class RunnableTool(Runnable[ToolInput, Out]):
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[A]: ...
+    ) -> RunnableTool[A, Q, A]: ...
 
     @overload
     @staticmethod
     def from_function(
-        func: Callable[..., A],
-        afunc: Callable[..., Awaitable[A]] | None = None,
+        func: Callable[Q, A],
+        afunc: Callable[Q, Awaitable[A]] | None = None,
         *,
         name: str,
         description: str,
@@ -137,13 +146,13 @@ class RunnableTool(Runnable[ToolInput, Out]):
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[A]: ...
+    ) -> RunnableTool[A, Q, A]: ...
 
     @overload
     @staticmethod
     def from_function(
         func: None,
-        afunc: Callable[..., Awaitable[A]],
+        afunc: Callable[Q, Awaitable[A]],
         *,
         name: str,
         description: str,
@@ -151,13 +160,13 @@ class RunnableTool(Runnable[ToolInput, Out]):
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[A]: ...
+    ) -> RunnableTool[A, Q, A]: ...
 
     @overload
     @staticmethod
     def from_function(
-        func: Callable[..., Any] | None,
-        afunc: Callable[..., Any] | None = None,
+        func: Callable[Q, A] | None,
+        afunc: Callable[Q, Awaitable[A]] | None = None,
         *,
         name: str,
         description: str,
@@ -165,7 +174,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[Any]: ...
+    ) -> RunnableTool[A, Q, A]: ...
 
     @staticmethod
     def from_function(
@@ -178,7 +187,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[Any]:
+    ) -> RunnableTool[Any, ..., Any]:
         """A tool calling ``func(**arguments)`` (``func(value)`` with ``single_arg``).
 
         ``func`` may be sync or async; give a sync ``func`` and an async ``afunc`` to
@@ -228,7 +237,7 @@ class RunnableTool(Runnable[ToolInput, Out]):
         schema = copy.deepcopy(dict(args_schema))
         return RunnableTool(name, description, schema, None, None, runnable, single_arg)
 
-    def with_reply(self: RunnableTool[A], reply: Callable[[A, str, str], M]) -> RunnableTool[A | M]:
+    def with_reply(self: RunnableTool[A, Q, B], reply: Callable[[A, str, str], M]) -> RunnableTool[A | M, Q, B]:
         """This tool, answering a tool call that has an id with ``reply(output, id, name)``.
 
         >>> def shout(text: str) -> str:
@@ -243,6 +252,37 @@ class RunnableTool(Runnable[ToolInput, Out]):
         'A'
         """
         return attrs.evolve(self, reply=reply)
+
+    def call(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run the tool (a tool run: validated, observed) on arguments its function's
+        signature types; a wrong or unknown argument is a type error here.
+
+        >>> def add(a: int, b: int = 1) -> int:
+        ...     return a + b
+        >>> schema = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}
+        >>> RunnableTool.from_function(add, name="add", description="Add.", args_schema=schema).call(2, b=3)
+        5
+        """
+        return self._result(self.invoke(self._named(args, kwargs)))
+
+    async def acall(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Async ``call``."""
+        return self._result(await self.ainvoke(self._named(args, kwargs)))
+
+    def _result(self, output: object) -> R:
+        # Called with arguments, not a tool call: no reply, the function's own result.
+        return cast(R, output)
+
+    def _named(self, args: tuple[object, ...], kwargs: Mapping[str, object]) -> dict[str, object]:
+        """The arguments of a ``call`` by name, as the schema names them."""
+        func = self.func or self.afunc
+        if func is None:  # a runnable's tool: its arguments are the keywords
+            return dict(kwargs) if self.single_arg is None or not args else {self.single_arg: args[0]}
+        named = dict(inspect.signature(func).bind_partial(*args, **kwargs).arguments)
+        named.pop(self.config_param or "", None)
+        if self.single_arg is not None and named:
+            return {self.single_arg: next(iter(named.values()))}
+        return named
 
     # ------------------------------------------------------------------ describing
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
     from combinators.nodes.assign import Mapper
-    from combinators.nodes.binding import ListenerFn
+    from combinators.nodes.binding import ListenerFn, RunnableBinding
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.nodes.tool import RunnableTool
     from combinators.retry_policy import RetryPolicy
@@ -80,7 +80,7 @@ def assign(mappers: Mapping[str, Mapper]) -> Runnable[Mapping[str, Any], dict[st
     return RunnableAssign.of(mappers)
 
 
-def bound(runnable: Runnable[A, B], **fields: Any) -> Runnable[A, B]:
+def bound(runnable: Runnable[A, B], **fields: Any) -> RunnableBinding[A, B]:
     """``runnable`` with config, keyword arguments, types or observers bound."""
     from combinators.nodes.binding import RunnableBinding
 

@@ -1,19 +1,20 @@
 """Watching a run: its effect stream and the projections of it (events, run log).
 
-``RunnableWatching`` adds these methods to ``RunnableCore``; ``Runnable`` builds on it.
+``RunnableWatching`` adds these methods to ``RunnableBatching``; ``Runnable`` builds on it.
 The projections load on first use, so importing the library stays cheap.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Literal, TypeVar, overload
 
-from combinators.runnable.calls import RunnableCore
+from combinators.runnable.batching import RunnableBatching
 from effects.config import ConfigLike
 
 if TYPE_CHECKING:
-    from effects.projections.events_v2 import StreamEvent
+    from effects.event_types import StreamEvent, V1StreamEvent
+    from effects.projections.filters import Names, RunTypes
     from effects.projections.run_log import RunLog, RunLogPatch
     from effects.values import Effect
     from effects._runtime.projected_calls import EventsVersion
@@ -22,7 +23,7 @@ In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
 
-class RunnableWatching(RunnableCore[In, Out]):
+class RunnableWatching(RunnableBatching[In, Out]):
     """The watching methods of every runnable."""
 
     __slots__ = ()
@@ -62,14 +63,14 @@ class RunnableWatching(RunnableCore[In, Out]):
         input: In,
         config: ConfigLike = None,
         *,
-        version: EventsVersion = "v2",
+        version: Literal["v2"] = "v2",
         encoding: None = None,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> AsyncIterator[StreamEvent]: ...
 
@@ -79,14 +80,48 @@ class RunnableWatching(RunnableCore[In, Out]):
         input: In,
         config: ConfigLike = None,
         *,
+        version: Literal["v1"],
+        encoding: None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
+        **kwargs: object,
+    ) -> AsyncIterator[V1StreamEvent]: ...
+
+    @overload
+    def astream_events(
+        self,
+        input: In,
+        config: ConfigLike = None,
+        *,
+        version: EventsVersion,
+        encoding: None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
+        **kwargs: object,
+    ) -> AsyncIterator[StreamEvent | V1StreamEvent]: ...
+
+    @overload
+    def astream_events(
+        self,
+        input: In,
+        config: ConfigLike = None,
+        *,
         version: EventsVersion = "v2",
         encoding: Literal["text/event-stream"],
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> AsyncIterator[bytes]: ...
 
@@ -97,14 +132,14 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         version: EventsVersion = "v2",
         encoding: Literal["text/event-stream"] | None = None,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
-    ) -> AsyncIterator[StreamEvent] | AsyncIterator[bytes]:
+    ) -> AsyncIterator[StreamEvent | V1StreamEvent] | AsyncIterator[bytes]:
         """Every run's start, stream, end (and error) events, as they happen.
 
         ``version="v2"`` follows LangChain's schema (``on_chain_start`` ...), plus
@@ -135,14 +170,14 @@ class RunnableWatching(RunnableCore[In, Out]):
         input: In,
         config: ConfigLike = None,
         *,
-        version: EventsVersion = "v2",
+        version: Literal["v2"] = "v2",
         encoding: None = None,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> Iterator[StreamEvent]: ...
 
@@ -152,14 +187,48 @@ class RunnableWatching(RunnableCore[In, Out]):
         input: In,
         config: ConfigLike = None,
         *,
+        version: Literal["v1"],
+        encoding: None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
+        **kwargs: object,
+    ) -> Iterator[V1StreamEvent]: ...
+
+    @overload
+    def stream_events(
+        self,
+        input: In,
+        config: ConfigLike = None,
+        *,
+        version: EventsVersion,
+        encoding: None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
+        **kwargs: object,
+    ) -> Iterator[StreamEvent | V1StreamEvent]: ...
+
+    @overload
+    def stream_events(
+        self,
+        input: In,
+        config: ConfigLike = None,
+        *,
         version: EventsVersion = "v2",
         encoding: Literal["text/event-stream"],
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> Iterator[bytes]: ...
 
@@ -170,14 +239,14 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         version: EventsVersion = "v2",
         encoding: Literal["text/event-stream"] | None = None,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
-    ) -> Iterator[StreamEvent] | Iterator[bytes]:
+    ) -> Iterator[StreamEvent | V1StreamEvent] | Iterator[bytes]:
         """Sync ``astream_events`` (the chain runs on a producer thread).
 
         >>> from combinators import RunnableLambda
@@ -203,12 +272,12 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         diff: Literal[True] = True,
         with_streamed_output_list: bool = True,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> AsyncIterator[RunLogPatch]: ...
 
@@ -220,12 +289,12 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         diff: Literal[False],
         with_streamed_output_list: bool = True,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> AsyncIterator[RunLog]: ...
 
@@ -236,12 +305,12 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         diff: bool = True,
         with_streamed_output_list: bool = True,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> AsyncIterator[RunLogPatch] | AsyncIterator[RunLog]:
         """The run log as JSON-patch ``RunLogPatch``es (or accumulated ``RunLog``s).
@@ -274,12 +343,12 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         diff: Literal[True] = True,
         with_streamed_output_list: bool = True,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> Iterator[RunLogPatch]: ...
 
@@ -291,12 +360,12 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         diff: Literal[False],
         with_streamed_output_list: bool = True,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> Iterator[RunLog]: ...
 
@@ -307,12 +376,12 @@ class RunnableWatching(RunnableCore[In, Out]):
         *,
         diff: bool = True,
         with_streamed_output_list: bool = True,
-        include_names: Sequence[str] | None = None,
-        include_types: Sequence[str] | None = None,
-        include_tags: Sequence[str] | None = None,
-        exclude_names: Sequence[str] | None = None,
-        exclude_types: Sequence[str] | None = None,
-        exclude_tags: Sequence[str] | None = None,
+        include_names: Names | None = None,
+        include_types: RunTypes | None = None,
+        include_tags: Names | None = None,
+        exclude_names: Names | None = None,
+        exclude_types: RunTypes | None = None,
+        exclude_tags: Names | None = None,
         **kwargs: object,
     ) -> Iterator[RunLogPatch] | Iterator[RunLog]:
         """Sync ``astream_log``.

@@ -13,18 +13,18 @@ wrapper is a node built through ``fluent`` (see there why).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack, cast
 
 from combinators.runnable import fluent
 from combinators.runnable.watching import RunnableWatching
-from effects.config import ConfigLike, RunConfig
+from effects.config import ConfigLike, RunConfig, RunConfigDict
 from effects.hooks import TRACING, TracingOptions
 
 if TYPE_CHECKING:
     # Annotations only: the otel extra (opentelemetry-api) is optional.
     from opentelemetry.trace import Tracer
 
-    from combinators.nodes.binding import ListenerFn
+    from combinators.nodes.binding import ListenerFn, RunnableBinding
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.retry_policy import RetryPolicy
     from combinators.runnable.composing import Runnable
@@ -45,7 +45,9 @@ class RunnableWrapping(RunnableWatching[In, Out]):
 
     # ------------------------------------------------------------------ wrappers keep [In, Out]
 
-    def with_config(self, config: ConfigLike = None, **fields: object) -> Runnable[In, Out]:
+    def with_config(
+        self, config: ConfigLike = None, **fields: Unpack[RunConfigDict]
+    ) -> RunnableBinding[In, Out]:
         """Bind config (tags, metadata, run_name, max_concurrency, timeout, ...).
 
         >>> from combinators import RunnableLambda
@@ -55,7 +57,7 @@ class RunnableWrapping(RunnableWatching[In, Out]):
         merged = {**RunConfig.coerce(config).to_dict(), **fields} if fields else config
         return fluent.bound(self._runnable, config=RunConfig.coerce(merged))
 
-    def with_kwargs(self, **kwargs: object) -> Runnable[In, Out]:
+    def with_kwargs(self, **kwargs: object) -> RunnableBinding[In, Out]:
         """Bind keyword arguments for every call (LangChain's ``.bind(**kwargs)``).
 
         >>> from combinators import RunnableLambda

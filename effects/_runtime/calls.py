@@ -1,4 +1,5 @@
-"""Public calls, as the runtime runs them: invoke, stream, batch, in sync and async.
+"""Public calls, as the runtime runs them: invoke and stream, in sync and async (batches
+are in ``batches``).
 
 ``combinators.Runnable``'s methods are thin doors onto these functions, so that the
 runtime stays the one place where runs start and end.
@@ -8,27 +9,18 @@ from __future__ import annotations
 
 # asyncio is imported where it is used: `import combinators` stays cheap for sync code.
 
-import itertools
-import queue
-import threading
-import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Coroutine, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar, final
-
-import attrs
+from typing import TypeVar
 
 from effects.config import EMPTY_CONFIG, RunConfig
-from effects._runtime.closing import aclose_all, close_iterator
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.custom_events import RUN_FRAMES
-from effects._runtime.thread_pool import run_indexed, shared_pool
+from effects._runtime.closing import aclose_all, close_iterator
 from effects._runtime.observers import Observer
-from effects._runtime.scope import PLAIN_SCOPE, Scope, entry_scope
+from effects._runtime.entry import entry_scope
+from effects._runtime.scope import PLAIN_SCOPE, Scope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
-
-if TYPE_CHECKING:
-    from effects.executors import Executor
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -70,16 +62,16 @@ def stream(
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)
-    scope = _entry(node, config, observers)
+    scope = call_scope(node, config, observers)
     chunks = _in_scope(scope, scope.stream(node, iter((input,)), None, kwargs, known_input=input))
-    return chunks if view is None else _showing(view, chunks)
+    return chunks if view is None else shown(view, chunks)
 
 
 def transform(
     node: Step[In, Out], inputs: Iterable[In], config: object, kwargs: Mapping[str, object]
 ) -> Iterator[Out]:
     """Stream ``node``'s output over a stream of input chunks."""
-    scope = _entry(node, config, ())
+    scope = call_scope(node, config, ())
     return _in_scope(scope, scope.stream(node, iter(inputs), None, kwargs))
 
 
@@ -94,20 +86,21 @@ def astream(
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)
-    scope = _entry(node, config, observers)
+    scope = call_scope(node, config, observers)
     chunks = _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=input))
-    return chunks if view is None else _ashowing(view, chunks)
+    return chunks if view is None else ashown(view, chunks)
 
 
 def atransform(
     node: Step[In, Out], inputs: AsyncIterable[In], config: object, kwargs: Mapping[str, object]
 ) -> AsyncIterator[Out]:
     """Async ``transform``."""
-    scope = _entry(node, config, ())
+    scope = call_scope(node, config, ())
     return _ain_scope(scope, scope.astream(node, aiter(inputs), None, kwargs))
 
 
-def _entry(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> Scope:
+def call_scope(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> Scope:
+    """The scope a call of ``node`` with ``config`` runs in (the plain one when nothing is asked)."""
     coerced = RunConfig.coerce(config)
     if coerced is EMPTY_CONFIG and not observers and CURRENT_SCOPE.get() is None:
         return PLAIN_SCOPE
@@ -205,164 +198,27 @@ def progress_view(node: Step[In, Out], config: object, asked: bool, total: int |
     return PROGRESS.get("progress=True").view(total, node.name)
 
 
-def _viewing(view: ProgressView | None) -> tuple[Observer, ...]:
+def viewed_by(view: ProgressView | None) -> tuple[Observer, ...]:
+    """The observers a progress view adds to a call (none without one)."""
     return () if view is None else (view,)
 
 
-def _showing(view: ProgressView, chunks: Iterator[T]) -> Iterator[T]:
+def shown(view: ProgressView, chunks: Iterator[T]) -> Iterator[T]:
+    """``chunks``, closing ``view`` when they end."""
     try:
         yield from chunks
     finally:
         view.close()
 
 
-async def _ashowing(view: ProgressView, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
+async def ashown(view: ProgressView, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
+    """Async ``shown``."""
     try:
         async for chunk in chunks:
             yield chunk
     finally:
         await aclose_all((chunks,))
         view.close()
-
-
-def batch_scopes(
-    node: Step[In, Out],
-    config: object,
-    count: int,
-    observers: tuple[Observer, ...] = (),
-    executor: Executor | None = None,
-) -> list[Scope]:
-    """One entry scope per input: a shared one, or one per config of a list."""
-    if isinstance(config, Sequence) and not isinstance(config, str | bytes):
-        configs: Sequence[object] = config  # pyright: ignore[reportUnknownVariableType]
-        if len(configs) != count:
-            raise ValueError(
-                f"batch got {len(configs)} configs for {count} inputs; give one config"
-                " or one per input"
-            )
-        return [_entry(node, _on(c, executor), observers) for c in configs]
-    coerced = _on(config, executor)
-    if coerced.run_id is not None and count > 1:
-        warnings.warn(
-            "a run_id in a batch config applies to the first input only",
-            RuntimeWarning,
-            stacklevel=4,
-        )
-        first = _entry(node, coerced, observers)
-        rest = _entry(node, attrs.evolve(coerced, run_id=None), observers)
-        return [first, *([rest] * (count - 1))]
-    shared = _entry(node, coerced, observers)
-    return [shared] * count
-
-
-def _on(config: object, executor: Executor | None) -> RunConfig:
-    coerced = RunConfig.coerce(config)
-    return coerced if executor is None else attrs.evolve(coerced, executor=executor)
-
-
-def _executor(scopes: list[Scope]) -> Executor | None:
-    """The executor the batch's items run on (None: here, the default)."""
-    return scopes[0].config.executor if scopes else None
-
-
-def _limit(scopes: list[Scope]) -> int | None:
-    limits = [lim.size for s in scopes[:1] for lim in s.limiters]
-    return min(limits) if limits else None
-
-
-def batch(
-    node: Step[In, Out],
-    inputs: Sequence[In],
-    config: object,
-    kwargs: Mapping[str, object],
-    return_exceptions: bool,
-    progress: bool = False,
-    executor: Executor | None = None,
-) -> list[Out | Exception]:
-    """Run ``node`` on every input on the shared pool; one result per input, in order."""
-    count = len(inputs)
-    view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view), executor)
-    executor = _executor(scopes)
-
-    def work(i: int) -> Out:
-        scope = scopes[i]
-        token = CURRENT_SCOPE.set(scope)
-        try:
-            return scope.invoke(node, inputs[i], None, kwargs)
-        finally:
-            CURRENT_SCOPE.reset(token)
-
-    try:
-        if executor is not None:
-            from effects._runtime.remote_batch import RemoteBatch
-
-            return RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, False).in_order()
-        return run_indexed(work, count, limit=_limit(scopes), return_exceptions=return_exceptions)
-    finally:
-        if view is not None:
-            view.close()
-
-
-async def abatch(
-    node: Step[In, Out],
-    inputs: Sequence[In],
-    config: object,
-    kwargs: Mapping[str, object],
-    return_exceptions: bool,
-    progress: bool = False,
-    executor: Executor | None = None,
-) -> list[Out | Exception]:
-    """Run ``node`` on every input concurrently under a task group; results in order.
-
-    A failure (without ``return_exceptions``) cancels the other items and is
-    raised as itself once they have stopped.
-    """
-    count = len(inputs)
-    view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view), executor)
-    executor = _executor(scopes)
-    results: dict[int, Out | Exception] = {}
-
-    async def one(i: int) -> None:
-        scope = scopes[i]
-        token = CURRENT_SCOPE.set(scope)
-        try:
-            output = await scope.ainvoke(node, inputs[i], None, kwargs)
-            results[i] = output
-        except Exception as error:
-            if not return_exceptions:
-                raise
-            results[i] = error
-        finally:
-            CURRENT_SCOPE.reset(token)
-
-    try:
-        if executor is not None:
-            from effects._runtime.remote_batch import RemoteBatch
-
-            remote = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, True)
-            return await remote.ain_order()
-        limit = _limit(scopes)
-        if count == 1:
-            await one(0)
-        elif limit is not None and count > limit:
-            # No more than `limit` items can have a leaf running; the others would only
-            # wait, each holding a task, a coroutine and its frame (about 1 KiB an input).
-            # `limit` workers pull the items instead, as the sync pool does.
-            pull = itertools.count().__next__
-
-            async def worker() -> None:
-                while (i := pull()) < count:
-                    await one(i)
-
-            await gather_structured([worker() for _ in range(limit)])
-        else:
-            await gather_structured([one(i) for i in range(count)])
-    finally:
-        if view is not None:
-            view.close()
-    return [results[i] for i in range(count)]
 
 
 async def gather_structured(coroutines: list[Coroutine[object, object, object]]) -> None:
@@ -392,137 +248,20 @@ def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return group.exceptions[0]
 
 
-@final
-class _Failed:
-    """An item's error, kept apart from outputs that are exceptions themselves."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-
-
-def _outcome(value: Out | _Failed, return_exceptions: bool) -> Out | Exception:
-    if not isinstance(value, _Failed):
-        return value
-    if not return_exceptions:
-        raise value.error
-    return value.error
-
-
-def batch_as_completed(
-    node: Step[In, Out],
-    inputs: Sequence[In],
-    config: object,
-    kwargs: Mapping[str, object],
-    return_exceptions: bool,
-    progress: bool = False,
-    executor: Executor | None = None,
-) -> Iterator[tuple[int, Out | Exception]]:
-    """Yield ``(index, result)`` as items finish (on the shared pool)."""
-    count = len(inputs)
-    view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view), executor)
-    executor = _executor(scopes)
-    if executor is not None:
-        from effects._runtime.remote_batch import RemoteBatch
-
-        pairs = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, False).completed()
-        yield from pairs if view is None else _showing(view, pairs)
-        return
-    done: queue.SimpleQueue[tuple[int, Out | _Failed]] = queue.SimpleQueue()
-    stop = threading.Event()
-
-    def work(i: int) -> None:
-        if stop.is_set():
-            return
-        scope = scopes[i]
-        token = CURRENT_SCOPE.set(scope)
-        try:
-            done.put((i, scope.invoke(node, inputs[i], None, kwargs)))
-        except Exception as error:
-            done.put((i, _Failed(error)))
-        finally:
-            CURRENT_SCOPE.reset(token)
-
-    runner = shared_pool().submit(
-        run_indexed, work, count, limit=_limit(scopes), return_exceptions=True
-    )
-    try:
-        for _ in range(count):
-            i, value = done.get()
-            yield i, _outcome(value, return_exceptions)
-    finally:
-        stop.set()
-        runner.result()
-        if view is not None:
-            view.close()
-
-
-async def abatch_as_completed(
-    node: Step[In, Out],
-    inputs: Sequence[In],
-    config: object,
-    kwargs: Mapping[str, object],
-    return_exceptions: bool,
-    progress: bool = False,
-    executor: Executor | None = None,
-) -> AsyncIterator[tuple[int, Out | Exception]]:
-    """Async ``batch_as_completed``; leaving early cancels the unfinished items."""
-    import asyncio
-
-    count = len(inputs)
-    view = progress_view(node, config, progress, count)
-    scopes = batch_scopes(node, config, count, _viewing(view), executor)
-    executor = _executor(scopes)
-    if executor is not None:
-        from effects._runtime.closing import closing
-        from effects._runtime.remote_batch import RemoteBatch
-
-        remote = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, True).acompleted()
-        async with closing(remote if view is None else _ashowing(view, remote)) as pairs:
-            async for pair in pairs:
-                yield pair
-        return
-    done: asyncio.Queue[tuple[int, Out | _Failed]] = asyncio.Queue()
-
-    async def one(i: int) -> None:
-        scope = scopes[i]
-        token = CURRENT_SCOPE.set(scope)
-        try:
-            output = await scope.ainvoke(node, inputs[i], None, kwargs)
-            done.put_nowait((i, output))
-        except Exception as error:
-            done.put_nowait((i, _Failed(error)))
-        finally:
-            CURRENT_SCOPE.reset(token)
-
-    tasks = [asyncio.ensure_future(one(i)) for i in range(count)]
-    try:
-        for _ in range(count):
-            i, value = await done.get()
-            yield i, _outcome(value, return_exceptions)
-    finally:
-        try:
-            await aclose_all(tasks=tasks)
-        finally:
-            if view is not None:
-                view.close()
-
-
 __all__ = [
-    "abatch",
-    "abatch_as_completed",
     "ainvoke",
     "astream",
     "atransform",
-    "batch",
-    "batch_as_completed",
+    "call_scope",
     "gather_structured",
     "invoke",
+    "progress_view",
+    "shown",
+    "ashown",
     "stream",
     "transform",
+    "viewed_by",
 ]
 
 # The frames that mark "inside a run" for dispatch_custom_event in unobserved runs.
-RUN_FRAMES.update(f.__code__ for f in (invoke, ainvoke, _plain, _aplain, batch, abatch))
+RUN_FRAMES.update(f.__code__ for f in (invoke, ainvoke, _plain, _aplain))

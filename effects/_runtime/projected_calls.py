@@ -12,7 +12,8 @@ from typing import Literal, Protocol, TypeVar
 
 from effects._runtime.effect_stream import aobserve, observe
 from effects.projections.events_v1 import EventsV1
-from effects.projections.events_v2 import EventsV2, StreamEvent
+from effects.event_types import StreamEvent, V1StreamEvent
+from effects.projections.events_v2 import EventsV2
 from effects.projections.filters import EventFilter
 from effects.projections.run_log import RunLog, RunLogPatch, RunLogPatches, RunLogStates
 from effects.projections.sse import SSE_END, encode_sse_event
@@ -31,12 +32,8 @@ class _Fold(Protocol[T_co]):
     def feed(self, effect: Effect) -> Sequence[T_co]: ...
 
 
-def _events_fold(version: str, filter: EventFilter) -> EventsV1 | EventsV2:
-    if version == "v2":
-        return EventsV2(filter)
-    if version == "v1":
-        return EventsV1(filter)
-    raise ValueError(f"stream_events version must be 'v1' or 'v2', got {version!r}")
+def _unknown_version(version: str) -> ValueError:
+    return ValueError(f"stream_events version must be 'v1' or 'v2', got {version!r}")
 
 
 def _log_fold(
@@ -81,10 +78,13 @@ def aevents(
     kwargs: Mapping[str, object],
     version: str,
     filter: EventFilter,
-) -> AsyncIterator[StreamEvent]:
+) -> AsyncIterator[StreamEvent] | AsyncIterator[V1StreamEvent]:
     """The run's events (v1 or v2), as they happen."""
-    fold: _Fold[StreamEvent] = _events_fold(version, filter)
-    return _aprojected(fold, node, input, config, kwargs)
+    if version == "v2":
+        return _aprojected(EventsV2(filter), node, input, config, kwargs)
+    if version == "v1":
+        return _aprojected(EventsV1(filter), node, input, config, kwargs)
+    raise _unknown_version(version)
 
 
 def events(
@@ -94,10 +94,13 @@ def events(
     kwargs: Mapping[str, object],
     version: str,
     filter: EventFilter,
-) -> Iterator[StreamEvent]:
+) -> Iterator[StreamEvent] | Iterator[V1StreamEvent]:
     """Sync ``aevents``."""
-    fold: _Fold[StreamEvent] = _events_fold(version, filter)
-    return _projected(fold, node, input, config, kwargs)
+    if version == "v2":
+        return _projected(EventsV2(filter), node, input, config, kwargs)
+    if version == "v1":
+        return _projected(EventsV1(filter), node, input, config, kwargs)
+    raise _unknown_version(version)
 
 
 async def aevent_stream_bytes(

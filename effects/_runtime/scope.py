@@ -9,12 +9,11 @@ concurrency permits for leaves.
 
 
 Nothing is materialised when nobody observes: a plain scope hands itself to its
-children, builds no id, no timestamp and no effect.
+children, builds no id, no timestamp and no effect (``PLAIN_SCOPE``; a public call
+starts in the scope ``effects._runtime.entry.entry_scope`` makes).
 
->>> entry_scope(EMPTY_CONFIG) is PLAIN_SCOPE
-True
-
-True
+>>> PLAIN_SCOPE.plain, PLAIN_SCOPE.run is None
+(True, True)
 """
 
 from __future__ import annotations
@@ -33,8 +32,7 @@ from effects.errors import InputError
 from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
-from effects.hooks import tracing_observer_factory
-from effects._runtime.observers import AwaitingObserver, Observer, awaiting
+from effects._runtime.observers import AwaitingObserver, Observer
 from effects.step import Step
 from effects._runtime.streaming import astream_run, stream_run
 from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
@@ -465,58 +463,3 @@ class Scope:
 
 
 PLAIN_SCOPE: Final = Scope(EMPTY_CONFIG, (), None, (), None)
-
-
-def entry_scope(
-    config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call"
-) -> Scope:
-    """The scope a public call (``invoke``, ``stream``, ...) starts its root run in.
-
-    Inside a running step, the call becomes a child of that step's run and
-    inherits its config, observers and limits.
-    """
-    if config.tracing is not None or config.progress:
-        config, observers = _traced(config, observers, owner)
-    ambient = CURRENT_SCOPE.get()
-    clock = current_clock()
-    listeners = awaiting(observers) if observers else ()
-    if ambient is None:
-        if config is EMPTY_CONFIG and not observers:
-            return PLAIN_SCOPE
-        base = EMPTY_CONFIG
-        limiters: tuple[Limiter, ...] = ()
-        deadline: Deadline | None = None
-    else:
-        if config is EMPTY_CONFIG and not observers:
-            return ambient
-        base = ambient.config
-        limiters = ambient.limiters
-        deadline = ambient.deadline
-        observers = (*ambient.observers, *observers)
-        listeners = (*ambient.listeners, *listeners)
-    if config.max_concurrency is not None:
-        limiters = (*limiters, Limiter(config.max_concurrency))
-    if config.timeout is not None:
-        deadline = earlier(
-            deadline, Deadline(clock.monotonic() + config.timeout, owner, config.timeout)
-        )
-    run = None if ambient is None else ambient.run
-    merged = merge_configs(base, config.for_children())
-    root = config if (config.run_name or config.run_id) else None
-    return Scope(merged, observers, run, limiters, deadline, root, listeners)
-
-
-def _traced(
-    config: RunConfig, observers: tuple[Observer, ...], owner: str
-) -> tuple[RunConfig, tuple[Observer, ...]]:
-    """Turn a ``tracing`` entry into its observer; the entries never reach the runs.
-
-    (``progress`` is shown by the batch or stream call that read it.)
-    """
-    factory = tracing_observer_factory(config.tracing, f"{owner} with config tracing")
-    if factory is not None:
-        observer = factory.make_observer(config.for_children())
-        if observer is not None:
-            observers = (*observers, observer)
-    stripped = attrs.evolve(config, tracing=None, progress=False)
-    return (EMPTY_CONFIG if stripped == EMPTY_CONFIG else stripped), observers

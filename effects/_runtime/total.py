@@ -86,11 +86,9 @@ class Total(Generic[T]):
 
     def value(self) -> T | Nothing:
         """The chunks added up."""
-        return cast("T | Nothing", self._sum())
-
-    def _sum(self) -> object:
+        # Chunks of a T add up to a T (for text: the joined blocks of str chunks).
         if not self._text:
-            return self._folded
+            return cast("T | Nothing", self._folded)
         if not self._pending and not self._blocks:
             return NOTHING
         self._blocks.extend(self._pending)
@@ -98,7 +96,7 @@ class Total(Generic[T]):
         # Keep only the joined text: the blocks would hold a second copy of it.
         self._blocks = [text]
         self._pending.clear()
-        return text
+        return cast("T", text)
 
 
 def added_up(chunks: Iterable[T]) -> T | Nothing:

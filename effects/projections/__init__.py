@@ -13,11 +13,20 @@ iterable of effects. None of them imports ``combinators``.
 
 from effects.projections.events_v1 import EventsV1 as EventsV1
 from effects.projections.events_v1 import stream_events_v1 as stream_events_v1
-from effects.projections.events_v2 import CustomStreamEvent as CustomStreamEvent
-from effects.projections.events_v2 import EventData as EventData
+from effects.event_types import ChunkData as ChunkData
+from effects.event_types import CustomStreamEvent as CustomStreamEvent
+from effects.event_types import EndData as EndData
+from effects.event_types import ErrorData as ErrorData
+from effects.event_types import EventData as EventData
+from effects.event_types import RunEndEvent as RunEndEvent
+from effects.event_types import RunErrorEvent as RunErrorEvent
+from effects.event_types import RunStartEvent as RunStartEvent
+from effects.event_types import RunStreamEvent as RunStreamEvent
+from effects.event_types import StandardStreamEvent as StandardStreamEvent
+from effects.event_types import StartData as StartData
+from effects.event_types import StreamEvent as StreamEvent
+from effects.event_types import V1StreamEvent as V1StreamEvent
 from effects.projections.events_v2 import EventsV2 as EventsV2
-from effects.projections.events_v2 import StandardStreamEvent as StandardStreamEvent
-from effects.projections.events_v2 import StreamEvent as StreamEvent
 from effects.projections.events_v2 import stream_events_v2 as stream_events_v2
 from effects.projections.filters import NO_FILTER as NO_FILTER
 from effects.projections.filters import EventFilter as EventFilter
@@ -62,7 +71,10 @@ __all__ = [
     "NO_FILTER",
     "REDACTED",
     "SSE_END",
+    "ChunkData",
     "CustomStreamEvent",
+    "EndData",
+    "ErrorData",
     "EventData",
     "EventFilter",
     "EventsV1",
@@ -82,13 +94,19 @@ __all__ = [
     "RunLog",
     "RunLogPatch",
     "RunLogPatches",
+    "RunEndEvent",
+    "RunErrorEvent",
     "RunLogStates",
+    "RunStartEvent",
+    "RunStreamEvent",
     "RunTree",
     "SseFrame",
     "SseFrameParser",
     "SseParser",
     "StandardStreamEvent",
+    "StartData",
     "StreamEvent",
+    "V1StreamEvent",
     "apply_ops",
     "compact_json",
     "encode_event_stream",

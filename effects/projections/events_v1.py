@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from typing import final
 from uuid import UUID
 
-from effects.projections.events_v2 import EventData, StandardStreamEvent
+from effects.event_types import EventData, V1StreamEvent
 from effects.projections.argument_checks import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import token_text, v1_end_output, v1_failed_output
@@ -87,7 +87,7 @@ class EventsV1:
         self._filter = filter
         self._runs: dict[UUID, _Seen] = {}
 
-    def feed(self, effect: Effect) -> list[StandardStreamEvent]:
+    def feed(self, effect: Effect) -> list[V1StreamEvent]:
         """The events for one effect (custom events and hidden runs give none).
 
         >>> EventsV1().feed(None)
@@ -116,7 +116,7 @@ class EventsV1:
 
 def _root_event(
     effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _Seen
-) -> list[StandardStreamEvent]:
+) -> list[V1StreamEvent]:
     run = effect.run
     if isinstance(effect, RunStarted):
         data: EventData = {} if effect.input is NO_INPUT else {"input": effect.input}
@@ -152,7 +152,7 @@ def _root_event(
 
 def _sub_run_event(
     effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _Seen
-) -> StandardStreamEvent:
+) -> V1StreamEvent:
     run = effect.run
     data: EventData = {}
     if isinstance(effect, RunStarted):
@@ -176,7 +176,7 @@ def _known(input: object) -> bool:
     return input is not NO_INPUT and input is not None
 
 
-def _event(name: str, run: RunInfo, seen: _Seen, data: EventData) -> StandardStreamEvent:
+def _event(name: str, run: RunInfo, seen: _Seen, data: EventData) -> V1StreamEvent:
     return {
         "event": name,
         "name": run.name,
@@ -190,7 +190,7 @@ def _event(name: str, run: RunInfo, seen: _Seen, data: EventData) -> StandardStr
 
 def stream_events_v1(
     effects: Iterable[Effect], filter: EventFilter = NO_FILTER
-) -> Iterator[StandardStreamEvent]:
+) -> Iterator[V1StreamEvent]:
     """The v1 events of a sequence of effects, lazily.
 
     >>> from uuid import UUID

@@ -28,10 +28,16 @@ step tag (``seq:step:N``) included (the peer drops the non-inherited step tag th
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, TypeAlias, TypedDict, final
+from typing import final
 from uuid import UUID
 
 from effects.projections.argument_checks import expect_effect, expect_filter
+from effects.event_types import CustomStreamEvent as CustomStreamEvent
+from effects.event_types import EndData, ErrorData, StartData
+from effects.event_types import RunEndEvent, RunErrorEvent, RunStartEvent, RunStreamEvent
+from effects.event_types import StandardStreamEvent as StandardStreamEvent
+from effects.event_types import StreamEvent as StreamEvent
+from effects.event_types import event_names
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import MODEL_TYPES
 from effects.values import (
@@ -44,59 +50,6 @@ from effects.values import (
     RunStarted,
     RunStreamed,
 )
-
-
-class EventData(TypedDict, total=False):
-    """The ``data`` of a standard event: which keys appear depends on the event.
-
-    >>> EventData(output=1, input=0)
-    {'output': 1, 'input': 0}
-    """
-
-    input: object
-    output: object
-    chunk: object
-    error: BaseException
-    tool_call_id: str | None
-
-
-class StandardStreamEvent(TypedDict):
-    """A start, stream, end or error event of a run.
-
-    >>> sorted(StandardStreamEvent.__annotations__)
-    ['data', 'event', 'metadata', 'name', 'parent_ids', 'run_id', 'tags']
-    """
-
-    event: str
-    data: EventData
-    name: str
-    tags: list[str]
-    run_id: str
-    metadata: dict[str, object]
-    parent_ids: list[str]
-
-
-class CustomStreamEvent(TypedDict):
-    """A custom event dispatched from inside a run (``run_id`` is that run's).
-
-    >>> CustomStreamEvent(event="on_custom_event", run_id="1", name="progress", tags=[],
-    ...                   metadata={}, data=0.5, parent_ids=[])["data"]
-    0.5
-    """
-
-    event: Literal["on_custom_event"]
-    run_id: str
-    name: str
-    tags: list[str]
-    metadata: dict[str, object]
-    data: Any
-    """The user's payload, of any type. ``Any`` (as in the peer) so that ``event["data"]``
-    of a ``StreamEvent`` can be read without first telling the two kinds of event apart."""
-    parent_ids: list[str]
-
-
-StreamEvent: TypeAlias = StandardStreamEvent | CustomStreamEvent
-"""One event of ``astream_events`` v2."""
 
 
 @final
@@ -176,11 +129,11 @@ class EventsV2:
         return [event]
 
 
-def _start(effect: RunStarted, seen: _Seen) -> StandardStreamEvent:
+def _start(effect: RunStarted, seen: _Seen) -> RunStartEvent:
     run = effect.run
-    data: EventData = {} if effect.input is NO_INPUT else {"input": effect.input}
+    data: StartData = {} if effect.input is NO_INPUT else {"input": effect.input}
     return {
-        "event": f"on_{run.run_type}_start",
+        "event": event_names(run.run_type)[0],
         "data": data,
         "name": run.name,
         "tags": list(run.tags),
@@ -190,15 +143,14 @@ def _start(effect: RunStarted, seen: _Seen) -> StandardStreamEvent:
     }
 
 
-def _stream(effect: RunStreamed, seen: _Seen) -> StandardStreamEvent:
+def _stream(effect: RunStreamed, seen: _Seen) -> RunStreamEvent:
     run = effect.run
-    data: EventData = {"chunk": effect.chunk}
-    name = f"on_{run.run_type}_stream"
+    name = event_names(run.run_type)[1]
     if run.parent_ids and run.run_type in MODEL_TYPES:
         # A sub-run model's chunks reach the peer as token callbacks, in this key order.
         return {
             "event": name,
-            "data": data,
+            "data": {"chunk": effect.chunk},
             "run_id": seen.run_id,
             "name": run.name,
             "tags": list(run.tags),
@@ -211,30 +163,36 @@ def _stream(effect: RunStreamed, seen: _Seen) -> StandardStreamEvent:
         "name": run.name,
         "tags": list(run.tags),
         "metadata": dict(run.metadata),
-        "data": data,
+        "data": {"chunk": effect.chunk},
         "parent_ids": list(seen.parent_ids),
     }
 
 
-def _end(effect: RunEnded, seen: _Seen) -> StandardStreamEvent:
-    data: EventData = {"output": effect.output}
-    if effect.run.parent_ids and effect.input is not NO_INPUT:
+def _end(effect: RunEnded, seen: _Seen) -> RunEndEvent:
+    run = effect.run
+    data: EndData = {"output": effect.output}
+    if run.parent_ids and effect.input is not NO_INPUT:
         data["input"] = effect.input
-    return _closing(f"on_{effect.run.run_type}_end", data, effect.run, seen)
-
-
-def _error(effect: RunFailed, seen: _Seen) -> StandardStreamEvent:
-    data: EventData = {"error": effect.error}
-    if effect.run.parent_ids and effect.input is not NO_INPUT:
-        data["input"] = effect.input
-    if effect.run.run_type == "tool":
-        data["tool_call_id"] = effect.tool_call_id
-    return _closing(f"on_{effect.run.run_type}_error", data, effect.run, seen)
-
-
-def _closing(name: str, data: EventData, run: RunInfo, seen: _Seen) -> StandardStreamEvent:
     return {
-        "event": name,
+        "event": event_names(run.run_type)[2],
+        "data": data,
+        "run_id": seen.run_id,
+        "name": run.name,
+        "tags": list(run.tags),
+        "metadata": dict(run.metadata),
+        "parent_ids": list(seen.parent_ids),
+    }
+
+
+def _error(effect: RunFailed, seen: _Seen) -> RunErrorEvent:
+    run = effect.run
+    data: ErrorData = {"error": effect.error}
+    if run.parent_ids and effect.input is not NO_INPUT:
+        data["input"] = effect.input
+    if run.run_type == "tool":
+        data["tool_call_id"] = effect.tool_call_id
+    return {
+        "event": event_names(run.run_type)[3],
         "data": data,
         "run_id": seen.run_id,
         "name": run.name,

@@ -16,10 +16,19 @@ False
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, final
-from effects.guards import is_a
+from typing import Final, TypeAlias, final
 
 import attrs
+
+from effects.guards import is_a
+from effects.values import RunType
+
+Names: TypeAlias = list[str] | tuple[str, ...]
+"""Run names or tags to filter by, as a list (a single ``str`` is refused, by the checkers too)."""
+
+RunTypes: TypeAlias = Sequence[RunType]
+"""Run types to filter by (``["chat_model", "tool"]``). A custom event's name counts as its
+type too (the peer's rule): give such a list as ``cast(RunTypes, [...])``."""
 
 
 def _names(value: Iterable[str] | None, field: str) -> tuple[str, ...] | None:

@@ -36,7 +36,7 @@ import datetime as dt
 import json
 import pprint
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Final, TypeAlias, cast, final
+from typing import Final, cast, final
 from uuid import UUID
 
 import attrs
@@ -55,20 +55,20 @@ from effects.projections.shapes import (
     token_text,
 )
 from effects.values import Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.patch_ops import PatchOp as PatchOp
+from effects.guards import is_mapping
 
-PatchOp: TypeAlias = dict[str, JsonValue]
-"""One RFC 6902 operation, e.g. ``{"op": "add", "path": "/a", "value": 1}``."""
 
 _OP_KINDS: Final = ("add", "remove", "replace", "move", "copy", "test")
 
 
 def _checked_op(op: object, where: str) -> PatchOp:
-    if not isinstance(op, Mapping):
+    if not is_mapping(op):
         raise TypeError(
             f"{where} must be a dict like {{'op': 'add', 'path': '/a', 'value': 1}},"
             f" got {type(op).__name__}"
         )
-    encoded = to_jsonable(cast(Mapping[str, object], op))
+    encoded = to_jsonable(op)
     assert isinstance(encoded, dict)  # the JSON form of a mapping is a dict
     kind = encoded.get("op")
     if kind not in _OP_KINDS:
@@ -78,7 +78,7 @@ def _checked_op(op: object, where: str) -> PatchOp:
             raise ValueError(f"{where} ({kind}) needs a str {key!r} JSON pointer")
     if kind in ("add", "replace", "test") and "value" not in encoded:
         raise ValueError(f"{where} ({kind}) needs a 'value'")
-    return encoded
+    return cast("PatchOp", encoded)  # the keys its op needs, checked above
 
 
 def _checked_ops(ops: Sequence[object], owner: str) -> tuple[PatchOp, ...]:
@@ -192,12 +192,9 @@ def apply_ops(state: JsonValue, ops: Sequence[PatchOp]) -> JsonValue:
     """
     doc: object = state
     for op in ops:
-        path = op.get("path")
-        source = op.get("from")
-        if isinstance(path, str):
-            doc = own_path(doc, path)
-        if isinstance(source, str) and op.get("op") == "move":
-            doc = own_path(doc, source)
+        doc = own_path(doc, op["path"])
+        if op["op"] == "move":
+            doc = own_path(doc, op["from"])
         try:
             doc = jsonpatch.apply_patch(doc, [op], in_place=True)
         except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
@@ -365,14 +362,14 @@ def _scalars_differ(previous: JsonValue, current: JsonValue) -> bool:
 
 
 def _prefixed(op: dict[str, object]) -> PatchOp:
-    out: PatchOp = {}
+    out: dict[str, JsonValue] = {}
     for key, value in op.items():
         if key in ("path", "from") and isinstance(value, str):
             out[key] = "/final_output" + value
         else:
             # The fold keeps the total's JSON for the next diff; consumers get their own copy.
             out[key] = json_copy(cast(JsonValue, value))
-    return out
+    return cast("PatchOp", out)  # jsonpatch's diff makes well-formed ops
 
 
 @final

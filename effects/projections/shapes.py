@@ -40,12 +40,12 @@ from typing import Final, cast
 
 from effects.projections.jsonable import is_secret, redacted_form, to_jsonable
 from effects.projections.replayed import Replayed
-from effects.values import NO_INPUT, RunType
+from effects.values import NO_INPUT
 
 MODEL_TYPES: Final = frozenset({"llm", "chat_model"})
 
 
-def log_type(run_type: RunType) -> str:
+def log_type(run_type: str) -> str:
     """The type a run has in the run log: chat models are ``llm`` there.
 
     >>> log_type("chat_model"), log_type("parser")
@@ -114,7 +114,7 @@ def add_chunk(total: object, chunk: object) -> tuple[object, bool]:
         return chunk, False
 
 
-def llm_result(run_type: RunType, output: object, *, streamed: bool) -> dict[str, object]:
+def llm_result(run_type: str, output: object, *, streamed: bool) -> dict[str, object]:
     """The LLMResult dict the peer's tracer records for a model run.
 
     >>> llm_result("llm", "ab", streamed=True)["generations"]
@@ -151,7 +151,7 @@ def _llm_envelope(generations: list[list[dict[str, object]]]) -> dict[str, objec
     return {"generations": generations, "llm_output": None, "run": None, "type": "LLMResult"}
 
 
-def traced_outputs(run_type: RunType, output: object, *, streamed: bool) -> Mapping[str, object]:
+def traced_outputs(run_type: str, output: object, *, streamed: bool) -> Mapping[str, object]:
     """A finished run's outputs as the peer's tracer records them (listener ``Run.outputs``).
 
     >>> traced_outputs("tool", {"y": 1}, streamed=False)
@@ -169,7 +169,7 @@ def traced_outputs(run_type: RunType, output: object, *, streamed: bool) -> Mapp
     return given if given is not None else {"output": output}
 
 
-def log_final_output(run_type: RunType, output: object, *, streamed: bool) -> object:
+def log_final_output(run_type: str, output: object, *, streamed: bool) -> object:
     """A finished sub-run's ``final_output`` in the run log (prompts are not wrapped).
 
     >>> log_final_output("prompt", "text", streamed=False)
@@ -180,7 +180,7 @@ def log_final_output(run_type: RunType, output: object, *, streamed: bool) -> ob
     return traced_outputs(run_type, output, streamed=streamed)
 
 
-def log_failed_output(run_type: RunType) -> dict[str, object]:
+def log_failed_output(run_type: str) -> dict[str, object]:
     """A failed sub-run's ``final_output`` in the run log.
 
     >>> log_failed_output("chain"), log_failed_output("llm")["generations"]
@@ -193,7 +193,7 @@ def log_failed_output(run_type: RunType) -> dict[str, object]:
     return {}
 
 
-def v1_end_output(run_type: RunType, output: object, *, streamed: bool) -> object:
+def v1_end_output(run_type: str, output: object, *, streamed: bool) -> object:
     """The ``output`` of a v1 ``on_*_end`` event for a sub-run.
 
     >>> v1_end_output("tool", 2, streamed=False), v1_end_output("retriever", [], streamed=False)
@@ -206,7 +206,7 @@ def v1_end_output(run_type: RunType, output: object, *, streamed: bool) -> objec
     return output
 
 
-def v1_failed_output(run_type: RunType) -> object:
+def v1_failed_output(run_type: str) -> object:
     """The ``output`` of the v1 ``on_*_end`` event the peer sends for a failed sub-run.
 
     >>> v1_failed_output("chain") is None, v1_failed_output("retriever")

@@ -26,7 +26,7 @@ from typing import Final, final
 import attrs
 
 from effects.projections.jsonable import JsonValue, to_jsonable
-from effects.guards import checked
+from effects.guards import checked, is_a
 
 
 def compact_json(value: JsonValue) -> str:
@@ -129,7 +129,7 @@ class SseFrameParser:
         ...
         TypeError: SseFrameParser.feed expects bytes, got str
         """
-        if not isinstance(chunk, bytes | bytearray | memoryview):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+        if not is_a(chunk, (bytes, bytearray, memoryview)):  # callers may ignore the types
             raise TypeError(f"SseFrameParser.feed expects bytes, got {type(chunk).__name__}")
         data = bytes(chunk)
         if self._pending_cr and data.startswith(b"\n"):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableParallel
 from effects._runtime import calls as entry
-from effects._runtime.scope import entry_scope
+from effects._runtime.entry import entry_scope
 from effects.config import RunConfig
 from effects.values import Effect, RunEnded, RunFailed, RunStarted
 

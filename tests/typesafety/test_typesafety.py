@@ -47,6 +47,8 @@ import pytest
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CASES = HERE / "cases"
+APP = HERE / "app"
+"""A small typed application: it must check cleanly (its ``mistakes.py`` is counted apart)."""
 SKIP_ENV = "COMBINATORS_SKIP_TYPESAFETY"
 TIMEOUT_SECONDS = 600
 
@@ -350,6 +352,7 @@ def _start(command: Sequence[str]) -> subprocess.Popen[str]:
 def run_checkers(config_dir: Path) -> dict[Checker, Run]:
     """Both checkers over the whole ``cases/`` folder, once each, concurrently."""
     cases = str(CASES)
+    app = [str(p) for p in sorted(APP.glob("*.py")) if p.name not in ("mistakes.py", "count_mistakes.py")]
     commands: dict[Checker, list[str]] = {
         "mypy": [
             sys.executable,
@@ -361,6 +364,7 @@ def run_checkers(config_dir: Path) -> dict[Checker, Run]:
             "--output",
             "json",
             cases,
+            *app,
         ],
         "pyright": [
             str(Path(sys.executable).parent / "pyright"),
@@ -370,6 +374,7 @@ def run_checkers(config_dir: Path) -> dict[Checker, Run]:
             str(pyright_config(config_dir)),
             "--outputjson",
             cases,
+            *app,
         ],
     }
     processes: dict[Checker, subprocess.Popen[str]] = {
@@ -406,8 +411,9 @@ def diagnostics(tmp_path_factory: pytest.TempPathFactory) -> dict[Checker, list[
         if not any(d.in_cases and d.is_reveal for d in found):
             elsewhere = "\n".join(f"  {d}" for d in found if not d.in_cases)
             pytest.fail(f"{checker} checked no case file; other diagnostics:\n{elsewhere}")
-        # Library modules are make typecheck's business; the cases are this module's.
-        parsed[checker] = [d for d in found if d.in_cases]
+        # Library modules are make typecheck's business; the cases and the app are this module's.
+        app_noise = [d for d in found if d.file.startswith("tests/typesafety/app/")]
+        parsed[checker] = [d for d in found if d.in_cases] + app_noise
     return parsed
 
 
@@ -477,3 +483,25 @@ def test_no_diagnostics_outside_expectations(
     assert not stray, f"{checker} reported diagnostics on lines that expect none:\n" + "\n".join(
         f"  {d}" for d in stray
     )
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_the_typed_application_checks_cleanly(
+    checker: Checker, diagnostics: dict[Checker, list[Diagnostic]]
+) -> None:
+    found = [d for d in diagnostics[checker] if d.file.startswith("tests/typesafety/app/")]
+    assert not found, f"{checker} reported on the typed application (a false positive):\n" + "\n".join(
+        f"  {d}" for d in found
+    )
+
+
+def test_most_mistakes_against_the_application_are_caught() -> None:
+    from tests.typesafety.app import count_mistakes
+
+    names = list(count_mistakes.functions())
+    assert len(names) == 50
+    limits = {"m22", "m27", "m30", "m31"}  # documented limits (see mistakes.py)
+    for checker, lines in (("mypy", count_mistakes.mypy_lines()), ("pyright", count_mistakes.pyright_lines())):
+        caught = set(count_mistakes.caught(lines))
+        assert len(caught) >= 42, f"{checker} caught only {len(caught)} of 50"
+        assert set(names) - caught <= limits, f"{checker} missed {sorted(set(names) - caught - limits)}"

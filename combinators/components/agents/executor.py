@@ -39,7 +39,7 @@ from combinators import Runnable
 from combinators import RunnableTool
 from effects.errors import InputError, InputValueError
 from effects.authoring import Scope
-from effects.authoring import NOTHING, aadded_up, added_up
+from effects.authoring import NOTHING, aadded_up, added_up, is_a
 
 STOPPED_AT_MAX_ITERATIONS: Final = "Agent stopped due to max iterations."
 """The output at the iteration limit with ``early_stopping_method="force"`` (the peer's text)."""
@@ -107,7 +107,7 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
             raise InputValueError(
                 f"early_stopping_method must be 'force' or 'generate', got {self.early_stopping_method!r}"
             )
-        if not isinstance(self.handle_parsing_errors, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not is_a(self.handle_parsing_errors, bool):
             raise InputValueError(
                 "handle_parsing_errors takes True (the model is told what was wrong) or False (raise);"
                 f" got {self.handle_parsing_errors!r}"
@@ -140,7 +140,7 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
     # ------------------------------------------------------------------ shapes
 
     def _inputs(self, input: Mapping[str, Any]) -> dict[str, Any]:
-        if not isinstance(input, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+        if not is_a(input, Mapping):  # untyped callers
             raise InputError(f"AgentExecutor expects a dict such as {{'input': ...}}, got {type(input).__name__}")
         return dict(input)
 

@@ -16,6 +16,8 @@ from typing import Final, Literal, TypeAlias, final
 import attrs
 
 from effects.errors import InputValueError
+from effects.authoring import is_a
+from effects.guards import is_subclass
 
 ToolErrorHandling: TypeAlias = Literal["to_model", "raise"]
 """``"to_model"``: the error becomes an error ``ToolMessage`` and the loop goes on;
@@ -48,7 +50,7 @@ def _check_concurrency(instance: object, attribute: attrs.Attribute[int | None],
 
 
 def _check_timeout(instance: object, attribute: attrs.Attribute[float | None], value: float | None) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):  # pyright: ignore[reportUnnecessaryIsInstance]
+    if value is not None and (isinstance(value, bool) or not is_a(value, (int, float)) or value <= 0):
         raise InputValueError(f"LoopPolicy timeout must be a number of seconds > 0 (or None), got {value!r}")
 
 
@@ -62,10 +64,10 @@ def _to_tool_errors(value: ToolErrorPolicy) -> ToolErrorPolicy:
         if value not in _HANDLINGS:
             raise InputValueError(f"LoopPolicy tool_errors must be 'to_model', 'raise' or a mapping, got {value!r}")
         return value
-    if not isinstance(value, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not is_a(value, Mapping):
         raise InputValueError(f"LoopPolicy tool_errors must be 'to_model', 'raise' or a mapping, got {value!r}")
     for kind, handling in value.items():
-        if not (isinstance(kind, type) and issubclass(kind, Exception)):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not is_subclass(kind, Exception):
             raise InputValueError(f"LoopPolicy tool_errors keys must be Exception classes, got {kind!r}")
         if handling not in _HANDLINGS:
             raise InputValueError(f"LoopPolicy tool_errors[{kind.__name__}] must be 'to_model' or 'raise', got {handling!r}")

@@ -26,6 +26,7 @@ from returns.result import Result, Success
 from combinators.components.agents.stops import StopReason
 from combinators.components.agents.transcript import unanswered
 from combinators.components.messages import AIMessage, Message, ToolCall, ToolMessage
+from effects.authoring import is_a
 
 
 def _outcomes(values: Iterable[ToolOutcome]) -> tuple[ToolOutcome, ...]:
@@ -134,7 +135,7 @@ class AgentResult:
         return tuple(unanswered(self.messages))
 
     def __add__(self, other: AgentResult) -> AgentResult:
-        if not isinstance(other, AgentResult):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not is_a(other, AgentResult):
             return NotImplemented
         return AgentResult(
             other.output if other.output is not None else self.output,

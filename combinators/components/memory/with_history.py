@@ -30,7 +30,7 @@ is a str, a message, a list of messages, or a dict holding them under
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any, Final, Generic, TypeVar, cast, final
 
 import attrs
@@ -50,6 +50,11 @@ SESSION_ID: Final = ConfigurableFieldSpec(
     default="",
     is_shared=True,
 )
+
+
+def _specs(values: Iterable[ConfigurableFieldSpec]) -> tuple[ConfigurableFieldSpec, ...]:
+    # A named, typed converter: attrs' `converter=tuple` leaves the field untyped for mypy.
+    return tuple(values)
 
 
 def _messages_in(value: object, key: str | None, what: str) -> list[Message]:
@@ -122,7 +127,7 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
     output_messages_key: str | None = attrs.field(default=None, kw_only=True)
     history_messages_key: str | None = attrs.field(default=None, kw_only=True)
     history_factory_config: tuple[ConfigurableFieldSpec, ...] = attrs.field(
-        default=(SESSION_ID,), converter=tuple, kw_only=True
+        default=(SESSION_ID,), converter=_specs, kw_only=True
     )
 
     is_leaf = False

@@ -28,6 +28,7 @@ import attrs
 from combinators.components.messages.values import (
     AIMessage,
     AIMessageChunk,
+    BaseMessage,
     Message,
     add_ai_message_chunks,
     coerce_to_messages,
@@ -42,7 +43,11 @@ from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import NOTHING, aadded_up, added_up, is_list_of
 
-LanguageModelInput: TypeAlias = "str | StringPromptValue | ChatPromptValue | Sequence[object]"
+MessageLikeRepresentation: TypeAlias = "BaseMessage | str | tuple[str, str] | list[str] | Mapping[str, object]"
+"""One message, or what stands for one: a (role, content) pair, a str (from a human), a
+``{"role": ..., "content": ...}`` dict."""
+
+LanguageModelInput: TypeAlias = "str | StringPromptValue | ChatPromptValue | Sequence[MessageLikeRepresentation]"
 """What a model accepts: text, a prompt value, or a list of message-likes."""
 
 ChatOutput: TypeAlias = "AIMessage | AIMessageChunk"

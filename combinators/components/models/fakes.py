@@ -18,7 +18,7 @@ ValueError: rate limited
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any, final
 
 import attrs
@@ -125,6 +125,11 @@ def _streamed(reply: AIMessage) -> list[AIMessageChunk]:
     return message_chunks(reply)
 
 
+def _texts(values: Iterable[str]) -> tuple[str, ...]:
+    # A named, typed converter: attrs' `converter=tuple` leaves the field untyped for mypy.
+    return tuple(values)
+
+
 def _cycling_script(model: FakeListChatModel | FakeListLLM) -> Script:
     return Script(model.responses, cycle=True)
 
@@ -141,7 +146,7 @@ class FakeListChatModel(BaseChatModel):
     ('ab', ['c'], 'ab')
     """
 
-    responses: tuple[str, ...] = attrs.field(converter=tuple)
+    responses: tuple[str, ...] = attrs.field(converter=_texts)
     sleep: float = 0.0
     error_on_chunk_number: int | None = None
     script: Script = attrs.field(
@@ -186,7 +191,7 @@ class FakeListLLM(LLM):
     True
     """
 
-    responses: tuple[str, ...] = attrs.field(converter=tuple)
+    responses: tuple[str, ...] = attrs.field(converter=_texts)
     script: Script = attrs.field(
         eq=False, repr=False, default=attrs.Factory(_cycling_script, takes_self=True)
     )

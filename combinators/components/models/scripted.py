@@ -35,6 +35,7 @@ from combinators.components.messages import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
 from combinators.components.models.ids import fresh_id
 from effects.errors import CombinatorsError
+from effects.authoring import is_a
 
 ScriptReply: TypeAlias = "AIMessage | str | BaseException"
 """What one scripted call gives: a message, a text answer, or an error to raise."""
@@ -127,7 +128,7 @@ class ScriptedChatModel(BaseChatModel):
         if isinstance(reply, BaseException):
             raise reply
         message = AIMessage(reply) if isinstance(reply, str) else reply
-        if not isinstance(message, AIMessage):  # pyright: ignore[reportUnnecessaryIsInstance] - user functions
+        if not is_a(message, AIMessage):  # user functions
             raise TypeError(f"{self.name}'s script entry {at} gave a {type(message).__name__}, not an AIMessage or str")
         calls = [c if c.id else attrs.evolve(c, id=fresh_id("call_")) for c in message.tool_calls]
         return attrs.evolve(message, id=fresh_id("scripted-"), tool_calls=calls)

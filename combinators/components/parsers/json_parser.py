@@ -62,7 +62,7 @@ from combinators.authoring import init_fields
 from combinators.authoring import type_schema
 from combinators import Runnable
 from effects.authoring import Scope
-from effects.authoring import closing
+from effects.authoring import closing, is_dict, is_list
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -134,17 +134,17 @@ def typed_value(annotation: object, value: object) -> object:
             if json_validator(type_schema(arm)).is_valid(cast(JsonValue, value)):
                 return typed_value(arm, value)
         return unchanged
-    if origin in (list, Sequence, tuple, set, frozenset) and isinstance(value, list):
-        items = cast("list[object]", value)
+    if origin in (list, Sequence, tuple, set, frozenset) and is_list(value):
+        items = value
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             return tuple(typed_value(arm, item) for arm, item in zip(args, items, strict=False))
         built = [typed_value(args[0] if args else Any, item) for item in items]
         return built if origin in (list, Sequence) else cast(Any, origin)(built)
-    if origin in (dict, Mapping) and isinstance(value, dict) and len(args) == 2:
-        entries = cast("dict[str, object]", value)
+    if origin in (dict, Mapping) and is_dict(value) and len(args) == 2:
+        entries = value
         return {key: typed_value(args[1], item) for key, item in entries.items()}
-    if isinstance(annotation, type) and isinstance(value, dict):
-        fields = cast("dict[str, object]", value)
+    if isinstance(annotation, type) and is_dict(value):
+        fields = value
         if attrs.has(annotation):
             hints = get_type_hints(annotation)
             init = {
@@ -155,7 +155,7 @@ def typed_value(annotation: object, value: object) -> object:
             return annotation(**init)
         if is_typeddict(annotation):
             hints = get_type_hints(annotation)
-            return {key: typed_value(hints.get(key, Any), item) for key, item in fields.items()}
+            return {key: typed_value(hints.get(str(key), Any), item) for key, item in fields.items()}
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return annotation(value)
     return unchanged

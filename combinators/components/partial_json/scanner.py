@@ -17,8 +17,7 @@ import json
 import re
 from typing import Final, TypeAlias, cast, final
 
-JsonValue: TypeAlias = "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
-"""A value as ``json.loads`` returns it."""
+from effects.projections.jsonable import JsonValue as JsonValue  # one JSON type for the library
 
 JsonContainer: TypeAlias = "list[JsonValue] | dict[str, JsonValue]"
 

@@ -31,7 +31,7 @@ placeholder's default ``[]`` is not listed among ``partial_variables``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias, final
+from typing import Any, TypeAlias, TypeVar, final
 
 import attrs
 
@@ -45,6 +45,7 @@ from combinators.components.prompts.chat_parts import SystemMessagePromptTemplat
 from combinators.components.prompts.chat_parts import resolve_partials, shown_fields, to_part, to_partials
 from combinators.components.messages.coercion import get_buffer_string
 from combinators.components.messages.values import BaseMessage, Message
+from combinators.components.prompts.typed import with_variables
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators.components.prompts.formats import (
     PartialValue,
@@ -55,6 +56,8 @@ from combinators.components.prompts.formats import (
 from combinators import Runnable
 from effects.errors import InputError
 from effects.authoring import Scope
+
+V = TypeVar("V", bound=Mapping[str, Any])
 
 PromptInput: TypeAlias = "Mapping[str, Any] | str"
 """What a prompt takes: variable values by name, or the bare value of its one variable."""
@@ -128,6 +131,18 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         ('name',)
         """
         return self._parsed.input_variables
+
+    def with_variables(self, variables: type[V]) -> Runnable[V, StringPromptValue]:
+        """This prompt taking ``variables``, a ``TypedDict`` of its variables: the type
+        checkers check what is given to it, and building checks it against the template.
+
+        >>> from typing import TypedDict
+        >>> class Topic(TypedDict):
+        ...     topic: str
+        >>> PromptTemplate.from_template("On {topic}").with_variables(Topic).invoke({"topic": "fog"}).text
+        'On fog'
+        """
+        return with_variables(self, variables)
 
     def partial(self, **values: PartialValue) -> PromptTemplate:
         """The same prompt with some variables filled (values, or callables called per format).
@@ -238,6 +253,19 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         """
         names = {n for p in self.messages if isinstance(p, MessagesPlaceholder) for n in p.optional_variables}
         return tuple(sorted(names))
+
+    def with_variables(self, variables: type[V]) -> Runnable[V, ChatPromptValue]:
+        """This prompt taking ``variables``, a ``TypedDict`` of its variables (see
+        ``PromptTemplate.with_variables``).
+
+        >>> from typing import TypedDict
+        >>> class Question(TypedDict):
+        ...     question: str
+        >>> chat = ChatPromptTemplate.from_template("{question}").with_variables(Question)
+        >>> chat.invoke({"question": "why?"}).to_messages()
+        [HumanMessage('why?')]
+        """
+        return with_variables(self, variables)
 
     def partial(self, **values: PartialValue) -> ChatPromptTemplate:
         """The same prompt with some variables filled (values, or callables called per format).

@@ -11,9 +11,10 @@ Every tool is a ``combinators.nodes.tool.RunnableTool``. Given a tool call with 
 (``{"name", "args", "id", "type": "tool_call"}`` or a ``ToolCall``), it answers with a
 ``ToolMessage`` carrying that ``tool_call_id``; given plain arguments, with the
 function's result. So ``@tool`` on ``def f(...) -> R`` is typed
-``RunnableTool[R | ToolMessage]`` (a ``Runnable[ToolInput, R | ToolMessage]``): both
-can come out of one ``invoke``, and a type checker cannot tell a dict of arguments
-from a tool-call dict.
+``RunnableTool[R | ToolMessage, <f's parameters>, R]`` (a ``Runnable[ToolInput, R |
+ToolMessage]``): both can come out of one ``invoke``, and a type checker cannot tell a
+dict of arguments from a tool-call dict. ``call(...)`` is the typed path: the
+function's own parameters (checked by the type checkers), the function's result.
 
 >>> @tool
 ... def multiply(a: int, b: int = 2) -> int:
@@ -24,8 +25,8 @@ from a tool-call dict.
 ...         b: The second factor.
 ...     '''
 ...     return a * b
->>> multiply.invoke({"a": 3})
-6
+>>> multiply.invoke({"a": 3}), multiply.call(3, b=4)
+(6, 12)
 >>> multiply.description, multiply.args["a"]
 ('Multiply two numbers.', {'type': 'integer', 'description': 'The first factor.'})
 >>> multiply.invoke({"name": "multiply", "args": {"a": 3, "b": 3}, "id": "call_1", "type": "tool_call"})
@@ -38,7 +39,7 @@ import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar, cast, final, get_type_hints, overload
+from typing import Any, ParamSpec, TypeVar, cast, final, get_type_hints, overload
 
 import attrs
 
@@ -51,8 +52,9 @@ from effects.config import RunConfig
 from effects.errors import InputError, InputValueError
 
 R = TypeVar("R")
+P = ParamSpec("P")
 
-ArgsSchema = Mapping[str, Any] | type[Any]
+ArgsSchema = Mapping[str, object] | type[object]
 """A JSON Schema of the arguments, or a TypedDict or attrs class describing them."""
 
 _SECTION = re.compile(
@@ -147,7 +149,7 @@ def _jsonable(value: object) -> bool:
     return True
 
 
-def _plan(func: Callable[..., Any], name: str, descriptions: Mapping[str, str]) -> _Plan:
+def _plan(func: Callable[..., object], name: str, descriptions: Mapping[str, str]) -> _Plan:
     try:
         hints = get_type_hints(func)
         parameters = inspect.signature(func).parameters.values()
@@ -194,7 +196,7 @@ def _plan(func: Callable[..., Any], name: str, descriptions: Mapping[str, str]) 
     return _Plan(args_schema, config_param, converters)
 
 
-def function_schema(func: Callable[..., Any], *, name: str | None = None) -> dict[str, Any]:
+def function_schema(func: Callable[..., object], *, name: str | None = None) -> dict[str, Any]:
     """The JSON Schema of ``func``'s arguments, from its annotations and docstring.
 
     >>> def search(query: str, k: int | None = None) -> list[str]:
@@ -210,7 +212,7 @@ def function_schema(func: Callable[..., Any], *, name: str | None = None) -> dic
     return _plan(func, name or _name_of(func), parse_docstring(func.__doc__)[1]).schema
 
 
-def _name_of(func: Callable[..., Any]) -> str:
+def _name_of(func: Callable[..., object]) -> str:
     name = getattr(func, "__name__", None)
     if not isinstance(name, str) or name == "<lambda>":
         raise InputValueError("a tool needs a name: pass name= for a lambda or a callable object")
@@ -258,12 +260,12 @@ def tool_message(output: object, tool_call_id: str, tool_name: str) -> ToolMessa
 
 
 def _build(
-    func: Callable[..., Any] | None,
-    coroutine: Callable[..., Any] | None,
+    func: Callable[..., object] | None,
+    coroutine: Callable[..., Awaitable[object]] | None,
     name: str | None,
     description: str | None,
     args_schema: ArgsSchema | None,
-) -> RunnableTool[Any]:
+) -> RunnableTool[Any, ..., Any]:
     main = func if func is not None else coroutine
     if main is None:
         raise InputError("a tool needs a function or a coroutine")
@@ -305,19 +307,19 @@ class ToolDecorator:
     args_schema: ArgsSchema | None = None
 
     @overload
-    def __call__(self, func: Callable[..., Awaitable[R]], /) -> RunnableTool[R | ToolMessage]: ...
+    def __call__(self, func: Callable[P, Awaitable[R]], /) -> RunnableTool[R | ToolMessage, P, R]: ...
 
     @overload
-    def __call__(self, func: Callable[..., R], /) -> RunnableTool[R | ToolMessage]: ...
+    def __call__(self, func: Callable[P, R], /) -> RunnableTool[R | ToolMessage, P, R]: ...
 
-    def __call__(self, func: Callable[..., Any], /) -> RunnableTool[Any]:
+    def __call__(self, func: Callable[..., object], /) -> RunnableTool[Any, ..., Any]:
         return _build(func, None, self.name, self.description, self.args_schema)
 
 
 @overload
-def tool(func: Callable[..., Awaitable[R]], /) -> RunnableTool[R | ToolMessage]: ...
+def tool(func: Callable[P, Awaitable[R]], /) -> RunnableTool[R | ToolMessage, P, R]: ...
 @overload
-def tool(func: Callable[..., R], /) -> RunnableTool[R | ToolMessage]: ...
+def tool(func: Callable[P, R], /) -> RunnableTool[R | ToolMessage, P, R]: ...
 @overload
 def tool(
     name: str | None = None,
@@ -327,12 +329,12 @@ def tool(
     args_schema: ArgsSchema | None = None,
 ) -> ToolDecorator: ...
 def tool(
-    name_or_func: str | Callable[..., Any] | None = None,
+    name_or_func: str | Callable[..., object] | None = None,
     /,
     *,
     description: str | None = None,
     args_schema: ArgsSchema | None = None,
-) -> RunnableTool[Any] | ToolDecorator:
+) -> RunnableTool[Any, ..., Any] | ToolDecorator:
     """Make a tool of a sync or async function: ``@tool``, ``@tool("name")``, ``@tool(description=...)``.
 
     >>> import asyncio
@@ -357,45 +359,45 @@ class StructuredTool:
     @overload
     @staticmethod
     def from_function(
-        func: Callable[..., Awaitable[R]],
+        func: Callable[P, Awaitable[R]],
         coroutine: None = None,
         name: str | None = None,
         description: str | None = None,
         *,
         args_schema: ArgsSchema | None = None,
-    ) -> RunnableTool[R | ToolMessage]: ...
+    ) -> RunnableTool[R | ToolMessage, P, R]: ...
 
     @overload
     @staticmethod
     def from_function(
-        func: Callable[..., R],
-        coroutine: Callable[..., Awaitable[R]] | None = None,
+        func: Callable[P, R],
+        coroutine: Callable[P, Awaitable[R]] | None = None,
         name: str | None = None,
         description: str | None = None,
         *,
         args_schema: ArgsSchema | None = None,
-    ) -> RunnableTool[R | ToolMessage]: ...
+    ) -> RunnableTool[R | ToolMessage, P, R]: ...
 
     @overload
     @staticmethod
     def from_function(
         func: None = None,
         *,
-        coroutine: Callable[..., Awaitable[R]],
+        coroutine: Callable[P, Awaitable[R]],
         name: str | None = None,
         description: str | None = None,
         args_schema: ArgsSchema | None = None,
-    ) -> RunnableTool[R | ToolMessage]: ...
+    ) -> RunnableTool[R | ToolMessage, P, R]: ...
 
     @staticmethod
     def from_function(
-        func: Callable[..., Any] | None = None,
-        coroutine: Callable[..., Any] | None = None,
+        func: Callable[..., object] | None = None,
+        coroutine: Callable[..., Awaitable[object]] | None = None,
         name: str | None = None,
         description: str | None = None,
         *,
         args_schema: ArgsSchema | None = None,
-    ) -> RunnableTool[Any]:
+    ) -> RunnableTool[Any, ..., Any]:
         """A tool of ``func`` (and/or the async ``coroutine``), as ``@tool`` makes it.
 
         >>> def area(width: float, height: float) -> float:
@@ -414,7 +416,7 @@ def Tool(
     description: str,
     *,
     coroutine: Callable[[str], Awaitable[R]] | None = None,
-) -> RunnableTool[R | ToolMessage]: ...
+) -> RunnableTool[R | ToolMessage, [str], R]: ...
 @overload
 def Tool(
     name: str,
@@ -422,14 +424,14 @@ def Tool(
     description: str,
     *,
     coroutine: Callable[[str], Awaitable[R]],
-) -> RunnableTool[R | ToolMessage]: ...
+) -> RunnableTool[R | ToolMessage, [str], R]: ...
 def Tool(  # noqa: N802 - the peer's class name, kept for users coming from LangChain
     name: str,
-    func: Callable[[str], Any] | None,
+    func: Callable[[str], object] | None,
     description: str,
     *,
-    coroutine: Callable[[str], Awaitable[Any]] | None = None,
-) -> RunnableTool[Any]:
+    coroutine: Callable[[str], Awaitable[object]] | None = None,
+) -> RunnableTool[Any, [str], Any]:
     """A single-input tool: its function takes one ``str`` (the argument ``__arg1``).
 
     A dict with one key is accepted too, whatever the key, as the peer does.

@@ -52,7 +52,7 @@ from combinators.integrations.openai.tools import (
     tool_to_openai,
 )
 from combinators.components.secrets import SET_BY_LOADS, Secret
-from combinators import Runnable
+from combinators import Runnable, RunnableBinding
 from effects import NOTHING
 from effects.authoring import closing
 from effects.authoring import is_a
@@ -276,7 +276,7 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
         tool_choice: ToolChoice | None = None,
         parallel_tool_calls: bool | None = None,
         strict: bool | None = None,
-    ) -> Runnable[LanguageModelInput, ChatOutput]:
+    ) -> RunnableBinding[LanguageModelInput, ChatOutput]:
         """This model with ``tools`` offered on every call (and ``tool_choice``, if given).
 
         >>> def add(a: int, b: int) -> int:

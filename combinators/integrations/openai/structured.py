@@ -31,7 +31,7 @@ from combinators.integrations.openai.tools import strict_schema
 from combinators.authoring import type_schema
 from combinators import Runnable
 from effects.errors import CombinatorsError
-from effects.authoring import Scope
+from effects.authoring import Scope, is_dict, is_list
 
 __all__ = ["StructuredOutputError", "StructuredOutputParser", "response_format", "schema_of"]
 
@@ -105,19 +105,19 @@ def _structure(annotation: object, value: object) -> object:
                 continue
             return _structure(arm, value)
         return value
-    if origin in (list, Sequence, tuple, set, frozenset) and isinstance(value, list):
-        items = cast("list[object]", value)
+    if origin in (list, Sequence, tuple, set, frozenset) and is_list(value):
+        items = value
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             built: list[object] = [_structure(arm, item) for arm, item in zip(args, items, strict=False)]
         else:
             built = [_structure(args[0] if args else Any, item) for item in items]
         return built if origin in (list, Sequence) else cast(Any, origin)(built)
-    if origin in (dict, Mapping) and isinstance(value, dict) and len(args) == 2:
-        entries = cast("dict[str, object]", value)
+    if origin in (dict, Mapping) and is_dict(value) and len(args) == 2:
+        entries = value
         return {key: _structure(args[1], item) for key, item in entries.items()}
     if isinstance(annotation, type):
-        if attrs.has(annotation) and isinstance(value, dict):
-            fields = cast("dict[str, object]", value)
+        if attrs.has(annotation) and is_dict(value):
+            fields = value
             hints = get_type_hints(annotation)
             init = {
                 field.alias: _structure(hints.get(field.name, Any), fields[field.name])
@@ -125,10 +125,10 @@ def _structure(annotation: object, value: object) -> object:
                 if field.init and field.name in fields
             }
             return annotation(**init)
-        if is_typeddict(annotation) and isinstance(value, dict):
-            fields = cast("dict[str, object]", value)
+        if is_typeddict(annotation) and is_dict(value):
+            fields = value
             hints = get_type_hints(annotation)
-            return {key: _structure(hints.get(key, Any), item) for key, item in fields.items()}
+            return {key: _structure(hints.get(str(key), Any), item) for key, item in fields.items()}
         if issubclass(annotation, enum.Enum):
             return annotation(value)
     return unchanged

@@ -25,6 +25,7 @@ import attrs
 from combinators.authoring import changed_fields
 from combinators.integrations.otel.redact import Redactor
 from combinators.integrations.otel.semconv import CAPTURE_ENV
+from effects.authoring import is_a
 
 CaptureMode = Literal["none", "span", "event", "span_and_event"]
 """Where content goes: nowhere (the default), span attributes, span events, or both."""
@@ -60,7 +61,7 @@ def _capture(value: CaptureMode | None) -> CaptureMode:
 
 
 def _positive(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 16:  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    if isinstance(value, bool) or not is_a(value, int) or value < 16:  # untyped callers
         raise ValueError(f"OtelConfig {attribute.name} must be an int >= 16, got {value!r}")
 
 

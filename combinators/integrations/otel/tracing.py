@@ -28,6 +28,7 @@ from combinators.integrations.otel.projection import OtelProjection
 from combinators.integrations.otel.spans import SpanShapes
 from effects.config import RunConfig
 from effects.values import Effect, RunStarted
+from effects.authoring import is_a
 
 INSTRUMENTATION_NAME: Final = "combinators"
 """The instrumentation scope of our spans when the tracer comes from a provider."""
@@ -103,12 +104,12 @@ def _wrong(what: str, expected: str, value: object) -> TypeError:
 
 
 def _check_tracer(_instance: object, _attribute: object, value: Tracer | None) -> None:
-    if value is not None and not isinstance(value, Tracer):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    if value is not None and not is_a(value, Tracer):  # untyped callers
         raise _wrong("tracer", "an OpenTelemetry Tracer or None", value)
 
 
 def _check_config(_instance: object, _attribute: object, value: OtelConfig) -> None:
-    if not isinstance(value, OtelConfig):  # pyright: ignore[reportUnnecessaryIsInstance] - untyped callers
+    if not is_a(value, OtelConfig):  # untyped callers
         raise _wrong("config", "an OtelConfig", value)
 
 

@@ -30,6 +30,7 @@ from combinators.integrations.serving.openapi import openapi_document
 from combinators.integrations.serving.options import ServeOptions, Served
 from combinators.integrations.serving.pages import JsonPage, PlaygroundPage, Redirect
 from combinators.integrations.serving.routes import POST_ROUTES, PostRoute
+from effects.authoring import is_a
 
 
 class ServeSettings(TypedDict, total=False):
@@ -82,7 +83,7 @@ def _routes(served: Served) -> list[BaseRoute]:
 
 
 def _served(runnable: Runnable[Any, Any], path: str, options: ServeOptions, gate: RunGate) -> Served:
-    if not isinstance(runnable, Runnable):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may ignore the types
+    if not is_a(runnable, Runnable):  # callers may ignore the types
         raise TypeError(f"{path} must be served a Runnable, got {type(runnable).__name__}")
     return Served(runnable, _path(path), options, gate)
 

@@ -31,6 +31,7 @@ from jsonschema.validators import validator_for
 
 from combinators.integrations.serving.errors import ErrorInfo, Rejected, invalid
 from effects.projections import JsonValue
+from effects.projections.filters import RunTypes
 
 Loc = tuple[str | int, ...]
 
@@ -121,12 +122,17 @@ def optional_bool(body: Mapping[str, object], key: str, default: bool) -> bool:
 class FilterArgs(TypedDict):
     """The six filters as keyword arguments of ``astream_events`` / ``astream_log``."""
 
-    include_names: Sequence[str] | None
-    include_types: Sequence[str] | None
-    include_tags: Sequence[str] | None
-    exclude_names: Sequence[str] | None
-    exclude_types: Sequence[str] | None
-    exclude_tags: Sequence[str] | None
+    include_names: tuple[str, ...] | None
+    include_types: RunTypes | None
+    include_tags: tuple[str, ...] | None
+    exclude_names: tuple[str, ...] | None
+    exclude_types: RunTypes | None
+    exclude_tags: tuple[str, ...] | None
+
+
+def _run_types(types: tuple[str, ...] | None) -> RunTypes | None:
+    # Any name goes over the wire: a custom event's name counts as its type too.
+    return cast("RunTypes | None", types)
 
 
 @final
@@ -170,10 +176,10 @@ class Filters:
         """
         return FilterArgs(
             include_names=self.include_names,
-            include_types=self.include_types,
+            include_types=_run_types(self.include_types),
             include_tags=self.include_tags,
             exclude_names=self.exclude_names,
-            exclude_types=self.exclude_types,
+            exclude_types=_run_types(self.exclude_types),
             exclude_tags=self.exclude_tags,
         )
 

@@ -49,7 +49,7 @@ def batch_not_returning_exceptions() -> None:
 
 
 def batch_results_are_results() -> None:
-    reveal_type(chain.batch_results(["4", "x"]))  # R: list[Result[float, Exception]]
+    reveal_type(chain.batch_results(["4", "x"]))  # R: list[Success[float] | Failure[Exception]]
 
 
 def batch_as_completed_gives_indexed_outputs() -> None:
@@ -130,7 +130,7 @@ async def abatch_returning_exceptions() -> None:
 
 
 async def abatch_results_are_results() -> None:
-    reveal_type(await chain.abatch_results(["4"]))  # R: list[Result[float, Exception]]
+    reveal_type(await chain.abatch_results(["4"]))  # R: list[Success[float] | Failure[Exception]]
 
 
 async def abatch_as_completed_gives_indexed_outputs() -> None:

@@ -38,15 +38,15 @@ decode_r = RunnableLambda(decode)  # Runnable[bytes, str]
 
 
 def with_config_keeps_the_types() -> None:
-    reveal_type(parse_r.with_config(tags=["parse"], run_name="parse"))  # R: Runnable[str, int]
+    reveal_type(parse_r.with_config(tags=["parse"], run_name="parse"))  # R: RunnableBinding[str, int]
 
 
 def with_config_of_a_run_config() -> None:
-    reveal_type(parse_r.with_config(RunConfig(max_concurrency=2)))  # R: Runnable[str, int]
+    reveal_type(parse_r.with_config(RunConfig(max_concurrency=2)))  # R: RunnableBinding[str, int]
 
 
 def with_kwargs_keeps_the_types() -> None:
-    reveal_type(parse_r.with_kwargs(base=10))  # R: Runnable[str, int]
+    reveal_type(parse_r.with_kwargs(base=10))  # R: RunnableBinding[str, int]
 
 
 def with_types_keeps_the_types() -> None:

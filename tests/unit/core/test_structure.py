@@ -23,7 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 def public_names(module: Any) -> set[str]:
     names = {name for name in vars(module) if not name.startswith("_") and not inspect.ismodule(getattr(module, name))}
-    return names | set(getattr(module, "_INTEGRATIONS", {}))
+    return names | set(getattr(module, "_INTEGRATIONS", {})) | set(getattr(module, "_LAZY", {}))
 
 
 @pytest.mark.parametrize("module", [combinators, effects, components, agents])

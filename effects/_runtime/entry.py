@@ -1,0 +1,78 @@
+"""Where a public call starts: the entry scope of its root run (or, inside a running
+step, of a child of that step's run).
+
+>>> from effects.config import EMPTY_CONFIG
+>>> entry_scope(EMPTY_CONFIG) is PLAIN_SCOPE
+True
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from effects.clock import current_clock
+from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
+from effects.hooks import tracing_observer_factory
+from effects._runtime.context import CURRENT_SCOPE
+from effects._runtime.deadline import Deadline, earlier
+from effects._runtime.limiter import Limiter
+from effects._runtime.observers import Observer, awaiting
+from effects._runtime.scope import PLAIN_SCOPE, Scope
+
+
+def entry_scope(
+    config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call"
+) -> Scope:
+    """The scope a public call (``invoke``, ``stream``, ...) starts its root run in.
+
+    Inside a running step, the call becomes a child of that step's run and
+    inherits its config, observers and limits.
+    """
+    if config.tracing is not None or config.progress:
+        config, observers = _traced(config, observers, owner)
+    ambient = CURRENT_SCOPE.get()
+    clock = current_clock()
+    listeners = awaiting(observers) if observers else ()
+    if ambient is None:
+        if config is EMPTY_CONFIG and not observers:
+            return PLAIN_SCOPE
+        base = EMPTY_CONFIG
+        limiters: tuple[Limiter, ...] = ()
+        deadline: Deadline | None = None
+    else:
+        if config is EMPTY_CONFIG and not observers:
+            return ambient
+        base = ambient.config
+        limiters = ambient.limiters
+        deadline = ambient.deadline
+        observers = (*ambient.observers, *observers)
+        listeners = (*ambient.listeners, *listeners)
+    if config.max_concurrency is not None:
+        limiters = (*limiters, Limiter(config.max_concurrency))
+    if config.timeout is not None:
+        deadline = earlier(
+            deadline, Deadline(clock.monotonic() + config.timeout, owner, config.timeout)
+        )
+    run = None if ambient is None else ambient.run
+    merged = merge_configs(base, config.for_children())
+    root = config if (config.run_name or config.run_id) else None
+    return Scope(merged, observers, run, limiters, deadline, root, listeners)
+
+
+def _traced(
+    config: RunConfig, observers: tuple[Observer, ...], owner: str
+) -> tuple[RunConfig, tuple[Observer, ...]]:
+    """Turn a ``tracing`` entry into its observer; the entries never reach the runs.
+
+    (``progress`` is shown by the batch or stream call that read it.)
+    """
+    factory = tracing_observer_factory(config.tracing, f"{owner} with config tracing")
+    if factory is not None:
+        observer = factory.make_observer(config.for_children())
+        if observer is not None:
+            observers = (*observers, observer)
+    stripped = attrs.evolve(config, tracing=None, progress=False)
+    return (EMPTY_CONFIG if stripped == EMPTY_CONFIG else stripped), observers
+
+
+__all__ = ["entry_scope"]
