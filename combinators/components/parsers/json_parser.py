@@ -57,7 +57,7 @@ from combinators.components.partial_json.reader import (
     json_diff,
     parse_json_markdown,
 )
-from combinators.components.partial_json.scanner import JsonTooDeepError, Mark
+from combinators.components.partial_json.values import JsonTooDeepError, Mark
 from combinators.authoring import init_fields
 from combinators.authoring import type_schema
 from combinators import Runnable

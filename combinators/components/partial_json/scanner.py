@@ -13,65 +13,20 @@ cannot be closed yet left out), ``None`` after a closer that matches no opener, 
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Final, TypeAlias, cast, final
+from typing import Final, final
 
-from effects.projections.jsonable import JsonValue as JsonValue  # one JSON type for the library
-
-JsonContainer: TypeAlias = "list[JsonValue] | dict[str, JsonValue]"
-
-
-@final
-class NoValue:
-    """The marker of "the text so far holds no value" (``NO_VALUE`` is its one instance).
-
-    >>> scanner = Scanner()
-    >>> scanner.feed("  ")
-    >>> scanner.outcome() is NO_VALUE
-    True
-    """
-
-    __slots__ = ()
-
-
-NO_VALUE: Final = NoValue()
-
-Outcome: TypeAlias = "JsonValue | NoValue"
-
-Level: TypeAlias = "tuple[JsonContainer, int, str | None]"
-"""An open container as a mark saw it: the live container, its length then, and the key
-awaiting a value (objects only)."""
-
-
-@final
-class Mark:
-    """The value of the text at one moment, as a view on the scanner's live containers.
-
-    Taking a mark copies nothing: ``levels`` are the open containers (outermost first)
-    with their lengths at that moment, ``leaf`` the partial value in the innermost one
-    (or the whole value when nothing is open). It stays true later because open
-    containers only grow and completed values never change (``patches`` reads it).
-
-    >>> scanner = Scanner()
-    >>> scanner.feed('{"a": [1, "x')
-    >>> mark = scanner.mark()
-    >>> [(length, key) for _, length, key in mark.levels], mark.leaf
-    ([(0, 'a'), (1, None)], 'x')
-    """
-
-    __slots__ = ("levels", "leaf", "source", "rewrites")
-
-    def __init__(self, levels: tuple[Level, ...], leaf: Outcome, source: object, rewrites: int = 0) -> None:
-        self.levels = levels
-        self.leaf = leaf
-        self.source = source  # the scanner it is a view on
-        self.rewrites = rewrites  # how many repeated keys the scanner had read then
-
-    @property
-    def has_value(self) -> bool:
-        """Whether the text so far has a value (``None`` after a mismatch is one)."""
-        return bool(self.levels) or not isinstance(self.leaf, NoValue)
+from combinators.components.partial_json.tokens import decodable_length, decode_string, number
+from combinators.components.partial_json.values import (
+    MAX_DEPTH,
+    NO_VALUE,
+    JsonContainer,
+    JsonTooDeepError,
+    JsonValue,
+    Mark,
+    NoValue,
+    Outcome,
+)
 
 # What the scanner expects next, in the innermost open container (or at top level).
 _VALUE: Final = 0  # a value: at top level, after ':' and after ',' in an array
@@ -113,40 +68,6 @@ _LITERALS: Final[dict[str, tuple[str, JsonValue]]] = {
     "I": ("Infinity", float("inf")),
 }
 _CLOSER_OF: Final = {"[": "]", "{": "}"}
-
-MAX_DEPTH: Final = 100
-"""How deeply arrays and objects may nest; deeper text raises ``JsonTooDeepError``, so no
-value built here makes Python recurse near its limit (comparing, copying, validating)."""
-
-
-class JsonTooDeepError(json.JSONDecodeError):
-    """The JSON text nests deeper than ``MAX_DEPTH`` levels.
-
-    >>> scanner = Scanner()
-    >>> scanner.feed("[" * (MAX_DEPTH + 1))
-    Traceback (most recent call last):
-    ...
-    combinators.components.partial_json.scanner.JsonTooDeepError: JSON nested deeper than 100 levels: line 1 column 1 (char 0)
-    """
-
-    def __init__(self) -> None:
-        super().__init__(f"JSON nested deeper than {MAX_DEPTH} levels", "", 0)
-
-    def __reduce__(self) -> tuple[type[JsonTooDeepError], tuple[()]]:
-        return (type(self), ())
-_STRING_DECODER: Final = json.JSONDecoder(strict=False)  # strict=False: raw newlines are fine
-_HIGH: Final = frozenset({"d8", "d9", "da", "db"})  # \uD800-\uDBFF, the first half of a surrogate pair
-
-
-def _decode(raw: str) -> str:
-    """Decode the inside of a JSON string (its escapes are known to be complete)."""
-    return cast(str, _STRING_DECODER.decode('"' + raw + '"'))
-
-
-def _number(text: str) -> int | float:
-    if "." in text or "e" in text or "E" in text:
-        return float(text)
-    return int(text)
 
 
 @final
@@ -234,9 +155,9 @@ class Scanner:
                 return NO_VALUE
             if self._escape == 1:  # a lone trailing backslash is left out
                 held = held[:-1]
-            return decoded + _decode(held) if held else decoded
+            return decoded + decode_string(held) if held else decoded
         if token == _NUMBER and self._num_valid:
-            return _number("".join(self._num[: self._num_valid]))
+            return number("".join(self._num[: self._num_valid]))
         return NO_VALUE
 
     def _decode_open_string(self) -> tuple[str, str]:
@@ -246,14 +167,9 @@ class Scanner:
         unfinished escape, or a high surrogate escape that the next one may pair with.
         """
         raw = "".join(self._str_parts)
-        escape = self._escape
-        cut = len(raw) - ((1 if escape == 1 else escape) if escape else 0)
-        if cut >= 6 and raw[cut - 6 : cut - 4] == "\\u" and raw[cut - 4 : cut - 2].lower() in _HIGH:
-            backslashes = cut - 5 - len(raw[: cut - 5].rstrip("\\"))
-            if backslashes % 2 == 1:  # an escape, not an escaped backslash then "u..."
-                cut -= 6
+        cut = decodable_length(raw, self._escape)
         if cut:
-            self._str_decoded.append(_decode(raw[:cut]))
+            self._str_decoded.append(decode_string(raw[:cut]))
         held = raw[cut:]
         self._str_parts = [held] if held else []
         decoded = "".join(self._str_decoded)
@@ -341,12 +257,12 @@ class Scanner:
                 continue
             char = text[i]
             if token == _NUMBER:
-                if self._read_number(char):
+                if self._readnumber(char):
                     i += 1
                     continue
                 if self._status != _RUNNING:
                     continue  # an error: the bracket tracker re-reads this char
-                self._complete(_number("".join(self._num)))
+                self._complete(number("".join(self._num)))
                 continue
             if token == _LITERAL:
                 if char == self._lit_word[self._lit_pos]:
@@ -436,7 +352,7 @@ class Scanner:
                 self._str_parts.append(char)
                 return i + 1
             # the closing quote
-            value = "".join(self._str_decoded) + _decode("".join(self._str_parts))
+            value = "".join(self._str_decoded) + decode_string("".join(self._str_parts))
             if self._str_is_key:
                 self._token = _NONE
                 self._keys[-1] = value
@@ -463,7 +379,7 @@ class Scanner:
         self._str_parts.append(char)
         return i + 1
 
-    def _read_number(self, char: str) -> bool:
+    def _readnumber(self, char: str) -> bool:
         """Extend the number with ``char``; False if the number ended before it."""
         state = self._num_state
         if char in _DIGITS:

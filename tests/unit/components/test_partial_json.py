@@ -303,14 +303,14 @@ def test_the_reference_diff_stream() -> None:
 
 def test_a_long_streamed_string_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     decoded = 0
-    original = json_scanner._decode  # pyright: ignore[reportPrivateUsage]
+    original = json_scanner.decode_string
 
     def counting(raw: str) -> str:
         nonlocal decoded
         decoded += len(raw)
         return original(raw)
 
-    monkeypatch.setattr(json_scanner, "_decode", counting)
+    monkeypatch.setattr(json_scanner, "decode_string", counting)
     words = ["wörd\\n", "\\ud83d\\ude00 ", "x\\\\"] * 3400  # about 10k chunks
     reader = PartialJsonReader(markdown=True)
     reader.feed('```json\n{"text": "')
