@@ -37,14 +37,14 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final, cast, final
 
 import attrs
 
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from effects.errors import CombinatorsError
-from effects.authoring import checked, is_a
+from effects.authoring import checked, is_a, is_list_or_tuple, is_mapping
 
 MARKER: Final = "__combinators__"
 VERSION: Final = 1
@@ -183,8 +183,8 @@ def _encode(
             if field.init and SET_BY_LOADS not in field.metadata
         }
         return {MARKER: VERSION, "type": "constructor", "id": type_id(type(value)), "kwargs": kwargs}
-    if isinstance(value, Mapping):
-        items = cast("Mapping[object, object]", value)
+    if is_mapping(value):
+        items = value
         for key in items:
             if not isinstance(key, str) and other is not None:
                 return other(items)
@@ -201,9 +201,8 @@ def _encode(
             pairs = [[key, _encode(item, (*path, key), room - 3, limit, other)] for key, item in members]
             return {MARKER: VERSION, "type": "escaped", "items": pairs}
         return {key: _encode(item, (*path, key), room - 1, limit, other) for key, item in members}
-    if isinstance(value, (list, tuple)):
-        items_ = cast("Sequence[object]", value)
-        return [_encode(item, (*path, str(i)), room - 1, limit, other) for i, item in enumerate(items_)]
+    if is_list_or_tuple(value):
+        return [_encode(item, (*path, str(i)), room - 1, limit, other) for i, item in enumerate(value)]
     if other is not None:
         return other(value)
     raise MalformedDataError(

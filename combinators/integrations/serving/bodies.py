@@ -32,6 +32,7 @@ from jsonschema.validators import validator_for
 from combinators.integrations.serving.errors import ErrorInfo, Rejected, invalid
 from effects.projections import JsonValue
 from effects.projections.filters import RunTypes
+from effects.authoring import is_list_of
 
 Loc = tuple[str | int, ...]
 
@@ -160,12 +161,12 @@ class Filters:
             if value is None:
                 values[key] = None
                 continue
-            if not isinstance(value, list) or not all(isinstance(item, str) for item in cast("list[object]", value)):
+            if not is_list_of(value, str):
                 raise invalid(
                     f"{key!r} must be a list of strings or null",
                     problem(("body", key), "expected a list of strings", "type"),
                 )
-            values[key] = tuple(cast("list[str]", value))
+            values[key] = tuple(value)
         return Filters(**values)
 
     def as_kwargs(self) -> FilterArgs:

@@ -29,6 +29,7 @@ from starlette.requests import Request
 from combinators.integrations.serving.bodies import Loc, problem
 from combinators.integrations.serving.errors import invalid
 from effects import RunConfig
+from effects.authoring import is_list_of
 
 SETTABLE_KEYS: Final = ("configurable", "tags", "metadata", "recursion_limit", "max_concurrency", "timeout")
 """The config keys a server may let clients set (``run_name`` and ``run_id`` are the server's)."""
@@ -42,7 +43,7 @@ PerRequestHook: TypeAlias = Callable[[RunConfig, Any, Request], "Awaitable[RunCo
 
 def _fits(key: str, value: object) -> bool:
     if key == "tags":
-        return isinstance(value, list) and all(isinstance(t, str) for t in cast("list[object]", value))
+        return is_list_of(value, str)
     if key in ("metadata", "configurable"):
         return isinstance(value, dict)
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -66,7 +67,7 @@ def _check(key: str, value: object, loc: Loc) -> object:
     if not _fits(key, value):
         expected = _EXPECTED[key]
         raise invalid(f"config {key!r} must be {expected}", problem((*loc, key), f"expected {expected}", "type"))
-    return tuple(cast("list[str]", value)) if key == "tags" else value
+    return tuple(value) if key == "tags" and is_list_of(value, str) else value
 
 
 _NOTHING_SET: Final = RunConfig()

@@ -39,7 +39,7 @@ from combinators.integrations.serving.remote_http import (
 )
 from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire, wire_types
 from effects import NO_INPUT, InputError, InputValueError, RunConfig, RunStreamed, Scope
-from effects.authoring import aadded_up, added_up
+from effects.authoring import aadded_up, added_up, is_dict, is_list_or_tuple, is_mapping
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -47,16 +47,15 @@ Out = TypeVar("Out", covariant=True)
 
 def _json_only(value: object) -> object:
     """Config values that are JSON data; others (local objects) are left out, as LangServe does."""
-    if isinstance(value, Mapping):
-        items = cast("Mapping[object, object]", value).items()
-        return {key: _json_only(item) for key, item in items if isinstance(key, str) and _is_json(item)}
-    if isinstance(value, list | tuple):
-        return [_json_only(item) for item in cast("Sequence[object]", value) if _is_json(item)]
+    if is_mapping(value):
+        return {key: _json_only(item) for key, item in value.items() if isinstance(key, str) and _is_json(item)}
+    if is_list_or_tuple(value):
+        return [_json_only(item) for item in value if _is_json(item)]
     return value
 
 
 def _output(answer: object) -> object:
-    return cast("dict[str, object]", answer).get("output") if isinstance(answer, dict) else None
+    return answer.get("output") if is_dict(answer) else None
 
 
 def _is_json(value: object) -> bool:
