@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from combinators.nodes.assign import Mapper
 from effects._runtime.scope import Scope
 from effects._runtime.total import add_chunks
-from effects.values import NOTHING
+from effects.values import NOTHING, Nothing
 from effects._runtime.closing import closing
 
 T = TypeVar("T")
@@ -54,25 +54,25 @@ class RunnablePassthrough(Runnable[T, T]):
 
         return RunnableAssign.of(mappers)
 
-    def step_invoke(self, input: T, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+    def step_invoke(self, input: T, scope: Scope, kwargs: Mapping[str, object]) -> T:
         if self.func is not None:
             self.func(input)
         return input
 
-    async def step_ainvoke(self, input: T, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+    async def step_ainvoke(self, input: T, scope: Scope, kwargs: Mapping[str, object]) -> T:
         if self.afunc is not None:
             await self.afunc(input)
         elif self.func is not None:
             self.func(input)
         return input
 
-    def step_stream(self, inputs: Iterator[T], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[T]:
+    def step_stream(self, inputs: Iterator[T], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[T]:
         if self.func is None:
             return inputs
         return self._stream_then_call(inputs)
 
     def _stream_then_call(self, inputs: Iterator[T]) -> Iterator[T]:
-        total: Any = NOTHING
+        total: T | Nothing = NOTHING
         for chunk in inputs:
             total = add_chunks(total, chunk)
             yield chunk
@@ -80,9 +80,9 @@ class RunnablePassthrough(Runnable[T, T]):
             self.func(total)
 
     async def step_astream(
-        self, inputs: AsyncIterator[T], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[T], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[T]:
-        total: Any = NOTHING
+        total: T | Nothing = NOTHING
         async with closing(inputs) as stream:
             async for chunk in stream:
                 if self.func is not None or self.afunc is not None:

@@ -91,18 +91,18 @@ class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
             raise InputValueError(f"{self.name} has no runnable for key {given['key']!r}; its keys are: {keys}")
         return target, given["input"]
 
-    def step_invoke(self, input: RouterInput[K, A], scope: Scope, kwargs: Mapping[str, Any]) -> B:
+    def step_invoke(self, input: RouterInput[K, A], scope: Scope, kwargs: Mapping[str, object]) -> B:
         target, value = self._route(input)
         result: B = scope.invoke(target, value, None, kwargs)
         return result
 
-    async def step_ainvoke(self, input: RouterInput[K, A], scope: Scope, kwargs: Mapping[str, Any]) -> B:
+    async def step_ainvoke(self, input: RouterInput[K, A], scope: Scope, kwargs: Mapping[str, object]) -> B:
         target, value = self._route(input)
         result: B = await scope.ainvoke(target, value, None, kwargs)
         return result
 
     def step_stream(
-        self, inputs: Iterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[B]:
         total: Any = added_up(inputs)
         if total is NOTHING:
@@ -111,7 +111,7 @@ class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
         yield from scope.stream(target, iter((value,)), None, kwargs)
 
     async def step_astream(
-        self, inputs: AsyncIterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[B]:
         total: Any = await aadded_up(inputs)
         if total is NOTHING:

@@ -33,8 +33,10 @@ _BLOCK: Final = 64
 T = TypeVar("T")
 
 
-def add_chunks(total: object, chunk: object) -> object:
+def add_chunks(total: T | Nothing, chunk: T) -> T:
     """``total + chunk``, or ``chunk`` when the two cannot be added.
+
+    Chunks of a ``T`` add up to a ``T`` (the chunk contract of every stream here).
 
     >>> add_chunks(NOTHING, "a"), add_chunks({"a": 1}, {"b": 2})
     ('a', {'b': 2})
@@ -42,24 +44,21 @@ def add_chunks(total: object, chunk: object) -> object:
     if total is NOTHING:
         return chunk
     try:
-        return total + chunk  # type: ignore[operator]
+        return total + chunk  # type: ignore[operator, no-any-return]
     except TypeError:
         return chunk
 
 
 @final
 class Total(Generic[T]):
-    """Adds chunks up; ``value()`` is the sum (``NOTHING`` if there was none).
-
-    Chunks of a ``T`` add up to a ``T`` (the chunk contract of every stream here).
-    """
+    """Adds chunks up; ``value()`` is the sum (``NOTHING`` if there was none)."""
 
     __slots__ = ("_blocks", "_pending", "_folded", "_text")
 
     def __init__(self) -> None:
         self._blocks: list[str] = []
         self._pending: list[str] = []
-        self._folded: object = NOTHING
+        self._folded: T | Nothing = NOTHING
         self._text = True
 
     @property
@@ -88,7 +87,7 @@ class Total(Generic[T]):
         """The chunks added up."""
         # Chunks of a T add up to a T (for text: the joined blocks of str chunks).
         if not self._text:
-            return cast("T | Nothing", self._folded)
+            return self._folded
         if not self._pending and not self._blocks:
             return NOTHING
         self._blocks.extend(self._pending)

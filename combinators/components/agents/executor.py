@@ -180,14 +180,14 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
             self._chunk(piece)  # raises on a malformed call when parsing errors are not handled
             yield piece
 
-    def step_invoke(self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    def step_invoke(self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:
         result = AgentResult()
         for piece in self._pieces(input, scope):
             result = result + piece
         return self._final(self._inputs(input), result)
 
     async def step_ainvoke(
-        self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, Any]
+        self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, object]
     ) -> dict[str, Any]:
         result = AgentResult()
         async for piece in self.loop.apieces(self._inputs(input), scope):
@@ -196,7 +196,7 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
         return self._final(self._inputs(input), result)
 
     def step_stream(
-        self, inputs: Iterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[dict[str, Any]]:
         total: Any = added_up(inputs)
         if total is NOTHING:
@@ -205,7 +205,7 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
             yield self._chunk(piece)
 
     async def step_astream(
-        self, inputs: AsyncIterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[dict[str, Any]]:
         total: Any = await aadded_up(inputs)
         if total is NOTHING:

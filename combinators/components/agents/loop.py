@@ -302,14 +302,14 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
     # ------------------------------------------------------------------ runnable hooks
 
     def step_stream(
-        self, inputs: Iterator[AgentInput], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: Iterator[AgentInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[AgentResult]:
         total: Any = added_up(inputs)
         if total is not NOTHING:
             yield from self.pieces(total, scope)
 
     async def step_astream(
-        self, inputs: AsyncIterator[AgentInput], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[AgentInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[AgentResult]:
         total: Any = await aadded_up(inputs)
         if total is NOTHING:
@@ -317,13 +317,13 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
         async for piece in self.apieces(total, scope):
             yield piece
 
-    def step_invoke(self, input: AgentInput, scope: Scope, kwargs: Mapping[str, Any]) -> AgentResult:
+    def step_invoke(self, input: AgentInput, scope: Scope, kwargs: Mapping[str, object]) -> AgentResult:
         result = AgentResult()
         for piece in self.pieces(input, scope):
             result = result + piece
         return result
 
-    async def step_ainvoke(self, input: AgentInput, scope: Scope, kwargs: Mapping[str, Any]) -> AgentResult:
+    async def step_ainvoke(self, input: AgentInput, scope: Scope, kwargs: Mapping[str, object]) -> AgentResult:
         result = AgentResult()
         async for piece in self.apieces(input, scope):
             result = result + piece

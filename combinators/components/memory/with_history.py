@@ -91,10 +91,10 @@ class _LoadHistory(Runnable[object, list[Message]]):
     def name(self) -> str:
         return "load_history"
 
-    def step_invoke(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> list[Message]:
+    def step_invoke(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> list[Message]:
         return self.history.get_messages()
 
-    async def step_ainvoke(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> list[Message]:
+    async def step_ainvoke(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> list[Message]:
         return await self.history.aget_messages()
 
 
@@ -107,11 +107,11 @@ class _SaveHistory(Runnable[list[Message], int]):
     def name(self) -> str:
         return "save_history"
 
-    def step_invoke(self, input: list[Message], scope: Scope, kwargs: Mapping[str, Any]) -> int:
+    def step_invoke(self, input: list[Message], scope: Scope, kwargs: Mapping[str, object]) -> int:
         self.history.add_messages(input)
         return len(input)
 
-    async def step_ainvoke(self, input: list[Message], scope: Scope, kwargs: Mapping[str, Any]) -> int:
+    async def step_ainvoke(self, input: list[Message], scope: Scope, kwargs: Mapping[str, object]) -> int:
         await self.history.aadd_messages(input)
         return len(input)
 
@@ -177,21 +177,21 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
             *_messages_in(output, self.output_messages_key, "output"),
         ]
 
-    def step_invoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: Any, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         history = self._history(scope)
         past = scope.invoke(_LoadHistory(history), input)
         output: Out = scope.invoke(self.runnable, self._inner_input(input, past), None, kwargs)
         scope.invoke(_SaveHistory(history), self._turn(input, output))
         return output
 
-    async def step_ainvoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: Any, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         history = self._history(scope)
         past = await scope.ainvoke(_LoadHistory(history), input)
         output: Out = await scope.ainvoke(self.runnable, self._inner_input(input, past), None, kwargs)
         await scope.ainvoke(_SaveHistory(history), self._turn(input, output))
         return output
 
-    def step_stream(self, inputs: Iterator[Any], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[Any], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         input = added_up(inputs)
         if input is NOTHING:
             return
@@ -205,7 +205,7 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
             scope.invoke(_SaveHistory(history), self._turn(input, added_up(iter(chunks))))
 
     async def step_astream(
-        self, inputs: AsyncIterator[Any], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[Any], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         input = await aadded_up(inputs)
         if input is NOTHING:

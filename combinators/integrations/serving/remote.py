@@ -174,7 +174,7 @@ class RemoteRunnable(Runnable[In, Out]):
 
     # ------------------------------------------------------------------ running
 
-    def _body(self, input: object, scope: Scope, kwargs: Mapping[str, Any]) -> dict[str, object]:
+    def _body(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, object]:
         if kwargs:
             raise InputError(f"{self!r} takes no keyword arguments (the server would not pass them on), got {sorted(kwargs)}")
         if self._check is not None:
@@ -188,7 +188,7 @@ class RemoteRunnable(Runnable[In, Out]):
         decoded: Any = from_wire(value, self._types)
         return cast(Out, decoded)
 
-    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         body = self._body(input, scope, kwargs)
         if scope.run is None:
             answer = post_json(self.connections, f"{self.url}/invoke", body)
@@ -198,7 +198,7 @@ class RemoteRunnable(Runnable[In, Out]):
             pass
         return self._root_output(events)
 
-    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, Any]) -> Out:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         body = self._body(input, scope, kwargs)
         if scope.run is None:
             answer = await apost_json(self.connections, f"{self.url}/invoke", body)
@@ -208,7 +208,7 @@ class RemoteRunnable(Runnable[In, Out]):
             pass
         return self._root_output(events)
 
-    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, Any]) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         body = self._body(added_up(inputs), scope, kwargs)
         if scope.run is not None:
             yield from self._observed(body, scope, ServerEvents(self.url, self._types))
@@ -219,7 +219,7 @@ class RemoteRunnable(Runnable[In, Out]):
                     yield self._decode(data)
 
     async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, Any]
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         body = self._body(await aadded_up(inputs), scope, kwargs)
         if scope.run is not None:
