@@ -99,7 +99,11 @@ def _connected(path: str) -> Generator[sqlite3.Connection, None, None]:
         connection.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
         application = connection.execute("PRAGMA application_id").fetchone()[0]
         if application != APPLICATION_ID:
-            _refuse_foreign(connection, path)
+            connection.execute("BEGIN")  # one snapshot: another writer may be initialising it
+            try:
+                _refuse_foreign(connection, path)
+            finally:
+                connection.execute("COMMIT")
         if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = FULL")

@@ -279,3 +279,25 @@ def test_an_error_that_is_not_a_lock_is_not_tried_again(tmp_path: Path, monkeypa
     with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
         SQLiteChatHistory(str(tmp_path / "chat.db"), "s").get_messages()
     assert len(calls) == 1
+
+
+def test_threads_opening_a_new_file_together_all_take_it_for_a_history(tmp_path: Path) -> None:
+    # Each reader of a file being initialised must see it whole (one snapshot), or it
+    # takes the half-made file for another program's database.
+    failures: list[BaseException] = []
+
+    def first_turn(path: str) -> None:
+        try:
+            SQLiteChatHistory(path, "s").add_messages([HumanMessage("x")])
+        except BaseException as error:  # collected, asserted below
+            failures.append(error)
+
+    for attempt in range(40):
+        path = str(tmp_path / f"chat{attempt}.db")
+        threads = [threading.Thread(target=first_turn, args=(path,)) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(SQLiteChatHistory(path, "s").get_messages()) == 6 - len(failures)
+    assert failures == []
