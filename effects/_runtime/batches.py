@@ -16,7 +16,7 @@ import queue
 import threading
 import warnings
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar, final
+from typing import TYPE_CHECKING, TypeVar, cast, final
 
 import attrs
 
@@ -134,13 +134,15 @@ async def abatch(
     view = progress_view(node, config, progress, count)
     scopes = batch_scopes(node, config, count, viewed_by(view), executor)
     executor = _executor(scopes)
-    results: dict[int, Out | Exception] = {}
+    # Every slot is set before the results are returned (an item that fails without
+    # return_exceptions raises instead): a list holds them in less memory than a dict.
+    results = cast("list[Out | Exception]", [None] * count)
 
     async def one(i: int) -> None:
         scope = scopes[i]
         token = CURRENT_SCOPE.set(scope)
         try:
-            output = await scope.ainvoke(node, inputs[i], None, kwargs)
+            output = await scope.ainvoke(node, inputs[i], None, kwargs)  # inferred from node, not results
             results[i] = output
         except Exception as error:
             if not return_exceptions:
@@ -174,7 +176,7 @@ async def abatch(
     finally:
         if view is not None:
             view.close()
-    return [results[i] for i in range(count)]
+    return results
 
 
 @final
