@@ -80,7 +80,7 @@ class DataTooDeepError(MalformedDataError):
 
 
 def _check_depth(max_depth: int) -> int:
-    if not isinstance(max_depth, int) or isinstance(max_depth, bool) or not 1 <= max_depth <= MAX_DEPTH_LIMIT:  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not is_a(max_depth, int) or isinstance(max_depth, bool) or not 1 <= max_depth <= MAX_DEPTH_LIMIT:
         raise ValueError(f"max_depth must be an int from 1 to {MAX_DEPTH_LIMIT}, got {max_depth!r}")
     return max_depth
 
