@@ -31,6 +31,7 @@ from typing import Any, TypeAlias, final
 
 import attrs
 
+from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.progress import Progress, remember
 from combinators.components.agents.stops import Finished, MaxIterations, ReturnedDirect, StopReason, TimedOut
@@ -124,6 +125,10 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
     policy: LoopPolicy = LoopPolicy()
 
     is_leaf = False
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """One node, drawn as an agent in every picture of a chain."""
+        return graph.step(self, place, kind="agent")
 
     def __attrs_post_init__(self) -> None:
         names = [t.name for t in self.tools]

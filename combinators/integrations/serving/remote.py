@@ -24,6 +24,7 @@ from typing import Any, TypeVar, cast, final
 
 import attrs
 
+from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators import Runnable
 from combinators.authoring import init_fields
 from combinators.integrations.serving.bodies import InputCheck
@@ -90,6 +91,10 @@ class RemoteRunnable(Runnable[In, Out]):
     connections: Connections = attrs.field(eq=False, hash=False)
     _types: WireTypes = attrs.field(eq=False, hash=False)
     _check: InputCheck | None = attrs.field(eq=False, hash=False)
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """One node, drawn as a remote runnable in every picture of a chain."""
+        return graph.step(self, place, kind="remote")
 
     def __init__(
         self,
