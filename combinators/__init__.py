@@ -16,6 +16,12 @@ from effects.lazy import lazy_exports as _lazy_exports
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from combinators.addable import AddableDict as AddableDict
+from combinators.addable import aadd as aadd
+from combinators.addable import add as add
+from combinators.config_helpers import ensure_config as ensure_config
+from combinators.config_helpers import get_config_list as get_config_list
+from combinators.config_helpers import patch_config as patch_config
+from combinators.config_helpers import run_in_executor as run_in_executor
 from combinators.nodes.assign import RunnableAssign as RunnableAssign
 from combinators.nodes.reader import RunnableBind as RunnableBind
 from combinators.nodes.reader import RunnablePure as RunnablePure
@@ -149,10 +155,16 @@ __all__ = [
     "ToolArgumentsError",
     "ToolCallLike",
     "ToolInput",
+    "aadd",
+    "add",
     "adispatch_custom_event",
     "chain",
     "coerce_to_runnable",
     "dispatch_custom_event",
+    "ensure_config",
+    "get_config_list",
+    "patch_config",
+    "run_in_executor",
     "parallel",
     "pure",
 ]

@@ -9,7 +9,8 @@ so adding up a parallel map's stream rebuilds its ``invoke`` output.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import AsyncIterable, Iterable
+from typing import Any, Protocol, TypeVar
 
 
 class AddableDict(dict[str, Any]):
@@ -29,3 +30,40 @@ class AddableDict(dict[str, Any]):
 
     def __radd__(self, other: dict[str, Any]) -> AddableDict:
         return AddableDict(other) + self
+
+
+class SupportsAdd(Protocol):
+    """A value that adds to another of its kind with ``+`` (chunks, strings, lists...)."""
+
+    def __add__(self, other: Any, /) -> Any: ...
+
+
+A = TypeVar("A", bound=SupportsAdd)
+
+
+def add(addables: Iterable[A]) -> A | None:
+    """The ``+`` of all the values, in order; ``None`` when there is none (the peer's ``add``).
+
+    >>> add(["a", "b", "c"]), add([AddableDict(a=1), AddableDict(b=2)]), add([])
+    ('abc', {'a': 1, 'b': 2}, None)
+    """
+    total: A | None = None
+    for value in addables:
+        total = value if total is None else total + value
+    return total
+
+
+async def aadd(addables: AsyncIterable[A]) -> A | None:
+    """Async ``add``: the ``+`` of an async iterable's values.
+
+    >>> import asyncio
+    >>> async def parts():
+    ...     yield [1]
+    ...     yield [2]
+    >>> asyncio.run(aadd(parts()))
+    [1, 2]
+    """
+    total: A | None = None
+    async for value in addables:
+        total = value if total is None else total + value
+    return total

@@ -1,5 +1,6 @@
-"""The public API for component authors on top of the core: schemas from types, and
-hand-written constructors and reprs for frozen values.
+"""The public API for component authors on top of the core: schemas from types,
+hand-written constructors and reprs for frozen values, and bases whose subclasses
+declare fields.
 
 Components (``combinators.components``) import only public names: the package roots,
 this module and ``effects.authoring``.
@@ -9,6 +10,7 @@ this module and ``effects.authoring``.
 {'type': 'array', 'items': {'type': 'integer'}}
 """
 
+from combinators._support.declared import DeclaredFields as DeclaredFields
 from combinators._support.fields import init_fields as init_fields
 from combinators._support.reprs import changed_fields as changed_fields
 from combinators._support.strict_schema import strict_validator as strict_validator
@@ -16,4 +18,6 @@ from combinators._support.type_schema import type_schema as type_schema
 from combinators._support.tool_arguments import SINGLE_ARG as SINGLE_ARG
 from combinators._support.tool_arguments import ArgumentTypeError as ArgumentTypeError
 
-__all__ = ["SINGLE_ARG", "ArgumentTypeError", "changed_fields", "init_fields", "strict_validator", "type_schema"]
+__all__ = [
+    "SINGLE_ARG", "ArgumentTypeError", "DeclaredFields", "changed_fields", "init_fields", "strict_validator", "type_schema",
+]

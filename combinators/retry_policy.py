@@ -50,7 +50,7 @@ class FixedWait:
 
 
 @final
-@attrs.frozen
+@attrs.frozen(repr=False)
 class ExponentialWait:
     """``initial * exp_base ** (retry - 1)`` plus up to ``jitter`` seconds, capped at ``max``.
 
@@ -62,6 +62,17 @@ class ExponentialWait:
     exp_base: float = 2.0
     jitter: float = 1.0
     max: float = math.inf
+
+    def __repr__(self) -> str:
+        from combinators._support.reprs import keyword_reprs
+
+        shown = keyword_reprs(
+            initial=(self.initial, 1.0),
+            exp_base=(self.exp_base, 2.0),
+            jitter=(self.jitter, 1.0),
+            max=(self.max, math.inf),
+        )
+        return f"ExponentialWait({', '.join(shown)})"
 
     def delay(self, retry: int, random: Callable[[], float]) -> float:
         base = self.initial * self.exp_base ** (retry - 1)
@@ -78,7 +89,7 @@ def _never_cancellation(error: BaseException) -> bool:
 
 
 @final
-@attrs.frozen
+@attrs.frozen(repr=False)
 class RetryPolicy:
     """Stop after ``max_attempts`` attempts (or once the waits would pass ``max_delay``)."""
 
@@ -90,6 +101,18 @@ class RetryPolicy:
     def __attrs_post_init__(self) -> None:
         if self.max_attempts < 1:
             raise ValueError(f"RetryPolicy needs max_attempts >= 1, got {self.max_attempts}")
+
+    def __repr__(self) -> str:
+        # Only what differs from the defaults, as an expression that rebuilds the policy.
+        from combinators._support.reprs import keyword_reprs
+
+        shown = keyword_reprs(
+            max_attempts=(self.max_attempts, 3),
+            wait=(self.wait, NoWait()),
+            retry_on=(self.retry_on, (Exception,)),
+            max_delay=(self.max_delay, None),
+        )
+        return f"RetryPolicy({', '.join(shown)})"
 
     def should_retry(self, error: BaseException) -> bool:
         """Whether ``error`` is one this policy retries."""

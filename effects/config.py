@@ -122,11 +122,13 @@ class RunConfig:
         )
 
     def __repr__(self) -> str:
-        shown = [
-            f"{a.name}={getattr(self, a.name)!r}"
-            for a in attrs.fields(RunConfig)
-            if getattr(self, a.name) != a.default
-        ]
+        # An expression that rebuilds the config: mappings as plain dicts, not proxies.
+        shown: list[str] = []
+        for a in attrs.fields(RunConfig):
+            value: object = getattr(self, a.name)
+            if value != a.default:
+                shown_value = dict(cast("Mapping[str, object]", value)) if isinstance(value, Mapping) else value
+                shown.append(f"{a.name}={shown_value!r}")
         return f"RunConfig({', '.join(shown)})"
 
     @staticmethod
@@ -160,6 +162,26 @@ class RunConfig:
         if self.run_name is None and self.run_id is None and self.tracing is None and not self.progress:
             return self
         return attrs.evolve(self, run_name=None, run_id=None, tracing=None, progress=False)
+
+    def __getitem__(self, key: str) -> object:
+        """Read a key of the LangChain-shaped dict (``config["tags"]``), for ported code.
+
+        >>> RunConfig(tags=("a",))["tags"], RunConfig()["configurable"]
+        (['a'], {})
+        """
+        shape = cast("Mapping[str, object]", self.to_dict())
+        if key == "callbacks":
+            return None
+        return shape[key]
+
+    def get(self, key: str, default: object = None) -> object:
+        """``config.get(key, default)`` over the LangChain-shaped dict.
+
+        >>> RunConfig().get("run_name", "unnamed"), RunConfig(max_concurrency=2).get("max_concurrency")
+        ('unnamed', 2)
+        """
+        shape = cast("Mapping[str, object]", self.to_dict())
+        return shape.get(key, default)
 
     def to_dict(self) -> RunConfigDict:
         """The LangChain-shaped dict, as passed to functions that take a config.

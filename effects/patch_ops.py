@@ -1,6 +1,8 @@
 """The ops of a run log's patches: RFC 6902 operations as TypedDicts tagged by ``"op"``.
 
-Every op has a ``str`` ``"path"``; comparing ``op["op"]`` narrows to the op's own keys:
+Every op has a ``str`` ``"path"``; comparing ``op["op"]`` narrows to the op's own keys. A
+``value`` is the run's value as it is (a chunk, an output), as in the peer's log;
+``to_jsonable`` gives an op's JSON form:
 
 >>> def added_paths(ops: list[PatchOp]) -> list[str]:
 ...     return [op["path"] for op in ops if op["op"] == "add" and op["value"] is not None]
@@ -16,15 +18,13 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias, TypedDict
 
-from effects.projections.jsonable import JsonValue
-
 
 class AddOp(TypedDict):
     """Add ``value`` at ``path`` (``.../-`` appends to a list)."""
 
     op: Literal["add"]
     path: str
-    value: JsonValue
+    value: object
 
 
 class RemoveOp(TypedDict):
@@ -39,7 +39,7 @@ class ReplaceOp(TypedDict):
 
     op: Literal["replace"]
     path: str
-    value: JsonValue
+    value: object
 
 
 class CheckOp(TypedDict):
@@ -48,7 +48,7 @@ class CheckOp(TypedDict):
 
     op: Literal["test"]
     path: str
-    value: JsonValue
+    value: object
 
 
 # "from" is a keyword: these two are spelled in the functional form.

@@ -23,6 +23,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from combinators._support.callables import is_generator
 from combinators.runnable.composing import Runnable
 from effects.guards import is_mapping
 
@@ -45,9 +46,7 @@ def coerce_to_runnable(thing: object) -> Runnable[Any, Any]:
         return RunnableParallel(steps)
     if callable(thing):
         func: Callable[..., Any] = thing
-        if (inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func)) and _takes_a_stream(
-            func
-        ):
+        if is_generator(func) and _takes_a_stream(func):
             from combinators.nodes.generator import RunnableGenerator
 
             return RunnableGenerator(func)
@@ -75,9 +74,10 @@ _STREAM_ORIGINS: tuple[object, ...] = (
 
 def _takes_a_stream(func: Callable[..., Any]) -> bool:
     """Whether a generator function's first parameter is a stream (or unannotated)."""
+    annotated: object = func if inspect.isroutine(func) else getattr(func, "__call__", func)  # noqa: B004 - its annotations
     try:
         parameters = list(inspect.signature(func).parameters.values())
-        hints = typing.get_type_hints(func)
+        hints = typing.get_type_hints(annotated)
     except (TypeError, ValueError, NameError):
         return True
     if not parameters or parameters[0].name not in hints:

@@ -7,8 +7,16 @@ schema from the last.
 
 from __future__ import annotations
 
+import builtins
+import collections.abc
 import inspect
-from typing import Any, get_type_hints
+import io
+import sys
+import tokenize
+import typing
+import types
+from collections.abc import Iterator, Mapping
+from typing import Any, Final, ForwardRef, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
@@ -38,7 +46,90 @@ def _declared(runnable: Runnable[Any, Any], which: str) -> object:
         if which == "output":
             return hints.get("return", Any)
         return hints.get(params[0], Any) if params else Any
+    return _class_argument(type(runnable), 0 if which == "input" else 1)
+
+
+def _class_argument(cls: type[Any], index: int) -> object:
+    """What ``cls`` binds ``Runnable[In, Out]``'s ``In`` (0) or ``Out`` (1) to, if it says.
+
+    A retriever (``Runnable[str, list[Document]]``) declares its input as ``str``; a node
+    generic in its own parameters declares nothing (``Any``).
+    """
+    from combinators.runnable.calls import RunnableCore
+
+    for klass in cls.__mro__:
+        for base in klass.__dict__.get("__orig_bases__", ()):
+            origin = get_origin(base)
+            if not (isinstance(origin, type) and issubclass(origin, RunnableCore)):
+                continue
+            argument: object = get_args(base)[index]
+            if isinstance(argument, TypeVar):
+                return Any
+            if isinstance(argument, ForwardRef | str):
+                text = argument.__forward_arg__ if isinstance(argument, ForwardRef) else argument
+                try:
+                    return _evaluated(text, _Names(cls), 0)
+                except Exception:  # not resolvable at run time: nothing is known
+                    return Any
+            return argument
     return Any
+
+
+class _Names(Mapping[str, object]):
+    """The names a class's type arguments may use: those of the modules of its bases,
+    ``typing``'s and ``collections.abc``'s, then (for the names a string type alias uses,
+    defined where the alias is) those of the other loaded modules of the same packages."""
+
+    def __init__(self, cls: type[Any]) -> None:
+        modules = [sys.modules.get(klass.__module__) for klass in cls.__mro__]
+        self.scopes = [vars(module) for module in modules if module is not None]
+        self.scopes += [vars(typing), vars(collections.abc)]
+        self.packages = {klass.__module__.partition(".")[0] for klass in cls.__mro__} - {"builtins", "typing"}
+
+    def __getitem__(self, name: str) -> object:
+        for scope in self.scopes:
+            if name in scope:
+                return scope[name]
+        for module_name, module in list(sys.modules.items()):
+            if module_name.partition(".")[0] in self.packages and name in vars(module):
+                return vars(module)[name]
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({name for scope in self.scopes for name in scope})
+
+    def __len__(self) -> int:
+        return len(set(self))
+
+
+def _evaluated(text: str, names: _Names, depth: int) -> object:
+    # A name bound to a str in a type expression is a string type alias: evaluated in turn.
+    if depth > 8:
+        raise RecursionError(f"type alias nesting too deep at {text!r}")
+    free = {
+        name: _evaluated(value, names, depth + 1) if isinstance(value, str) else value
+        for name in _identifiers(text)
+        for value in (names.get(name, _MISSING),)
+        if value is not _MISSING
+    }
+    return eval(text, {"__builtins__": builtins}, free)
+
+
+_MISSING: Final = object()
+
+
+def _identifiers(text: str) -> set[str]:
+    return {token.string for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.NAME}
+
+
+def _type_schema(annotation: object) -> dict[str, Any]:
+    # A type whose own annotations cannot be resolved publishes nothing rather than fail.
+    if get_origin(annotation) in (Union, types.UnionType):
+        return {"anyOf": [_type_schema(arm) for arm in get_args(annotation)]}
+    try:
+        return type_schema(annotation)
+    except (NameError, TypeError):
+        return {}
 
 
 def _schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
@@ -49,7 +140,7 @@ def _schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
         for value in properties.values():
             value.pop("title", None)
         return {"title": _title(runnable.name, which), "type": "object", "properties": properties}
-    return {"title": _title(runnable.name, which), **type_schema(_declared(runnable, which))}
+    return {"title": _title(runnable.name, which), **_type_schema(_declared(runnable, which))}
 
 
 def input_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from combinators._support.tool_arguments import SINGLE_ARG
 from combinators._support.type_schema import type_schema
 from combinators.nodes.tool import RunnableTool
 from combinators.runnable.composing import Runnable
+from effects.authoring import is_list_or_tuple
 from effects.errors import InputError
 
 A = TypeVar("A")
@@ -60,6 +61,10 @@ def tool_from_runnable(
         }
     else:
         schema = {k: v for k, v in given.items() if k != "title"}
+        options = schema.get("anyOf")
+        if is_list_or_tuple(options) and {"type": "string"} in options:
+            # Text or richer values (a model's or a parser's input): a model calls it with text.
+            schema = {k: v for k, v in schema.items() if k != "anyOf"} | {"type": "string"}
         if schema.get("type") == "object" and schema.get("properties"):
             schema.setdefault("additionalProperties", False)
         elif schema and schema.get("type") != "object":

@@ -28,6 +28,7 @@ from combinators.components.retrieval.vectorstore import cosine_similarity as co
 from combinators.components.messages.values import AIMessage as AIMessage
 from combinators.components.messages.values import AIMessageChunk as AIMessageChunk
 from combinators.components.messages.values import BaseMessage as BaseMessage
+from combinators.components.messages.values import ChatMessage as ChatMessage
 from combinators.components.messages.values import HumanMessage as HumanMessage
 from combinators.components.messages.values import InvalidToolCall as InvalidToolCall
 from combinators.components.messages.values import MESSAGE_TYPES as MESSAGE_TYPES
@@ -78,7 +79,16 @@ from combinators.components.models.scripted import ScriptedCall as ScriptedCall
 from combinators.components.models.scripted import ScriptedChatModel as ScriptedChatModel
 from combinators.components.models.scripted import ScriptExhaustedError as ScriptExhaustedError
 from combinators.components.models.tool_picking import ToolPickingChatModel as ToolPickingChatModel
+from combinators.components.models.outputs import ChatGeneration as ChatGeneration
+from combinators.components.models.outputs import Generation as Generation
+from combinators.components.parsers.base import BaseOutputParser as BaseOutputParser
+from combinators.components.parsers.markdown_json import parse_and_check_json_markdown as parse_and_check_json_markdown
+from combinators.components.models.fake_messages import FakeMessagesListChatModel as FakeMessagesListChatModel
+from combinators.components.models.fake_messages import ParrotFakeChatModel as ParrotFakeChatModel
+from combinators.components.models.fake_streaming import FakeListLLMError as FakeListLLMError
+from combinators.components.models.fake_streaming import FakeStreamingListLLM as FakeStreamingListLLM
 
+from combinators.components.tools.base_tool import BaseTool as BaseTool
 from combinators.components.tools.message_tools import StructuredTool as StructuredTool
 from combinators.components.tools.message_tools import Tool as Tool
 from combinators.components.tools.message_tools import tool as tool
@@ -99,6 +109,7 @@ from combinators.components.prompts.templates import ChatPromptTemplate as ChatP
 from combinators.components.prompts.templates import PromptTemplate as PromptTemplate
 from combinators.components.prompts.chat_parts import AIMessagePromptTemplate as AIMessagePromptTemplate
 from combinators.components.prompts.chat_parts import BaseMessagePromptTemplate as BaseMessagePromptTemplate
+from combinators.components.prompts.chat_parts import ChatMessagePromptTemplate as ChatMessagePromptTemplate
 from combinators.components.prompts.chat_parts import HumanMessagePromptTemplate as HumanMessagePromptTemplate
 from combinators.components.prompts.chat_parts import MessagesPlaceholder as MessagesPlaceholder
 from combinators.components.prompts.chat_parts import SystemMessagePromptTemplate as SystemMessagePromptTemplate
@@ -147,6 +158,7 @@ __all__ = [
     "PromptTemplate",
     "AIMessagePromptTemplate",
     "BaseMessagePromptTemplate",
+    "ChatMessagePromptTemplate",
     "HumanMessagePromptTemplate",
     "MessagesPlaceholder",
     "SystemMessagePromptTemplate",
@@ -179,9 +191,13 @@ __all__ = [
     "BaseChatModel",
     "BaseLLM",
     "BaseMessage",
+    "BaseOutputParser",
+    "ChatMessage",
     "BaseRetriever",
+    "BaseTool",
     "Bm25Index",
     "Bm25Retriever",
+    "ChatGeneration",
     "ChatOutput",
     "ChatPromptValue",
     "DataTooDeepError",
@@ -192,7 +208,12 @@ __all__ = [
     "ExtractiveChatModel",
     "FakeListChatModel",
     "FakeListLLM",
+    "FakeListLLMError",
+    "FakeMessagesListChatModel",
+    "FakeStreamingListLLM",
+    "Generation",
     "GenericFakeChatModel",
+    "ParrotFakeChatModel",
     "HashedNgramEmbeddings",
     "HumanMessage",
     "InMemoryChatHistory",
@@ -241,6 +262,7 @@ __all__ = [
     "load_text_documents",
     "loads",
     "message_to_dict",
+    "parse_and_check_json_markdown",
     "parse_json_markdown",
     "parse_partial_json",
     "tool",

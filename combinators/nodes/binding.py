@@ -19,6 +19,7 @@ from typing import TypeVar, final
 
 import attrs
 
+from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects.hooks import tracing_observer_factory
@@ -100,8 +101,9 @@ class RunnableBinding(Runnable[In, Out]):
             shown = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
             parts.append(f".with_kwargs({shown})")
         parts.extend(_fluent_repr(factory) for factory in self.observers)
-        if self.input_type is not None or self.output_type is not None:
-            parts.append(f".with_types(input_type={self.input_type!r}, output_type={self.output_type!r})")
+        types = keyword_reprs(input_type=(self.input_type, None), output_type=(self.output_type, None))
+        if types:
+            parts.append(f".with_types({', '.join(types)})")
         return f"{self.bound.receiver_repr()}{''.join(parts)}"
 
 
@@ -116,5 +118,11 @@ def listeners(
 
 def _fluent_repr(factory: ObserverFactory) -> str:
     """How an observer shows in a binding's repr: the call that added it."""
+    from effects.projections.listeners import ListenerSpec
+
+    if isinstance(factory, ListenerSpec):
+        callbacks = {"on_start": factory.on_start, "on_end": factory.on_end, "on_error": factory.on_error}
+        shown = ", ".join(f"{k}={callable_repr(f)}" for k, f in callbacks.items() if f is not None)
+        return f".with_listeners({shown})"
     fluent: object = getattr(factory, "fluent_repr", None)
     return str(fluent()) if callable(fluent) else ".with_listeners(...)"

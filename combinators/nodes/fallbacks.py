@@ -24,6 +24,7 @@ from typing import Any, TypeVar, final
 
 import attrs
 
+from combinators._support.reprs import keyword_reprs
 from combinators._support.rereadable import AReplayable, Replayable
 from combinators.runnable.composing import Runnable
 from effects.errors import InputError
@@ -52,7 +53,14 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         return (self.runnable, *self.fallbacks)
 
     def __repr__(self) -> str:
-        return f"{self.runnable.receiver_repr()}.with_fallbacks({list(self.fallbacks)!r})"
+        shown = [
+            repr(list(self.fallbacks)),
+            *keyword_reprs(
+                exceptions_to_handle=(self.exceptions_to_handle, (Exception,)),
+                exception_key=(self.exception_key, None),
+            ),
+        ]
+        return f"{self.runnable.receiver_repr()}.with_fallbacks({', '.join(shown)})"
 
     def _input_for(self, input: In, error: BaseException | None) -> Any:
         if self.exception_key is None or error is None:

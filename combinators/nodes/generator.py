@@ -14,13 +14,14 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, TypeVar, final, overload
 
 import attrs
 
+from combinators._support.callables import CallableKind, kind_of
 from combinators._support.fields import init_fields
+from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from effects.errors import InputError
 from effects._runtime.scope import Scope
@@ -68,7 +69,7 @@ class RunnableGenerator(Runnable[In, Out]):
         name: str | None = None,
     ) -> None:
         sync_fn: Callable[..., Any] | None = transform
-        if inspect.isasyncgenfunction(transform):
+        if kind_of(transform) is CallableKind.ASYNC_GENERATOR:
             if atransform is not None:
                 raise TypeError("RunnableGenerator got two async transforms")
             sync_fn, atransform = None, transform
@@ -83,7 +84,8 @@ class RunnableGenerator(Runnable[In, Out]):
         return "RunnableGenerator" if fn_name == "<lambda>" else fn_name
 
     def __repr__(self) -> str:
-        return f"RunnableGenerator({self.name})"
+        shown = [callable_repr(f) for f in (self.transform_fn, self.atransform_fn) if f is not None]
+        return f"RunnableGenerator({', '.join(shown + keyword_reprs(name=(self.label, None)))})"
 
     def step_stream(
         self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from enum import IntEnum
 from typing import Any, Final, TypeVar, final, overload
 
 import attrs
 
+from combinators._support.callables import CallableKind, kind_of
 from combinators._support.fields import init_fields
+from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.errors import InputError
@@ -41,26 +42,7 @@ Out = TypeVar("Out", covariant=True)
 
 
 
-class _Kind(IntEnum):
-    SYNC = 0
-    ASYNC = 1
-    GENERATOR = 2
-    ASYNC_GENERATOR = 3
-
-
-_SYNC: Final = _Kind.SYNC  # a module constant: one lookup less on the hot path
-
-
-def _kind_of(func: Callable[..., object]) -> _Kind:
-    target = inspect.unwrap(func)
-    call = getattr(target, "__call__", None)  # noqa: B004 - the method itself, to ask what kind of function it is
-    if inspect.isasyncgenfunction(target) or inspect.isasyncgenfunction(call):
-        return _Kind.ASYNC_GENERATOR
-    if inspect.isgeneratorfunction(target) or inspect.isgeneratorfunction(call):
-        return _Kind.GENERATOR
-    if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(call):
-        return _Kind.ASYNC
-    return _Kind.SYNC
+_SYNC: Final = CallableKind.SYNC  # a module constant: one lookup less on the hot path
 
 
 def _takes_config(func: Callable[..., object]) -> bool:
@@ -106,8 +88,8 @@ class RunnableLambda(Runnable[In, Out]):
     afunc: Callable[..., Any] | None
     label: str | None
     in_thread: bool
-    kind: _Kind = attrs.field(eq=False)
-    afunc_kind: _Kind | None = attrs.field(eq=False)
+    kind: CallableKind = attrs.field(eq=False)
+    afunc_kind: CallableKind | None = attrs.field(eq=False)
     passes_config: bool = attrs.field(eq=False)
 
     @overload
@@ -190,15 +172,15 @@ class RunnableLambda(Runnable[In, Out]):
     ) -> None:
         if not callable(func):
             raise TypeError(f"RunnableLambda needs a callable, got {type(func).__name__}")
-        kind = _kind_of(func)
+        kind = kind_of(func)
         afunc_kind = None
         if afunc is not None:
-            if kind in (_Kind.ASYNC, _Kind.ASYNC_GENERATOR):
+            if kind in (CallableKind.ASYNC, CallableKind.ASYNC_GENERATOR):
                 raise TypeError(
                     "RunnableLambda got an async func and an afunc: give the async one as afunc"
                 )
-            afunc_kind = _kind_of(afunc)
-            if afunc_kind not in (_Kind.ASYNC, _Kind.ASYNC_GENERATOR):
+            afunc_kind = kind_of(afunc)
+            if afunc_kind not in (CallableKind.ASYNC, CallableKind.ASYNC_GENERATOR):
                 raise TypeError("RunnableLambda's afunc must be an async function")
         init_fields(self, func, afunc, name, in_thread, kind, afunc_kind, _takes_config(func))
 
@@ -207,10 +189,11 @@ class RunnableLambda(Runnable[In, Out]):
         return self.label or _function_name(self.func)
 
     def __repr__(self) -> str:
-        shown = self.label or _function_name(self.func)
-        if shown == "RunnableLambda":
-            shown = "<lambda>"
-        return f"RunnableLambda({shown})"
+        shown = [callable_repr(self.func)]
+        if self.afunc is not None:
+            shown.append(f"afunc={callable_repr(self.afunc)}")
+        shown += keyword_reprs(name=(self.label, None), in_thread=(self.in_thread, False))
+        return f"RunnableLambda({', '.join(shown)})"
 
     # ------------------------------------------------------------------ running
 
@@ -226,7 +209,7 @@ class RunnableLambda(Runnable[In, Out]):
                 out = self.func(input, **kwargs)
             else:
                 out = self.func(input)
-        elif kind is _Kind.GENERATOR:
+        elif kind is CallableKind.GENERATOR:
             out = add_up(self.func(*self._args(input, scope), **kwargs), self.name)
         else:
             raise InputError(
@@ -242,11 +225,11 @@ class RunnableLambda(Runnable[In, Out]):
         import asyncio
 
         func, kind = self._async_func()
-        if kind is _Kind.ASYNC:
+        if kind is CallableKind.ASYNC:
             out = await func(*self._args(input, scope), **kwargs)
-        elif kind is _Kind.ASYNC_GENERATOR:
+        elif kind is CallableKind.ASYNC_GENERATOR:
             out = await aadd_up(func(*self._args(input, scope), **kwargs), self.name)
-        elif kind is _Kind.GENERATOR:
+        elif kind is CallableKind.GENERATOR:
             out = add_up(func(*self._args(input, scope), **kwargs), self.name)
         elif self.in_thread:
             out = await asyncio.to_thread(func, *self._args(input, scope), **kwargs)
@@ -264,7 +247,7 @@ class RunnableLambda(Runnable[In, Out]):
         total = added_up(inputs)
         if total is NOTHING:
             return
-        if self.kind is _Kind.GENERATOR:
+        if self.kind is CallableKind.GENERATOR:
             yield from self.func(*self._args(total, scope), **kwargs)
             return
         out: Any = self.step_invoke_raw(total, scope, kwargs)
@@ -283,16 +266,16 @@ class RunnableLambda(Runnable[In, Out]):
         if total is NOTHING:
             return
         func, kind = self._async_func()
-        if kind is _Kind.ASYNC_GENERATOR:
+        if kind is CallableKind.ASYNC_GENERATOR:
             async with closing(func(*self._args(total, scope), **kwargs)) as stream:
                 async for chunk in stream:
                     yield chunk
             return
-        if kind is _Kind.GENERATOR:
+        if kind is CallableKind.GENERATOR:
             for chunk in func(*self._args(total, scope), **kwargs):
                 yield chunk
             return
-        if kind is _Kind.ASYNC:
+        if kind is CallableKind.ASYNC:
             out = await func(*self._args(total, scope), **kwargs)
         elif self.in_thread:
             out = await asyncio.to_thread(func, *self._args(total, scope), **kwargs)
@@ -308,13 +291,13 @@ class RunnableLambda(Runnable[In, Out]):
 
     def step_invoke_raw(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> object:
         """Call the sync function once, without running a runnable it returns."""
-        if self.kind is not _Kind.SYNC:
+        if self.kind is not CallableKind.SYNC:
             raise InputError(
                 f"{self.name} has only an async function; call ainvoke/astream instead"
             )
         return self.func(*self._args(input, scope), **kwargs)
 
-    def _async_func(self) -> tuple[Callable[..., Any], _Kind]:
+    def _async_func(self) -> tuple[Callable[..., Any], CallableKind]:
         if self.afunc is not None and self.afunc_kind is not None:
             return self.afunc, self.afunc_kind
         return self.func, self.kind

@@ -7,7 +7,7 @@
 >>> both.invoke("ab")
 ('AB', 2)
 >>> both
-parallel(RunnableLambda(upper), RunnableLambda(length))
+parallel(RunnableLambda(str.upper), RunnableLambda(length))
 """
 
 from __future__ import annotations

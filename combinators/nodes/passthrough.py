@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, final
 
 import attrs
 
+from combinators._support.reprs import callable_repr
 from combinators.runnable.composing import Runnable
 
 if TYPE_CHECKING:
@@ -41,9 +42,10 @@ class RunnablePassthrough(Runnable[T, T]):
     afunc: Callable[[T], Awaitable[object]] | None = None
 
     def __repr__(self) -> str:
-        if self.func is None and self.afunc is None:
-            return "RunnablePassthrough()"
-        return f"RunnablePassthrough({self.func!r}, {self.afunc!r})"
+        shown = [] if self.func is None else [callable_repr(self.func)]
+        if self.afunc is not None:
+            shown.append(f"afunc={callable_repr(self.afunc)}")
+        return f"RunnablePassthrough({', '.join(shown)})"
 
     @staticmethod
     def assign(  # type: ignore[override]  # LangChain's classmethod form: RunnablePassthrough.assign(...)

@@ -15,6 +15,7 @@ from typing import Any, TypeVar, final
 
 import attrs
 
+from combinators._support.reprs import callable_repr
 from combinators.runnable.composing import Runnable
 from effects.errors import InputError
 from effects._runtime.scope import Scope
@@ -41,7 +42,7 @@ class RunnableBind(Runnable[In, Out]):
     input_known_at_start = False
 
     def __repr__(self) -> str:
-        return f"{self.first.receiver_repr()}.bind({getattr(self.then, '__name__', repr(self.then))})"
+        return f"{self.first.receiver_repr()}.bind({callable_repr(self.then)})"
 
     def _next(self, value: object) -> Runnable[In, Out]:
         nxt = self.then(value)

@@ -23,6 +23,7 @@ from typing import Any, TypeVar, final
 
 import attrs
 
+from combinators._support.reprs import callable_repr
 from combinators._support.rereadable import AReplayable, Replayable
 from combinators.retry_policy import RetryPolicy
 from combinators.runnable.composing import Runnable
@@ -61,7 +62,10 @@ class RunnableRetry(Runnable[In, Out]):
         return self.bound.name
 
     def __repr__(self) -> str:
-        return f"{self.bound.receiver_repr()}.with_retry({self.policy!r})"
+        shown = repr(self.policy)
+        if self.on_failed_attempt is not None:
+            shown += f", on_failed_attempt={callable_repr(self.on_failed_attempt)}"
+        return f"{self.bound.receiver_repr()}.with_retry({shown})"
 
     def _next_delay(
         self, error: BaseException, input: object, attempt: int, waited: float, scope: Scope,

@@ -16,15 +16,14 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, final, overload
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeAlias, TypeVar, final, overload
 
 import attrs
 
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
 from effects._runtime.scope import Scope
-from effects.guards import is_a
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -34,6 +33,9 @@ C = TypeVar("C")
 D = TypeVar("D")
 E = TypeVar("E")
 F = TypeVar("F")
+
+RunnableLike: TypeAlias = "Runnable[Any, Any] | Callable[..., Any] | Mapping[str, Any]"
+"""A step as ``|`` takes it: a runnable, a function, or a dict of steps (a parallel)."""
 
 
 def _flatten(parts: tuple[Runnable[Any, Any], ...]) -> tuple[Runnable[Any, Any], ...]:
@@ -47,6 +49,21 @@ def _flatten(parts: tuple[Runnable[Any, Any], ...]) -> tuple[Runnable[Any, Any],
         else:
             out.append(part)
     return tuple(out)
+
+
+def _coerced(steps: Sequence[RunnableLike]) -> tuple[Runnable[Any, Any], ...]:
+    # Functions and dicts become steps exactly as `|` makes them.
+    if len(steps) < 2:
+        raise ValueError(f"RunnableSequence needs at least 2 steps, got {len(steps)}")
+    from combinators._support.coerce import coerce_to_runnable
+
+    return tuple(coerce_to_runnable(step) for step in steps)
+
+
+def _built(parts: tuple[Runnable[Any, Any], ...], name: str | None) -> RunnableSequence[Any, Any]:
+    built: RunnableSequence[Any, Any] = object.__new__(RunnableSequence)  # pyright: ignore[reportUnknownVariableType]  # no __init__, so no type arguments to infer
+    init_fields(built, parts, name)
+    return built
 
 
 @final
@@ -117,23 +134,15 @@ class RunnableSequence(Runnable[In, Out]):
         name: str | None = None,
     ) -> None: ...
 
-    def __init__(self, *steps: AnyRunnable, name: str | None = None) -> None:
-        if len(steps) < 2:
-            raise ValueError(f"RunnableSequence needs at least 2 steps, got {len(steps)}")
-        for step in steps:
-            if not is_a(step, Runnable):
-                raise TypeError(
-                    "RunnableSequence steps must be runnables (use | to coerce functions and"
-                    f" dicts), got {type(step).__name__}"
-                )
-        init_fields(self, tuple(steps), name)
+    def __init__(self, *steps: RunnableLike, name: str | None = None) -> None:
+        init_fields(self, _coerced(steps), name)
 
     @staticmethod
     def join(
         first: Runnable[Any, Any], second: Runnable[Any, Any], *, name: str | None = None
     ) -> RunnableSequence[Any, Any]:
-        """``first | second`` in O(1) (flattened lazily)."""
-        return RunnableSequence(first, second, name=name)
+        """``first | second`` in O(1) (flattened lazily); both are runnables already."""
+        return _built((first, second), name)
 
     @overload
     @staticmethod
@@ -167,17 +176,20 @@ class RunnableSequence(Runnable[In, Out]):
 
     @overload
     @staticmethod
-    def from_(steps: list[AnyRunnable], *, name: str | None = None) -> RunnableSequence[Any, Any]: ...
+    def from_(steps: list[RunnableLike], *, name: str | None = None) -> RunnableSequence[Any, Any]: ...
 
     @staticmethod
-    def from_(steps: Sequence[AnyRunnable], *, name: str | None = None) -> RunnableSequence[Any, Any]:
-        """Build from a list of steps (LangChain.js's ``RunnableSequence.from``).
+    def from_(steps: Sequence[RunnableLike], *, name: str | None = None) -> RunnableSequence[Any, Any]:
+        """Build from a list of steps (LangChain.js's ``RunnableSequence.from``); functions
+        and dicts are coerced as ``|`` coerces them.
 
         >>> from combinators import RunnableLambda
         >>> RunnableSequence.from_([RunnableLambda(str), RunnableLambda(len)]).invoke(123)
         3
+        >>> RunnableSequence.from_([{"n": len}, RunnableLambda(str)]).invoke("abc")
+        "{'n': 3}"
         """
-        return RunnableSequence(*steps, name=name)
+        return _built(_coerced(steps), name)
 
     @functools.cached_property
     def steps(self) -> tuple[Runnable[Any, Any], ...]:
@@ -215,7 +227,9 @@ class RunnableSequence(Runnable[In, Out]):
 
     def __repr__(self) -> str:
         body = " | ".join(_repr_step(s) for s in self.steps)
-        return body if self.label is None else f"({body}).with_name({self.label!r})"
+        if self.label is None:
+            return body
+        return f"RunnableSequence({', '.join(map(repr, self.steps))}, name={self.label!r})"
 
     def receiver_repr(self) -> str:
         return f"({self!r})"

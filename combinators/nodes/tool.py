@@ -37,6 +37,7 @@ import typing_extensions
 
 import attrs
 
+from combinators._support.callables import CallableKind, kind_of
 from combinators._support.tool_arguments import (
     SINGLE_ARG,
     ArgumentTypeError,
@@ -203,11 +204,11 @@ class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
         'pong'
         """
         sync = func
-        if func is not None and inspect.iscoroutinefunction(inspect.unwrap(func)):
+        if func is not None and kind_of(func) is CallableKind.ASYNC:
             if afunc is not None:
                 raise InputError(f"tool {name!r} got an async func and an afunc: give the async one as afunc")
             sync, afunc = None, func
-        if afunc is not None and not inspect.iscoroutinefunction(inspect.unwrap(afunc)):
+        if afunc is not None and kind_of(afunc) is not CallableKind.ASYNC:
             raise InputError(f"tool {name!r}: afunc must be an async function")
         schema = copy.deepcopy(dict(args_schema))
         converting = dict(converters or {})

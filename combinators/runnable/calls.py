@@ -77,8 +77,9 @@ class RunnableCore(Generic[In, Out]):
     @property
     def emits_stream_events(self) -> bool:
         """Whether this step's chunks show as stream events when it runs inside a chain:
-        only a step that streams by itself (it implements ``step_stream``) does."""
-        return _overrides(self, "step_stream") or _overrides(self, "step_astream")
+        only a step that streams by itself (it implements ``step_stream``, or ``stream``
+        in the peer's way) does."""
+        return any(_overrides(self, hook) for hook in ("step_stream", "step_astream", "stream", "astream"))
 
     def receiver_repr(self) -> str:
         """``repr`` as the receiver of a method call (``x.with_retry()``): a chain of
@@ -96,33 +97,55 @@ class RunnableCore(Generic[In, Out]):
     # ------------------------------------------------------------------ hooks
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        """Hook: compute the output for one input (default: add up ``step_stream``)."""
-        if not _overrides(self, "step_stream"):
+        """Hook: compute the output for one input (default: add up ``step_stream``, or
+        call the ``invoke`` a subclass wrote in the peer's way)."""
+        if _overrides(self, "invoke"):
+            written: Out = self.invoke(input, scope.config.for_children(), **kwargs)
+            return written
+        if not _overrides(self, "step_stream") and not _overrides(self, "stream"):
             raise NotImplementedError(
-                f"{type(self).__name__} must implement step_invoke or step_stream"
+                f"{type(self).__name__} must implement step_invoke or step_stream (or invoke)"
             )
         return add_up(self.step_stream(iter((input,)), scope, kwargs), self.name)
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        """Hook: async ``step_invoke`` (default: the async stream added up, else the sync one)."""
-        if _overrides(self, "step_astream"):
+        """Hook: async ``step_invoke`` (default: the async stream added up, else the sync
+        one; a peer-style ``invoke`` without ``ainvoke`` runs on a thread, as the peer's)."""
+        if _overrides(self, "ainvoke"):
+            written: Out = await self.ainvoke(input, scope.config.for_children(), **kwargs)
+            return written
+        if _overrides(self, "step_astream") or _overrides(self, "astream"):
             return await aadd_up(self.step_astream(aiter_of((input,)), scope, kwargs), self.name)
+        if _overrides(self, "invoke"):
+            import asyncio
+
+            return await asyncio.to_thread(self.step_invoke, input, scope, kwargs)
         return self.step_invoke(input, scope, kwargs)
 
     def step_stream(
         self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[Out]:
-        """Hook: a stream transform (default: add the input up with ``+``, then invoke)."""
+        """Hook: a stream transform (default: add the input up with ``+``, then invoke, or
+        the ``stream`` a subclass wrote in the peer's way)."""
         total = added_up(inputs)
-        if total is not NOTHING:
-            yield self.step_invoke(total, scope, kwargs)
+        if total is NOTHING:
+            return
+        if _overrides(self, "stream"):
+            yield from self.stream(total, scope.config.for_children(), **kwargs)
+            return
+        yield self.step_invoke(total, scope, kwargs)
 
     async def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
-        """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``)."""
+        """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``; a peer-style
+        ``astream`` if a subclass wrote one)."""
         total = await aadded_up(inputs)
         if total is NOTHING:
+            return
+        if _overrides(self, "astream"):
+            async for chunk in self.astream(total, scope.config.for_children(), **kwargs):
+                yield chunk
             return
         if (
             _overrides(self, "step_stream")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Never, TypeAlias, TypeVar, overl
 
 from combinators.runnable import fluent
 from combinators.runnable.wrapping import RunnableWrapping
-from effects.config import RunConfig
+from effects.config import ConfigLike, RunConfig
 
 if TYPE_CHECKING:
     from combinators.nodes.assign import Mapper
@@ -345,7 +345,6 @@ class Runnable(RunnableWrapping[In, Out]):
         """
         return fluent.schema(self, "output")
 
-
     # ------------------------------------------------------------------ graphs
 
     def get_graph(self) -> Graph:
@@ -369,6 +368,48 @@ class Runnable(RunnableWrapping[In, Out]):
         Fragment(entry='n0', exit='n0')
         """
         return fluent.graph_fragment(self, graph, place)
+
+    # ------------------------------------------------------------------ the peer's schema names
+
+    def get_input_schema(self, config: ConfigLike = None) -> dict[str, Any]:
+        """The peer's name for ``input_schema()`` (a JSON Schema dict here, not a model class).
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(str.upper).with_types(input_type=str).get_input_schema()
+        {'title': 'upper_input', 'type': 'string'}
+        """
+        return self.input_schema()
+
+    def get_output_schema(self, config: ConfigLike = None) -> dict[str, Any]:
+        """The peer's name for ``output_schema()``.
+
+        >>> from combinators import RunnableLambda
+        >>> def size(text: str) -> int:
+        ...     return len(text)
+        >>> RunnableLambda(size).get_output_schema({"tags": ["x"]})
+        {'title': 'size_output', 'type': 'integer'}
+        """
+        return self.output_schema()
+
+    def get_input_jsonschema(self, config: ConfigLike = None) -> dict[str, Any]:
+        """The input's JSON Schema (the same as ``get_input_schema``).
+
+        >>> from combinators import RunnableLambda
+        >>> def size(text: str) -> int:
+        ...     return len(text)
+        >>> RunnableLambda(size).get_input_jsonschema()
+        {'title': 'size_input', 'type': 'string'}
+        """
+        return self.input_schema()
+
+    def get_output_jsonschema(self, config: ConfigLike = None) -> dict[str, Any]:
+        """The output's JSON Schema (the same as ``get_output_schema``).
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableLambda(str.upper).with_types(output_type=str).get_output_jsonschema()
+        {'title': 'upper_output', 'type': 'string'}
+        """
+        return self.output_schema()
 
 
 AnyRunnable: TypeAlias = "Runnable[Never, object]"

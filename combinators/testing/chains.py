@@ -236,7 +236,7 @@ def runnables(
 
     >>> from hypothesis import find
     >>> find(runnables(str, int, max_leaves=3), lambda c: "Flaky" in repr(c))
-    Flaky(RunnableLambda(length), failures=1).with_retry(RetryPolicy(max_attempts=2, wait=NoWait(), retry_on=(<class 'Exception'>,), max_delay=None))
+    Flaky(RunnableLambda(length), failures=1).with_retry(RetryPolicy(max_attempts=2))
     """
     if input_type is not None:
         check_value_type(input_type, "input_type")

@@ -121,7 +121,9 @@ class ScriptedRetriever(BaseRetriever):
     combinators.testing.steps.ScriptedFailure: down
     """
 
-    results: tuple[Result, ...] = attrs.field(converter=_results)
+    # Typed as what the constructor takes: mypy reads these classes' fields through
+    # dataclass_transform, which ignores converters.
+    results: Sequence[Sequence[Document] | BaseException] = attrs.field(converter=_results)
     delay: float = 0.0
     counter: CallCounter = attrs.field(factory=CallCounter, eq=False, repr=False)
 
@@ -171,7 +173,7 @@ def retrievers(
         @st.composite
         def scripts(draw: st.DrawFn) -> BaseRetriever:
             script = _scripted(draw, results, 1, 3, max_failures)
-            return ScriptedRetriever(script, delay=draw(wait))
+            return ScriptedRetriever(tuple(script), delay=draw(wait))
 
         return scripts()
     bm25: st.SearchStrategy[BaseRetriever] = st.builds(_bm25, corpora, k)

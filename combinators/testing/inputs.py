@@ -171,7 +171,7 @@ def inputs_for(runnable: Runnable[Any, Any]) -> st.SearchStrategy[Any]:
     >>> inputs_for(RunnableLambda(lambda x: x))
     Traceback (most recent call last):
     ...
-    TypeError: inputs_for cannot tell the input type of RunnableLambda(<lambda>): annotate its first step, declare it with .with_types(input_type=...), or pass a strategy of inputs
+    TypeError: inputs_for cannot tell the input type of RunnableLambda(lambda x: x): annotate its first step, declare it with .with_types(input_type=...), or pass a strategy of inputs
     """
     found = _input_type(runnable)
     if found is _QUERY:

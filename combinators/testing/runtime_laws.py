@@ -209,7 +209,7 @@ def _log(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
     streamed = _streamed(runnable, input, how)
     if isinstance(streamed, Returned):
         wanted = None if streamed.value is NO_CHUNKS else settle_json(to_jsonable(streamed.value))
-        if settle_json(state["final_output"]) != wanted:
+        if settle_json(to_jsonable(state["final_output"])) != wanted:
             return f"the log's final_output is {state['final_output']!r}, but the stream adds up to {wanted!r}"
     return None
 

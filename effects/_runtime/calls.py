@@ -21,6 +21,7 @@ from effects._runtime.entry import entry_scope
 from effects._runtime.scope import PLAIN_SCOPE, Scope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
+from effects.values import NO_INPUT, Nothing
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -62,8 +63,9 @@ def stream(
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)
+    known = _known_at_start(node, input)
     scope = call_scope(node, config, observers)
-    chunks = _in_scope(scope, scope.stream(node, iter((input,)), None, kwargs, known_input=input))
+    chunks = _in_scope(scope, scope.stream(node, iter((input,)), None, kwargs, known_input=known))
     return chunks if view is None else shown(view, chunks)
 
 
@@ -86,8 +88,29 @@ def astream(
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)
+    known = _known_at_start(node, input)
     scope = call_scope(node, config, observers)
-    chunks = _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=input))
+    chunks = _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=known))
+    return chunks if view is None else ashown(view, chunks)
+
+
+def astream_in_own_task(
+    node: Step[In, Out],
+    input: In,
+    config: object,
+    kwargs: Mapping[str, object],
+    observers: tuple[Observer, ...],
+) -> AsyncIterator[Out]:
+    """``astream`` for a caller that runs it in a task of its own (a watched run's
+    producer): the call's scope is made current once, in that task's context, instead
+    of around every chunk."""
+    view = progress_view(node, config, False, None)
+    if view is not None:
+        observers = (*observers, view)
+    known = _known_at_start(node, input)
+    scope = call_scope(node, config, observers)
+    CURRENT_SCOPE.set(scope)  # the task's own context: nobody else runs in it
+    chunks = scope.astream(node, _one(input), None, kwargs, known_input=known)
     return chunks if view is None else ashown(view, chunks)
 
 
@@ -97,6 +120,14 @@ def atransform(
     """Async ``transform``."""
     scope = call_scope(node, config, ())
     return _ain_scope(scope, scope.astream(node, aiter(inputs), None, kwargs))
+
+
+def _known_at_start(node: Step[In, Out], input: In) -> In | Nothing:
+    # A root run shows its input at its start; a stream transform streamed from inside
+    # another step is a child run like any other: its input shows at its end (the peer's rule).
+    if node.input_known_at_start or CURRENT_SCOPE.get() is None:
+        return input
+    return NO_INPUT
 
 
 def call_scope(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> Scope:

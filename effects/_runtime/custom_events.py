@@ -13,6 +13,7 @@ from types import CodeType, FrameType
 from typing import Final
 
 from effects._runtime.context import CURRENT_SCOPE
+from effects.config import ConfigLike
 
 
 RUN_FRAMES: Final[set[CodeType]] = set()
@@ -31,11 +32,13 @@ def _inside_a_run() -> bool:
     return False
 
 
-def dispatch_custom_event(name: str, data: object) -> None:
+def dispatch_custom_event(name: str, data: object, *, config: ConfigLike = None) -> None:
     """Emit a custom event from inside a running step (no config needed).
 
     Inside an unobserved run it does nothing; outside any run it is a misuse and
-    raises (see the module's example).
+    raises (see the module's example). ``config`` is accepted for code written for the
+    peer, which needs it on older Pythons, and ignored: the running step is found by
+    its context.
     """
     scope = CURRENT_SCOPE.get()
     if scope is None:
@@ -45,7 +48,7 @@ def dispatch_custom_event(name: str, data: object) -> None:
     scope.emit_custom(name, data)
 
 
-async def adispatch_custom_event(name: str, data: object) -> None:
+async def adispatch_custom_event(name: str, data: object, *, config: ConfigLike = None) -> None:
     """Async ``dispatch_custom_event``.
 
     >>> import asyncio

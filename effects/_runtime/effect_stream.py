@@ -25,6 +25,7 @@ from effects.values import Effect
 
 In = TypeVar("In")
 Out = TypeVar("Out")
+T = TypeVar("T")
 
 HIGH_WATER: Final = 512
 """Effects buffered before the producer waits for the consumer."""
@@ -45,10 +46,13 @@ class _AsyncBuffer:
         self._room.set()
 
     def emit(self, effect: Effect) -> None:
-        self.items.append(effect)
-        if len(self.items) >= HIGH_WATER:
+        items = self.items
+        items.append(effect)
+        if len(items) >= HIGH_WATER:
             self._room.clear()
-        self.wake()
+        waiter = self._wakeup  # wake() inline: this runs once per effect
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def wake(self) -> None:
         waiter = self._wakeup
@@ -78,14 +82,30 @@ class _AsyncBuffer:
         return taken
 
 
-async def aobserve(
+def aobserve(
     node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]
 ) -> AsyncIterator[Effect]:
     """The effects of running ``node`` on ``input`` (streamed), as they happen."""
+    return aobserve_projected(node, input, config, kwargs, _itself)
+
+
+def _itself(effect: Effect) -> Effect:
+    return effect
+
+
+async def aobserve_projected(
+    node: Step[In, Out],
+    input: In,
+    config: object,
+    kwargs: Mapping[str, object],
+    project: Callable[[Effect], T | None],
+) -> AsyncIterator[T]:
+    """``project`` of each effect (``None``s left out), in one loop with the hand-off: a
+    projection that gives at most one item per effect needs no iterator of its own."""
     buffer = _AsyncBuffer()
 
     async def produce() -> None:
-        async with closing(entry.astream(node, input, config, kwargs, observers=(buffer,))) as run:
+        async with closing(entry.astream_in_own_task(node, input, config, kwargs, (buffer,))) as run:
             async for _ in run:
                 if buffer.full:
                     await buffer.drained()
@@ -95,10 +115,14 @@ async def aobserve(
     try:
         while True:
             for effect in buffer.take():
-                yield effect
+                item = project(effect)
+                if item is not None:
+                    yield item
             if task.done():
                 for effect in buffer.take():
-                    yield effect
+                    item = project(effect)
+                    if item is not None:
+                        yield item
                 task.result()  # raises the run's error, after its effects
                 return
             await buffer.arrival()

@@ -7,10 +7,10 @@ being asked for and nothing runs after the consumer stops.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Literal, Protocol, TypeVar
 
-from effects._runtime.effect_stream import aobserve, observe
+from effects._runtime.effect_stream import aobserve, aobserve_projected, observe
 from effects.projections.events_v1 import EventsV1
 from effects.event_types import StreamEvent, V1StreamEvent
 from effects.projections.events_v2 import EventsV2
@@ -81,7 +81,10 @@ def aevents(
 ) -> AsyncIterator[StreamEvent] | AsyncIterator[V1StreamEvent]:
     """The run's events (v1 or v2), as they happen."""
     if version == "v2":
-        return _aprojected(EventsV2(filter), node, input, config, kwargs)
+        # v2 gives at most one event per effect: folded in the hand-off loop itself.
+        project: Callable[[Effect], StreamEvent | None] = EventsV2(filter).event
+        v2: AsyncIterator[StreamEvent] = aobserve_projected(node, input, config, kwargs, project)
+        return v2
     if version == "v1":
         return _aprojected(EventsV1(filter), node, input, config, kwargs)
     raise _unknown_version(version)

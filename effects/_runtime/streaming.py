@@ -8,6 +8,7 @@ from contextlib import AsyncExitStack, ExitStack
 from typing import TYPE_CHECKING, Generic, TypeVar, final
 
 from effects._runtime.context import CURRENT_SCOPE
+from effects.clock import timestamps
 from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 In = TypeVar("In")
 Out = TypeVar("Out")
 
+_COMPACT_EVERY = 63
+"""Hot loops keep chunks with a bare append and add them up every 64 (a bit mask)."""
+
 
 @final
 class StreamWatch(Generic[In, Out]):
@@ -31,19 +35,24 @@ class StreamWatch(Generic[In, Out]):
     before it started is not reported at all.
     """
 
-    __slots__ = ("scope", "node", "known", "observed", "started", "seen", "total", "emits")
+    __slots__ = (
+        "scope", "node", "known", "observed", "started", "seen", "total", "emits", "run", "clock", "now", "observers",
+    )  # fmt: skip
 
     def __init__(self, scope: Scope, node: Step[In, Out], known: In | Nothing) -> None:
         self.scope = scope
         self.node = node
         self.known = known
-        self.observed = scope.run is not None
+        self.run = run = scope.run
+        self.observed = run is not None
         # The root's chunks are the output stream; a child shows its chunks only if
         # it streams them itself (as in the peer: no stream events for a retriever,
         # a prompt or a model without a token stream).
-        self.emits = self.observed and (
-            not scope.run_info().parent_ids or node.emits_stream_events
-        )
+        self.emits = run is not None and (not run.parent_ids or node.emits_stream_events)
+        # Read once per run, not once per chunk: a run keeps its clock and observers.
+        self.clock = scope.clock
+        self.now = timestamps(self.clock)
+        self.observers = scope.observers
         self.started = False
         self.seen: Total[In] = Total()
         self.total: Total[Out] = Total()
@@ -61,11 +70,18 @@ class StreamWatch(Generic[In, Out]):
             yield item
 
     async def atap(self, inputs: AsyncIterator[In]) -> AsyncIterator[In]:
+        scope, seen = self.scope, self.seen
+        listening, keep, count = scope.listening, seen.append, 0
         async with closing(inputs) as stream:
             async for item in stream:
-                self.saw(item)
-                if self.scope.listening:
-                    await self.scope.await_listeners()
+                if not self.started:
+                    self.start()
+                keep(item)
+                count += 1
+                if not count & _COMPACT_EVERY:
+                    seen.compact()
+                if listening:
+                    await scope.await_listeners()
                 yield item
 
     def saw(self, item: In) -> None:
@@ -77,8 +93,11 @@ class StreamWatch(Generic[In, Out]):
         if not self.started:
             self.start()
         self.total.add(chunk)
-        if self.emits:
-            self.scope.emit_effect(RunStreamed(self.scope.run_info(), chunk, self.scope.clock.now()))
+        run = self.run
+        if self.emits and run is not None:
+            effect = RunStreamed(run, chunk, self.now())
+            for observer in self.observers:
+                observer.emit(effect)
 
     def shown_input(self) -> object:
         run = self.scope.run_info()
@@ -208,23 +227,43 @@ async def astream_run(
             CURRENT_SCOPE.reset(token)
         bounded = self.deadline is not None
         listening = self.listening
+        observed, now = watch.observed, watch.now
+        emitting = watch.run if watch.emits else None
+        total = watch.total
+        keep, observers, count = total.append, watch.observers, 0
+        single = observers[0].emit if len(observers) == 1 else None  # the usual watcher: one
+        next_chunk = chunks.__anext__
+        set_scope, reset_scope = CURRENT_SCOPE.set, CURRENT_SCOPE.reset
         try:
             while True:
-                token = CURRENT_SCOPE.set(self)
+                token = set_scope(self)
                 lending = LENDER.set(lease) if lease is not None else None
                 try:
                     if bounded:
-                        chunk = await self.bounded(chunks.__anext__(), node)
+                        chunk = await self.bounded(next_chunk(), node)
                     else:
-                        chunk = await chunks.__anext__()
+                        chunk = await next_chunk()
                 except StopAsyncIteration:
                     break
                 finally:
                     if lending is not None:
                         LENDER.reset(lending)
-                    CURRENT_SCOPE.reset(token)
-                if watch.observed:
-                    watch.streamed(chunk)
+                    reset_scope(token)
+                if observed:
+                    # watch.streamed(chunk), inline: this runs once per chunk per run.
+                    if not watch.started:
+                        watch.start()
+                    keep(chunk)
+                    count += 1
+                    if not count & _COMPACT_EVERY:
+                        total.compact()
+                    if emitting is not None:
+                        effect = RunStreamed(emitting, chunk, now())
+                        if single is not None:
+                            single(effect)
+                        else:
+                            for observer in observers:
+                                observer.emit(effect)
                     if listening:
                         await self.await_listeners()
                 if held is not None:

@@ -1,9 +1,9 @@
 """``Total``: a stream's chunks added up with ``+``, in linear time.
 
 Adding text chunks one by one (``total = total + chunk``) copies the total every
-time: quadratic in the stream's length. A ``Total`` keeps text in blocks that are
-joined once at the end; any other chunk type is folded with ``+`` as it arrives
-(a chunk that cannot be added replaces the total, as the peer does).
+time: quadratic in the stream's length. A ``Total`` keeps the chunks and adds them up
+in blocks: text is joined, any other chunk type folded with ``+`` in order (a chunk
+that cannot be added replaces the total, as the peer does).
 
 >>> t = Total()
 >>> for chunk in ["a", "b", "c"]:
@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Final, Generic, TypeVar, cast, final
 
 from effects.errors import EmptyStreamError
@@ -49,53 +49,79 @@ def add_chunks(total: T | Nothing, chunk: T) -> T:
         return chunk
 
 
+def _joined(chunks: Sequence[object]) -> str | None:
+    """The chunks joined, if they all are text (``None`` if not)."""
+    try:
+        return "".join(cast("list[str]", chunks))
+    except TypeError:  # a chunk that is not text: they are added with + instead
+        return None
+
+
 @final
 class Total(Generic[T]):
-    """Adds chunks up; ``value()`` is the sum (``NOTHING`` if there was none)."""
+    """Adds chunks up; ``value()`` is the sum (``NOTHING`` if there was none).
 
-    __slots__ = ("_blocks", "_pending", "_folded", "_text")
+    Chunks are kept as they come and added up every ``_BLOCK`` chunks (text joined into
+    a block, other chunks folded with ``+`` in order), so memory stays bounded; a hot
+    loop may use ``append`` (a bare ``list.append``) and call ``compact()`` now and then.
+    """
+
+    __slots__ = ("_chunks", "append", "_blocks", "_folded", "_text")
 
     def __init__(self) -> None:
+        self._chunks: list[T] = []
+        self.append = self._chunks.append
+        """Add one chunk without the size check (call ``compact()`` every so often)."""
         self._blocks: list[str] = []
-        self._pending: list[str] = []
         self._folded: T | Nothing = NOTHING
         self._text = True
 
     @property
     def empty(self) -> bool:
         """Whether no chunk was added."""
-        return self._text and not self._pending and not self._blocks
+        return not self._chunks and self._text and not self._blocks
 
     def add(self, chunk: T) -> None:
         """Add one chunk."""
-        if self._text:
-            item: object = chunk
-            if type(item) is str:
-                pending = self._pending
-                pending.append(item)
-                if len(pending) >= _BLOCK:
-                    self._blocks.append("".join(pending))
-                    pending.clear()
-                return
-            self._folded = self.value()
-            self._text = False
-            self._blocks.clear()
-            self._pending.clear()
-        self._folded = add_chunks(self._folded, chunk)
+        chunks = self._chunks
+        chunks.append(chunk)
+        if len(chunks) >= _BLOCK:
+            self._fold()
 
-    def value(self) -> T | Nothing:
-        """The chunks added up."""
+    def compact(self) -> None:
+        """Add up the chunks kept so far if there are many (bounds memory)."""
+        if len(self._chunks) >= _BLOCK:
+            self._fold()
+
+    def _fold(self) -> None:
+        chunks = self._chunks
+        block = _joined(chunks) if self._text else None
+        if block is not None:
+            self._blocks.append(block)
+        else:
+            total = self._so_far()
+            for chunk in chunks:
+                total = add_chunks(total, chunk)
+            self._folded, self._text = total, False
+            self._blocks.clear()
+        chunks.clear()
+
+    def _so_far(self) -> T | Nothing:
         # Chunks of a T add up to a T (for text: the joined blocks of str chunks).
         if not self._text:
             return self._folded
-        if not self._pending and not self._blocks:
+        if not self._blocks:
             return NOTHING
-        self._blocks.extend(self._pending)
         text = "".join(self._blocks)
         # Keep only the joined text: the blocks would hold a second copy of it.
-        self._blocks = [text]
-        self._pending.clear()
+        self._blocks[:] = [text]
         return cast("T", text)
+
+    def value(self) -> T | Nothing:
+        """The chunks added up."""
+        if self._chunks:
+            self._fold()
+        return self._so_far()
 
 
 def added_up(chunks: Iterable[T]) -> T | Nothing:

@@ -4,7 +4,9 @@ Each effect gives at most one event: ``RunStarted`` -> ``on_<type>_start``,
 ``RunStreamed`` -> ``on_<type>_stream``, ``RunEnded`` -> ``on_<type>_end``,
 ``CustomEmitted`` -> ``on_custom_event``, and (our documented extension; the peer has
 none) ``RunFailed`` -> ``on_<type>_error`` with ``data = {"error": e, "input": i}``.
-The root's end and error events carry no ``input``.
+The first event shown carries the call's input (the root's, whatever run it belongs
+to: the peer's rule, which matters under filters that hide the root), and that run's
+end and error events carry no ``input``.
 
 Dict key order follows the peer per kind of event (it only shows in serialized bytes):
 start ``event, data, name, tags, run_id, metadata, parent_ids``; end/error and a
@@ -28,8 +30,7 @@ step tag (``seq:step:N``) included (the peer drops the non-inherited step tag th
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import final
-from uuid import UUID
+from typing import Final, final
 
 from effects.projections.argument_checks import expect_effect, expect_filter
 from effects.event_types import CustomStreamEvent as CustomStreamEvent
@@ -37,7 +38,7 @@ from effects.event_types import EndData, ErrorData, StartData
 from effects.event_types import RunEndEvent, RunErrorEvent, RunStartEvent, RunStreamEvent
 from effects.event_types import StandardStreamEvent as StandardStreamEvent
 from effects.event_types import StreamEvent as StreamEvent
-from effects.event_types import event_names
+from effects.event_types import StreamEventName, event_names
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import MODEL_TYPES
 from effects.values import (
@@ -54,14 +55,23 @@ from effects.values import (
 
 @final
 class _Seen:
-    """What a projection remembers about a run it has shown, until that run ends."""
+    """What a projection remembers about a run it has shown, until that run ends: the
+    parts of its events that never change, made once (events are built per chunk)."""
 
-    __slots__ = ("run_id", "parent_ids", "shown")
+    __slots__ = ("run_id", "parent_ids", "shown", "streams", "name", "tags", "metadata", "stream_event", "token_order")
 
     def __init__(self, run: RunInfo, shown: bool) -> None:
         self.run_id = str(run.run_id)
         self.parent_ids = tuple(str(parent) for parent in run.parent_ids)
         self.shown = shown
+        # A tool's result is its end's output; the peer shows no stream for it.
+        self.streams = shown and run.run_type != "tool"
+        self.name = run.name
+        self.tags = run.tags
+        self.metadata = run.metadata
+        self.stream_event: StreamEventName = event_names(run.run_type)[1]
+        # A sub-run model's chunks reach the peer as token callbacks, in another key order.
+        self.token_order = bool(run.parent_ids) and run.run_type in MODEL_TYPES
 
 
 @final
@@ -75,12 +85,14 @@ class EventsV2:
     {'output': 'hi'}
     """
 
-    __slots__ = ("_filter", "_runs")
+    __slots__ = ("_filter", "_runs", "_first", "_call_input")
 
     def __init__(self, filter: EventFilter = NO_FILTER) -> None:
         expect_filter("EventsV2 filter", filter)
         self._filter = filter
-        self._runs: dict[UUID, _Seen] = {}
+        self._runs: dict[int, _Seen] = {}  # by the run id's int: UUID's hash is Python code
+        self._first: object = None  # the run of the first event shown (_CUSTOM: a custom event)
+        self._call_input: object = NO_INPUT
 
     def feed(self, effect: Effect) -> list[StreamEvent]:
         """The events for one effect (none when the filter hides its run).
@@ -90,33 +102,58 @@ class EventsV2:
         ...
         TypeError: EventsV2.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got str
         """
+        event = self.event(effect)
+        return [] if event is None else [event]
+
+    def event(self, effect: Effect) -> StreamEvent | None:
+        """The one event an effect gives, or ``None`` (``feed`` without the list).
+
+        >>> from uuid import UUID
+        >>> from effects.values import RunInfo, RunStarted
+        >>> EventsV2().event(RunStarted(RunInfo(UUID(int=1), (), "r", "chain", (), {}), 1, 0.0))["data"]
+        {'input': 1}
+        """
+        if type(effect) is RunStreamed:  # the hot path: one event per chunk per run
+            streamed = self._runs.get(effect.run.run_id.int)
+            if streamed is not None:
+                return _stream(effect, streamed) if streamed.streams else None
         if isinstance(effect, CustomEmitted):
-            return self._custom(effect)
+            custom = self._custom(effect)
+            return custom[0] if custom else None
         expect_effect("EventsV2.feed", effect)
         run = effect.run
-        seen = self._runs.get(run.run_id)
+        seen = self._runs.get(run.run_id.int)
         if seen is None:
             seen = _Seen(run, self._filter.includes(run.name, run.run_type, run.tags))
-            self._runs[run.run_id] = seen
+            self._runs[run.run_id.int] = seen
+            if not run.parent_ids and isinstance(effect, RunStarted):
+                self._call_input = effect.input
         if isinstance(effect, RunEnded | RunFailed):
-            del self._runs[run.run_id]
+            del self._runs[run.run_id.int]
         if not seen.shown:
-            return []
+            return None
         if isinstance(effect, RunStarted):
-            return [_start(effect, seen)]
+            started = _start(effect, seen)
+            if self._first is None:
+                self._first = run.run_id
+                if self._call_input is not NO_INPUT:
+                    started["data"]["input"] = self._call_input
+            return started
         if isinstance(effect, RunStreamed):
-            # A tool's result is its end's output; the peer shows no stream for it.
-            return [] if run.run_type == "tool" else [_stream(effect, seen)]
+            return _stream(effect, seen) if seen.streams else None
+        with_input = bool(run.parent_ids) and run.run_id != self._first
         if isinstance(effect, RunEnded):
-            return [_end(effect, seen)]
-        return [_error(effect, seen)]
+            return _end(effect, seen, with_input)
+        return _error(effect, seen, with_input)
 
     def _custom(self, effect: CustomEmitted) -> list[StreamEvent]:
         run = effect.run
         # For custom events the filter's "type" is the event's own name, as in the peer.
         if not self._filter.includes(effect.name, effect.name, run.tags):
             return []
-        seen = self._runs.get(run.run_id) or _Seen(run, True)
+        if self._first is None:
+            self._first = _CUSTOM
+        seen = self._runs.get(run.run_id.int) or _Seen(run, True)
         event: CustomStreamEvent = {
             "event": "on_custom_event",
             "run_id": seen.run_id,
@@ -144,34 +181,35 @@ def _start(effect: RunStarted, seen: _Seen) -> RunStartEvent:
 
 
 def _stream(effect: RunStreamed, seen: _Seen) -> RunStreamEvent:
-    run = effect.run
-    name = event_names(run.run_type)[1]
-    if run.parent_ids and run.run_type in MODEL_TYPES:
-        # A sub-run model's chunks reach the peer as token callbacks, in this key order.
+    metadata = seen.metadata
+    if seen.token_order:
         return {
-            "event": name,
+            "event": seen.stream_event,
             "data": {"chunk": effect.chunk},
             "run_id": seen.run_id,
-            "name": run.name,
-            "tags": list(run.tags),
-            "metadata": dict(run.metadata),
-            "parent_ids": list(seen.parent_ids),
+            "name": seen.name,
+            "tags": [*seen.tags],
+            "metadata": {**metadata} if metadata else {},
+            "parent_ids": [*seen.parent_ids],
         }
     return {
-        "event": name,
+        "event": seen.stream_event,
         "run_id": seen.run_id,
-        "name": run.name,
-        "tags": list(run.tags),
-        "metadata": dict(run.metadata),
+        "name": seen.name,
+        "tags": [*seen.tags],
+        "metadata": {**metadata} if metadata else {},
         "data": {"chunk": effect.chunk},
-        "parent_ids": list(seen.parent_ids),
+        "parent_ids": [*seen.parent_ids],
     }
 
 
-def _end(effect: RunEnded, seen: _Seen) -> RunEndEvent:
+_CUSTOM: Final = object()
+
+
+def _end(effect: RunEnded, seen: _Seen, with_input: bool) -> RunEndEvent:
     run = effect.run
     data: EndData = {"output": effect.output}
-    if run.parent_ids and effect.input is not NO_INPUT:
+    if with_input and effect.input is not NO_INPUT:
         data["input"] = effect.input
     return {
         "event": event_names(run.run_type)[2],
@@ -184,10 +222,10 @@ def _end(effect: RunEnded, seen: _Seen) -> RunEndEvent:
     }
 
 
-def _error(effect: RunFailed, seen: _Seen) -> RunErrorEvent:
+def _error(effect: RunFailed, seen: _Seen, with_input: bool) -> RunErrorEvent:
     run = effect.run
     data: ErrorData = {"error": effect.error}
-    if run.parent_ids and effect.input is not NO_INPUT:
+    if with_input and effect.input is not NO_INPUT:
         data["input"] = effect.input
     if run.run_type == "tool":
         data["tool_call_id"] = effect.tool_call_id

@@ -13,8 +13,9 @@ A payload is ``{"json": <to_jsonable form>}``, or ``{"no_input": true}`` for
 keeps the outcome (``"added"``, ``"total"``), so the run log's running ``final_output``
 replays exactly. Errors replay as ``RecordedError`` (type name and message).
 
-The promise: the v1/v2 events and the run log of a replay, in JSON form, equal those of
-the live effects in JSON form.
+The promise: the v1/v2 events of a replay, and its run log's state after every patch,
+in JSON form, equal those of the live effects in JSON form (a replay knows an object
+only as JSON, so it may patch an object total whole where the live log diffs it).
 
 >>> from uuid import UUID
 >>> from effects.values import RunInfo, RunStarted

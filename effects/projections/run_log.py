@@ -13,10 +13,13 @@ its end adds ``final_output`` (shaped per run type, see ``shapes``) and ``end_ti
 Chat models have type ``llm`` in the log, and filters match that type. The root is
 always in the log; filters only choose the sub-runs.
 
-Choice: values enter the log in their JSON form (``jsonable.to_jsonable``), where the
-peer keeps the objects themselves. So the state is plain JSON data, patches serialize
-as they are, and a log rebuilt from a recording equals the live one. It also means an
-object in ``final_output`` is diffed field by field (the peer replaces it whole).
+Values enter the log as themselves, as in the peer: ``streamed_output`` and
+``final_output`` hold the chunks and their total (an ``AIMessageChunk``, say), and an
+object in ``final_output`` is replaced whole when it changes (dicts and lists are diffed
+item by item). Only the log's JSON form, ``to_jsonable(patch)`` or ``to_jsonable(state)``,
+is JSON; it is what goes over the wire and into recordings, and a log rebuilt from a
+recording reaches the live one's states in that form. Mutable containers are copied into the
+ops, so a consumer that changes what it got changes nothing else.
 
 Better than the peer: names are escaped in JSON pointers (``a/b`` -> ``/logs/a~1b``),
 and ``move`` ops of a ``final_output`` diff get their ``from`` prefixed too.
@@ -32,20 +35,26 @@ and ``move`` ops of a ``final_output`` diff get their ``from`` prefixed too.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
-import pprint
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Final, cast, final
+from collections.abc import Iterable, Iterator
+from typing import cast, final
 from uuid import UUID
 
-import attrs
 import jsonpatch
 
 from effects.projections.argument_checks import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
-from effects.projections.jsonable import JsonValue, to_jsonable
-from effects.projections.pointers import escape_key, json_copy, own_path
+from effects.projections.jsonable import to_jsonable
+from effects.projections.log_values import LogState as LogState
+from effects.projections.log_values import PatchOp as PatchOp
+from effects.projections.log_values import RunLog as RunLog
+from effects.projections.log_values import RunLogPatch as RunLogPatch
+from effects.projections.log_values import apply_ops as apply_ops
+from effects.projections.log_values import owned
+from effects.projections.pointers import escape_key
+from effects.projections.replayed import Replayed
 from effects.projections.shapes import (
     MODEL_TYPES,
     add_chunk,
@@ -55,151 +64,6 @@ from effects.projections.shapes import (
     token_text,
 )
 from effects.values import Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
-from effects.patch_ops import PatchOp as PatchOp
-from effects.guards import is_mapping
-
-
-_OP_KINDS: Final = ("add", "remove", "replace", "move", "copy", "test")
-
-
-def _checked_op(op: object, where: str) -> PatchOp:
-    if not is_mapping(op):
-        raise TypeError(
-            f"{where} must be a dict like {{'op': 'add', 'path': '/a', 'value': 1}},"
-            f" got {type(op).__name__}"
-        )
-    encoded = to_jsonable(op)
-    assert isinstance(encoded, dict)  # the JSON form of a mapping is a dict
-    kind = encoded.get("op")
-    if kind not in _OP_KINDS:
-        raise ValueError(f"{where} has op {kind!r}; expected one of {', '.join(_OP_KINDS)}")
-    for key in ("path", "from") if kind in ("move", "copy") else ("path",):
-        if not isinstance(encoded.get(key), str):
-            raise ValueError(f"{where} ({kind}) needs a str {key!r} JSON pointer")
-    if kind in ("add", "replace", "test") and "value" not in encoded:
-        raise ValueError(f"{where} ({kind}) needs a 'value'")
-    return cast("PatchOp", encoded)  # the keys its op needs, checked above
-
-
-def _checked_ops(ops: Sequence[object], owner: str) -> tuple[PatchOp, ...]:
-    return tuple(_checked_op(op, f"{owner} op #{index}") for index, op in enumerate(ops))
-
-
-@final
-@attrs.frozen(init=False, eq=False, repr=False)
-class RunLogPatch:
-    """A list of JSON-patch ops; adding two patches applies both to ``None``.
-
-    >>> p = RunLogPatch({"op": "replace", "path": "", "value": {"a": 1}})
-    >>> p
-    RunLogPatch({'op': 'replace', 'path': '', 'value': {'a': 1}})
-    >>> (p + RunLogPatch({"op": "add", "path": "/b", "value": 2})).state
-    {'a': 1, 'b': 2}
-    """
-
-    ops: tuple[PatchOp, ...]
-
-    def __init__(self, *ops: Mapping[str, object]) -> None:
-        object.__setattr__(self, "ops", _checked_ops(ops, "RunLogPatch"))
-
-    @staticmethod
-    def of_json_ops(ops: Sequence[PatchOp]) -> RunLogPatch:
-        """A patch of ops that are already well-formed JSON (no checks, no copies).
-
-        >>> RunLogPatch.of_json_ops([{"op": "remove", "path": "/a"}]).ops
-        ({'op': 'remove', 'path': '/a'},)
-        """
-        patch = object.__new__(RunLogPatch)
-        object.__setattr__(patch, "ops", tuple(ops))
-        return patch
-
-    def __add__(self, other: RunLogPatch) -> RunLog:
-        if type(other) is not RunLogPatch:
-            return NotImplemented
-        ops = self.ops + other.ops
-        return RunLog.of_json(ops, apply_ops(None, ops))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RunLogPatch) and self.ops == other.ops
-
-    __hash__ = None  # type: ignore[assignment]  # equal by value but not immutable inside
-
-    def __repr__(self) -> str:
-        return f"RunLogPatch({pprint.pformat(list(self.ops))[1:-1]})"
-
-
-@final
-@attrs.frozen(init=False, eq=False, repr=False)
-class RunLog:
-    """The ops so far and the state they build; ``RunLog + RunLogPatch`` applies the patch.
-
-    Equal logs have equal states, then equal ops. Treat ``state`` as read-only: logs
-    made from one another share the parts a patch did not touch.
-
-    >>> log = RunLog(state=None) + RunLogPatch({"op": "replace", "path": "", "value": [1]})
-    >>> log
-    RunLog([1])
-    >>> log + log
-    Traceback (most recent call last):
-    ...
-    TypeError: unsupported operand type(s) for +: 'RunLog' and 'RunLog'
-    """
-
-    ops: tuple[PatchOp, ...]
-    state: JsonValue
-
-    def __init__(self, *ops: Mapping[str, object], state: object) -> None:
-        object.__setattr__(self, "ops", _checked_ops(ops, "RunLog"))
-        object.__setattr__(self, "state", to_jsonable(state))
-
-    @staticmethod
-    def of_json(ops: tuple[PatchOp, ...], state: JsonValue) -> RunLog:
-        """A log from ops and a state that are already JSON (no checks, no copies).
-
-        >>> RunLog.of_json((), {"a": 1}).state
-        {'a': 1}
-        """
-        log = object.__new__(RunLog)
-        object.__setattr__(log, "ops", ops)
-        object.__setattr__(log, "state", state)
-        return log
-
-    def __add__(self, other: RunLogPatch) -> RunLog:
-        if type(other) is not RunLogPatch:
-            return NotImplemented
-        return RunLog.of_json(self.ops + other.ops, apply_ops(self.state, other.ops))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RunLog) and self.state == other.state and self.ops == other.ops
-
-    __hash__ = None  # type: ignore[assignment]  # equal by value but not immutable inside
-
-    def __repr__(self) -> str:
-        return f"RunLog({pprint.pformat(self.state)})"
-
-
-def apply_ops(state: JsonValue, ops: Sequence[PatchOp]) -> JsonValue:
-    """``state`` with ``ops`` applied, leaving ``state`` and the ops untouched.
-
-    An op that does not fit the state raises ``ValueError``. Only the containers on each
-    op's path are copied (the rest is shared), so applying a patch costs the size of the
-    path, not of the whole document.
-
-    >>> before = {"a": {"b": [1]}, "c": {"d": 2}}
-    >>> after = apply_ops(before, [{"op": "add", "path": "/a/b/-", "value": 3}])
-    >>> before["a"]["b"], after["a"]["b"], after["c"] is before["c"]
-    ([1], [1, 3], True)
-    """
-    doc: object = state
-    for op in ops:
-        doc = own_path(doc, op["path"])
-        if op["op"] == "move":
-            doc = own_path(doc, op["from"])
-        try:
-            doc = jsonpatch.apply_patch(doc, [op], in_place=True)
-        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
-            raise ValueError(f"cannot apply {op!r} to the run log: {error}") from error
-    return cast(JsonValue, doc)  # JSON ops applied to a JSON document give JSON
 
 
 def _iso(at: float) -> str:
@@ -212,12 +76,15 @@ def _iso(at: float) -> str:
 
 @final
 class _Entry:
-    __slots__ = ("path", "run_type", "streamed")
+    __slots__ = ("path", "run_type", "streamed", "streamed_path", "str_path")
 
     def __init__(self, path: str, run_type: str) -> None:
         self.path = path
         self.run_type = run_type
         self.streamed = False
+        # Made once: every chunk of the run adds at these paths.
+        self.streamed_path = f"{path}/streamed_output/-"
+        self.str_path = f"{path}/streamed_output_str/-"
 
 
 @final
@@ -231,7 +98,7 @@ class RunLogPatches:
     ''
     """
 
-    __slots__ = ("_filter", "_with_list", "_root", "_total", "_total_json", "_entries", "_counts")
+    __slots__ = ("_filter", "_with_list", "_root", "_total", "_entries", "_counts")
 
     def __init__(
         self, filter: EventFilter = NO_FILTER, *, with_streamed_output_list: bool = True
@@ -241,8 +108,8 @@ class RunLogPatches:
         self._with_list = with_streamed_output_list
         self._root: UUID | None = None
         self._total: object = None
-        self._total_json: JsonValue = None
-        self._entries: dict[UUID, _Entry] = {}
+        # Keyed by the run id's int: UUID's own hash and == are Python code, run per chunk.
+        self._entries: dict[int, _Entry] = {}
         self._counts: dict[str, int] = {}
 
     def feed(self, effect: Effect) -> list[RunLogPatch]:
@@ -253,13 +120,16 @@ class RunLogPatches:
         ...
         TypeError: RunLogPatches.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got int
         """
+        if type(effect) is RunStreamed:  # the hot path: one per chunk per run
+            entry = self._entries.get(effect.run.run_id.int)
+            if entry is not None:
+                return self._sub_run_chunk(entry, effect.chunk)
+            if self._root is not None and effect.run.run_id.int == self._root.int:
+                return [self._root_chunk(effect.chunk)]
+            return []  # a hidden run
         expect_effect("RunLogPatches.feed", effect)
         if isinstance(effect, RunStarted):
             return self._started(effect.run, effect.at)
-        if isinstance(effect, RunStreamed):
-            if effect.run.run_id == self._root:
-                return [self._root_chunk(effect.chunk)]
-            return self._sub_run_chunk(effect)
         if isinstance(effect, RunEnded | RunFailed):
             return self._finished(effect)
         return []  # custom events are not in the log
@@ -267,7 +137,7 @@ class RunLogPatches:
     def _started(self, run: RunInfo, at: float) -> list[RunLogPatch]:
         if self._root is None:
             self._root = run.run_id
-            state: JsonValue = {
+            state: dict[str, object] = {
                 "id": str(run.run_id),
                 "streamed_output": [],
                 "final_output": None,
@@ -283,13 +153,13 @@ class RunLogPatches:
         self._counts[run.name] = count
         key = run.name if count == 1 else f"{run.name}:{count}"
         path = f"/logs/{escape_key(key)}"
-        self._entries[run.run_id] = _Entry(path, run.run_type)
-        entry: JsonValue = {
+        self._entries[run.run_id.int] = _Entry(path, run.run_type)
+        entry: dict[str, object] = {
             "id": str(run.run_id),
             "name": run.name,
             "type": shown_type,
             "tags": list(run.tags),
-            "metadata": to_jsonable(run.metadata),
+            "metadata": copy.deepcopy(dict(run.metadata)),
             "start_time": _iso(at),
             "streamed_output": [],
             "streamed_output_str": [],
@@ -301,43 +171,35 @@ class RunLogPatches:
     def _root_chunk(self, chunk: object) -> RunLogPatch:
         ops: list[PatchOp] = []
         if self._with_list:
-            ops.append({"op": "add", "path": "/streamed_output/-", "value": to_jsonable(chunk)})
+            ops.append({"op": "add", "path": "/streamed_output/-", "value": owned(chunk)})
         total, added = add_chunk(self._total, chunk)
-        previous = self._total_json if added else None
-        current = to_jsonable(total)
-        if isinstance(previous, dict | list) or isinstance(current, dict | list):
-            ops.extend(_prefixed(op) for op in jsonpatch.JsonPatch.from_diff(previous, current).patch)
-        elif _scalars_differ(previous, current):
-            ops.append({"op": "replace", "path": "/final_output", "value": current})
-        self._total, self._total_json = total, current
+        previous = self._total if added else None
+        if _is_container(previous) and _is_container(total):
+            diff: list[dict[str, object]] = jsonpatch.JsonPatch.from_diff(previous, total, dumps=_json_text).patch
+            ops.extend(_prefixed(op) for op in diff)
+        elif _differ(previous, total):
+            ops.append({"op": "replace", "path": "/final_output", "value": owned(total)})
+        self._total = total
         return RunLogPatch.of_json_ops(ops)
 
-    def _sub_run_chunk(self, effect: RunStreamed) -> list[RunLogPatch]:
-        entry = self._entries.get(effect.run.run_id)
-        if entry is None:
-            return []
+    def _sub_run_chunk(self, entry: _Entry, chunk: object) -> list[RunLogPatch]:
         entry.streamed = True
         if entry.run_type in MODEL_TYPES:
-            text = token_text(effect.chunk)
+            text = token_text(chunk)
             # An llm's log keeps its tokens; a chat model's keeps the message chunks.
-            shown = text if entry.run_type == "llm" else to_jsonable(effect.chunk)
+            shown = text if entry.run_type == "llm" else owned(chunk)
             return [
                 RunLogPatch.of_json_ops(
                     [
-                        {"op": "add", "path": f"{entry.path}/streamed_output_str/-", "value": text},
-                        {"op": "add", "path": f"{entry.path}/streamed_output/-", "value": shown},
+                        {"op": "add", "path": entry.str_path, "value": text},
+                        {"op": "add", "path": entry.streamed_path, "value": shown},
                     ]
                 )
             ]
-        value = to_jsonable(effect.chunk)
-        return [
-            RunLogPatch.of_json_ops(
-                [{"op": "add", "path": f"{entry.path}/streamed_output/-", "value": value}]
-            )
-        ]
+        return [RunLogPatch.of_json_ops([{"op": "add", "path": entry.streamed_path, "value": owned(chunk)}])]
 
     def _finished(self, effect: RunEnded | RunFailed) -> list[RunLogPatch]:
-        entry = self._entries.pop(effect.run.run_id, None)
+        entry = self._entries.pop(effect.run.run_id.int, None)
         if entry is None:
             return []  # the root (the peer's log just closes) or a hidden run
         if isinstance(effect, RunEnded):
@@ -347,28 +209,47 @@ class RunLogPatches:
         return [
             RunLogPatch.of_json_ops(
                 [
-                    {"op": "add", "path": f"{entry.path}/final_output", "value": to_jsonable(output)},
+                    {"op": "add", "path": f"{entry.path}/final_output", "value": owned(output)},
                     {"op": "add", "path": f"{entry.path}/end_time", "value": _iso(effect.at)},
                 ]
             )
         ]
 
 
-def _scalars_differ(previous: JsonValue, current: JsonValue) -> bool:
-    """jsonpatch's test for two scalars (their JSON differs), without dumping long texts."""
-    if type(previous) is str and type(current) is str:
+def _is_container(value: object) -> bool:
+    # Dicts and lists are diffed item by item (the peer's rule); anything else is a value.
+    return isinstance(value, dict | list)
+
+
+def _json_text(value: object) -> str:
+    return json.dumps(to_jsonable(value), sort_keys=True)
+
+
+def _differ(previous: object, current: object) -> bool:
+    """Whether the total changed: by equality, and by JSON form where equality says
+    nothing (a value equal to a different one, like ``1`` and ``True``)."""
+    if type(previous) is not type(current):
+        return True
+    if type(current) is str:
         return previous != current
-    return json.dumps(previous) != json.dumps(current)
+    if isinstance(previous, Replayed) and isinstance(current, Replayed):
+        return previous.json != current.json  # a replay's facts besides the JSON say nothing here
+    try:
+        if previous != current:
+            return True
+    except Exception:  # an equality that raises: compare the JSON forms
+        pass
+    return _json_text(previous) != _json_text(current)
 
 
 def _prefixed(op: dict[str, object]) -> PatchOp:
-    out: dict[str, JsonValue] = {}
+    out: dict[str, object] = {}
     for key, value in op.items():
         if key in ("path", "from") and isinstance(value, str):
             out[key] = "/final_output" + value
         else:
-            # The fold keeps the total's JSON for the next diff; consumers get their own copy.
-            out[key] = json_copy(cast(JsonValue, value))
+            # The fold keeps the total for the next diff; consumers get their own copy.
+            out[key] = owned(value)
     return cast("PatchOp", out)  # jsonpatch's diff makes well-formed ops
 
 

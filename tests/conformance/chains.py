@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -334,6 +334,23 @@ def model_invoked_in_a_step(lib: Library) -> Any:
 
     aask.__name__ = aask.__qualname__ = "ask"
     return lib.RunnableLambda(ask, afunc=aask)
+def nested_stream(lib: Library) -> Any:
+    """A lambda that streams another lambda with the caller's config (a child run)."""
+    inner = lib.RunnableLambda(double)
+
+    def stream_inner(x: int, config: Any) -> int:
+        return sum(inner.stream(x, config))
+
+    async def astream_inner(x: int, config: Any) -> int:
+        return sum([chunk async for chunk in inner.astream(x, config)])
+
+    astream_inner.__name__ = astream_inner.__qualname__ = "stream_inner"
+    return lib.RunnableLambda(stream_inner, afunc=astream_inner)
+
+
+def filtered(lib: Library) -> Any:
+    """Two lambdas, watched with ``include_names=["double"]`` (the root is hidden)."""
+    return lambda_pair(lib, add_one) | lambda_pair(lib, double)
 
 
 @dataclass(frozen=True)
@@ -341,6 +358,8 @@ class Scenario:
     name: str
     build: Callable[[Library], Any]
     input: Any
+    options: dict[str, Any] = field(default_factory=dict[str, Any])
+    """Keyword arguments of the watching call (filters)."""
 
 
 SCENARIOS: tuple[Scenario, ...] = (
@@ -355,6 +374,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("tool_in_chain", tool_in_chain, "tides?"),
     Scenario("failing_tool_call", failing_tool_call, {"a": 1, "b": 0}),
     Scenario("model_invoked_in_a_step", model_invoked_in_a_step, "weather?"),
+    Scenario("nested_stream", nested_stream, 4),
+    Scenario("filtered", filtered, 3, {"include_names": ["double"]}),
 )
 
 PROJECTIONS: tuple[str, ...] = ("events_v2", "events_v1", "log")

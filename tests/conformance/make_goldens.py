@@ -85,7 +85,7 @@ async def measure(names: set[str] | None) -> list[Path]:
         for projection in PROJECTIONS:
             chain = scenario.build(lib)
             with inline_log_callbacks():
-                transcript = await arecord(chain, projection, scenario.input)
+                transcript = await arecord(chain, projection, scenario.input, **scenario.options)
             raised = transcript["raised"]
             if raised is not None and raised["type"] == "NotImplementedError":
                 print(f"skip {scenario.name}.{projection}: {raised['message']}")
@@ -96,6 +96,7 @@ async def measure(names: set[str] | None) -> list[Path]:
                 "measured_with": peer_version(),
                 "measurement_note": NOTE,
                 "input": scenario.input,
+                **({"options": scenario.options} if scenario.options else {}),
                 **transcript,
             }
             path = golden_path(scenario.name, projection)

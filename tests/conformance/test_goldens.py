@@ -229,7 +229,7 @@ def first_difference(
 @pytest.mark.parametrize(("scenario", "projection"), CASES)
 async def test_transcript_equals_the_peer_golden(scenario: Scenario, projection: str) -> None:
     golden = without_gaps(scenario, load_golden(scenario, projection))
-    got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input))
+    got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input, **scenario.options))
     got = without_gaps(scenario, got)
     assert got["raised"] == golden["raised"]
     if scenario.name in ORDER_MAY_DIFFER_FROM_PEER:
@@ -241,7 +241,7 @@ async def test_transcript_equals_the_peer_golden(scenario: Scenario, projection:
 @pytest.mark.parametrize(("scenario", "projection"), CASES)
 async def test_transcript_keeps_the_peer_key_order(scenario: Scenario, projection: str) -> None:
     golden = without_gaps(scenario, load_golden(scenario, projection))
-    got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input))
+    got = deliberate(projection, await arecord(scenario.build(ours()), projection, scenario.input, **scenario.options))
     got = without_gaps(scenario, got)
     if scenario.name in ORDER_MAY_DIFFER_FROM_PEER:
         got_items = sorted(got["items"], key=lambda i: json.dumps(i, sort_keys=True))
@@ -266,7 +266,7 @@ async def test_our_transcripts_never_show_the_gaps() -> None:
     the difference is the peer's extra data, and a fix must add it on our side)."""
     for scenario in SCENARIOS:
         for projection in PROJECTIONS:
-            got = await arecord(scenario.build(ours()), projection, scenario.input)
+            got = await arecord(scenario.build(ours()), projection, scenario.input, **scenario.options)
             assert without_gaps(scenario, got) == got, (scenario.name, projection)
 
 
@@ -276,8 +276,8 @@ async def test_our_transcripts_never_show_the_gaps() -> None:
 @pytest.mark.parametrize(("scenario", "projection"), CASES)
 async def test_sync_transcript_equals_async(scenario: Scenario, projection: str) -> None:
     chain = scenario.build(ours())
-    async_transcript = await arecord(chain, projection, scenario.input)
-    sync_transcript = record(chain, projection, scenario.input)
+    async_transcript = await arecord(chain, projection, scenario.input, **scenario.options)
+    sync_transcript = record(chain, projection, scenario.input, **scenario.options)
     assert sync_transcript["raised"] == async_transcript["raised"]
     if scenario.name in SYNC_ORDER_DIFFERS:
         assert as_multiset(sync_transcript["items"]) == as_multiset(async_transcript["items"])
@@ -290,14 +290,14 @@ async def test_sync_transcript_equals_async(scenario: Scenario, projection: str)
 # ---------------------------------------------------------------- SSE round trip
 
 
-async def _sse(chain: Any, projection: str, input: Any) -> Json:
+async def _sse(chain: Any, projection: str, input: Any, **options: Any) -> Json:
     """The events read back from our ``text/event-stream`` bytes (as the JSON form)."""
     version = "v2" if projection == "events_v2" else "v1"
     parser = SseParser()
     items: list[Json] = []
     raised: Json = None
     try:
-        async for frame in chain.astream_events(input, version=version, encoding="text/event-stream"):
+        async for frame in chain.astream_events(input, version=version, encoding="text/event-stream", **options):
             assert isinstance(frame, bytes)
             items.extend(common_form(item) for item in parser.feed(frame))
     except Exception as error:  # a failed run: its frames, then the error, no end frame
@@ -307,13 +307,13 @@ async def _sse(chain: Any, projection: str, input: Any) -> Json:
     return normalise({"items": items, "raised": raised})
 
 
-def _sse_sync(chain: Any, projection: str, input: Any) -> Json:
+def _sse_sync(chain: Any, projection: str, input: Any, **options: Any) -> Json:
     version = "v2" if projection == "events_v2" else "v1"
     parser = SseParser()
     items: list[Json] = []
     raised: Json = None
     try:
-        for frame in chain.stream_events(input, version=version, encoding="text/event-stream"):
+        for frame in chain.stream_events(input, version=version, encoding="text/event-stream", **options):
             items.extend(common_form(item) for item in parser.feed(frame))
     except Exception as error:
         raised = error_json(error)
@@ -325,9 +325,11 @@ def _sse_sync(chain: Any, projection: str, input: Any) -> Json:
 @pytest.mark.parametrize(("scenario", "projection"), EVENT_CASES)
 async def test_event_stream_bytes_parse_back_to_the_events(scenario: Scenario, projection: str) -> None:
     chain = scenario.build(ours())
-    events = await arecord(chain, projection, scenario.input)
-    assert await _sse(chain, projection, scenario.input) == events
-    assert _sse_sync(chain, projection, scenario.input) == record(chain, projection, scenario.input)
+    events = await arecord(chain, projection, scenario.input, **scenario.options)
+    assert await _sse(chain, projection, scenario.input, **scenario.options) == events
+    assert _sse_sync(chain, projection, scenario.input, **scenario.options) == record(
+        chain, projection, scenario.input, **scenario.options
+    )
 
 
 def test_event_stream_uses_the_one_json_form() -> None:

@@ -198,44 +198,45 @@ def _item(projection: str, item: object) -> Json:
     return _ops(item) if projection == "log" else to_json(common_form(item))
 
 
-def _stream(runnable: Any, projection: str, input: Any) -> AsyncIterator[Any]:
+def _stream(runnable: Any, projection: str, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
     if projection == "events_v2":
-        return runnable.astream_events(input, version="v2")  # type: ignore[no-any-return]
+        return runnable.astream_events(input, version="v2", **options)  # type: ignore[no-any-return]
     if projection == "events_v1":
-        return runnable.astream_events(input, version="v1")  # type: ignore[no-any-return]
+        return runnable.astream_events(input, version="v1", **options)  # type: ignore[no-any-return]
     if projection == "log":
-        return runnable.astream_log(input, diff=True)  # type: ignore[no-any-return]
+        return runnable.astream_log(input, diff=True, **options)  # type: ignore[no-any-return]
     raise ValueError(projection)
 
 
-def _sync_stream(runnable: Any, projection: str, input: Any) -> Iterator[Any]:
+def _sync_stream(runnable: Any, projection: str, input: Any, options: dict[str, Any]) -> Iterator[Any]:
     if projection == "events_v2":
-        return runnable.stream_events(input, version="v2")  # type: ignore[no-any-return]
+        return runnable.stream_events(input, version="v2", **options)  # type: ignore[no-any-return]
     if projection == "events_v1":
-        return runnable.stream_events(input, version="v1")  # type: ignore[no-any-return]
+        return runnable.stream_events(input, version="v1", **options)  # type: ignore[no-any-return]
     if projection == "log":
-        return runnable.stream_log(input, diff=True)  # type: ignore[no-any-return]
+        return runnable.stream_log(input, diff=True, **options)  # type: ignore[no-any-return]
     raise ValueError(projection)
 
 
-async def arecord(runnable: Any, projection: str, input: Any) -> Json:
-    """The normalised transcript of ``astream_events`` / ``astream_log``."""
+async def arecord(runnable: Any, projection: str, input: Any, **options: Any) -> Json:
+    """The normalised transcript of ``astream_events`` / ``astream_log`` (``options``:
+    the filters, ``include_names=...`` and so on)."""
     items: list[Json] = []
     raised: Json = None
     try:
-        async for item in _stream(runnable, projection, input):
+        async for item in _stream(runnable, projection, input, options):
             items.append(_item(projection, item))
     except Exception as error:  # the transcript records it
         raised = error_json(error)
     return normalise({"items": items, "raised": raised})
 
 
-def record(runnable: Any, projection: str, input: Any) -> Json:
+def record(runnable: Any, projection: str, input: Any, **options: Any) -> Json:
     """The normalised transcript of the sync ``stream_events`` / ``stream_log``."""
     items: list[Json] = []
     raised: Json = None
     try:
-        for item in _sync_stream(runnable, projection, input):
+        for item in _sync_stream(runnable, projection, input, options):
             items.append(_item(projection, item))
     except Exception as error:
         raised = error_json(error)

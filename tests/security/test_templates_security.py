@@ -119,7 +119,10 @@ def test_jinja2_sandbox_reveals_no_internals(payload: str) -> None:
 def test_jinja2_reads_mapping_items_only() -> None:
     template = Template.from_template("{{ d.k }}{{ d['k'] }}{{ l[1] }}", "jinja2")
     assert template.format({"d": {"k": "v"}, "l": ["a", "b"]}) == "vvb"
-    assert Template.from_template("{{ h.anything }}{{ h['x'] }}", "jinja2").format({"h": Hostile("z")}) == ""
+    for source in ("{{ h.anything }}", "{{ h['x'] }}"):  # reaching into an object is refused, loudly
+        with pytest.raises(jinja2.exceptions.SecurityError, match="may only read mapping keys and list items"):
+            Template.from_template(source, "jinja2").format({"h": Hostile("z")})
+    assert Template.from_template("{{ d.missing }}", "jinja2").format({"d": {}}) == ""  # a missing key is undefined
 
 
 def test_a_nested_format_spec_is_quoted_as_the_template_wrote_it() -> None:

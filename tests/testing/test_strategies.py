@@ -207,7 +207,7 @@ def test_inputs_for_models_retrievers_and_prompts_are_text() -> None:
 
 
 def test_inputs_for_an_unknown_input_type_is_a_clear_error() -> None:
-    with pytest.raises(TypeError, match=r"inputs_for cannot tell the input type of RunnableLambda\(<lambda>\)"):
+    with pytest.raises(TypeError, match=r"inputs_for cannot tell the input type of RunnableLambda\(lambda x: x\)"):
         inputs_for(RunnableLambda(lambda x: x))
 
 

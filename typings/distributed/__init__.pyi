@@ -2,7 +2,7 @@
 # leaves it untyped (Client.gather, Event, Future's callbacks, ...).
 from collections.abc import Callable, Collection, Iterable, Mapping
 from concurrent.futures import CancelledError as CancelledError
-from typing import Any, Generic, Literal, TypeVar, overload
+from typing import Any, Generic, Literal, TypeVar
 
 _T = TypeVar("_T")
 
@@ -23,14 +23,10 @@ class Client:
     @property
     def status(self) -> str: ...
     def scheduler_info(self, n_workers: int = -1, **kwargs: Any) -> dict[str, Any]: ...
-    @overload
+    # Only the dict form is used here (a single value's overload overlaps it: dict is a value too).
     def scatter(
         self, data: dict[str, _T], workers: Any = None, broadcast: bool = False, direct: bool | None = None, hash: bool = True
     ) -> dict[str, Future[_T]]: ...
-    @overload
-    def scatter(
-        self, data: _T, workers: Any = None, broadcast: bool = False, direct: bool | None = None, hash: bool = True
-    ) -> Future[_T]: ...
     def submit(self, func: Callable[..., _T], *args: Any, key: str | None = None, pure: bool = True, **kwargs: Any) -> Future[_T]: ...
     def map(
         self,

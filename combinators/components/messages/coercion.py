@@ -17,6 +17,7 @@ import attrs
 from combinators.components.messages.values import (
     AIMessage,
     AIMessageChunk,
+    ChatMessage,
     ContentLike,
     HumanMessage,
     Message,
@@ -38,7 +39,9 @@ def get_buffer_string(
     lines: list[str] = []
     for message in messages:
         prefix = message.role_prefix
-        if isinstance(message, HumanMessage):
+        if isinstance(message, ChatMessage):
+            prefix = message.role
+        elif isinstance(message, HumanMessage):
             prefix = human_prefix
         elif isinstance(message, (AIMessage, AIMessageChunk)):
             prefix = ai_prefix
@@ -89,11 +92,13 @@ def message_to_dict(message: Message) -> dict[str, object]:
         data["chunk_position"] = message.chunk_position
     if isinstance(message, ToolMessage):
         data.update(tool_call_id=message.tool_call_id, status=message.status, artifact=message.artifact)
+    if isinstance(message, ChatMessage):
+        data["role"] = message.role
     return {"type": message.type, "data": data}
 
 
 _ROLES: Final = "'system', 'developer', 'human', 'user', 'ai', 'assistant' or 'tool'"
-_MESSAGE_CLASSES: Final = (SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage)
+_MESSAGE_CLASSES: Final = (SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, ChatMessage)
 
 
 def _from_role(role: str, content: object, extra: Mapping[str, object], source: object) -> Message:

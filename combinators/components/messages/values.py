@@ -223,7 +223,7 @@ class BaseMessage:
         if type(self) is BaseMessage:
             raise TypeError(
                 "BaseMessage is abstract; build a SystemMessage, HumanMessage, AIMessage, "
-                "AIMessageChunk or ToolMessage"
+                "AIMessageChunk, ToolMessage or ChatMessage"
             )
 
     @property
@@ -382,11 +382,25 @@ class ToolMessage(BaseMessage):
     artifact: object = attrs.field(default=None, kw_only=True)
 
 
-Message: TypeAlias = "SystemMessage | HumanMessage | AIMessage | AIMessageChunk | ToolMessage"
+@final
+@attrs.frozen(repr=False)
+class ChatMessage(BaseMessage):
+    """A message from a speaker named by ``role`` (for roles the other classes do not cover).
+
+    >>> ChatMessage("Looks good.", role="critic").role
+    'critic'
+    """
+
+    type: ClassVar[str] = "chat"
+
+    role: str = attrs.field(kw_only=True)
+
+
+Message: TypeAlias = "SystemMessage | HumanMessage | AIMessage | AIMessageChunk | ToolMessage | ChatMessage"
 """Every message type (a closed union)."""
 
 MESSAGE_TYPES: Final[tuple[type, ...]] = (
-    SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage,
+    SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, ChatMessage,
     ToolCall, ToolCallChunk, InvalidToolCall, UsageMetadata,
 )  # fmt: skip
 """The message classes and their parts: an allowlist for ``serialization.loads``."""

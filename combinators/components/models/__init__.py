@@ -11,6 +11,12 @@ from combinators.components.models.fakes import FakeListChatModel as FakeListCha
 from combinators.components.models.fakes import FakeListLLM as FakeListLLM
 from combinators.components.models.fakes import GenericFakeChatModel as GenericFakeChatModel
 from combinators.components.models.fakes import Script as Script
+from combinators.components.models.outputs import ChatGeneration as ChatGeneration
+from combinators.components.models.outputs import Generation as Generation
+from combinators.components.models.fake_messages import FakeMessagesListChatModel as FakeMessagesListChatModel
+from combinators.components.models.fake_messages import ParrotFakeChatModel as ParrotFakeChatModel
+from combinators.components.models.fake_streaming import FakeListLLMError as FakeListLLMError
+from combinators.components.models.fake_streaming import FakeStreamingListLLM as FakeStreamingListLLM
 from combinators.components.models.errors import ModelAPIError as ModelAPIError
 from combinators.components.models.errors import TransientModelError as TransientModelError
 from combinators.components.models.errors import ModelAuthenticationError as ModelAuthenticationError
@@ -26,11 +32,17 @@ from combinators.components.models.errors import ModelStreamError as ModelStream
 __all__ = [
     "BaseChatModel",
     "BaseLLM",
+    "ChatGeneration",
     "ChatOutput",
     "ExtractiveChatModel",
     "FakeListChatModel",
     "FakeListLLM",
+    "FakeListLLMError",
+    "FakeMessagesListChatModel",
+    "FakeStreamingListLLM",
+    "Generation",
     "GenericFakeChatModel",
+    "ParrotFakeChatModel",
     "LLM",
     "LanguageModelInput",
     "ModelAPIError",

@@ -21,7 +21,7 @@ AIMessage('HELLO')
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, Final, Literal, TypeAlias, TypeVar
+from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
 
@@ -37,6 +37,7 @@ from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
 from combinators import Runnable
+from combinators.authoring import DeclaredFields
 from effects.errors import EmptyStreamError, InputError
 from effects import RunInfo
 from effects.authoring import Scope
@@ -76,21 +77,26 @@ def to_messages(value: object, model: str) -> list[Message]:
 
 
 def split_options(kwargs: Mapping[str, object], model: str) -> tuple[list[str] | None, dict[str, object]]:
-    """A call's ``stop`` words, and its other options.
+    """A call's ``stop`` sequences, and its other options: a str is one stop sequence
+    (not a sequence of one-letter ones).
 
     >>> split_options({"stop": ("\\n",), "temperature": 0}, "m")
     (['\\n'], {'temperature': 0})
-    >>> split_options({"stop": "\\n"}, "m")
+    >>> split_options({"stop": "END"}, "m")
+    (['END'], {})
+    >>> split_options({"stop": [1]}, "m")
     Traceback (most recent call last):
     ...
-    effects.errors.InputError: m expects stop to be a list of str, got '\\n'
+    effects.errors.InputError: m expects stop to be a str or a list of str, got [1]
     """
     options = dict(kwargs)
     stop = options.pop("stop", None)
     if stop is None:
         return None, options
+    if isinstance(stop, str):
+        return [stop], options
     if not is_list_of(stop, str):
-        raise InputError(f"{model} expects stop to be a list of str, got {stop!r}")
+        raise InputError(f"{model} expects stop to be a str or a list of str, got {stop!r}")
     return list(stop), options
 
 
@@ -133,7 +139,7 @@ def _with_id(message: _M, message_id: str | None) -> _M:
 _FIELDS: Final = {kind: tuple(f.name for f in attrs.fields(kind)) for kind in (AIMessage, AIMessageChunk)}
 
 
-class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
+class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fields=False):
     """Base of chat models: implement ``_generate``; stream hooks are optional.
 
     ``disable_streaming`` (``True``, or ``"tool_calling"``: only when tools are
@@ -141,16 +147,20 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
     when watched) says whether ``invoke`` streams: a model invoked inside a run that
     someone watches as it happens (``astream_events``, ``astream_log``) streams its
     tokens to them and still returns the whole message, as the peer's do.
+
+    A subclass declares its fields as annotated class attributes and is built by
+    keyword, as a peer model is (``Echo(prefix="> ")``): it becomes a frozen attrs class.
     """
 
     __slots__ = ()
 
     run_type = "chat_model"
 
-    disable_streaming: bool | Literal["tool_calling"] = False
-    """Never stream (``True``), or not when tools are bound (``"tool_calling"``)."""
-    streaming: bool | None = None
-    """Whether ``invoke`` streams: always, never, or (``None``) when someone watches."""
+    # ``disable_streaming`` (never stream: ``True``; not when tools are bound:
+    # ``"tool_calling"``) and ``streaming`` (whether ``invoke`` streams: always, never, or
+    # ``None``: when someone watches) are fields a model declares if it has them, as
+    # ``ChatOpenAI`` does; a model without them has the defaults. Not declared here: a
+    # subclass's fields are its own (``DeclaredFields``), never the base's.
 
     # ------------------------------------------------------------------ hooks
 
@@ -177,6 +187,16 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         return _async_iter(self._stream(messages, stop, **kwargs))
 
     @property
+    def _llm_type(self) -> str:
+        """The kind of model, as the peer's models name theirs (default: the class name).
+
+        >>> from combinators.components import FakeListChatModel
+        >>> FakeListChatModel(["a"])._llm_type
+        'fake-list-chat-model'
+        """
+        return type(self).__name__
+
+    @property
     def streams(self) -> bool:
         """Whether this model has a token stream of its own."""
         own = getattr(type(self), "_stream")
@@ -187,13 +207,14 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
         return self.streams
 
     def _streams_with(self, options: Mapping[str, Any]) -> bool:
-        disabled = self.disable_streaming
+        disabled: object = getattr(self, "disable_streaming", False)
         return self.streams and not (disabled is True or (disabled == "tool_calling" and bool(options.get("tools"))))
 
     def _invoke_streams(self, scope: Scope, options: Mapping[str, Any]) -> bool:
         if not self._streams_with(options):
             return False
-        return scope.wants_chunks if self.streaming is None else self.streaming
+        streaming: object = getattr(self, "streaming", None)
+        return scope.wants_chunks if streaming is None else bool(streaming)
 
     # ------------------------------------------------------------------ tools
 
@@ -309,7 +330,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput]):
                 yield _with_id(message_chunk, message_id)
 
 
-class SimpleChatModel(BaseChatModel):
+class SimpleChatModel(BaseChatModel, fields=False):
     """A chat model from a text function: implement ``_call`` (and optionally ``_call_stream``).
 
     >>> import attrs

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from typing import Any, final
+from typing import Any, Final, cast, final
 
 import attrs
 
+from combinators.authoring import changed_fields, init_fields
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.models.llm import LLM
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
@@ -31,6 +32,8 @@ from effects.clock import current_clock
 
 Reply = str | AIMessage | BaseException
 """One scripted reply: text, a whole message, or an error to raise."""
+
+_DONE: Final = object()
 
 
 @final
@@ -44,19 +47,30 @@ class Script:
     Traceback (most recent call last):
     ...
     IndexError: the fake model's script is exhausted (0 replies)
+
+    Given an iterator (the peer's ``messages=iter([...])``), replies are drawn from it as
+    they are needed (an endless ``itertools.cycle`` works too) and kept in ``replies``.
     """
 
-    __slots__ = ("replies", "cycle", "position", "_lock")
+    __slots__ = ("replies", "cycle", "position", "_lock", "_pending")
 
-    def __init__(self, replies: Sequence[Reply], *, cycle: bool = False) -> None:
-        self.replies: tuple[Reply, ...] = tuple(replies)
+    def __init__(self, replies: Iterable[Reply], *, cycle: bool = False, position: int = 0) -> None:
+        pending = replies if isinstance(replies, Iterator) else None
+        self.replies: tuple[Reply, ...] = () if pending is not None else tuple(replies)
+        self._pending: Iterator[Reply] | None = pending
         self.cycle = cycle
-        self.position = 0
+        self.position = position
         self._lock = threading.Lock()
 
     def next(self) -> Reply:
         """The next reply (wrapping around when ``cycle``)."""
         with self._lock:
+            if self._pending is not None and self.position >= len(self.replies):
+                drawn = next(self._pending, _DONE)
+                if drawn is _DONE:
+                    self._pending = None
+                else:
+                    self.replies += (cast(Reply, drawn),)
             if self.position >= len(self.replies):
                 if not self.cycle or not self.replies:
                     raise IndexError(
@@ -93,15 +107,31 @@ def _reply_message(reply: Reply, stop: list[str] | None) -> AIMessage:
 
 
 @final
-@attrs.frozen
+@attrs.frozen(init=False)
 class GenericFakeChatModel(BaseChatModel):
     """Replies from a ``Script``, streamed token by token (words and spaces).
 
-    ``token_delay`` seconds pass before each token, on the runtime's clock.
+    ``token_delay`` seconds pass before each token, on the runtime's clock. The peer's
+    ``GenericFakeChatModel(messages=iter([...]))`` (messages or strs) works too.
+
+    >>> GenericFakeChatModel(messages=iter(["hi", AIMessage("there")])).batch(["a", "b"])
+    [AIMessage('hi'), AIMessage('there')]
     """
 
     script: Script
     token_delay: float = 0.0
+
+    def __init__(
+        self, script: Script | None = None, token_delay: float = 0.0, *, messages: Iterable[Reply] | None = None
+    ) -> None:
+        if (script is None) == (messages is None):
+            raise TypeError("GenericFakeChatModel takes a Script or messages=iter([...]) (one of them)")
+        chosen = script if script is not None else Script(iter(cast(Iterable[Reply], messages)))
+        init_fields(self, chosen, token_delay)
+
+    @property
+    def _llm_type(self) -> str:
+        return "generic-fake-chat-model"
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         return _reply_message(self.script.next(), stop)
@@ -125,33 +155,63 @@ def _streamed(reply: AIMessage) -> list[AIMessageChunk]:
     return message_chunks(reply)
 
 
-def _texts(values: Iterable[str]) -> tuple[str, ...]:
-    # A named, typed converter: attrs' `converter=tuple` leaves the field untyped for mypy.
+def shown(value: attrs.AttrsInstance) -> str:
+    """``Class(name=value, ...)`` with the fields that differ from their defaults.
+
+    >>> shown(FakeListLLM(["a"], i=1))
+    "FakeListLLM(responses=('a',), i=1)"
+    """
+    return f"{type(value).__name__}({', '.join(changed_fields(value))})"
+
+
+def texts(values: Iterable[str]) -> tuple[str, ...]:
+    """Scripted responses as a tuple (a converter).
+
+    >>> texts(["a", "b"])
+    ('a', 'b')
+    """
     return tuple(values)
 
 
+def _seconds(value: float | None) -> float:
+    return 0.0 if value is None else float(value)
+
+
 def _cycling_script(model: FakeListChatModel | FakeListLLM) -> Script:
-    return Script(model.responses, cycle=True)
+    return Script(model.responses, cycle=True, position=model.i)
 
 
 @final
-@attrs.frozen
+@attrs.frozen(repr=False)
 class FakeListChatModel(BaseChatModel):
     """Cycles through ``responses``; streams them character by character.
 
-    ``error_on_chunk_number`` raises after that many chunks (to test mid-stream errors).
+    ``error_on_chunk_number`` raises after that many chunks (to test mid-stream errors);
+    ``i`` is where in ``responses`` to start (the peer's keywords all work).
 
     >>> model = FakeListChatModel(("ab", "c"))
     >>> model.invoke("x").text, [c.text for c in model.stream("x")], model.invoke("x").text
     ('ab', ['c'], 'ab')
+    >>> FakeListChatModel(responses=["a", "b"], i=1).invoke("x")
+    AIMessage('b')
     """
 
-    responses: tuple[str, ...] = attrs.field(converter=_texts)
-    sleep: float = 0.0
+    # Typed as what the constructor takes: mypy reads these classes' fields through
+    # dataclass_transform, which ignores converters.
+    responses: Sequence[str] = attrs.field(converter=texts)
+    sleep: float | None = attrs.field(default=0.0, converter=_seconds)
     error_on_chunk_number: int | None = None
+    i: int = 0
     script: Script = attrs.field(
         eq=False, repr=False, default=attrs.Factory(_cycling_script, takes_self=True)
     )
+
+    @property
+    def _llm_type(self) -> str:
+        return "fake-list-chat-model"
+
+    def __repr__(self) -> str:
+        return shown(self)
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         return _reply_message(self.script.next(), stop)
@@ -182,19 +242,34 @@ class FakeListChatModel(BaseChatModel):
 
 
 @final
-@attrs.frozen
+@attrs.frozen(repr=False)
 class FakeListLLM(LLM):
-    """A text model cycling through ``responses``.
+    """A text model cycling through ``responses``, from ``i`` on.
 
     >>> llm = FakeListLLM(("one", "two"))
     >>> llm.batch(["a", "b"]) in (["one", "two"], ["two", "one"])
     True
+    >>> FakeListLLM(responses=["a", "b", "c"], i=2).invoke("x")
+    'c'
     """
 
-    responses: tuple[str, ...] = attrs.field(converter=_texts)
+    # Typed as what the constructor takes: mypy reads these classes' fields through
+    # dataclass_transform, which ignores converters.
+    responses: Sequence[str] = attrs.field(converter=texts)
+    i: int = 0
+    sleep: float | None = None
     script: Script = attrs.field(
         eq=False, repr=False, default=attrs.Factory(_cycling_script, takes_self=True)
     )
 
+    @property
+    def _llm_type(self) -> str:
+        return "fake-list"
+
+    def __repr__(self) -> str:
+        return shown(self)
+
     def _call(self, prompt: str, stop: list[str] | None = None) -> str:
+        if self.sleep:
+            current_clock().sleep(self.sleep)
         return _reply_message(self.script.next(), stop).text

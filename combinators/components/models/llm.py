@@ -23,6 +23,7 @@ from combinators.components.messages.values import get_buffer_string
 from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators import Runnable
+from combinators.authoring import DeclaredFields
 from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import NOTHING, added_up
@@ -42,7 +43,7 @@ def to_prompt_text(value: object, model: str) -> str:
     return get_buffer_string(to_messages(value, model))
 
 
-class BaseLLM(Runnable[LanguageModelInput, str]):
+class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     """Base of text models: implement ``_generate`` (and optionally ``_stream``)."""
 
     __slots__ = ()
@@ -56,6 +57,16 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
     def _stream(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> Iterator[str]:
         """Hook: the completion as text tokens (default: none)."""
         raise NotImplementedError
+
+    @property
+    def _llm_type(self) -> str:
+        """The kind of model, as the peer's models name theirs (default: the class name).
+
+        >>> from combinators.components import FakeListLLM
+        >>> FakeListLLM(["a"])._llm_type
+        'fake-list'
+        """
+        return type(self).__name__
 
     @property
     def streams(self) -> bool:
@@ -105,7 +116,7 @@ class BaseLLM(Runnable[LanguageModelInput, str]):
             yield out
 
 
-class LLM(BaseLLM):
+class LLM(BaseLLM, fields=False):
     """A text model from one function: implement ``_call(prompt, stop) -> str``."""
 
     __slots__ = ()

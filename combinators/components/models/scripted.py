@@ -25,7 +25,7 @@ combinators.components.models.scripted.ScriptExhaustedError: ScriptedChatModel w
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias, cast, final
 
 import attrs
@@ -106,7 +106,9 @@ class ScriptedChatModel(BaseChatModel):
     ``token_delay`` seconds pass before each streamed chunk, on the runtime's clock.
     """
 
-    script: tuple[ScriptEntry, ...] = attrs.field(converter=_entries)
+    # Typed as what the constructor takes: mypy reads these classes' fields through
+    # dataclass_transform, which ignores converters.
+    script: Sequence[ScriptEntry] = attrs.field(converter=_entries)
     token_delay: float = 0.0
     _cursor: _Cursor = attrs.field(init=False, factory=_Cursor, eq=False, repr=False)
 

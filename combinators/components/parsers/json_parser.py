@@ -49,6 +49,7 @@ from typing import (
 import attrs
 
 from combinators.components.messages.values import BaseMessage
+from combinators.components.models.outputs import GenerationLike
 from combinators.components.parsers.text import OutputParserError, reply_text
 from combinators.components.partial_json.patches import changes, value_of
 from combinators.components.partial_json.reader import (
@@ -252,6 +253,34 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         except json.JSONDecodeError:
             raise OutputParserError(f"Invalid json output: {text.strip()}", text) from None
         return self._typed(value, text)
+
+    def parse_result(self, result: Sequence[GenerationLike], *, partial: bool = False) -> T | None:
+        """The value of the first generation's text; with ``partial=True``, the value so
+        far of a cut-off text, or ``None`` when it holds none yet (no error).
+
+        >>> from combinators.components.models.outputs import Generation
+        >>> JsonOutputParser().parse_result([Generation('{"a": [1, 2')], partial=True)
+        {'a': [1, 2]}
+        """
+        if not result:
+            raise ValueError("JsonOutputParser.parse_result needs at least one generation")
+        text = result[0].text
+        if not partial:
+            return self.parse(text)
+        try:
+            value = parse_json_markdown(text)
+        except json.JSONDecodeError:
+            return None
+        return self._partial(value)
+
+    def parse_partial_result(self, result: Sequence[GenerationLike]) -> T | None:
+        """``parse_result(result, partial=True)``.
+
+        >>> from combinators.components.models.outputs import Generation
+        >>> JsonOutputParser().parse_partial_result([Generation("not json")]) is None
+        True
+        """
+        return self.parse_result(result, partial=True)
 
     def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(reply_text(input, self.name))

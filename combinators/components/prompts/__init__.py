@@ -8,6 +8,7 @@ from combinators.components.prompts.templates import ChatPromptTemplate as ChatP
 from combinators.components.prompts.templates import PromptTemplate as PromptTemplate
 from combinators.components.prompts.chat_parts import AIMessagePromptTemplate as AIMessagePromptTemplate
 from combinators.components.prompts.chat_parts import BaseMessagePromptTemplate as BaseMessagePromptTemplate
+from combinators.components.prompts.chat_parts import ChatMessagePromptTemplate as ChatMessagePromptTemplate
 from combinators.components.prompts.chat_parts import HumanMessagePromptTemplate as HumanMessagePromptTemplate
 from combinators.components.prompts.chat_parts import MessagesPlaceholder as MessagesPlaceholder
 from combinators.components.prompts.chat_parts import SystemMessagePromptTemplate as SystemMessagePromptTemplate
@@ -15,6 +16,7 @@ from combinators.components.prompts.chat_parts import SystemMessagePromptTemplat
 __all__ = [
     "AIMessagePromptTemplate",
     "BaseMessagePromptTemplate",
+    "ChatMessagePromptTemplate",
     "ChatPromptTemplate",
     "ChatPromptValue",
     "HumanMessagePromptTemplate",

@@ -1,37 +1,46 @@
-"""The parts a chat prompt is made of: message templates, ``MessagesPlaceholder``, and the
-message-likes ``ChatPromptTemplate.from_messages`` takes (``to_part``).
+"""The parts a chat prompt is made of: message templates and ``MessagesPlaceholder``.
 
 A part renders a mapping of variable values into messages. Templates are parsed when
-the part is built (``templates.Template``), so a bad or unsafe one fails there.
+the part is built (``formats.Template``, ``content.ContentTemplate``), so a bad or
+unsafe one fails there. The message-likes ``ChatPromptTemplate.from_messages`` takes
+become parts in ``message_likes``.
 
 >>> HumanMessagePromptTemplate.from_template("Hi {name}").format(name="Bo")
 HumanMessage('Hi Bo')
->>> to_part(("placeholder", "{history}"))
-MessagesPlaceholder('history', optional=True)
-
-``ChatPromptTemplate`` itself is in ``prompts``.
+>>> MessagesPlaceholder("history", optional=True).render({})
+[]
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar, Final, Self, TypeAlias, final
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Self, final
 
 import attrs
 
 from combinators.authoring import changed_fields
 
 from combinators.components.messages.values import (
-    MESSAGE_TYPES,
     AIMessage,
+    ChatMessage,
     HumanMessage,
     Message,
     SystemMessage,
     coerce_to_messages,
 )
+from combinators.components.prompts.content import (
+    ContentLike,
+    ContentPartLike,
+    ContentTemplate,
+    Rendered,
+    to_content,
+)
+from combinators.components.prompts.formats import PartialValue, TemplateFormat, missing_variables_error
+from combinators.components.prompts.inputs import check_declared
 from combinators.components.prompts.values import ChatPromptValue
-from combinators.components.prompts.formats import PartialValue, Template, TemplateFormat
-from effects.authoring import is_a, is_list_or_tuple, is_mapping
+from effects.authoring import is_a, is_list_or_tuple
 
 
 
@@ -71,48 +80,86 @@ def shown_fields(value: attrs.AttrsInstance, first: str) -> str:
     return f"{type(value).__name__}({', '.join(shown)})"
 
 
+def _read(path: str | PathLike[str]) -> str:
+    return Path(path).read_text(encoding="utf-8")
+
+
 @attrs.frozen(repr=False)
 class BaseMessagePromptTemplate:
     """A template for one message of a role (abstract: build a concrete one).
+
+    Its content is text with variables, or a list of content parts (text blocks, image
+    URL blocks, any provider block) with variables in their text (see ``content``).
 
     >>> SystemMessagePromptTemplate("Be {style}.").input_variables
     ('style',)
     """
 
-    role: ClassVar[str] = "base"
-
-    template: str
+    # Content parts hold dicts (unhashable): the hash leaves the content out, which keeps
+    # it consistent with equality.
+    template: str | tuple[ContentPartLike, ...] = attrs.field(converter=to_content, hash=False)
     template_format: TemplateFormat = attrs.field(default="f-string", kw_only=True)
     partial_variables: Mapping[str, PartialValue] = attrs.field(
         factory=dict[str, PartialValue], converter=to_partials, kw_only=True, hash=False
     )
-    _parsed: Template = attrs.field(init=False, repr=False, eq=False, hash=False)
+    _parsed: ContentTemplate = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_pre_init__(self) -> None:
         if type(self) is BaseMessagePromptTemplate:
             raise TypeError(
                 "BaseMessagePromptTemplate is abstract; build a SystemMessagePromptTemplate, "
-                "HumanMessagePromptTemplate or AIMessagePromptTemplate"
+                "HumanMessagePromptTemplate, AIMessagePromptTemplate or ChatMessagePromptTemplate"
             )
 
     def __attrs_post_init__(self) -> None:
-        parsed = Template(self.template, self.template_format, self.partial_variables)
+        parsed = ContentTemplate.parse(self.template, self.template_format)
         object.__setattr__(self, "_parsed", parsed)
 
     @classmethod
     def from_template(
         cls,
-        template: str,
-        *,
+        template: ContentLike,
         template_format: TemplateFormat = "f-string",
+        *,
         partial_variables: Mapping[str, PartialValue] | None = None,
+        input_variables: Sequence[str] | None = None,
     ) -> Self:
-        """A message template from the text of its content (a bad one raises ``ValueError``).
+        """A message template from its content: text, or a list of content parts.
+
+        ``input_variables``, when given, must be the variables the content reads (the
+        peer's check; a jinja2 template only warns). A bad template raises ``ValueError``.
 
         >>> HumanMessagePromptTemplate.from_template("{a}{b}", partial_variables={"b": "!"}).format(a="hi")
         HumanMessage('hi!')
         """
-        return cls(template, template_format=template_format, partial_variables=to_partials(partial_variables))
+        built = cls(template, template_format=template_format, partial_variables=to_partials(partial_variables))
+        check_declared(cls.__name__, input_variables, built.input_variables, (), template_format)
+        return built
+
+    @classmethod
+    def from_template_file(
+        cls,
+        template_file: str | PathLike[str],
+        input_variables: Sequence[str] | None = None,
+        *,
+        template_format: TemplateFormat = "f-string",
+        partial_variables: Mapping[str, PartialValue] | None = None,
+    ) -> Self:
+        """A message template from a UTF-8 file's text.
+
+        >>> import tempfile, os
+        >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        ...     _ = f.write("Summarise {text}")
+        >>> SystemMessagePromptTemplate.from_template_file(f.name, ["text"]).format(text="x")
+        SystemMessage('Summarise x')
+        >>> os.unlink(f.name)
+        """
+        return cls.from_template(
+            _read(template_file),
+            template_format,
+            partial_variables=partial_variables,
+            input_variables=input_variables,
+        )
 
     @property
     def input_variables(self) -> tuple[str, ...]:
@@ -121,7 +168,7 @@ class BaseMessagePromptTemplate:
         >>> HumanMessagePromptTemplate("{b} {a}").input_variables
         ('a', 'b')
         """
-        return self._parsed.input_variables
+        return tuple(sorted(self._parsed.variables - self.partial_variables.keys()))
 
     @property
     def optional_variables(self) -> tuple[str, ...]:
@@ -132,18 +179,21 @@ class BaseMessagePromptTemplate:
         """
         return ()
 
+    def _message(self, content: Rendered) -> Message:
+        raise NotImplementedError  # every concrete template says which message it makes
+
     def render(self, values: Mapping[str, object]) -> list[Message]:
         """The one message these values make (in a list, as every part gives).
 
         >>> AIMessagePromptTemplate("{n}!").render({"n": 1})
         [AIMessage('1!')]
         """
-        text = self._parsed.format(values, owner=type(self).__name__)
-        if self.role == "system":
-            return [SystemMessage(text)]
-        if self.role == "ai":
-            return [AIMessage(text)]
-        return [HumanMessage(text)]
+        owner = type(self).__name__
+        missing = [name for name in self.input_variables if name not in values]
+        if missing:
+            raise missing_variables_error(owner, self.input_variables, list(values))
+        merged = resolve_partials(self.partial_variables, values) if self.partial_variables else values
+        return [self._message(self._parsed.render(merged, owner=owner))]
 
     def format(self, **values: object) -> Message:
         """The message these values make.
@@ -161,6 +211,15 @@ class BaseMessagePromptTemplate:
         """
         return self.render(values)
 
+    async def aformat_messages(self, **values: object) -> list[Message]:
+        """Async ``format_messages`` (formatting never waits; for ported code).
+
+        >>> import asyncio
+        >>> asyncio.run(HumanMessagePromptTemplate("{x}").aformat_messages(x=2))
+        [HumanMessage('2')]
+        """
+        return self.render(values)
+
     def __repr__(self) -> str:
         return shown_fields(self, "template")
 
@@ -174,19 +233,23 @@ class SystemMessagePromptTemplate(BaseMessagePromptTemplate):
     SystemMessage('Be brief.')
     """
 
-    role: ClassVar[str] = "system"
+    def _message(self, content: Rendered) -> Message:
+        return SystemMessage(content)
 
 
 @final
 @attrs.frozen(repr=False)
 class HumanMessagePromptTemplate(BaseMessagePromptTemplate):
-    """A template for a human message.
+    """A template for a human message (text, or content parts such as images).
 
     >>> HumanMessagePromptTemplate("{{q}}", template_format="mustache")
     HumanMessagePromptTemplate('{{q}}', template_format='mustache')
+    >>> HumanMessagePromptTemplate([{"type": "image_url", "image_url": "{url}"}]).format(url="u").content
+    ({'type': 'image_url', 'image_url': {'url': 'u'}},)
     """
 
-    role: ClassVar[str] = "human"
+    def _message(self, content: Rendered) -> Message:
+        return HumanMessage(content)
 
 
 @final
@@ -198,7 +261,43 @@ class AIMessagePromptTemplate(BaseMessagePromptTemplate):
     [AIMessage('2 apples')]
     """
 
-    role: ClassVar[str] = "ai"
+    def _message(self, content: Rendered) -> Message:
+        return AIMessage(content)
+
+
+@final
+@attrs.frozen(repr=False)
+class ChatMessagePromptTemplate(BaseMessagePromptTemplate):
+    """A template for a ``ChatMessage`` of any ``role``.
+
+    >>> ChatMessagePromptTemplate.from_template("{x}", role="critic").format(x="Too long.")
+    ChatMessage('Too long.', role='critic')
+    """
+
+    role: str = attrs.field(kw_only=True)
+
+    @classmethod
+    def from_template(  # type: ignore[override]  # role is required here
+        cls,
+        template: ContentLike,
+        template_format: TemplateFormat = "f-string",
+        *,
+        role: str,
+        partial_variables: Mapping[str, PartialValue] | None = None,
+        input_variables: Sequence[str] | None = None,
+    ) -> ChatMessagePromptTemplate:
+        """A chat message template of ``role``.
+
+        >>> ChatMessagePromptTemplate.from_template("{x}", role="judge").role
+        'judge'
+        """
+        partials = to_partials(partial_variables)
+        built = cls(template, template_format=template_format, partial_variables=partials, role=role)
+        check_declared(cls.__name__, input_variables, built.input_variables, (), template_format)
+        return built
+
+    def _message(self, content: Rendered) -> Message:
+        return ChatMessage(content, role=self.role)
 
 
 def _non_negative_or_none(_instance: object, _attribute: object, value: int | None) -> None:
@@ -272,77 +371,3 @@ class MessagesPlaceholder:
 
     def __repr__(self) -> str:
         return shown_fields(self, "variable_name")
-
-
-# -- message-likes -------------------------------------------------------------------------
-
-ChatPromptPart: TypeAlias = "BaseMessagePromptTemplate | MessagesPlaceholder | Message"
-"""One part of a chat prompt, as it is kept once built."""
-
-MessageLike: TypeAlias = "ChatPromptPart | tuple[str, str] | Mapping[str, str] | str"
-"""What ``ChatPromptTemplate.from_messages`` takes for one message."""
-
-_TEMPLATES: Final[dict[str, type[BaseMessagePromptTemplate]]] = {
-    "system": SystemMessagePromptTemplate,
-    "human": HumanMessagePromptTemplate,
-    "user": HumanMessagePromptTemplate,
-    "ai": AIMessagePromptTemplate,
-    "assistant": AIMessagePromptTemplate,
-}
-_PARTS: Final = (BaseMessagePromptTemplate, MessagesPlaceholder, *MESSAGE_TYPES)
-
-
-def _placeholder(template: str) -> MessagesPlaceholder:
-    name = template[1:-1]
-    if not (template.startswith("{") and template.endswith("}") and name.isidentifier()):
-        raise ValueError(
-            f"Invalid placeholder template: {template}. Expected a variable name surrounded by curly braces."
-        )
-    return MessagesPlaceholder(name, optional=True)
-
-
-def _from_role(role: object, template: object, template_format: TemplateFormat, source: object) -> ChatPromptPart:
-    if not isinstance(role, str) or not isinstance(template, str):
-        raise TypeError(f"a message template needs a str role and a str template, got {source!r}")
-    if role == "placeholder":
-        return _placeholder(template)
-    kind = _TEMPLATES.get(role)
-    if kind is None:
-        raise ValueError(
-            f"Unexpected message type: {role}. Use one of 'human', 'user', 'ai', 'assistant', 'system' or 'placeholder'."
-        )
-    return kind.from_template(template, template_format=template_format)
-
-
-def to_part(message: object, template_format: TemplateFormat = "f-string") -> ChatPromptPart:
-    """One message-like as the part of a chat prompt it stands for.
-
-    ``(role, template)`` pairs (roles ``system``, ``human``/``user``, ``ai``/``assistant``,
-    and ``placeholder`` with ``"{name}"``: an optional placeholder), ``{"role": ...,
-    "content": ...}`` dicts and bare strs (human) become templates in
-    ``template_format``; messages (kept as they are, never formatted), message templates
-    and placeholders are parts already.
-
-    >>> to_part(("human", "Hi {name}"))
-    HumanMessagePromptTemplate('Hi {name}')
-    >>> to_part(("robot", "x"))
-    Traceback (most recent call last):
-    ...
-    ValueError: Unexpected message type: robot. Use one of 'human', 'user', 'ai', 'assistant', 'system' or 'placeholder'.
-    """
-    if isinstance(message, _PARTS):
-        part: ChatPromptPart = message  # type: ignore[assignment]  # _PARTS is exactly these types
-        return part
-    if isinstance(message, str):
-        return HumanMessagePromptTemplate.from_template(message, template_format=template_format)
-    if is_list_or_tuple(message):
-        pair = message
-        if len(pair) != 2:
-            raise ValueError(f"a message template as a sequence must be a (role, template) pair, got {pair!r}")
-        return _from_role(pair[0], pair[1], template_format, pair)
-    if is_mapping(message):
-        return _from_role(message.get("role"), message.get("content"), template_format, message)
-    raise TypeError(
-        f"cannot make a message template from a {type(message).__name__}: expected a (role, template) "
-        "pair, a str, a {'role': ..., 'content': ...} dict, a message, a message template or a MessagesPlaceholder"
-    )

@@ -142,6 +142,7 @@ class _FString:
 def _jinja2_environment() -> SandboxedEnvironment:
     try:
         from jinja2 import Undefined
+        from jinja2.exceptions import SecurityError
         from jinja2.runtime import LoopContext
         from jinja2.sandbox import SandboxedEnvironment
         from jinja2.utils import Cycler, Joiner, Namespace
@@ -153,7 +154,8 @@ def _jinja2_environment() -> SandboxedEnvironment:
     jinja_helpers = (LoopContext, Namespace, Cycler, Joiner)
 
     class MappingOnlySandbox(SandboxedEnvironment):
-        """A sandbox where ``a.b`` and ``a['b']`` read mapping items and list indexes only."""
+        """A sandbox where ``a.b`` and ``a['b']`` read mapping items and list indexes only;
+        reaching into any other object is a ``SecurityError``, never silently empty text."""
 
         def getattr(self, obj: object, attribute: str) -> object:
             if isinstance(obj, jinja_helpers):  # loop.index, ns.total: jinja2's own objects
@@ -161,12 +163,17 @@ def _jinja2_environment() -> SandboxedEnvironment:
             return self.getitem(obj, attribute)
 
         def getitem(self, obj: object, argument: object) -> object:
-            if is_mapping(obj) and isinstance(argument, str):
-                if argument in obj:
+            if is_mapping(obj):
+                if isinstance(argument, str) and argument in obj:
                     return obj[argument]
-            elif is_list_or_tuple(obj) and isinstance(argument, int):
-                if -len(obj) <= argument < len(obj):
+            elif is_list_or_tuple(obj):
+                if isinstance(argument, int) and -len(obj) <= argument < len(obj):
                     return obj[argument]
+            elif not isinstance(obj, Undefined):
+                raise SecurityError(
+                    f"a sandboxed jinja2 template may only read mapping keys and list items, not "
+                    f"{argument!r} of a {type(obj).__name__}: pass plain dicts and lists"
+                )
             return self.undefined(obj=obj, name=str(argument))
 
     environment = MappingOnlySandbox(undefined=Undefined, autoescape=False)
@@ -182,13 +189,20 @@ def _compile_jinja2(source: str) -> _JinjaTemplate:
 
 def _jinja2_variables(source: str) -> frozenset[str]:
     environment = _jinja2_environment()  # first: it explains a missing jinja2
-    from jinja2 import TemplateSyntaxError, meta
+    from jinja2 import TemplateSyntaxError, meta, nodes
+    from jinja2.exceptions import SecurityError
 
     try:
         _compile_jinja2(source)
-        return frozenset(meta.find_undeclared_variables(environment.parse(source)))
+        tree = environment.parse(source)
     except TemplateSyntaxError as error:
         raise ValueError(f"invalid jinja2 template {excerpt(source)}: {error.message}") from None
+    for node in tree.find_all(nodes.Getattr):
+        if node.attr.startswith("__"):
+            raise SecurityError(
+                f"jinja2 template {excerpt(source)} reads {node.attr!r}: the sandbox allows no dunder access"
+            )
+    return frozenset(meta.find_undeclared_variables(tree))
 
 
 @final

@@ -20,6 +20,7 @@ from typing import final
 import attrs
 
 from combinators import Runnable
+from combinators.authoring import DeclaredFields
 from effects.errors import InputError
 from effects.authoring import Scope
 from effects.authoring import is_a
@@ -129,7 +130,7 @@ def load_text_documents(folder: str | Path, pattern: str = "*.md") -> list[Docum
     return documents
 
 
-class BaseRetriever(Runnable[str, list[Document]]):
+class BaseRetriever(Runnable[str, list[Document]], DeclaredFields, fields=False):
     """A query in, the relevant Documents out; runs as a ``retriever`` run.
 
     Subclass it as a frozen attrs class and implement `_get_relevant_documents`.

@@ -166,6 +166,43 @@ class InMemoryVectorStore:
         """
         return cls(embeddings).add_documents(documents)
 
+    @classmethod
+    def from_texts(
+        cls,
+        texts: Iterable[str],
+        embeddings: Embeddings,
+        metadatas: Sequence[Mapping[str, object]] | None = None,
+        *,
+        ids: Sequence[str] | None = None,
+    ) -> InMemoryVectorStore:
+        """A new store holding one document per text (the peer's ``from_texts``).
+
+        >>> from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
+        >>> store = InMemoryVectorStore.from_texts(["fog", "sun"], HashedNgramEmbeddings(), [{"n": 1}, {"n": 2}])
+        >>> store.similarity_search("fog", k=1)[0].metadata
+        {'n': 1}
+        """
+        return cls(embeddings).add_texts(texts, metadatas, ids=ids)
+
+    def add_texts(
+        self,
+        texts: Iterable[str],
+        metadatas: Sequence[Mapping[str, object]] | None = None,
+        *,
+        ids: Sequence[str] | None = None,
+    ) -> InMemoryVectorStore:
+        """A new store with one document per text added (``metadatas`` in the same order).
+
+        >>> from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
+        >>> len(InMemoryVectorStore(HashedNgramEmbeddings()).add_texts(["a", "b"], ids=["1", "2"]))
+        2
+        """
+        given = list(texts)
+        if metadatas is not None and len(metadatas) != len(given):
+            raise ValueError(f"add_texts got {len(given)} texts but {len(metadatas)} metadatas")
+        documents = [Document(text, metadatas[i] if metadatas is not None else {}) for i, text in enumerate(given)]
+        return self.add_documents(documents, ids=ids)
+
     def add_vectors(
         self,
         documents: Iterable[Document],

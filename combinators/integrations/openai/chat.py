@@ -118,10 +118,12 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
 
     model: str = DEFAULT_MODEL
     base_url: str | None = None
-    api_key: Secret | None = attrs.field(default=None, converter=to_secret)
+    # Typed as what the constructor takes: mypy reads these classes' fields through
+    # dataclass_transform, which ignores converters.
+    api_key: Secret | str | None = attrs.field(default=None, converter=to_secret)
     temperature: float | None = None
     max_tokens: int | None = None
-    stop: tuple[str, ...] | None = attrs.field(default=None, converter=_to_stop)
+    stop: Sequence[str] | str | None = attrs.field(default=None, converter=_to_stop)
     timeout: float | None = attrs.field(default=None, validator=_check_timeout)
     max_retries: int = attrs.field(default=2, validator=_check_retries)
     stream_usage: bool = True
@@ -212,6 +214,10 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
             yield item
 
     # ------------------------------------------------------------------ hooks
+
+    @property
+    def _llm_type(self) -> str:
+        return "openai-chat"
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         model, wire, body = self._request(messages, stop, False, kwargs)

@@ -297,7 +297,7 @@ class OpenAIConnection:
     __slots__ = ()
 
     base_url: str | None
-    api_key: Secret | None
+    api_key: Secret | str | None  # a Secret once built: the field's converter makes one
     timeout: float | None
     max_retries: int
     secrets_from_env: bool
@@ -309,7 +309,7 @@ class OpenAIConnection:
         return resolve_base_url(self.base_url)
 
     def _api_key(self) -> ApiKey:
-        return resolve_api_key(self.api_key, self.resolved_base_url, secrets_from_env=self.secrets_from_env)
+        return resolve_api_key(to_secret(self.api_key), self.resolved_base_url, secrets_from_env=self.secrets_from_env)
 
     def _client(self, *, asynchronous: bool) -> Any:
         return build_client(

@@ -26,6 +26,7 @@ from combinators.components.messages.values import (
     HumanMessage,
     InvalidToolCall,
     Message,
+    ChatMessage,
     SystemMessage,
     ToolCall,
     ToolCallChunk,
@@ -89,6 +90,8 @@ def message_to_openai(message: Message) -> _Json:
             wire["tool_calls"] = calls
     elif is_a(message, ToolMessage):
         wire = {"role": "tool", "content": _content_to_openai(message.content), "tool_call_id": message.tool_call_id}
+    elif is_a(message, ChatMessage):
+        wire = {"role": message.role, "content": _content_to_openai(message.content)}
     else:
         raise TypeError(f"cannot send a {type(message).__name__} to a chat-completions server")
     if message.name is not None:

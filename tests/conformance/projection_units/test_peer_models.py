@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import attrs
 
-from effects.projections import to_jsonable
 from effects.projections.events_v1 import stream_events_v1
 from effects.projections.events_v2 import stream_events_v2
 from effects.projections.run_log import run_log_patches, run_logs
@@ -159,10 +158,10 @@ def test_run_log_chat_scenario() -> None:
     assert isinstance(model_entry, dict)
     assert model_entry["type"] == "llm"  # the log calls chat models llm
     assert model_entry["metadata"] == MODEL_METADATA
-    assert values[2] == to_jsonable(PV)  # a prompt's final_output is the prompt value itself
-    assert values[5] == "hello" and values[6] == to_jsonable(AIChunk("hello"))
+    assert values[2] == PV  # a prompt's final_output is the prompt value itself
+    assert values[5] == "hello" and values[6] == AIChunk("hello")  # the chunk itself, as the peer keeps it
     assert [values[10], values[15], values[20]] == ["hello", "hello ", "hello world"]
-    assert values[21] == to_jsonable(CHAT_RESULT_STREAMED)
+    assert values[21] == CHAT_RESULT_STREAMED
     assert values[23] == {"output": "hello world"}
     state = list(run_logs(chat_effects()))[-1].state
     assert isinstance(state, dict) and isinstance(state["logs"], dict)
@@ -210,7 +209,7 @@ def test_llm_tokens_invoked_chat_model_retriever_and_tool() -> None:
     ops = {op["path"]: op.get("value") for patch in run_log_patches(s.effects) for op in patch.ops}
     assert ops["/logs/SLLM/streamed_output_str/-"] == "b"
     assert ops["/logs/SLLM/streamed_output/-"] == "b"  # an llm's log keeps tokens, not chunks
-    assert ops["/logs/SLLM/final_output"] == to_jsonable(llm_result)
-    assert ops["/logs/SChat/final_output"] == to_jsonable(chat_result)
+    assert ops["/logs/SLLM/final_output"] == llm_result
+    assert ops["/logs/SChat/final_output"] == chat_result
     assert ops["/logs/R/final_output"] == {"documents": ["doc"]}
     assert ops["/logs/dtool/final_output"] == {"output": {"y": 1}}  # tools wrap even dicts

@@ -213,7 +213,7 @@ def test_each_runs_its_elements_on_the_executor(dask_client: Client) -> None:
 def test_what_cannot_run_is_refused_before_anything_is_submitted(dask_client: Client) -> None:
     lock = threading.Lock()
     holds_a_lock = RunnableLambda(lambda x: (lock, x)[1])
-    with pytest.raises(ExecutorError, match=r"cannot ship the runnable RunnableLambda\(<lambda>\)"):
+    with pytest.raises(ExecutorError, match=r"cannot ship the runnable RunnableLambda\(lambda x: \(lock, x\)\[1\]\)"):
         holds_a_lock.batch([1, 2], executor=DaskExecutor(dask_client))
     with pytest.raises(ExecutorError, match=r"cannot ship the item at index 1 \(its input or config\)"):
         RunnableLambda(inc).batch([1, lock, 3], executor=DaskExecutor(dask_client))  # type: ignore[list-item]

@@ -42,11 +42,11 @@ def test_pipe_flattens_and_runs_in_order() -> None:
     assert repr(left) == "RunnableLambda(inc) | RunnableLambda(double) | RunnableLambda(str)"
 
 
-def test_sequence_needs_two_steps_and_runnables() -> None:
+def test_sequence_needs_two_steps_that_pipe() -> None:
     with pytest.raises(ValueError, match="at least 2 steps"):
         RunnableSequence(RunnableLambda(inc))
-    with pytest.raises(TypeError, match="must be runnables"):
-        RunnableSequence(RunnableLambda(inc), inc)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="cannot pipe int"):
+        RunnableSequence(RunnableLambda(inc), 3)  # type: ignore[call-overload]
 
 
 def test_callables_and_dicts_coerce_on_both_sides() -> None:

@@ -25,7 +25,7 @@ def test_projections_never_import_combinators_and_only_the_log_imports_jsonpatch
     for path in sorted(PACKAGE.glob("*.py")):
         imported = _imports(path)
         assert not any(name == "combinators" or name.startswith("combinators.") for name in imported), path.name
-        if path.name != "run_log.py":
+        if path.name not in ("run_log.py", "log_values.py"):  # the log projection
             assert not any(name.startswith(("jsonpatch", "jsonpointer")) for name in imported), path.name
 
 

@@ -1,0 +1,79 @@
+"""What kind of callable a function or callable object is: sync or async, generator or not.
+
+``inspect``'s predicates answer only for functions; a callable object (an instance whose
+``__call__`` is an ``async def`` generator, say) or a ``functools.partial`` of one needs
+its ``__call__`` or its wrapped function looked at. Every place that coerces a callable
+asks here, so all of them agree.
+
+>>> class Tokens:
+...     async def __call__(self, chunks):
+...         async for chunk in chunks:
+...             yield chunk
+>>> kind_of(Tokens()), kind_of(len), is_async(Tokens())
+(<CallableKind.ASYNC_GENERATOR: 3>, <CallableKind.SYNC: 0>, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from enum import IntEnum
+
+
+class CallableKind(IntEnum):
+    """How a callable returns: a value, an awaitable, a generator or an async generator."""
+
+    SYNC = 0
+    ASYNC = 1
+    GENERATOR = 2
+    ASYNC_GENERATOR = 3
+
+
+def _targets(func: Callable[..., object]) -> tuple[object, ...]:
+    target: object = inspect.unwrap(func)
+    while isinstance(target, functools.partial):
+        partial: functools.partial[object] = target  # pyright: ignore[reportUnknownVariableType]
+        target = inspect.unwrap(partial.func)
+    if inspect.isfunction(target) or inspect.ismethod(target) or inspect.isbuiltin(target):
+        return (target,)
+    # A callable object: what its class's __call__ is (bound, so `self` is not a parameter).
+    return (target, getattr(target, "__call__", None))  # noqa: B004 - the method itself, to ask its kind
+
+
+def kind_of(func: Callable[..., object]) -> CallableKind:
+    """The kind of ``func``, looking through decorators, partials and ``__call__``.
+
+    >>> async def fetch(x):
+    ...     return x
+    >>> kind_of(fetch), kind_of(functools.partial(fetch))
+    (<CallableKind.ASYNC: 1>, <CallableKind.ASYNC: 1>)
+    """
+    targets = _targets(func)
+    if any(inspect.isasyncgenfunction(t) for t in targets):
+        return CallableKind.ASYNC_GENERATOR
+    if any(inspect.isgeneratorfunction(t) for t in targets):
+        return CallableKind.GENERATOR
+    if any(inspect.iscoroutinefunction(t) for t in targets):
+        return CallableKind.ASYNC
+    return CallableKind.SYNC
+
+
+def is_async(func: Callable[..., object]) -> bool:
+    """Whether calling ``func`` gives an awaitable or an async generator.
+
+    >>> is_async(print)
+    False
+    """
+    return kind_of(func) in (CallableKind.ASYNC, CallableKind.ASYNC_GENERATOR)
+
+
+def is_generator(func: Callable[..., object]) -> bool:
+    """Whether calling ``func`` gives a generator, sync or async.
+
+    >>> def count(n):
+    ...     yield from range(n)
+    >>> is_generator(count), is_generator(abs)
+    (True, False)
+    """
+    return kind_of(func) in (CallableKind.GENERATOR, CallableKind.ASYNC_GENERATOR)

@@ -1,0 +1,84 @@
+"""``DeclaredFields``: a base whose subclasses are frozen attrs classes of their annotated
+fields, without writing the decorator (as a LangChain user declares a retriever's or a
+tool's fields on a pydantic model).
+
+>>> import attrs
+>>> class Shelf(DeclaredFields):
+...     books: list[str]
+...     limit: int = 2
+>>> Shelf(books=["a", "b", "c"], limit=1)
+Shelf(books=['a', 'b', 'c'], limit=1)
+>>> attrs.has(Shelf), Shelf(books=[]) == Shelf(books=[])
+(True, True)
+
+A subclass may still be decorated by hand (``@attrs.frozen`` makes it slotted), which is
+why the class becomes an attrs class when its first instance is made, not when the
+``class`` statement runs: by then a decorator has had its say. Fields follow the
+dataclass rules (fields with defaults last, or ``attrs.field(kw_only=True)``). Type
+checkers see the fields through ``dataclass_transform``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Self, dataclass_transform
+
+import attrs
+
+_PENDING: Final = "__declared_fields_pending__"
+
+
+def _is_data_descriptor(value: object) -> bool:
+    kind = type(value)
+    return hasattr(kind, "__get__") and (hasattr(kind, "__set__") or hasattr(kind, "__delete__"))
+
+
+def _transform(cls: type[Any]) -> None:
+    for base in reversed(cls.__mro__[1:]):
+        if base.__dict__.get(_PENDING):
+            _transform(base)  # its fields are inherited: it becomes an attrs class first
+    if not cls.__dict__.get(_PENDING):
+        return
+    delattr(cls, _PENDING)
+    attrs.define(cls, frozen=True, slots=False)
+    for field in attrs.fields(cls):
+        if field.name not in cls.__dict__ and _is_data_descriptor(getattr(cls, field.name, None)):
+            # An inherited property of the same name (a runnable's `name`) would hide the
+            # field's value, which lives in the instance's __dict__.
+            setattr(cls, field.name, None)
+
+
+def declare_fields(cls: type[Any]) -> None:
+    """Make ``cls`` (a ``DeclaredFields`` subclass) an attrs class now, not at its first
+    instance (for code that reads ``attrs.fields`` of a class it never built).
+
+    >>> class Box(DeclaredFields):
+    ...     size: int
+    >>> declare_fields(Box); [f.name for f in attrs.fields(Box)]
+    ['size']
+    """
+    _transform(cls)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
+class DeclaredFields:
+    """Subclasses become frozen attrs classes of their annotated fields (see the module).
+
+    A class created with ``fields=False`` (an abstract base of the library) is left as
+    it is; its subclasses are transformed.
+    """
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, fields: bool = True, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__attrs_attrs__" in cls.__dict__:
+            # attrs re-creating a decorated class (with the original's dict, flag included)
+            if _PENDING in cls.__dict__:
+                delattr(cls, _PENDING)
+        elif fields:
+            setattr(cls, _PENDING, True)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        if _PENDING in cls.__dict__:
+            _transform(cls)
+        return super().__new__(cls)

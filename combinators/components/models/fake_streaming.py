@@ -1,0 +1,79 @@
+"""``FakeStreamingListLLM``: a text model that streams its scripted responses character by
+character.
+
+>>> llm = FakeStreamingListLLM(["hey", "you"])
+>>> list(llm.stream("x")), llm.invoke("y")
+(['h', 'e', 'y'], 'you')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, final
+
+import attrs
+
+from combinators.components.models.fakes import Script, shown, texts
+from combinators.components.models.llm import LLM
+from effects.clock import current_clock
+
+
+class FakeListLLMError(Exception):
+    """The scripted failure of ``error_on_chunk_number`` (the peer's name).
+
+    >>> raise FakeListLLMError("at chunk 1")
+    Traceback (most recent call last):
+    ...
+    combinators.components.models.fake_streaming.FakeListLLMError: at chunk 1
+    """
+
+
+def _script(model: FakeStreamingListLLM) -> Script:
+    return Script(model.responses, cycle=True, position=model.i)
+
+
+@final
+@attrs.frozen(repr=False)
+class FakeStreamingListLLM(LLM):
+    """Cycles through ``responses`` (from ``i``): ``invoke`` gives the next one whole,
+    ``stream`` its characters. ``sleep`` seconds pass before each character (on the
+    runtime's clock); ``error_on_chunk_number`` raises ``FakeListLLMError`` at that chunk.
+
+    >>> list(FakeStreamingListLLM(responses=["abc"], error_on_chunk_number=1).stream("x"))
+    Traceback (most recent call last):
+    ...
+    combinators.components.models.fake_streaming.FakeListLLMError: scripted failure at chunk 1
+    """
+
+    # Typed as what the constructor takes: mypy reads these classes' fields through
+    # dataclass_transform, which ignores converters.
+    responses: Sequence[str] = attrs.field(converter=texts)
+    i: int = 0
+    sleep: float | None = None
+    error_on_chunk_number: int | None = None
+    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(_script, takes_self=True))
+
+    @property
+    def _llm_type(self) -> str:
+        return "fake-list"
+
+    def _next(self) -> str:
+        reply = self.script.next()
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply if isinstance(reply, str) else reply.text
+
+    def _call(self, prompt: str, stop: list[str] | None = None) -> str:
+        return self._next()
+
+    def _stream(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> Iterator[str]:
+        clock = current_clock()
+        for number, char in enumerate(self._next()):
+            if self.sleep:
+                clock.sleep(self.sleep)
+            if self.error_on_chunk_number == number:
+                raise FakeListLLMError(f"scripted failure at chunk {number}")
+            yield char
+
+    def __repr__(self) -> str:
+        return shown(self)

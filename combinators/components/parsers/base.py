@@ -1,0 +1,70 @@
+"""``BaseOutputParser``: the base of parsers written as classes, as LangChain users write
+theirs: implement ``parse(text)`` (or ``parse_result(generations, partial=...)``).
+
+>>> class Csv(BaseOutputParser[list[str]]):
+...     def parse(self, text: str) -> list[str]:
+...         return [part.strip() for part in text.split(",")]
+>>> Csv().invoke("a, b,c")
+['a', 'b', 'c']
+
+A subclass declares its fields as annotated class attributes (it becomes a frozen attrs
+class) and runs as a ``parser`` run. It reads its whole input, then parses it (stream
+transforms such as ``JsonOutputParser`` parse as the text streams).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from combinators import Runnable
+from combinators.authoring import DeclaredFields
+from combinators.components.messages.values import BaseMessage
+from combinators.components.models.outputs import GenerationLike, generation_of
+from effects.authoring import Scope
+
+T = TypeVar("T")
+
+
+class BaseOutputParser(Runnable[str | BaseMessage, T], DeclaredFields, fields=False):
+    """A model's reply (text or a message) in, a parsed value out."""
+
+    run_type = "parser"
+
+    def parse(self, text: str) -> T:
+        """Hook: the value the text stands for (raise ``OutputParserError`` when it is not one)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement parse or parse_result")
+
+    def parse_result(self, result: Sequence[GenerationLike], *, partial: bool = False) -> T:
+        """Hook: the value of the first generation (default: ``parse`` of its text).
+
+        >>> from combinators.components.models.outputs import Generation
+        >>> class Upper(BaseOutputParser[str]):
+        ...     def parse(self, text: str) -> str:
+        ...         return text.upper()
+        >>> Upper().parse_result([Generation("hi")])
+        'HI'
+        """
+        if not result:
+            raise ValueError(f"{type(self).__name__}.parse_result needs at least one generation")
+        return self.parse(result[0].text)
+
+    async def aparse(self, text: str) -> T:
+        """Async ``parse`` (parsing never waits)."""
+        return self.parse(text)
+
+    async def aparse_result(self, result: Sequence[GenerationLike], *, partial: bool = False) -> T:
+        """Async ``parse_result``."""
+        return self.parse_result(result, partial=partial)
+
+    def get_format_instructions(self) -> str:
+        """What to tell the model about the format (a parser that has something to say says it)."""
+        raise NotImplementedError(f"{type(self).__name__} has no format instructions")
+
+    @property
+    def _type(self) -> str:
+        """The parser's kind, as the peer's parsers name theirs (default: the class name)."""
+        return type(self).__name__
+
+    def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]) -> T:
+        return self.parse_result([generation_of(input)])

@@ -1,0 +1,98 @@
+"""What a prompt takes: its input as variable values, the check of declared variables,
+and the JSON Schema of its input.
+
+>>> prompt_values("PromptTemplate", "cats", ["topic"])
+{'topic': 'cats'}
+>>> variables_schema("PromptTemplate", ["a", "b"], [])["required"]
+['a', 'b']
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
+
+from combinators.components.prompts.formats import TemplateFormat
+from effects.errors import InputError
+
+PromptInput: TypeAlias = "Mapping[str, Any] | str"
+"""What a prompt takes: variable values by name, or the bare value of its one variable."""
+
+
+def prompt_values(owner: str, input: object, input_variables: Sequence[str]) -> Mapping[str, object]:
+    """The variable values a prompt input stands for (a bare value fills the one variable).
+
+    >>> prompt_values("PromptTemplate", "cats", ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    effects.errors.InputError: Expected mapping type as input to PromptTemplate. Received <class 'str'>.
+    """
+    if isinstance(input, Mapping):
+        values: Mapping[str, object] = input  # pyright: ignore[reportUnknownVariableType]
+        return values
+    if len(input_variables) == 1:
+        return {input_variables[0]: input}
+    raise InputError(f"Expected mapping type as input to {owner}. Received {type(input)}.")
+
+
+def _shown(names: set[str]) -> str:
+    return "{" + ", ".join(repr(n) for n in sorted(names)) + "}"
+
+
+def check_declared(
+    owner: str,
+    declared: Sequence[str] | None,
+    actual: Sequence[str],
+    optional: Sequence[str],
+    template_format: TemplateFormat,
+) -> None:
+    """Check the ``input_variables`` a caller declared against those the template reads.
+
+    A mismatch is a ``ValueError`` naming the missing and the extra ones; for jinja2,
+    whose variables cannot all be known statically, a ``UserWarning`` (as the peer warns).
+    Optional variables (of optional placeholders) may be declared or not.
+
+    >>> check_declared("PromptTemplate", ["a", "c"], ["a", "b"], [], "f-string")
+    Traceback (most recent call last):
+    ...
+    ValueError: PromptTemplate declares input_variables ['a', 'c'], but its template reads ['a', 'b']: missing {'b'}, extra {'c'}
+    """
+    if declared is None:
+        return
+    if isinstance(declared, str):
+        raise TypeError(f"{owner}'s input_variables must be a list of names, got the str {declared!r}")
+    missing = set(actual) - set(declared)
+    extra = set(declared) - set(actual) - set(optional)
+    if not missing and not extra:
+        return
+    if template_format == "jinja2":
+        if missing:
+            warnings.warn(f"Missing variables: {_shown(missing)}", UserWarning, stacklevel=3)
+        if extra:
+            warnings.warn(f"Extra variables: {_shown(extra)}", UserWarning, stacklevel=3)
+        return
+    problems = [f"{label} {_shown(names)}" for label, names in (("missing", missing), ("extra", extra)) if names]
+    raise ValueError(
+        f"{owner} declares input_variables {sorted(declared)}, but its template reads {sorted(actual)}: "
+        + ", ".join(problems)
+    )
+
+
+def variables_schema(
+    title: str, required: Sequence[str], optional: Sequence[str], lists: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The JSON Schema of a prompt's input: an object of its variables, text except for
+    placeholders (``lists`` and the optional ones), which take message lists.
+
+    >>> variables_schema("ChatPromptTemplateInput", ["q"], ["history"])["properties"]["history"]
+    {'title': 'History', 'type': 'array', 'items': {'type': 'object'}}
+    """
+    properties: dict[str, Any] = {}
+    for name in (*required, *optional):
+        title_case = name.replace("_", " ").title()
+        if name in lists or name in optional:
+            properties[name] = {"title": title_case, "type": "array", "items": {"type": "object"}}
+        else:
+            properties[name] = {"title": title_case, "type": "string"}
+    return {"title": title, "type": "object", "properties": properties, "required": list(required)}

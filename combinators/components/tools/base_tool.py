@@ -1,0 +1,108 @@
+"""``BaseTool``: a tool written as a class, as LangChain users write theirs.
+
+A subclass declares ``name`` and ``description`` (and, if it likes, ``args_schema``: a
+JSON Schema, a TypedDict or an attrs class) as annotated class attributes, and
+implements ``_run`` (and optionally ``_arun``). Its other annotated attributes are
+fields, given by keyword when the tool is built; the class becomes a frozen attrs value.
+The arguments' schema comes from ``_run``'s parameters when ``args_schema`` is not given
+(a ``run_manager`` parameter, which the peer passes, is left out and gets ``None``).
+It runs as a ``tool`` run and answers a tool call with a ``ToolMessage``, as ``@tool``
+tools do.
+
+>>> class Multiply(BaseTool):
+...     name: str = "multiply"
+...     description: str = "Multiply a number by the factor."
+...     factor: int = 2
+...     def _run(self, x: int) -> int:
+...         return x * self.factor
+>>> tripler = Multiply(factor=3)
+>>> tripler.invoke({"x": 4}), tripler.args
+(12, {'x': {'type': 'integer'}})
+>>> tripler.invoke({"name": "multiply", "args": {"x": 1}, "id": "c1", "type": "tool_call"})
+ToolMessage('3', name='multiply', tool_call_id='c1')
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import attrs
+
+from combinators import Runnable, RunnableTool
+from combinators.authoring import DeclaredFields
+from combinators.components.tools.message_tools import ArgsSchema, StructuredTool, function_schema
+from effects.authoring import Scope
+
+_SKIPPED: frozenset[str] = frozenset({"run_manager", "callbacks"})
+
+
+def _class_name(tool: BaseTool) -> str:
+    return type(tool).__name__
+
+
+def _without_skipped(schema: dict[str, Any]) -> dict[str, Any]:
+    properties = {k: v for k, v in schema.get("properties", {}).items() if k not in _SKIPPED}
+    required = [k for k in schema.get("required", []) if k not in _SKIPPED]
+    trimmed = {**schema, "properties": properties}
+    if required:
+        trimmed["required"] = required
+    else:
+        trimmed.pop("required", None)
+    return trimmed
+
+
+class BaseTool(Runnable[Any, Any], DeclaredFields):
+    """The base of tools written as classes (see the module docstring)."""
+
+    run_type = "tool"
+
+    # A field where other runnables have a read-only `name` property (a tool's name is data).
+    name: str = attrs.field(default=attrs.Factory(_class_name, takes_self=True), kw_only=True)  # pyright: ignore[reportIncompatibleMethodOverride]
+    description: str = attrs.field(default="", kw_only=True)
+    args_schema: ArgsSchema | None = attrs.field(default=None, kw_only=True, hash=False)
+    return_direct: bool = attrs.field(default=False, kw_only=True)
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
+        """Hook: the tool's work, given its arguments by keyword."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _run (or _arun)")
+
+    async def _arun(self, *args: Any, **kwargs: Any) -> Any:
+        """Hook: async ``_run`` (default: ``_run`` on a worker thread, as the peer does)."""
+        import asyncio
+
+        return await asyncio.to_thread(functools.partial(self._run, *args, **kwargs))
+
+    @functools.cached_property
+    def _tool(self) -> RunnableTool[Any]:
+        own_sync = type(self)._run is not BaseTool._run
+        main = self._run if own_sync else self._arun
+        schema = self.args_schema
+        if schema is None:
+            schema = _without_skipped(function_schema(main, name=self.name))
+        summary = (self.description or inspect.getdoc(type(self)) or "").split("\n\n")[0]
+        coroutine: Callable[..., Awaitable[object]] = self._arun
+        if not own_sync:
+            return StructuredTool.from_function(coroutine=coroutine, name=self.name, description=summary, args_schema=schema)
+        sync: Callable[..., object] = self._run
+        return StructuredTool.from_function(sync, coroutine, self.name, summary, args_schema=schema)
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The arguments' property schemas (the peer's ``tool.args``)."""
+        return self._tool.args
+
+    def tool_call_schema(self) -> dict[str, Any]:
+        """The JSON Schema a model calls this tool with."""
+        return self._tool.tool_call_schema()
+
+    def describe_input(self, input: Any) -> object:
+        return self._tool.describe_input(input)
+
+    def step_invoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any:
+        return self._tool.step_invoke(input, scope, kwargs)
+
+    async def step_ainvoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any:
+        return await self._tool.step_ainvoke(input, scope, kwargs)

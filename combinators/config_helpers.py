@@ -1,0 +1,112 @@
+"""The peer's config helpers, for ported code: ``ensure_config``, ``patch_config``,
+``get_config_list`` and ``run_in_executor``.
+
+Configs here are ``RunConfig`` values; every helper also takes the peer's dict shape.
+Inside a running step, ``ensure_config`` starts from the step's own config, as the peer
+does from its context variable.
+
+>>> ensure_config({"tags": ["a"]})
+RunConfig(tags=('a',))
+>>> patch_config({"tags": ["a"], "run_name": "x"}, recursion_limit=3)
+RunConfig(tags=('a',), run_name='x', recursion_limit=3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ParamSpec, TypeVar
+
+import attrs
+
+from effects._runtime.context import current_scope
+from effects.config import ConfigLike, RunConfig, merge_configs
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def ensure_config(config: ConfigLike = None) -> RunConfig:
+    """``config`` over the config of the step running here (if any), as one ``RunConfig``.
+
+    >>> from combinators import RunnableLambda
+    >>> def tags_seen(x: int) -> tuple[str, ...]:
+    ...     return ensure_config().tags
+    >>> RunnableLambda(tags_seen).invoke(1, {"tags": ["outer"]})
+    ('outer',)
+    """
+    scope = current_scope()
+    given = RunConfig.coerce(config)
+    if scope is None:
+        return given
+    return merge_configs(scope.config.for_children(), given)
+
+
+def patch_config(
+    config: ConfigLike,
+    *,
+    recursion_limit: int | None = None,
+    max_concurrency: int | None = None,
+    run_name: str | None = None,
+    configurable: dict[str, Any] | None = None,
+) -> RunConfig:
+    """``config`` with some fields replaced (the peer's ``patch_config``; no callbacks here).
+
+    >>> patch_config(None, max_concurrency=2, configurable={"k": 1})
+    RunConfig(max_concurrency=2, configurable={'k': 1})
+    """
+    base = RunConfig.coerce(config)
+    changes: dict[str, Any] = {}
+    if recursion_limit is not None:
+        changes["recursion_limit"] = recursion_limit
+    if max_concurrency is not None:
+        changes["max_concurrency"] = max_concurrency
+    if run_name is not None:
+        changes["run_name"] = run_name
+    if configurable is not None:
+        changes["configurable"] = {**base.configurable, **configurable}
+    return attrs.evolve(base, **changes) if changes else base
+
+
+def get_config_list(config: ConfigLike | Sequence[ConfigLike], length: int) -> list[RunConfig]:
+    """One config per input of a batch of ``length``: a list is checked, one config repeated.
+
+    A single config with a ``run_id`` gives it to the first input only (ids are unique).
+
+    >>> get_config_list({"tags": ["a"]}, 2)
+    [RunConfig(tags=('a',)), RunConfig(tags=('a',))]
+    >>> get_config_list([None], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: config must be a list of the same length as inputs, but got 1 configs for 2 inputs
+    """
+    if length < 0:
+        raise ValueError(f"length must be >= 0, got {length}")
+    if isinstance(config, Sequence):
+        configs: Sequence[ConfigLike] = config
+        if len(configs) != length:
+            raise ValueError(
+                f"config must be a list of the same length as inputs, but got {len(configs)} configs for {length} inputs"
+            )
+        return [RunConfig.coerce(c) for c in configs]
+    one = RunConfig.coerce(config)
+    if one.run_id is not None and length > 1:
+        rest = attrs.evolve(one, run_id=None)
+        return [one, *([rest] * (length - 1))]
+    return [one] * length
+
+
+async def run_in_executor(
+    config: ConfigLike, func: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+) -> T:
+    """Run the blocking ``func`` on a worker thread, keeping the caller's context.
+
+    >>> import asyncio
+    >>> asyncio.run(run_in_executor(None, sum, [1, 2]))
+    3
+    """
+    import asyncio  # here: `import combinators` stays cheap for sync code
+
+    return await asyncio.to_thread(func, *args, **kwargs)
+
+
+__all__ = ["ensure_config", "get_config_list", "patch_config", "run_in_executor"]

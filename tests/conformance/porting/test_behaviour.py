@@ -1,0 +1,188 @@
+"""Issue 13: behaviour differences a ported LangChain code base meets, one test each."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+from combinators import (
+    RunnableGenerator,
+    RunnableLambda,
+    RunnablePassthrough,
+    RunnableSequence,
+    adispatch_custom_event,
+    dispatch_custom_event,
+)
+from combinators.components import FakeListLLM, GenericFakeChatModel, Script
+
+
+# -- 1. a str stop is one stop sequence ----------------------------------------------------
+
+
+def test_a_str_stop_is_one_stop_sequence_for_chat_models() -> None:
+    model = GenericFakeChatModel(Script(["Never ENDING story END here"], cycle=True))
+    assert model.invoke("x", stop="END").text == "Never "
+    assert [c.text for c in model.stream("x", stop="END")] == ["Never", " "]
+
+
+def test_a_str_stop_is_one_stop_sequence_for_text_models() -> None:
+    llm = FakeListLLM(["Did NOT stop at D, stops at STOP here"])
+    assert llm.invoke("x", stop="STOP") == "Did NOT stop at D, stops at "
+
+
+def test_a_stop_list_still_cuts_at_the_first_match() -> None:
+    model = GenericFakeChatModel(Script(["a b c"], cycle=True))
+    assert model.with_kwargs(stop=["c", "b"]).invoke("x").text == "a "
+
+
+# -- 2. callable objects are detected like functions -----------------------------------------
+
+
+class AsyncUpper:
+    async def __call__(self, chunks: AsyncIterator[str]) -> AsyncIterator[str]:
+        async for chunk in chunks:
+            yield chunk.upper()
+
+
+class SyncUpper:
+    def __call__(self, chunks: Iterator[str]) -> Iterator[str]:
+        for chunk in chunks:
+            yield chunk.upper()
+
+
+class AsyncDouble:
+    async def __call__(self, x: int) -> int:
+        return 2 * x
+
+
+def test_a_generator_over_an_async_generator_object_streams() -> None:
+    gen = RunnableGenerator(AsyncUpper())
+
+    async def run() -> tuple[list[str], str]:
+        return [c async for c in gen.astream("ab")], await gen.ainvoke("cd")
+
+    assert asyncio.run(run()) == (["AB"], "CD")
+    with pytest.raises(Exception, match="only an async transform"):
+        gen.invoke("x")
+
+
+def test_callable_objects_coerce_like_functions_in_a_pipe() -> None:
+    chain = RunnableLambda(str.strip) | SyncUpper()
+    assert isinstance(chain.steps[1], RunnableGenerator)
+    assert list(chain.stream(" ab ")) == ["AB"]
+    achain = RunnableLambda(str.strip) | AsyncUpper()
+    assert isinstance(achain.steps[1], RunnableGenerator)
+
+    async def run() -> int:
+        return await (RunnableLambda(int) | AsyncDouble()).ainvoke("21")
+
+    assert asyncio.run(run()) == 42
+
+
+# -- 10. dispatch_custom_event takes the peer's config argument -------------------------------
+
+
+def test_dispatch_custom_event_accepts_a_config() -> None:
+    def step(x: int, config: Any) -> int:
+        dispatch_custom_event("progress", {"at": x}, config=config)
+        return x
+
+    async def astep(x: int, config: Any) -> int:
+        await adispatch_custom_event("progress", {"at": x}, config=config)
+        return x
+
+    async def events(runnable: Any) -> list[Any]:
+        return [e["data"] async for e in runnable.astream_events(3) if e["event"] == "on_custom_event"]
+
+    assert asyncio.run(events(RunnableLambda(step))) == [{"at": 3}]
+    assert asyncio.run(events(RunnableLambda(astep))) == [{"at": 3}]
+
+
+# -- 12. sequences coerce functions and dicts as `|` does ---------------------------------------
+
+
+def _length(text: str) -> int:
+    return len(text)
+
+
+def test_sequence_constructors_coerce_dicts_and_functions() -> None:
+    rag = RunnableSequence.from_([{"n": _length, "text": RunnablePassthrough()}, lambda d: f"{d['text']}:{d['n']}"])
+    assert rag.invoke("abc") == "abc:3"
+    direct = RunnableSequence(_length, str)
+    assert direct == RunnableLambda(_length) | RunnableLambda(str)
+    assert direct.invoke("ab") == "2"
+    with pytest.raises(TypeError, match="cannot pipe int"):
+        RunnableSequence.from_([RunnableLambda(_length), 5])
+
+
+# -- 13. any runnable becomes a tool --------------------------------------------------------
+
+
+def test_retrievers_parsers_and_models_become_tools() -> None:
+    from combinators.components import Bm25Retriever, Document, JsonOutputParser, StrOutputParser
+
+    retriever = Bm25Retriever.from_documents([Document("fog rolls in"), Document("sun shines")], k=1)
+    assert retriever.input_schema() == {"title": "Bm25RetrieverInput", "type": "string"}
+    search = retriever.as_tool(name="search", description="Search the notes.")
+    assert search.args == {"__arg1": {"type": "string"}}
+    assert search.invoke({"__arg1": "fog"}) == [Document("fog rolls in")]
+    assert search.invoke("sun") == [Document("sun shines")]
+
+    model = GenericFakeChatModel(Script(["hi there"], cycle=True))
+    ask = model.as_tool(name="ask", description="Ask the model.")
+    assert ask.args == {"__arg1": {"type": "string"}}
+    assert ask.invoke("hello").text == "hi there"
+
+    assert StrOutputParser().as_tool(name="text", description="d").invoke("x") == "x"
+    assert JsonOutputParser().as_tool(name="json", description="d").invoke('{"a": 1}') == {"a": 1}
+    assert FakeListLLM(["ok"]).as_tool(name="llm", description="d").invoke("q") == "ok"
+
+
+# -- 3. the run log's state holds the values ----------------------------------------------------
+
+
+def test_the_final_log_state_holds_the_values_and_only_its_json_form_is_json() -> None:
+    from combinators.components import AIMessageChunk, ChatPromptTemplate, StrOutputParser
+    from effects.projections import to_jsonable
+
+    model = GenericFakeChatModel(Script(["hello world"], cycle=True))
+    logs = list(model.stream_log("hi", diff=False))
+    state = logs[-1].state
+    streamed = state["streamed_output"]
+    assert all(type(chunk) is AIMessageChunk for chunk in streamed)
+    assert [chunk.text for chunk in streamed] == ["hello", " ", "world"]
+    final = state["final_output"]
+    assert type(final) is AIMessageChunk and final.text == "hello world" and final.chunk_position == "last"
+    assert final.id == streamed[0].id and str(final.id).startswith("lc_run--")  # the run's message id
+    assert to_jsonable(state)["final_output"]["content"] == "hello world"
+
+    chain = ChatPromptTemplate.from_messages([("human", "{q}")]) | model | StrOutputParser()
+    patches = list(chain.stream_log({"q": "x"}, include_names=["GenericFakeChatModel"]))
+    ops = [op for patch in patches for op in patch.ops]
+    streamed = [op["value"] for op in ops if op["path"] == "/logs/GenericFakeChatModel/streamed_output/-"]
+    assert type(streamed[0]) is AIMessageChunk and streamed[0].text == "hello"
+    assert [op["value"] for op in ops if op["path"] == "/final_output"][-1] == "hello world"
+
+
+# -- 14. sync batch is structured (documented in the README table) -------------------------------
+
+
+def test_sync_batch_stops_at_the_first_failure_unless_exceptions_are_returned() -> None:
+    started: list[int] = []
+
+    def step(x: int) -> int:
+        started.append(x)
+        if x == 0:
+            raise ValueError("first input fails")
+        return x
+
+    runnable = RunnableLambda(step)
+    with pytest.raises(ValueError, match="first input fails"):
+        runnable.batch([0, 1, 2, 3], {"max_concurrency": 1})
+    assert started == [0]  # the other inputs never ran (the peer runs them all, then raises)
+    started.clear()
+    outcomes = runnable.batch([0, 1, 2, 3], {"max_concurrency": 1}, return_exceptions=True)
+    assert sorted(started) == [0, 1, 2, 3] and outcomes[1:] == [1, 2, 3]
