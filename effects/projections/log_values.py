@@ -233,7 +233,7 @@ def owned(value: object) -> object:
     >>> owned(chunk) == chunk, owned(chunk)["a"] is chunk["a"], owned("x")
     (True, False, 'x')
     """
-    if type(value) is str or not isinstance(value, dict | list):  # nothing to copy
+    if type(value) is str or not _container(value):  # nothing to copy
         return value
     copies: dict[int, object] = {}
     root = _copied(value, copies)
@@ -243,14 +243,18 @@ def owned(value: object) -> object:
         if isinstance(container, dict):
             mapping = cast(dict[object, object], container)
             for key, item in mapping.items():
-                if isinstance(item, dict | list):
+                if _container(item):
                     mapping[key] = _own_child(item, copies, stack)
         else:
             items = cast(list[object], container)
             for index, item in enumerate(items):
-                if isinstance(item, dict | list):
+                if _container(item):
                     items[index] = _own_child(item, copies, stack)
     return root
+
+
+def _container(value: object) -> bool:
+    return isinstance(value, dict | list)
 
 
 def _copied(value: object, copies: dict[int, object]) -> object:
