@@ -57,7 +57,7 @@ class ThreadSubmission:
     def __init__(self, owner: Threads, job: BatchJob) -> None:
         self.owner = owner
         self.stop = threading.Event()
-        self.landed: queue.SimpleQueue[ItemOutcome] = queue.SimpleQueue()
+        self.landed: queue.SimpleQueue[ItemOutcome | BaseException] = queue.SimpleQueue()
         self.left = len(job.items) - owner.lose
         step = pickle.loads(cloudpickle.dumps(job.step))
         self.pool = ThreadPoolExecutor(job.max_concurrency or 4)
@@ -66,8 +66,12 @@ class ThreadSubmission:
             self.pool.submit(self._run, step, shipped, job)
 
     def _run(self, step: Any, item: ShippedItem, job: BatchJob) -> None:
-        outcomes = run_items(step, [item], job.kwargs, asynchronous=job.asynchronous, where="here", cancelled=self.stop.is_set)
-        self.landed.put(pickle.loads(cloudpickle.dumps(outcomes[0])))
+        try:
+            outcomes = run_items(step, [item], job.kwargs, asynchronous=job.asynchronous, where="here", cancelled=self.stop.is_set)
+            self.landed.put(pickle.loads(cloudpickle.dumps(outcomes[0])))
+        except BaseException as exc:  # the fake's own fault: shown by the test, not a hang
+            self.landed.put(exc)
+            raise
 
     def __iter__(self) -> Iterator[ItemOutcome]:
         return self
@@ -76,7 +80,10 @@ class ThreadSubmission:
         if self.left == 0 or self.stop.is_set():
             raise StopIteration
         self.left -= 1
-        return self.landed.get()
+        landed = self.landed.get(timeout=60)
+        if isinstance(landed, BaseException):
+            raise AssertionError("the fake executor's thread failed") from landed
+        return landed
 
     def cancel(self) -> None:
         self.owner.cancels += 1
