@@ -260,12 +260,17 @@ async def gather_structured(coroutines: list[Coroutine[object, object, object]])
     """
     import asyncio
 
+    failure: BaseException | None = None
     try:
         async with asyncio.TaskGroup() as group:
             for coroutine in coroutines:
                 group.create_task(coroutine)
     except BaseExceptionGroup as group_error:
-        raise _first_error(group_error) from None
+        failure = _first_error(group_error)
+    if failure is not None:
+        # Raised outside the handler: raised inside, the error's context would become the
+        # group that holds it, a cycle that tblib (Dask's error shipping) recurses on forever.
+        raise failure
 
 
 def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
