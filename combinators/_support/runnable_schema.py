@@ -29,6 +29,7 @@ def _title(name: str, suffix: str) -> str:
 def _declared(runnable: Runnable[Any, Any], which: str) -> object:
     from combinators.nodes.binding import RunnableBinding
     from combinators.nodes.lambda_ import RunnableLambda
+    from combinators.nodes.parallel import RunnableParallel
     from combinators.nodes.sequence import RunnableSequence
 
     if isinstance(runnable, RunnableBinding):
@@ -37,6 +38,11 @@ def _declared(runnable: Runnable[Any, Any], which: str) -> object:
     if isinstance(runnable, RunnableSequence):
         step = runnable.steps[0] if which == "input" else runnable.steps[-1]
         return _declared(step, which)
+    if isinstance(runnable, RunnableParallel) and which == "input":
+        # As the peer: the first branch that declares its input type gives the fan-out's
+        # (the quickstart's {"context": retriever | fmt, "question": passthrough} takes a str).
+        declared_inputs = (_declared(branch, which) for branch in runnable.steps.values())
+        return next((t for t in declared_inputs if t is not Any), Any)
     if isinstance(runnable, RunnableLambda):
         try:
             hints = get_type_hints(runnable.func)

@@ -99,6 +99,23 @@ def test_schemas_come_from_the_types() -> None:
     assert typed.output_schema() == {"title": "RunnableLambdaOutput", "type": "integer"}
 
 
+def test_a_fan_out_takes_the_input_type_of_its_first_declared_branch() -> None:
+    # The quickstart's shape: a retriever-like branch and a passthrough; the playground
+    # and the served schema then show a text box, as the peer's do.
+    from combinators import RunnablePassthrough
+
+    def lookup(question: str) -> list[str]:
+        return [question]
+
+    fan = RunnableParallel(question=RunnablePassthrough(), context=RunnableLambda(lookup))
+    assert fan.input_schema() == {"title": "RunnableParallel<question,context>Input", "type": "string"}
+    assert (fan | RunnableLambda(str)).input_schema()["type"] == "string"
+    untyped = RunnableParallel(a=RunnablePassthrough(), b=RunnablePassthrough())
+    assert "type" not in untyped.input_schema()
+    first = RunnableParallel(a=RunnableLambda(add), b=RunnableLambda(lookup))
+    assert first.input_schema()["type"] == "integer"
+
+
 def test_chain_decorator_makes_a_named_runnable() -> None:
     @chain
     def shout(text: str) -> str:
