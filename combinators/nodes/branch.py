@@ -25,8 +25,7 @@ from combinators.runnable.composing import Runnable
 from effects._runtime.scope import Scope
 from effects._runtime.closing import aiter_of, closing
 from effects.guards import is_list_of
-from effects._runtime.total import aadded_up, added_up
-from effects.values import NOTHING
+from effects._runtime.total import arun_on_total, run_on_total
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -102,19 +101,19 @@ class RunnableBranch(Runnable[In, Out]):
         return await scope.ainvoke(target, input, tag, kwargs)
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        total = added_up(inputs)
-        if total is NOTHING:
-            return
-        target, tag = self._choose(total, scope)
-        yield from scope.stream(target, iter((total,)), tag, kwargs)
+        def run(total: In) -> Iterator[Out]:
+            target, tag = self._choose(total, scope)
+            return scope.stream(target, iter((total,)), tag, kwargs)
 
-    async def step_astream(
+        return run_on_total(inputs, run)
+
+    def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
-        total = await aadded_up(inputs)
-        if total is NOTHING:
-            return
-        target, tag = await self._achoose(total, scope)
-        async with closing(scope.astream(target, aiter_of((total,)), tag, kwargs)) as outputs:
-            async for out in outputs:
-                yield out
+        async def run(total: In) -> AsyncIterator[Out]:
+            target, tag = await self._achoose(total, scope)
+            async with closing(scope.astream(target, aiter_of((total,)), tag, kwargs)) as outputs:
+                async for out in outputs:
+                    yield out
+
+        return arun_on_total(inputs, run)

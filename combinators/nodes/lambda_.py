@@ -31,9 +31,8 @@ from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.errors import InputError
 from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
-from effects._runtime.total import aadd_up, aadded_up, add_up, added_up
-from effects.values import NOTHING
+from effects._runtime.closing import aiter_of, closing
+from effects._runtime.total import aadd_up, add_up, arun_on_total, run_on_total
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -244,9 +243,14 @@ class RunnableLambda(Runnable[In, Out]):
     def step_stream(
         self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[Out]:
-        total = added_up(inputs)
-        if total is NOTHING:
-            return
+        return run_on_total(inputs, lambda total: self._stream_total(total, scope, kwargs))
+
+    def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
+    ) -> AsyncIterator[Out]:
+        return arun_on_total(inputs, lambda total: self._astream_total(total, scope, kwargs))
+
+    def _stream_total(self, total: In, scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         if self.kind is CallableKind.GENERATOR:
             yield from self.func(*self._args(total, scope), **kwargs)
             return
@@ -257,14 +261,11 @@ class RunnableLambda(Runnable[In, Out]):
             return
         yield out
 
-    async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
+    async def _astream_total(
+        self, total: In, scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         import asyncio
 
-        total = await aadded_up(inputs)
-        if total is NOTHING:
-            return
         func, kind = self._async_func()
         if kind is CallableKind.ASYNC_GENERATOR:
             async with closing(func(*self._args(total, scope), **kwargs)) as stream:
@@ -283,7 +284,7 @@ class RunnableLambda(Runnable[In, Out]):
             out = func(*self._args(total, scope), **kwargs)
         if isinstance(out, Runnable):
             returned: Runnable[Any, Out] = out  # pyright: ignore[reportUnknownVariableType]
-            async with closing(scope.with_recursion_step().astream(returned, _aone(total))) as stream:
+            async with closing(scope.with_recursion_step().astream(returned, aiter_of((total,)))) as stream:
                 async for chunk in stream:
                     yield chunk
             return
@@ -302,9 +303,6 @@ class RunnableLambda(Runnable[In, Out]):
             return self.afunc, self.afunc_kind
         return self.func, self.kind
 
-
-async def _aone(value: A) -> AsyncIterator[A]:
-    yield value
 
 
 def _run_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:

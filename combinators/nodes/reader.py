@@ -21,8 +21,7 @@ from effects.errors import InputError
 from effects._runtime.scope import Scope
 from effects._runtime.closing import aiter_of, closing
 from effects.guards import is_a
-from effects._runtime.total import aadded_up, added_up
-from effects.values import NOTHING
+from effects._runtime.total import arun_on_total, run_on_total
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -59,22 +58,22 @@ class RunnableBind(Runnable[In, Out]):
         return await scope.ainvoke(nxt, input)
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        total = added_up(inputs)
-        if total is NOTHING:
-            return
-        nxt = self._next(scope.invoke(self.first, total, None, kwargs))
-        yield from scope.stream(nxt, iter((total,)))
+        def run(total: In) -> Iterator[Out]:
+            nxt = self._next(scope.invoke(self.first, total, None, kwargs))
+            return scope.stream(nxt, iter((total,)))
 
-    async def step_astream(
+        return run_on_total(inputs, run)
+
+    def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
-        total = await aadded_up(inputs)
-        if total is NOTHING:
-            return
-        nxt = self._next(await scope.ainvoke(self.first, total, None, kwargs))
-        async with closing(scope.astream(nxt, aiter_of((total,)))) as outputs:
-            async for out in outputs:
-                yield out
+        async def run(total: In) -> AsyncIterator[Out]:
+            nxt = self._next(await scope.ainvoke(self.first, total, None, kwargs))
+            async with closing(scope.astream(nxt, aiter_of((total,)))) as outputs:
+                async for out in outputs:
+                    yield out
+
+        return arun_on_total(inputs, run)
 
 
 @final

@@ -28,11 +28,10 @@ import attrs
 
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import Runnable
-from effects._runtime.closing import closing
+from effects._runtime.closing import aiter_of, closing
 from effects._runtime.scope import Scope
-from effects._runtime.total import aadded_up, added_up
+from effects._runtime.total import arun_on_total, run_on_total
 from effects.errors import InputError, InputValueError
-from effects.values import NOTHING
 from effects.guards import is_a
 
 if TYPE_CHECKING:
@@ -104,26 +103,22 @@ class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
     def step_stream(
         self, inputs: Iterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[B]:
-        total: Any = added_up(inputs)
-        if total is NOTHING:
-            return
-        target, value = self._route(total)
-        yield from scope.stream(target, iter((value,)), None, kwargs)
+        def run(total: RouterInput[K, A]) -> Iterator[B]:
+            target, value = self._route(total)
+            return scope.stream(target, iter((value,)), None, kwargs)
 
-    async def step_astream(
+        return run_on_total(inputs, run)
+
+    def step_astream(
         self, inputs: AsyncIterator[RouterInput[K, A]], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[B]:
-        total: Any = await aadded_up(inputs)
-        if total is NOTHING:
-            return
-        target, value = self._route(total)
+        async def run(total: RouterInput[K, A]) -> AsyncIterator[B]:
+            target, value = self._route(total)
+            async with closing(scope.astream(target, aiter_of((value,)), None, kwargs)) as outputs:
+                async for out in outputs:
+                    yield out
 
-        async def once() -> AsyncIterator[A]:
-            yield value
-
-        async with closing(scope.astream(target, once(), None, kwargs)) as outputs:
-            async for out in outputs:
-                yield out
+        return arun_on_total(inputs, run)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A fork with one conditional edge per key."""

@@ -36,8 +36,7 @@ from effects.config import ConfigLike, RunConfig
 from effects._runtime.scope import Scope
 from effects.step import StepBinding
 from effects._runtime.closing import aiter_of
-from effects._runtime.total import aadd_up, aadded_up, add_up, added_up
-from effects.values import NOTHING
+from effects._runtime.total import aadd_up, add_up, arun_on_total, run_on_total
 from effects.values import NO_PARAMS
 
 if TYPE_CHECKING:
@@ -46,6 +45,8 @@ if TYPE_CHECKING:
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
+A = TypeVar("A")
+B = TypeVar("B")
 
 
 
@@ -127,35 +128,14 @@ class RunnableCore(Generic[In, Out]):
     ) -> Iterator[Out]:
         """Hook: a stream transform (default: add the input up with ``+``, then invoke, or
         the ``stream`` a subclass wrote in the peer's way)."""
-        total = added_up(inputs)
-        if total is NOTHING:
-            return
-        if _overrides(self, "stream"):
-            yield from self.stream(total, scope.config.for_children(), **kwargs)
-            return
-        yield self.step_invoke(total, scope, kwargs)
+        return run_on_total(inputs, lambda total: _stream_total(self, total, scope, kwargs))
 
-    async def step_astream(
+    def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
         """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``; a peer-style
         ``astream`` if a subclass wrote one)."""
-        total = await aadded_up(inputs)
-        if total is NOTHING:
-            return
-        if _overrides(self, "astream"):
-            async for chunk in self.astream(total, scope.config.for_children(), **kwargs):
-                yield chunk
-            return
-        if (
-            _overrides(self, "step_stream")
-            and not _overrides(self, "step_ainvoke")
-        ):
-            # A sync-only stream transform: run its generator over the collected input.
-            for out in self.step_stream(iter((total,)), scope, kwargs):
-                yield out
-            return
-        yield await self.step_ainvoke(total, scope, kwargs)
+        return arun_on_total(inputs, lambda total: _astream_total(self, total, scope, kwargs))
 
     def describe_input(self, input: In) -> object:
         """How events show this step's input (as is, unless a component says otherwise)."""
@@ -257,6 +237,28 @@ class RunnableCore(Generic[In, Out]):
         ['AB']
         """
         return entry.atransform(self, inputs, config, kwargs)
+
+
+def _stream_total(runnable: RunnableCore[A, B], total: A, scope: Scope, kwargs: Mapping[str, object]) -> Iterator[B]:
+    if _overrides(runnable, "stream"):
+        yield from runnable.stream(total, scope.config.for_children(), **kwargs)
+        return
+    yield runnable.step_invoke(total, scope, kwargs)
+
+
+async def _astream_total(
+    runnable: RunnableCore[A, B], total: A, scope: Scope, kwargs: Mapping[str, object]
+) -> AsyncIterator[B]:
+    if _overrides(runnable, "astream"):
+        async for chunk in runnable.astream(total, scope.config.for_children(), **kwargs):
+            yield chunk
+        return
+    if _overrides(runnable, "step_stream") and not _overrides(runnable, "step_ainvoke"):
+        # A sync-only stream transform: run its generator over the collected input.
+        for out in runnable.step_stream(iter((total,)), scope, kwargs):
+            yield out
+        return
+    yield await runnable.step_ainvoke(total, scope, kwargs)
 
 
 def _overrides(runnable: RunnableCore[Never, object], hook: str) -> bool:

@@ -20,17 +20,18 @@ True
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from typing import Final, Generic, TypeVar, cast, final
 
 from effects.errors import EmptyStreamError
 from effects.values import NOTHING, Nothing
-from effects._runtime.closing import aclose_all
+from effects._runtime.closing import aclose_all, closing
 
 _BLOCK: Final = 64
 
 
 T = TypeVar("T")
+O = TypeVar("O")
 
 
 def add_chunks(total: T | Nothing, chunk: T) -> T:
@@ -152,6 +153,42 @@ async def aadded_up(chunks: AsyncIterator[T]) -> T | Nothing:
     finally:
         await aclose_all((chunks,))
     return total.value()
+
+
+def run_on_total(chunks: Iterable[T], run: Callable[[T], Iterator[O]]) -> Iterator[O]:
+    """What ``run`` streams from ``chunks`` added up, nothing when there is no chunk: the
+    stream transform of a step that needs its whole input before it starts.
+
+    >>> list(run_on_total(iter(["a", "b"]), lambda text: iter(text.upper())))
+    ['A', 'B']
+    >>> list(run_on_total(iter([]), lambda text: iter(text.upper())))
+    []
+    """
+    total = added_up(chunks)
+    if total is NOTHING:
+        return
+    yield from run(total)
+
+
+async def arun_on_total(chunks: AsyncIterator[T], run: Callable[[T], AsyncIterator[O]]) -> AsyncIterator[O]:
+    """Async ``run_on_total``; both streams are closed when done.
+
+    >>> import asyncio
+    >>> async def letters():
+    ...     yield "x"; yield "y"
+    >>> async def shout(text):
+    ...     yield text.upper()
+    >>> async def main():
+    ...     return [out async for out in arun_on_total(letters(), shout)]
+    >>> asyncio.run(main())
+    ['XY']
+    """
+    total = await aadded_up(chunks)
+    if total is NOTHING:
+        return
+    async with closing(run(total)) as outputs:
+        async for out in outputs:
+            yield out
 
 
 def add_up(chunks: Iterable[T], name: str) -> T:

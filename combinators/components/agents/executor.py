@@ -39,7 +39,7 @@ from combinators import Runnable
 from combinators import RunnableTool
 from effects.errors import InputError, InputValueError
 from effects.authoring import Scope
-from effects.authoring import NOTHING, aadded_up, added_up, is_a
+from effects.authoring import arun_on_total, is_a, run_on_total
 
 STOPPED_AT_MAX_ITERATIONS: Final = "Agent stopped due to max iterations."
 """The output at the iteration limit with ``early_stopping_method="force"`` (the peer's text)."""
@@ -198,17 +198,17 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
     def step_stream(
         self, inputs: Iterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[dict[str, Any]]:
-        total: Any = added_up(inputs)
-        if total is NOTHING:
-            return
-        for piece in self.loop.pieces(self._inputs(total), scope):
-            yield self._chunk(piece)
+        def chunks(total: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+            for piece in self.loop.pieces(self._inputs(total), scope):
+                yield self._chunk(piece)
 
-    async def step_astream(
+        return run_on_total(inputs, chunks)
+
+    def step_astream(
         self, inputs: AsyncIterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[dict[str, Any]]:
-        total: Any = await aadded_up(inputs)
-        if total is NOTHING:
-            return
-        async for piece in self.loop.apieces(self._inputs(total), scope):
-            yield self._chunk(piece)
+        async def chunks(total: Mapping[str, Any]) -> AsyncIterator[dict[str, Any]]:
+            async for piece in self.loop.apieces(self._inputs(total), scope):
+                yield self._chunk(piece)
+
+        return arun_on_total(inputs, chunks)

@@ -52,7 +52,7 @@ from combinators import Runnable
 from combinators import RunnableTool
 from effects.errors import InputError, InputValueError
 from effects.authoring import Scope
-from effects.authoring import NOTHING, aadded_up, added_up
+from effects.authoring import arun_on_total, run_on_total
 
 Prompt: TypeAlias = "Runnable[Mapping[str, Any], LanguageModelInput]"
 """A prompt the loop fills with the input's variables and ``agent_scratchpad`` (the
@@ -309,18 +309,12 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
     def step_stream(
         self, inputs: Iterator[AgentInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[AgentResult]:
-        total: Any = added_up(inputs)
-        if total is not NOTHING:
-            yield from self.pieces(total, scope)
+        return run_on_total(inputs, lambda total: self.pieces(total, scope))
 
-    async def step_astream(
+    def step_astream(
         self, inputs: AsyncIterator[AgentInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[AgentResult]:
-        total: Any = await aadded_up(inputs)
-        if total is NOTHING:
-            return
-        async for piece in self.apieces(total, scope):
-            yield piece
+        return arun_on_total(inputs, lambda total: self.apieces(total, scope))
 
     def step_invoke(self, input: AgentInput, scope: Scope, kwargs: Mapping[str, object]) -> AgentResult:
         result = AgentResult()

@@ -38,7 +38,7 @@ import attrs
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
 from combinators.components.messages import AIMessage, BaseMessage, HumanMessage, Message
-from effects.authoring import NOTHING, Scope, aadded_up, added_up, closing, is_list_or_tuple, is_mapping
+from effects.authoring import Scope, added_up, arun_on_total, closing, is_list_or_tuple, is_mapping, run_on_total
 
 Out = TypeVar("Out")
 
@@ -192,9 +192,14 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
         return output
 
     def step_stream(self, inputs: Iterator[Any], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        input = added_up(inputs)
-        if input is NOTHING:
-            return
+        return run_on_total(inputs, lambda input: self._stream_turn(input, scope, kwargs))
+
+    def step_astream(
+        self, inputs: AsyncIterator[Any], scope: Scope, kwargs: Mapping[str, object]
+    ) -> AsyncIterator[Out]:
+        return arun_on_total(inputs, lambda input: self._astream_turn(input, scope, kwargs))
+
+    def _stream_turn(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         history = self._history(scope)
         past = scope.invoke(_LoadHistory(history), input)
         chunks: list[Out] = []
@@ -204,12 +209,7 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
         if chunks:
             scope.invoke(_SaveHistory(history), self._turn(input, added_up(iter(chunks))))
 
-    async def step_astream(
-        self, inputs: AsyncIterator[Any], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
-        input = await aadded_up(inputs)
-        if input is NOTHING:
-            return
+    async def _astream_turn(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         history = self._history(scope)
         past = await scope.ainvoke(_LoadHistory(history), input)
 

@@ -42,7 +42,7 @@ from effects.errors import EmptyStreamError, InputError
 from effects import RunInfo
 from effects.authoring import Scope
 from effects.authoring import closing
-from effects.authoring import NOTHING, aadded_up, added_up, is_list_of
+from effects.authoring import arun_on_total, is_list_of, run_on_total
 
 MessageLikeRepresentation: TypeAlias = "BaseMessage | str | tuple[str, str] | list[str] | Mapping[str, object]"
 """One message, or what stands for one: a (role, content) pair, a str (from a human), a
@@ -299,11 +299,18 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
     def step_stream(
         self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[ChatOutput]:
-        total: Any = added_up(inputs)
-        if total is NOTHING:
-            return
+        return run_on_total(inputs, lambda total: self._reply_stream(total, scope, kwargs))
+
+    def step_astream(
+        self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
+    ) -> AsyncIterator[ChatOutput]:
+        return arun_on_total(inputs, lambda total: self._areply_stream(total, scope, kwargs))
+
+    def _reply_stream(
+        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]
+    ) -> Iterator[ChatOutput]:
         stop, options = split_options(kwargs, self.name)
-        messages = to_messages(total, self.name)
+        messages = to_messages(input, self.name)
         if not self._streams_with(options):
             reply = self._generate(messages, stop, **options)
             yield _with_id(reply, run_message_id(scope.run, streamed=False))
@@ -312,14 +319,11 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         for chunk in self._stream(messages, stop, **options):
             yield _with_id(chunk, message_id)
 
-    async def step_astream(
-        self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
+    async def _areply_stream(
+        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[ChatOutput]:
-        total: Any = await aadded_up(inputs)
-        if total is NOTHING:
-            return
         stop, options = split_options(kwargs, self.name)
-        messages = to_messages(total, self.name)
+        messages = to_messages(input, self.name)
         if not self._streams_with(options):
             reply = await self._agenerate(messages, stop, **options)
             yield _with_id(reply, run_message_id(scope.run, streamed=False))

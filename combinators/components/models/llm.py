@@ -26,7 +26,7 @@ from combinators import Runnable
 from combinators.authoring import DeclaredFields
 from effects.authoring import Scope
 from effects.authoring import closing
-from effects.authoring import NOTHING, added_up
+from effects.authoring import run_on_total
 
 
 
@@ -95,11 +95,11 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     def step_stream(
         self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[str]:
-        total: Any = added_up(inputs)
-        if total is NOTHING:
-            return
+        return run_on_total(inputs, lambda total: self._text_stream(total, kwargs))
+
+    def _text_stream(self, input: LanguageModelInput, kwargs: Mapping[str, object]) -> Iterator[str]:
         stop, options = split_options(kwargs, self.name)
-        prompt = to_prompt_text(total, self.name)
+        prompt = to_prompt_text(input, self.name)
         if self.streams:
             yield from self._stream(prompt, stop, **options)
         else:
