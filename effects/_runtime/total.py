@@ -31,7 +31,7 @@ _BLOCK: Final = 64
 
 
 T = TypeVar("T")
-O = TypeVar("O")
+R = TypeVar("R")
 
 
 def add_chunks(total: T | Nothing, chunk: T) -> T:
@@ -155,7 +155,7 @@ async def aadded_up(chunks: AsyncIterator[T]) -> T | Nothing:
     return total.value()
 
 
-def run_on_total(chunks: Iterable[T], run: Callable[[T], Iterator[O]]) -> Iterator[O]:
+def run_on_total(chunks: Iterable[T], run: Callable[[T], Iterator[R]]) -> Iterator[R]:
     """What ``run`` streams from ``chunks`` added up, nothing when there is no chunk: the
     stream transform of a step that needs its whole input before it starts.
 
@@ -170,7 +170,7 @@ def run_on_total(chunks: Iterable[T], run: Callable[[T], Iterator[O]]) -> Iterat
     yield from run(total)
 
 
-async def arun_on_total(chunks: AsyncIterator[T], run: Callable[[T], AsyncIterator[O]]) -> AsyncIterator[O]:
+async def arun_on_total(chunks: AsyncIterator[T], run: Callable[[T], AsyncIterator[R]]) -> AsyncIterator[R]:
     """Async ``run_on_total``; both streams are closed when done.
 
     >>> import asyncio
