@@ -23,8 +23,7 @@ ChatOpenAI(api_key=Secret('**********'))
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, final, overload
 
 import attrs
@@ -38,7 +37,6 @@ from combinators.integrations.openai.client import (
     to_secret,
 )
 from combinators.components.models.errors import ModelStreamError
-from combinators.integrations.openai.errors import translate_error
 from combinators.integrations.openai.messages import (
     chunk_to_message_chunk,
     completion_to_message,
@@ -164,11 +162,6 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
 
     # ------------------------------------------------------------------ errors
 
-    def _typed(self, error: BaseException, model: str, *, streaming: bool = False) -> BaseException | None:
-        return translate_error(
-            error, model=model, base_url=self.resolved_base_url, streaming=streaming, hint=self._api_key().hint
-        )
-
     def _unfinished(self, model: str) -> ModelStreamError:
         where = f"{self.resolved_base_url} (model {model!r})"
         return ModelStreamError(
@@ -176,17 +169,6 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
             model=model,
             base_url=self.resolved_base_url,
         )
-
-    @contextmanager
-    def _typed_errors(self, model: str, *, streaming: bool = False) -> Generator[None]:
-        """Raise the client's failures as our typed model errors (others pass unchanged)."""
-        try:
-            yield
-        except Exception as error:
-            typed = self._typed(error, model, streaming=streaming)
-            if typed is None:
-                raise
-            raise typed from error
 
     def _request(
         self, messages: list[Message], stop: list[str] | None, stream: bool, kwargs: Mapping[str, Any]

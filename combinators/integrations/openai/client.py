@@ -30,7 +30,8 @@ import importlib
 import os
 import threading
 import weakref
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Generator, Mapping, MutableMapping
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, cast, final
 
@@ -39,6 +40,7 @@ import attrs
 from combinators.authoring import changed_fields
 
 from combinators.components.secrets import Secret
+from combinators.integrations.openai.errors import translate_error
 from effects.authoring import is_a
 
 if TYPE_CHECKING:
@@ -320,6 +322,18 @@ class OpenAIConnection:
             secrets_from_env=self.secrets_from_env,
             asynchronous=asynchronous,
         )
+
+    @contextmanager
+    def _typed_errors(self, model: str, *, streaming: bool = False) -> Generator[None]:
+        """Raise the client's failures as our typed model errors (others pass unchanged)."""
+        try:
+            yield
+        except Exception as error:
+            hint = self._api_key().hint
+            typed = translate_error(error, model=model, base_url=self.resolved_base_url, streaming=streaming, hint=hint)
+            if typed is None:
+                raise
+            raise typed from error
 
     def _sync_client(self) -> OpenAI:
         return self._clients.sync_client(lambda: cast("OpenAI", self._client(asynchronous=False)))

@@ -24,7 +24,6 @@ from combinators.integrations.openai.client import (
     to_secret,
 )
 from combinators.components.models.errors import ModelResponseError
-from combinators.integrations.openai.errors import translate_error
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from effects.authoring import is_a
 
@@ -91,10 +90,6 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
     def _batches(self, texts: list[str]) -> list[list[str]]:
         return [texts[start : start + self.chunk_size] for start in range(0, len(texts), self.chunk_size)]
 
-    def _failure(self, error: Exception) -> Exception | None:
-        hint = self._api_key().hint
-        return translate_error(error, model=self.model, base_url=self.resolved_base_url, hint=hint)
-
     def _vectors(self, response: CreateEmbeddingResponse, count: int) -> list[list[float]]:
         items = sorted(response.data, key=lambda item: item.index)
         if len(items) != count:
@@ -113,15 +108,10 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
         """
         vectors: list[list[float]] = []
         for batch in self._batches(check_texts(texts)):
-            try:
+            with self._typed_errors(self.model):
                 response = self._sync_client().embeddings.create(
                     input=batch, model=self.model, encoding_format="float", extra_body=self._extra()
                 )
-            except Exception as error:
-                typed = self._failure(error)
-                if typed is None:
-                    raise
-                raise typed from error
             vectors.extend(self._vectors(response, len(batch)))
         return vectors
 
@@ -138,15 +128,10 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
         """
         vectors: list[list[float]] = []
         for batch in self._batches(check_texts(texts)):
-            try:
+            with self._typed_errors(self.model):
                 response = await self._async_client().embeddings.create(
                     input=batch, model=self.model, encoding_format="float", extra_body=self._extra()
                 )
-            except Exception as error:
-                typed = self._failure(error)
-                if typed is None:
-                    raise
-                raise typed from error
             vectors.extend(self._vectors(response, len(batch)))
         return vectors
 
