@@ -36,11 +36,12 @@ from effects.guards import is_list as is_list
 from effects.guards import is_list_of as is_list_of
 from effects.guards import is_list_or_tuple as is_list_or_tuple
 from effects.guards import is_mapping as is_mapping
+from effects.guards import is_str_mapping as is_str_mapping
 from effects.step import Step as Step
 from effects.step import StepBinding as StepBinding
 
 __all__ = [
     "NOTHING", "Scope", "Step", "StepBinding", "aadded_up", "added_up", "arun_on_total", "checked", "closing",
     "gather_structured", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping",
-    "new_run_id", "run_indexed", "run_on_total",
+    "is_str_mapping", "new_run_id", "run_indexed", "run_on_total",
 ]  # fmt: skip

@@ -60,6 +60,15 @@ def is_mapping(value: object) -> TypeGuard[Mapping[object, object]]:
     return isinstance(value, Mapping)
 
 
+def is_str_mapping(value: object) -> TypeGuard[Mapping[str, object]]:
+    """Whether ``value`` is a mapping whose keys are all str (as a JSON object's are).
+
+    >>> is_str_mapping({"a": 1}), is_str_mapping({1: "a"}), is_str_mapping(["a"])
+    (True, False, False)
+    """
+    return is_mapping(value) and all(isinstance(key, str) for key in value)
+
+
 def is_dict(value: object) -> TypeGuard[dict[object, object]]:
     """Whether ``value`` is a dict (a ``dict`` exactly or a subclass), its keys and values ``object``.
 
@@ -96,4 +105,6 @@ def is_list_of(value: object, kind: type[T]) -> TypeIs[list[T] | tuple[T, ...]]:
     return is_list_or_tuple(value) and all(isinstance(item, kind) for item in value)
 
 
-__all__ = ["checked", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping", "is_subclass"]
+__all__ = [
+    "checked", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping", "is_str_mapping", "is_subclass",
+]  # fmt: skip

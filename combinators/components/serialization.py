@@ -38,13 +38,13 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Final, cast, final
+from typing import Final, final
 
 import attrs
 
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from effects.errors import CombinatorsError
-from effects.authoring import checked, is_a, is_list_or_tuple, is_mapping
+from effects.authoring import checked, is_a, is_dict, is_list, is_list_or_tuple, is_mapping, is_str_mapping
 
 MARKER: Final = "__combinators__"
 VERSION: Final = 1
@@ -174,33 +174,32 @@ def _encode(
         raise _too_deep(path, limit)
     if isinstance(value, Secret):
         return {MARKER: VERSION, "type": "secret", "name": path[-1] if path else None}
-    if attrs.has(type(value)):
+    cls = type(value)
+    if attrs.has(cls):
         if room < 2:  # the marker, then its kwargs
             raise _too_deep(path, limit)
         kwargs = {
             field.alias: _encode(getattr(value, field.name), (*path, field.alias), room - 2, limit, other)
-            for field in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))
+            for field in attrs.fields(cls)
             if field.init and SET_BY_LOADS not in field.metadata
         }
-        return {MARKER: VERSION, "type": "constructor", "id": type_id(type(value)), "kwargs": kwargs}
+        return {MARKER: VERSION, "type": "constructor", "id": type_id(cls), "kwargs": kwargs}
     if is_mapping(value):
-        items = value
-        for key in items:
-            if not isinstance(key, str) and other is not None:
-                return other(items)
-            if not isinstance(key, str):
-                raise MalformedDataError(
-                    f"cannot serialize a mapping with a {type(key).__name__} key at {_where(path)}; keys must be str"
-                )
-        members = cast("Mapping[str, object]", items).items()
-        if MARKER in items:
+        if not is_str_mapping(value):
+            if other is not None:
+                return other(value)
+            key = next(key for key in value if not isinstance(key, str))
+            raise MalformedDataError(
+                f"cannot serialize a mapping with a {type(key).__name__} key at {_where(path)}; keys must be str"
+            )
+        if MARKER in value:
             # User data that looks like a marker: keep it data (pairs, so no dict has the
             # key): the marker, its list of pairs, each pair, then the values.
             if room < 3:
                 raise _too_deep(path, limit)
-            pairs = [[key, _encode(item, (*path, key), room - 3, limit, other)] for key, item in members]
+            pairs = [[key, _encode(item, (*path, key), room - 3, limit, other)] for key, item in value.items()]
             return {MARKER: VERSION, "type": "escaped", "items": pairs}
-        return {key: _encode(item, (*path, key), room - 1, limit, other) for key, item in members}
+        return {key: _encode(item, (*path, key), room - 1, limit, other) for key, item in value.items()}
     if is_list_or_tuple(value):
         return [_encode(item, (*path, str(i)), room - 1, limit, other) for i, item in enumerate(value)]
     if other is not None:
@@ -248,10 +247,10 @@ def dumps(value: object, *, indent: int | None = None, max_depth: int = MAX_DEPT
 # -- loading -------------------------------------------------------------------------------
 
 
-def _allowlist(allowed: Iterable[type]) -> dict[str, type]:
+def _allowlist(allowed: Iterable[type]) -> dict[str, type[attrs.AttrsInstance]]:
     if isinstance(allowed, (str, type)):
         raise TypeError("'allowed' must be an iterable of classes, e.g. allowed=[AIMessage]")
-    classes: dict[str, type] = {}
+    classes: dict[str, type[attrs.AttrsInstance]] = {}
     for cls in allowed:
         if not is_a(cls, type) or not attrs.has(cls):
             raise TypeError(f"'allowed' may hold attrs classes only, got {cls!r}")
@@ -262,29 +261,31 @@ def _allowlist(allowed: Iterable[type]) -> dict[str, type]:
 @final
 @attrs.frozen
 class _Loader:
-    classes: Mapping[str, type]
+    classes: Mapping[str, type[attrs.AttrsInstance]]
     secrets: Mapping[str, Secret]
     max_depth: int
 
     def decode(self, data: object, path: tuple[str, ...], room: int) -> object:
         """``data`` rebuilt; ``room`` more levels of JSON nesting may open in it."""
-        if not isinstance(data, list | dict):
-            return data
+        if is_list(data):
+            self.check_room(path, room)
+            return [self.decode(item, (*path, str(i)), room - 1) for i, item in enumerate(data)]
+        if is_dict(data):
+            self.check_room(path, room)
+            if MARKER not in data:
+                return {key: self.decode(item, (*path, str(key)), room - 1) for key, item in data.items()}
+            return self.marker(data, path, room)
+        return data
+
+    def check_room(self, path: tuple[str, ...], room: int) -> None:
         if room < 1:
             where = _where(path)
             where = where if len(where) <= 60 else where[:57] + "..."
             raise DataTooDeepError(
                 f"the data nests deeper than {self.max_depth} levels (at {where}); raise max_depth to allow it"
             )
-        if isinstance(data, list):
-            items = cast("list[object]", data)
-            return [self.decode(item, (*path, str(i)), room - 1) for i, item in enumerate(items)]
-        fields = cast("dict[str, object]", data)
-        if MARKER not in fields:
-            return {key: self.decode(item, (*path, key), room - 1) for key, item in fields.items()}
-        return self.marker(fields, path, room)
 
-    def marker(self, fields: dict[str, object], path: tuple[str, ...], room: int) -> object:
+    def marker(self, fields: Mapping[object, object], path: tuple[str, ...], room: int) -> object:
         kind = fields.get("type")
         expected = {"escaped": {"items"}, "secret": {"name"}, "constructor": {"id", "kwargs"}}.get(
             kind if isinstance(kind, str) else ""
@@ -292,13 +293,9 @@ class _Loader:
         if fields.get(MARKER) != VERSION or expected is None or set(fields) != {MARKER, "type", *expected}:
             raise MalformedDataError(f"malformed {MARKER} marker at {_where(path)}: {fields!r}")
         if kind == "escaped":
-            items = fields["items"]
-            if not isinstance(items, list) or not all(
-                isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)  # pyright: ignore[reportUnknownArgumentType]
-                for pair in cast("list[object]", items)
-            ):
+            pairs = _escaped_pairs(fields["items"])
+            if pairs is None:
                 raise MalformedDataError(f"malformed escaped mapping at {_where(path)}")
-            pairs = cast("list[tuple[str, object]]", items)
             return {key: self.decode(item, (*path, key), room - 3) for key, item in pairs}
         if kind == "secret":
             name = fields["name"]
@@ -309,7 +306,7 @@ class _Loader:
         return self.construct(fields["id"], fields["kwargs"], path, room)
 
     def construct(self, class_id: object, kwargs: object, path: tuple[str, ...], room: int) -> object:
-        if not isinstance(class_id, str) or not isinstance(kwargs, dict):
+        if not isinstance(class_id, str) or not is_dict(kwargs):
             raise MalformedDataError(f"malformed constructor marker at {_where(path)}")
         cls = self.classes.get(class_id)
         if cls is None:
@@ -318,9 +315,9 @@ class _Loader:
                 f"cannot load {class_id!r}: it is not in the allowed types (allowed: {allowed})"
             )
         arguments = {
-            key: self.decode(item, (*path, key), room - 2) for key, item in cast("dict[str, object]", kwargs).items()
+            str(key): self.decode(item, (*path, str(key)), room - 2) for key, item in kwargs.items()
         }
-        for field in attrs.fields(cast("type[attrs.AttrsInstance]", cls)):
+        for field in attrs.fields(cls):
             if SET_BY_LOADS in field.metadata:
                 if field.alias in arguments:
                     raise MalformedDataError(
@@ -331,6 +328,21 @@ class _Loader:
             return cls(**arguments)
         except (TypeError, ValueError) as error:
             raise MalformedDataError(f"cannot build {class_id!r} at {_where(path)}: {error}") from error
+
+
+def _escaped_pairs(items: object) -> list[tuple[str, object]] | None:
+    """An escaped mapping's ``[key, value]`` pairs, or None when they are malformed."""
+    if not is_list(items):
+        return None
+    pairs: list[tuple[str, object]] = []
+    for pair in items:
+        if not is_list(pair) or len(pair) != 2:
+            return None
+        key, value = pair
+        if not isinstance(key, str):
+            return None
+        pairs.append((key, value))
+    return pairs
 
 
 def from_data(

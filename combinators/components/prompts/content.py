@@ -16,11 +16,12 @@ str is parsed when built, in the message's template format.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias, cast, final
+from typing import TypeAlias, final
 
 import attrs
 
 from combinators.components.prompts.formats import Template, TemplateFormat
+from effects.authoring import is_dict, is_list, is_list_or_tuple, is_mapping
 
 ContentPartLike: TypeAlias = "str | Mapping[str, object]"
 """One part of a multipart template as written: text, or a content block."""
@@ -36,50 +37,52 @@ def _parsed_tree(value: object, template_format: TemplateFormat) -> object:
     """``value`` with every str replaced by its parsed ``Template`` (dicts and lists kept)."""
     if isinstance(value, str):
         return Template(value, template_format)
-    if isinstance(value, Mapping):
-        items = cast("Mapping[object, object]", value)
-        return {str(k): _parsed_tree(v, template_format) for k, v in items.items()}
-    if isinstance(value, (list, tuple)):
-        return [_parsed_tree(v, template_format) for v in cast("Sequence[object]", value)]
+    if is_mapping(value):
+        return _parsed_block(value, template_format)
+    if is_list_or_tuple(value):
+        return [_parsed_tree(v, template_format) for v in value]
     return value
 
 
-def _block(part: object, template_format: TemplateFormat) -> object:
+def _parsed_block(block: Mapping[object, object], template_format: TemplateFormat) -> dict[str, object]:
+    return {str(k): _parsed_tree(v, template_format) for k, v in block.items()}
+
+
+def _block(part: object, template_format: TemplateFormat) -> dict[str, object]:
     if isinstance(part, str):
-        return _parsed_tree({"type": "text", "text": part}, template_format)
-    if not isinstance(part, Mapping):
+        return _parsed_block({"type": "text", "text": part}, template_format)
+    if not is_mapping(part):
         raise TypeError(f"a content part must be a str or a dict (a content block), got {type(part).__name__}")
-    block = cast("Mapping[str, object]", part)
-    keys = set(block)
-    if "text" in block and keys <= {"type", "text"} and block.get("type", "text") == "text":
-        return _parsed_tree({"type": "text", "text": block["text"]}, template_format)
-    if "image_url" in block and keys <= {"type", "image_url"}:
-        image: object = block["image_url"]
+    keys = set(part)
+    if "text" in part and keys <= {"type", "text"} and part.get("type", "text") == "text":
+        return _parsed_block({"type": "text", "text": part["text"]}, template_format)
+    if "image_url" in part and keys <= {"type", "image_url"}:
+        image: object = part["image_url"]
         if isinstance(image, str):
             image = {"url": image}
-        if not isinstance(image, Mapping):
+        if not is_mapping(image):
             raise TypeError(f"an image_url block needs a str or a dict url, got {type(image).__name__}")
-        return _parsed_tree({"type": "image_url", "image_url": cast("Mapping[str, object]", image)}, template_format)
-    return _parsed_tree(block, template_format)
+        return _parsed_block({"type": "image_url", "image_url": image}, template_format)
+    return _parsed_block(part, template_format)
 
 
 def _variables(tree: object) -> frozenset[str]:
     if isinstance(tree, Template):
         return frozenset(tree.variables)
-    if isinstance(tree, dict):
-        return frozenset[str]().union(*(_variables(v) for v in cast("dict[str, object]", tree).values()))
-    if isinstance(tree, list):
-        return frozenset[str]().union(*(_variables(v) for v in cast("list[object]", tree)))
+    if is_dict(tree):
+        return frozenset[str]().union(*(_variables(v) for v in tree.values()))
+    if is_list(tree):
+        return frozenset[str]().union(*(_variables(v) for v in tree))
     return frozenset[str]()
 
 
 def _render(tree: object, values: Mapping[str, object], owner: str) -> object:
     if isinstance(tree, Template):
         return tree.format(values, owner=owner)
-    if isinstance(tree, dict):
-        return {k: _render(v, values, owner) for k, v in cast("dict[str, object]", tree).items()}
-    if isinstance(tree, list):
-        return [_render(v, values, owner) for v in cast("list[object]", tree)]
+    if is_dict(tree):
+        return {k: _render(v, values, owner) for k, v in tree.items()}
+    if is_list(tree):
+        return [_render(v, values, owner) for v in tree]
     return tree
 
 
@@ -89,11 +92,10 @@ def content_key(content: object) -> object:
     >>> content_key(["a", {"text": "b"}])
     ('a', (('text', 'b'),))
     """
-    if isinstance(content, Mapping):
-        items = cast("Mapping[object, object]", content).items()
-        return tuple(sorted(((str(k), content_key(v)) for k, v in items), key=repr))
-    if isinstance(content, (list, tuple)):
-        return tuple(content_key(v) for v in cast("Sequence[object]", content))
+    if is_mapping(content):
+        return tuple(sorted(((str(k), content_key(v)) for k, v in content.items()), key=repr))
+    if is_list_or_tuple(content):
+        return tuple(content_key(v) for v in content)
     return content
 
 
@@ -106,8 +108,7 @@ def to_content(value: ContentLike) -> str | tuple[ContentPartLike, ...]:
     if isinstance(value, str):
         return value
     if isinstance(value, (list, tuple)):
-        parts = cast("Sequence[object]", value)
-        return tuple(dict(cast("Mapping[str, object]", p)) if isinstance(p, Mapping) else cast(str, p) for p in parts)
+        return tuple(dict(part) if isinstance(part, Mapping) else part for part in value)
     raise TypeError(f"a message template is a str or a list of content parts, got {type(value).__name__}")
 
 
@@ -121,7 +122,7 @@ class ContentTemplate:
     """
 
     text: Template | None
-    blocks: tuple[object, ...]
+    blocks: tuple[dict[str, object], ...]
 
     @staticmethod
     def parse(content: ContentLike, template_format: TemplateFormat = "f-string") -> ContentTemplate:
@@ -142,4 +143,4 @@ class ContentTemplate:
         """The content these values make (missing variables raise the peer's ``KeyError``)."""
         if self.text is not None:
             return self.text.format(values, owner=owner)
-        return tuple(cast("Mapping[str, object]", _render(block, values, owner)) for block in self.blocks)
+        return tuple({k: _render(v, values, owner) for k, v in block.items()} for block in self.blocks)
