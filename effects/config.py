@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, TypeAlias, TypedDict, TypeVar, cast, final
+from typing import TYPE_CHECKING, Final, TypeAlias, TypedDict, TypeGuard, TypeVar, final
 from uuid import UUID
 
 import attrs
+
+from effects.guards import is_mapping
 
 if TYPE_CHECKING:
     from effects.executors import Executor
@@ -127,7 +129,7 @@ class RunConfig:
         for a in attrs.fields(RunConfig):
             value: object = getattr(self, a.name)
             if value != a.default:
-                shown_value = dict(cast("Mapping[str, object]", value)) if isinstance(value, Mapping) else value
+                shown_value = dict(value) if is_mapping(value) else value
                 shown.append(f"{a.name}={shown_value!r}")
         return f"RunConfig({', '.join(shown)})"
 
@@ -169,10 +171,9 @@ class RunConfig:
         >>> RunConfig(tags=("a",))["tags"], RunConfig()["configurable"]
         (['a'], {})
         """
-        shape = cast("Mapping[str, object]", self.to_dict())
         if key == "callbacks":
             return None
-        return shape[key]
+        return self._shape()[key]
 
     def get(self, key: str, default: object = None) -> object:
         """``config.get(key, default)`` over the LangChain-shaped dict.
@@ -180,8 +181,10 @@ class RunConfig:
         >>> RunConfig().get("run_name", "unnamed"), RunConfig(max_concurrency=2).get("max_concurrency")
         ('unnamed', 2)
         """
-        shape = cast("Mapping[str, object]", self.to_dict())
-        return shape.get(key, default)
+        return self._shape().get(key, default)
+
+    def _shape(self) -> Mapping[str, object]:
+        return self.to_dict()  # read by any key: a TypedDict is a Mapping[str, object]
 
     def to_dict(self) -> RunConfigDict:
         """The LangChain-shaped dict, as passed to functions that take a config.
@@ -309,11 +312,16 @@ def _opt_number(value: object) -> float | None:
 def _executor(value: object) -> Executor | None:
     if value is None:
         return None
-    if not (hasattr(value, "submit") and hasattr(value, "name")):
+    if not _is_executor(value):
         raise TypeError(
             f"config['executor'] must be an Executor (with name and submit), got {type(value).__name__}"
         )
-    return cast("Executor", value)  # checked structurally above
+    return value
+
+
+def _is_executor(value: object) -> TypeGuard[Executor]:
+    # Structurally, as the protocol says: a name and a submit method.
+    return hasattr(value, "submit") and hasattr(value, "name")
 
 
 def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:

@@ -32,7 +32,7 @@ from jsonschema.validators import validator_for
 from combinators.integrations.serving.errors import ErrorInfo, Rejected, invalid
 from effects.projections import JsonValue
 from effects.projections.filters import RunTypes
-from effects.authoring import is_list_of
+from effects.authoring import is_list_of, is_str_mapping
 
 Loc = tuple[str | int, ...]
 
@@ -57,7 +57,7 @@ def problem(loc: Loc, msg: str, kind: str) -> dict[str, JsonValue]:
     return {"loc": list(loc), "msg": msg, "type": kind}
 
 
-def read_json(raw: bytes) -> dict[str, object]:
+def read_json(raw: bytes) -> Mapping[str, object]:
     """The body as a JSON object; 400 if it is not JSON, 422 if it is not an object."""
     try:
         body: object = json.loads(raw)
@@ -65,12 +65,12 @@ def read_json(raw: bytes) -> dict[str, object]:
         reason = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
         where = f" at line {error.lineno} column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
         raise Rejected(ErrorInfo(400, "InvalidJSON", f"Invalid JSON body: {reason}{where}")) from None
-    if not isinstance(body, dict):
+    if not is_str_mapping(body):  # a JSON object's keys are str
         raise invalid(
             "the body must be a JSON object",
             problem(("body",), f"expected an object, got {_kind(body)}", "type"),
         )
-    return cast("dict[str, object]", body)
+    return body
 
 
 def _kind(value: object) -> str:
@@ -103,11 +103,11 @@ def optional_object(body: Mapping[str, object], key: str) -> Mapping[str, object
     value = body.get(key)
     if value is None:
         return {}
-    if not isinstance(value, dict):
+    if not is_str_mapping(value):  # a JSON object's keys are str
         raise invalid(
             f"{key!r} must be an object", problem(("body", key), f"expected an object, got {_kind(value)}", "type")
         )
-    return cast("dict[str, object]", value)
+    return value
 
 
 def optional_bool(body: Mapping[str, object], key: str, default: bool) -> bool:

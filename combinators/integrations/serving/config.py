@@ -29,7 +29,7 @@ from starlette.requests import Request
 from combinators.integrations.serving.bodies import Loc, problem
 from combinators.integrations.serving.errors import invalid
 from effects import RunConfig
-from effects.authoring import is_list_of
+from effects.authoring import is_dict, is_list_of, is_mapping
 
 SETTABLE_KEYS: Final = ("configurable", "tags", "metadata", "recursion_limit", "max_concurrency", "timeout")
 """The config keys a server may let clients set (``run_name`` and ``run_id`` are the server's)."""
@@ -95,9 +95,9 @@ class ConfigPolicy:
         """The part of a client's config the server keeps (checked; 422 when malformed)."""
         if raw is None:
             return _NOTHING_SET
-        if not isinstance(raw, dict):
+        if not is_dict(raw):
             raise invalid("config must be an object", problem(loc, "expected an object", "type"))
-        sent = cast("dict[str, object]", raw)
+        sent = raw
         configurable = sent.get("configurable")
         if configurable and "configurable" not in self.keys:
             raise invalid(
@@ -148,7 +148,7 @@ def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, Any]) -> d
     {'title': 'absConfig', 'type': 'object', 'properties': {'tags': {'type': 'array', 'items': {'type': 'string'}}}}
     """
     properties: object = runnable_schema.get("properties")
-    configurable = cast("Mapping[str, object]", properties).get("configurable") if isinstance(properties, Mapping) else None
+    configurable = properties.get("configurable") if is_mapping(properties) else None
     shapes: Mapping[str, Any] = {
         "configurable": configurable or {"type": "object"},
         "tags": {"type": "array", "items": {"type": "string"}},

@@ -25,6 +25,7 @@ from combinators import ConfigurableError
 from combinators.components import ModelRateLimitError, TransientModelError
 from effects import InputError, InputValueError
 from effects.projections import JsonValue
+from effects.authoring import is_dict
 
 log: Final = logging.getLogger("combinators.serving")
 
@@ -79,7 +80,7 @@ class ErrorInfo:
         >>> ErrorInfo.from_json({"status_code": 500, "message": "Internal Server Error"})
         ErrorInfo(status_code=500, type='HTTP500', message='Internal Server Error', retryable=False, retry_after=None, detail=())
         """
-        fields = cast("dict[str, object]", data) if isinstance(data, dict) else {}
+        fields: Mapping[object, object] = data if is_dict(data) else {}
         status = fields.get("status_code", status_code)
         if not isinstance(status, int) or isinstance(status, bool):
             status = status_code

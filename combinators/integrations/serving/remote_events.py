@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final, cast, final
+from typing import Final, final
 from uuid import UUID
 
 from combinators.integrations.serving.errors import ErrorInfo
@@ -38,6 +38,7 @@ from effects import (
     RunStreamed,
     current_clock,
 )
+from effects.authoring import is_dict, is_list, is_str_mapping
 
 _EVENT: Final = re.compile(r"^on_([a-z_]+?)_(start|stream|end|error)$")
 
@@ -60,12 +61,12 @@ class ServerEvents:
 
     def effect(self, event: object) -> Effect | None:
         """The effect of one event (``None`` for an event that is not a run's)."""
-        if not isinstance(event, dict):
+        if not is_dict(event):
             return None
-        fields = cast("dict[str, object]", event)
+        fields = event
         kind = fields.get("event")
         data_raw = fields.get("data")
-        data = cast("dict[str, object]", data_raw) if isinstance(data_raw, dict) else {}
+        data: Mapping[object, object] = data_raw if is_dict(data_raw) else {}
         now = current_clock().now()
         if kind == "on_custom_event":
             run = self._run(fields, "chain")
@@ -103,7 +104,7 @@ class ServerEvents:
         """
         return remote_error(ErrorInfo.from_json(shown), self.url)
 
-    def _run(self, fields: Mapping[str, object], run_type: str) -> RunInfo:
+    def _run(self, fields: Mapping[object, object], run_type: str) -> RunInfo:
         key = str(fields.get("run_id"))
         known = self._runs.get(key)
         if known is not None:
@@ -114,11 +115,11 @@ class ServerEvents:
         name = fields.get("name")
         run = RunInfo(
             UUID(key),
-            tuple(UUID(str(p)) for p in cast("list[object]", parents)) if isinstance(parents, list) else (),
+            tuple(UUID(str(p)) for p in parents) if is_list(parents) else (),
             name if isinstance(name, str) else "",
             run_type,
-            tuple(str(t) for t in cast("list[object]", tags)) if isinstance(tags, list) else (),
-            cast("dict[str, object]", metadata) if isinstance(metadata, dict) else {},
+            tuple(str(t) for t in tags) if is_list(tags) else (),
+            metadata if is_dict(metadata) and is_str_mapping(metadata) else {},
         )
         self._runs[key] = run
         return run

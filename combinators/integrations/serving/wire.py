@@ -35,6 +35,7 @@ from typing import Final, cast
 from combinators.components import PROMPT_VALUE_TYPES, Document
 from combinators.components.serialization import MARKER, from_data, to_data, type_id
 from effects.projections import JsonValue, compact_json, to_jsonable
+from effects.authoring import is_dict, is_list
 
 WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document)
 """The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values, documents."""
@@ -47,7 +48,7 @@ def to_wire(value: object) -> JsonValue:
     ['a', 1.5, 'NaN']
     """
     if value is None or type(value) is str or type(value) is int or type(value) is bool:
-        return cast(JsonValue, value)  # most chunks: no walk at all
+        return value  # most chunks: no walk at all
     return cast(JsonValue, to_data(value, other=to_jsonable))
 
 
@@ -100,11 +101,11 @@ def from_wire(data: object, types: WireTypes = DEFAULT_WIRE_TYPES) -> object:
     >>> from_wire({"__combinators__": 1, "type": "constructor", "id": "app.Secretive", "kwargs": {}})
     {'__combinators__': 1, 'type': 'constructor', 'id': 'app.Secretive', 'kwargs': {}}
     """
-    if isinstance(data, list):
-        return [from_wire(item, types) for item in cast("list[object]", data)]
-    if not isinstance(data, dict):
+    if is_list(data):
+        return [from_wire(item, types) for item in data]
+    if not is_dict(data):
         return data
-    fields = cast("dict[str, object]", data)
+    fields = data
     if MARKER not in fields:
         return {key: from_wire(item, types) for key, item in fields.items()}
     if fields.get("type") == "constructor" and not types.allows(fields.get("id")):
