@@ -36,10 +36,12 @@ import inspect
 import math
 import textwrap
 import types
-from collections.abc import Collection, Mapping
-from typing import Any, Final, cast
+from collections.abc import Collection
+from typing import Final, cast
 
 import attrs
+
+from effects.guards import is_mapping
 
 _FACTORY: Final = cast("type[object]", attrs.Factory)  # a function to type checkers, a class at runtime
 
@@ -129,8 +131,8 @@ def value_repr(value: object) -> str:
     if isinstance(value, tuple):
         items = [value_repr(v) for v in cast("tuple[object, ...]", value)]
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-    if isinstance(value, Mapping):
-        pairs = cast("Mapping[object, object]", value).items()
+    if is_mapping(value):
+        pairs = value.items()
         return "{" + ", ".join(f"{k!r}: {value_repr(v)}" for k, v in pairs) + "}"
     if callable(value) and not hasattr(value, "__attrs_attrs__"):
         return callable_repr(value)
@@ -149,8 +151,11 @@ def keyword_reprs(**fields: tuple[object, object]) -> list[str]:
 def changed_fields(value: object, *, skip: Collection[str] = ()) -> list[str]:
     """``name=value`` for each constructor field of an attrs ``value`` that is required or
     differs from its default (fields hidden from ``repr`` and those in ``skip`` left out)."""
+    cls = type(value)
+    if not attrs.has(cls):
+        raise attrs.exceptions.NotAnAttrsClassError(f"{cls!r} is not an attrs-decorated class.")
     shown: list[str] = []
-    for field in attrs.fields(cast(Any, type(value))):
+    for field in attrs.fields(cls):
         if not field.repr or not field.init or field.name in skip:
             continue
         current = getattr(value, field.name)

@@ -15,7 +15,7 @@ MessagesPlaceholder('history', optional=True)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Final, TypeAlias, cast
 
 from combinators.components.messages.values import (
@@ -34,6 +34,7 @@ from combinators.components.prompts.chat_parts import (
 )
 from combinators.components.prompts.content import ContentLike
 from combinators.components.prompts.formats import TemplateFormat
+from effects.authoring import is_list_or_tuple, is_mapping
 
 ChatPromptPart: TypeAlias = "BaseMessagePromptTemplate | MessagesPlaceholder | Message"
 """One part of a chat prompt, as it is kept once built."""
@@ -54,8 +55,8 @@ _PARTS: Final = (BaseMessagePromptTemplate, MessagesPlaceholder, *MESSAGE_TYPES)
 
 def _placeholder(template: object) -> MessagesPlaceholder:
     optional = True
-    if isinstance(template, (tuple, list)) and len(cast("Sequence[object]", template)) == 2:
-        template, flag = cast("Sequence[object]", template)
+    if is_list_or_tuple(template) and len(template) == 2:
+        template, flag = template
         if not isinstance(flag, bool):
             raise ValueError(f"a placeholder's second item says whether it is optional (a bool), got {flag!r}")
         optional = flag
@@ -106,13 +107,13 @@ def to_part(message: object, template_format: TemplateFormat = "f-string") -> Ch
         return part
     if isinstance(message, str):
         return HumanMessagePromptTemplate.from_template(message, template_format)
-    if isinstance(message, (tuple, list)):
-        pair = cast("Sequence[object]", message)
+    if is_list_or_tuple(message):
+        pair = message
         if len(pair) != 2:
             raise ValueError(f"a message template as a sequence must be a (role, template) pair, got {pair!r}")
         return _from_role(pair[0], pair[1], template_format, pair)
-    if isinstance(message, Mapping):
-        fields = cast("Mapping[object, object]", message)
+    if is_mapping(message):
+        fields = message
         if set(fields) != {"role", "content"}:
             raise ValueError(f"Expected dict to have exact keys 'role' and 'content'. Got: {dict(fields)!r}")
         return _from_role(fields["role"], fields["content"], template_format, fields)
