@@ -58,7 +58,7 @@ def _abatch_memory(res: Results) -> None:
 
     def peak(lib: Lib) -> float:
         chain = sequence(lib, 3)
-        job: AsyncFn = lambda: chain.abatch(inputs, config)  # noqa: E731
+        job: AsyncFn = lambda: chain.abatch(inputs, config)  # noqa: E731 - typed as the job the peak measures
         asyncio.run(_awaited(job))  # warm-up, untraced
         return statistics.median(peak_async(job) for _ in range(res.settings.memory_runs)) / 2**20
 

@@ -24,7 +24,7 @@ from combinators.components.prompts.formats import PartialValue, Template, Templ
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.typed import with_variables
 from combinators.components.prompts.values import StringPromptValue
-from effects.authoring import Scope
+from effects.authoring import Scope, is_a
 
 
 V = TypeVar("V", bound=Mapping[str, Any])
@@ -187,7 +187,7 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         """
         if isinstance(other, str):
             other = PromptTemplate(other, template_format=self.template_format)
-        if not isinstance(other, PromptTemplate):  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not is_a(other, PromptTemplate):  # untyped callers
             return NotImplemented
         if other.template_format != self.template_format:
             raise ValueError(

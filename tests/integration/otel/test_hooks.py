@@ -48,7 +48,7 @@ def test_without_the_progress_extra_a_progress_bar_is_a_clear_error(monkeypatch:
     assert RunnableLambda(inc).batch([1]) == [2]
 
 
-def test_with_no_tracer_configured_nothing_is_built(built: list[str]) -> None:  # noqa: F811
+def test_with_no_tracer_configured_nothing_is_built(built: list[str]) -> None:  # noqa: F811 - the fixture imported above
     assert isinstance(trace.get_tracer_provider(), ProxyTracerProvider)  # no SDK installed globally
     chain = RunnableLambda(inc) | RunnableParallel(a=RunnableLambda(inc))
     for traced in (chain.with_tracing(), chain.with_tracing(NoOpTracer()), chain.with_tracing(trace.get_tracer("x"))):

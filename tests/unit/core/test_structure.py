@@ -98,8 +98,12 @@ def test_only_the_log_projection_imports_jsonpatch_inside_effects() -> None:
 
 def imported_modules(path: pathlib.Path) -> set[str]:
     """Every module a file imports (``from x import y`` counts ``x`` and ``x.y``)."""
+    return modules_imported_by(ast.parse(path.read_text()))
+
+
+def modules_imported_by(tree: ast.AST) -> set[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -164,6 +168,56 @@ def test_nodes_never_import_each_other_upward() -> None:
             ("combinators._support", "combinators.runnable", "combinators.nodes", "combinators.retry_policy", "combinators.addable")
         )}
         assert bad == set(), path
+
+
+def run_time_imports(path: pathlib.Path) -> set[str]:
+    """The modules a file imports when it runs: ``imported_modules`` without the
+    ``if TYPE_CHECKING:`` blocks."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            node.body = [ast.Pass()]
+    return modules_imported_by(tree)
+
+
+def test_only_the_fluent_layer_imports_nodes_and_graphs_into_the_runnable() -> None:
+    # The Runnable's layers name the nodes for types only; fluent.py builds them (late).
+    importers = {
+        path.name
+        for path in package_files("combinators", "runnable")
+        if any(m.startswith(("combinators.nodes", "combinators.graph")) for m in run_time_imports(path))
+    }
+    assert importers == {"fluent.py"}
+
+
+def test_run_time_imports_leave_out_what_only_the_checkers_read() -> None:
+    wrapping = ROOT / "combinators" / "runnable" / "wrapping.py"
+    assert "combinators.nodes.binding" in imported_modules(wrapping)
+    assert "combinators.nodes.binding" not in run_time_imports(wrapping)
+
+
+# Component domains, lower first: a domain imports only the domains before it.
+DOMAINS = [
+    "partial_json", "secrets", "serialization", "messages", "prompts", "tools", "retrieval", "models",
+    "fake_models", "parsers", "json_parser", "memory", "agents",
+]  # fmt: skip
+
+
+def test_component_domains_never_import_upward() -> None:
+    for path in package_files("combinators", "components"):
+        inside = path.relative_to(ROOT / "combinators" / "components").parts
+        if inside == ("__init__.py",):
+            continue  # the root re-exports every domain
+        domain = inside[0].removesuffix(".py")
+        assert domain in DOMAINS, f"{path}: a new domain belongs in DOMAINS, in its place"
+        allowed = set(DOMAINS[: DOMAINS.index(domain) + 1])
+        used = {m.split(".")[2] for m in imported_modules(path) if m.startswith("combinators.components.")}
+        assert used <= allowed, f"{path} imports upward: {sorted(used - allowed)}"
+
+
+def test_projections_are_folds_that_never_reach_into_the_runtime() -> None:
+    for path in package_files("effects", "projections"):
+        assert not {m for m in imported_modules(path) if m.startswith("effects._runtime")}, path
 
 
 def inc(x: int) -> int:

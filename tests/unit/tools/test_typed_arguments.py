@@ -64,7 +64,7 @@ def hints() -> st.SearchStrategy[Any]:
             inner.map(lambda h: dict[str, h]),  # type: ignore[valid-type]
             inner.map(lambda h: h | None),
             st.tuples(inner, inner).map(lambda pair: tuple[pair[0], pair[1]]),  # type: ignore[valid-type]
-            st.tuples(inner, inner).map(lambda pair: Union[pair[0], pair[1]]),  # noqa: UP007
+            st.tuples(inner, inner).map(lambda pair: Union[pair[0], pair[1]]),  # noqa: UP007 - Union takes None on both sides, | does not
         ),
         max_leaves=4,
     )
