@@ -11,6 +11,7 @@ import attrs
 
 from combinators import Runnable, RunnableLambda
 from effects import Scope, Step
+from effects.authoring import arun_on_total, run_on_total
 
 
 def parse(text: str) -> int:
@@ -105,3 +106,23 @@ def a_child_stream_of_the_wrong_chunks(scope: Scope, chunks: Iterator[bytes]) ->
 
 def a_container_of_the_wrong_child() -> object:
     return Twice(RunnableLambda(str.upper))  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+def lengths(text: str) -> Iterator[int]:
+    yield len(text)
+
+
+async def alengths(text: str) -> AsyncIterator[int]:
+    yield len(text)
+
+
+def a_stream_on_the_whole_input_is_typed(chunks: Iterator[str]) -> None:
+    reveal_type(run_on_total(chunks, lengths))  # R: Iterator[int]
+
+
+def an_async_stream_on_the_whole_input_is_typed(chunks: AsyncIterator[str]) -> None:
+    reveal_type(arun_on_total(chunks, alengths))  # R: AsyncIterator[int]
+
+
+def a_stream_on_the_wrong_chunks(chunks: Iterator[bytes]) -> object:
+    return run_on_total(chunks, lengths)  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
