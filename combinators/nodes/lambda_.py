@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import Any, Final, TypeVar, final, overload
+from typing import Any, Final, Generic, Never, TypeVar, final, overload
+
+import typing_extensions
 
 import attrs
 
@@ -28,6 +30,7 @@ from combinators._support.callables import CallableKind, kind_of
 from combinators._support.fields import init_fields
 from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
+from combinators.runnable.sync_calls import SyncCalls
 from effects.config import RunConfig
 from effects.errors import InputError
 from effects._runtime.scope import Scope
@@ -38,6 +41,7 @@ A = TypeVar("A")
 B = TypeVar("B")
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
+SyncIn = typing_extensions.TypeVar("SyncIn", covariant=True, default=In)
 
 
 
@@ -68,7 +72,7 @@ def _function_name(func: Callable[..., object]) -> str:
 
 @final
 @attrs.frozen(init=False, repr=False)
-class RunnableLambda(Runnable[In, Out]):
+class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out, SyncIn]):  # type: ignore[misc, type-var]
     """A function (sync, async, generator, or returning a runnable) as a step.
 
     An async call runs a sync function inline in the event loop; pass
@@ -93,7 +97,7 @@ class RunnableLambda(Runnable[In, Out]):
 
     @overload
     def __init__(
-        self: RunnableLambda[A, B],
+        self: RunnableLambda[A, B, Never],
         func: Callable[[A], AsyncIterator[B]],
         afunc: None = None,
         *,
@@ -113,7 +117,7 @@ class RunnableLambda(Runnable[In, Out]):
 
     @overload
     def __init__(
-        self: RunnableLambda[A, B],
+        self: RunnableLambda[A, B, Never],
         func: Callable[[A], Awaitable[B]],
         afunc: None = None,
         *,
@@ -143,7 +147,7 @@ class RunnableLambda(Runnable[In, Out]):
 
     @overload
     def __init__(
-        self: RunnableLambda[A, B],
+        self: RunnableLambda[A, B, Never],
         func: Callable[[A, RunConfig], Awaitable[B]],
         afunc: None = None,
         *,

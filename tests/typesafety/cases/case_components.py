@@ -159,7 +159,7 @@ def typed_json_extraction() -> None:
 
 
 def passthrough_with_a_lambda_step() -> None:
-    reveal_type(RunnableLambda(format_documents))  # R: RunnableLambda[list[Document], str]
+    reveal_type(RunnableLambda(format_documents))  # R: RunnableLambda[list[Document], str, list[Document]]
 
 
 def unused(x: Any) -> None:

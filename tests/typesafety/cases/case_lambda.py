@@ -90,57 +90,57 @@ def shout_with_config(text: str, config: RunConfig) -> str:
 
 
 def lambda_of_a_sync_function() -> None:
-    reveal_type(RunnableLambda(parse))  # R: RunnableLambda[str, int]
+    reveal_type(RunnableLambda(parse))  # R: RunnableLambda[str, int, str]
 
 
 def lambda_of_an_async_function() -> None:
-    reveal_type(RunnableLambda(aparse))  # R: RunnableLambda[str, int]
+    reveal_type(RunnableLambda(aparse))  # R: RunnableLambda[str, int, Never]
 
 
 def lambda_of_a_sync_and_async_pair() -> None:
-    reveal_type(RunnableLambda(parse, aparse))  # R: RunnableLambda[str, int]
+    reveal_type(RunnableLambda(parse, aparse))  # R: RunnableLambda[str, int, str]
 
 
 def lambda_of_a_generator_streams_its_yields() -> None:
-    reveal_type(RunnableLambda(words))  # R: RunnableLambda[str, str]
+    reveal_type(RunnableLambda(words))  # R: RunnableLambda[str, str, str]
 
 
 def lambda_of_an_async_generator_streams_its_yields() -> None:
-    reveal_type(RunnableLambda(awords))  # R: RunnableLambda[str, str]
+    reveal_type(RunnableLambda(awords))  # R: RunnableLambda[str, str, Never]
 
 
 def lambda_of_a_config_taking_function() -> None:
-    reveal_type(RunnableLambda(parse_with_config))  # R: RunnableLambda[str, int]
+    reveal_type(RunnableLambda(parse_with_config))  # R: RunnableLambda[str, int, str]
 
 
 def lambda_of_an_async_config_taking_function() -> None:
-    reveal_type(RunnableLambda(aparse_with_config))  # R: RunnableLambda[str, int]
+    reveal_type(RunnableLambda(aparse_with_config))  # R: RunnableLambda[str, int, Never]
 
 
 def lambda_of_a_function_returning_a_runnable_runs_it() -> None:
-    reveal_type(RunnableLambda(route))  # R: RunnableLambda[str, int]
+    reveal_type(RunnableLambda(route))  # R: RunnableLambda[str, int, str]
 
 
 def lambda_with_name_and_thread() -> None:
-    reveal_type(RunnableLambda(parse, name="parse", in_thread=True))  # R: RunnableLambda[str, int]
+    reveal_type(RunnableLambda(parse, name="parse", in_thread=True))  # R: RunnableLambda[str, int, str]
 
 
 def lambda_of_a_method() -> None:
-    reveal_type(RunnableLambda(str.upper))  # R: RunnableLambda[str, str]
+    reveal_type(RunnableLambda(str.upper))  # R: RunnableLambda[str, str, str]
 
 
 def lambda_of_a_generic_function_is_a_known_limitation() -> None:
     # KNOWN LIMITATION: on mypy a generic function fits the first constructor overload
     # (the async generator one), even as RunnableLambda[int, int](identity); pyright
     # keeps it generic. Wrap it in a function with concrete types (next case).
-    reveal_type(RunnableLambda(identity))  # R-mypy: RunnableLambda[AsyncIterator[Never], Never]  # R-pyright: RunnableLambda[T@identity, T@identity]
+    reveal_type(RunnableLambda(identity))  # R-mypy: RunnableLambda[AsyncIterator[Never], Never, Never]  # R-pyright: RunnableLambda[T@identity, T@identity, T@identity]
 
 
 def lambda_of_a_generic_function_given_a_type() -> None:
     def identity_of_int(value: int) -> int:
         return identity(value)
 
-    reveal_type(RunnableLambda(identity_of_int))  # R: RunnableLambda[int, int]
+    reveal_type(RunnableLambda(identity_of_int))  # R: RunnableLambda[int, int, int]
 
 
 def lambda_afunc_must_take_the_same_input() -> object:
@@ -152,7 +152,7 @@ def lambda_afunc_must_take_the_same_input() -> object:
 def lambda_async_func_with_an_afunc_is_a_known_hole() -> None:
     # KNOWN HOLE: an async func plus an afunc is a TypeError when built, but the
     # (sync func, afunc) overload accepts it with the output widened to object.
-    reveal_type(RunnableLambda(aparse, aparse))  # R-mypy: RunnableLambda[str, object]  # R-pyright: RunnableLambda[str, CoroutineType[Any, Any, int] | int]
+    reveal_type(RunnableLambda(aparse, aparse))  # R-mypy: RunnableLambda[str, object, str]  # R-pyright: RunnableLambda[str, CoroutineType[Any, Any, int] | int, str]
 
 
 def lambda_name_must_be_a_string() -> object:
