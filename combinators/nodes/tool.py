@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, cast, final, get_type_hints, overload
+from typing import TYPE_CHECKING, Any, Generic, Never, ParamSpec, TypeVar, cast, final, get_type_hints, overload
 
 import typing_extensions
 
@@ -52,6 +52,7 @@ from combinators._support.tool_arguments import (
 )
 from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
+from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
 from effects._runtime.scope import Scope
 
@@ -62,12 +63,15 @@ Out = TypeVar("Out", covariant=True)
 # PEP 696 defaults, so ``RunnableTool[Out]`` stays a full type (for the checkers and at run time).
 P = typing_extensions.ParamSpec("P", default=...)
 R = typing_extensions.TypeVar("R", covariant=True, default=object)
+SyncIn = typing_extensions.TypeVar("SyncIn", covariant=True, default=ToolInput)
 # P: the function's parameters, for the typed ``call`` (any arguments for a runnable's tool).
 # R: what the function returns, ``call``'s result (a tool call's reply may differ: ``Out``).
+# SyncIn: what the sync calls take, ``Never`` for an async-only tool (see ``SyncCalls``).
 A = TypeVar("A")
 B = TypeVar("B")
 M = TypeVar("M")
 Q = ParamSpec("Q")
+S = TypeVar("S")
 
 Converter = Callable[[object], object]
 """Turns one validated argument into the value the function takes (a dict into a class)."""
@@ -75,7 +79,7 @@ Converter = Callable[[object], object]
 
 @final
 @attrs.frozen(repr=False, hash=False)
-class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
+class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out, P, R, SyncIn]):  # type: ignore[misc, type-var]
     """A tool: a function (sync and/or async) or a runnable behind an arguments schema.
 
     Build one with ``from_function``, ``from_runnable`` or ``Runnable.as_tool``.
@@ -133,7 +137,7 @@ class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[A, Q, A]: ...
+    ) -> RunnableTool[A, Q, A, Never]: ...
 
     @overload
     @staticmethod
@@ -161,7 +165,7 @@ class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[A, Q, A]: ...
+    ) -> RunnableTool[A, Q, A, Never]: ...
 
     @overload
     @staticmethod
@@ -238,7 +242,9 @@ class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
         schema = copy.deepcopy(dict(args_schema))
         return RunnableTool(name, description, schema, None, None, runnable, single_arg)
 
-    def with_reply(self: RunnableTool[A, Q, B], reply: Callable[[A, str, str], M]) -> RunnableTool[A | M, Q, B]:
+    def with_reply(
+        self: RunnableTool[A, Q, B, S], reply: Callable[[A, str, str], M]
+    ) -> RunnableTool[A | M, Q, B, S]:
         """This tool, answering a tool call that has an id with ``reply(output, id, name)``.
 
         >>> def shout(text: str) -> str:
@@ -264,7 +270,7 @@ class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
         >>> RunnableTool.from_function(add, name="add", description="Add.", args_schema=schema).call(2, b=3)
         5
         """
-        return self._result(self.invoke(self._named(args, kwargs)))
+        return self._result(_as_runnable(self).invoke(self._named(args, kwargs)))
 
     async def acall(self, *args: P.args, **kwargs: P.kwargs) -> R:
         """Async ``call``."""
@@ -466,6 +472,11 @@ class RunnableTool(Runnable[ToolInput, Out], Generic[Out, P, R]):
 def _function_name(func: Callable[..., object]) -> str:
     name = getattr(func, "__name__", None)
     return name if isinstance(name, str) else repr(func)
+
+
+def _as_runnable(tool: Runnable[ToolInput, B]) -> Runnable[ToolInput, B]:
+    """``tool``, with sync calls typed as any runnable's (an async-only tool's raise ``InputError``)."""
+    return tool
 
 
 __all__ = [

@@ -39,7 +39,7 @@ import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ParamSpec, TypeVar, cast, final, get_type_hints, overload
+from typing import Any, Never, ParamSpec, TypeVar, cast, final, get_type_hints, overload
 
 import attrs
 
@@ -307,7 +307,7 @@ class ToolDecorator:
     args_schema: ArgsSchema | None = None
 
     @overload
-    def __call__(self, func: Callable[P, Awaitable[R]], /) -> RunnableTool[R | ToolMessage, P, R]: ...
+    def __call__(self, func: Callable[P, Awaitable[R]], /) -> RunnableTool[R | ToolMessage, P, R, Never]: ...
 
     @overload
     def __call__(self, func: Callable[P, R], /) -> RunnableTool[R | ToolMessage, P, R]: ...
@@ -317,7 +317,7 @@ class ToolDecorator:
 
 
 @overload
-def tool(func: Callable[P, Awaitable[R]], /) -> RunnableTool[R | ToolMessage, P, R]: ...
+def tool(func: Callable[P, Awaitable[R]], /) -> RunnableTool[R | ToolMessage, P, R, Never]: ...
 @overload
 def tool(func: Callable[P, R], /) -> RunnableTool[R | ToolMessage, P, R]: ...
 @overload
@@ -365,7 +365,7 @@ class StructuredTool:
         description: str | None = None,
         *,
         args_schema: ArgsSchema | None = None,
-    ) -> RunnableTool[R | ToolMessage, P, R]: ...
+    ) -> RunnableTool[R | ToolMessage, P, R, Never]: ...
 
     @overload
     @staticmethod
@@ -387,7 +387,7 @@ class StructuredTool:
         name: str | None = None,
         description: str | None = None,
         args_schema: ArgsSchema | None = None,
-    ) -> RunnableTool[R | ToolMessage, P, R]: ...
+    ) -> RunnableTool[R | ToolMessage, P, R, Never]: ...
 
     @staticmethod
     def from_function(
@@ -424,7 +424,7 @@ def Tool(
     description: str,
     *,
     coroutine: Callable[[str], Awaitable[R]],
-) -> RunnableTool[R | ToolMessage, [str], R]: ...
+) -> RunnableTool[R | ToolMessage, [str], R, Never]: ...
 def Tool(  # noqa: N802 - the peer's class name, kept for users coming from LangChain
     name: str,
     func: Callable[[str], object] | None,

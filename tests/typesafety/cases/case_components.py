@@ -67,7 +67,7 @@ model = FakeListChatModel(responses=["hi"])
 
 
 def tool_from_a_function() -> None:
-    reveal_type(multiply)  # R-mypy: RunnableTool[int | ToolMessage, [a: int, b: int =], int]  # R-pyright: RunnableTool[int | ToolMessage, (a: int, b: int = 2), int]
+    reveal_type(multiply)  # R-mypy: RunnableTool[int | ToolMessage, [a: int, b: int =], int, str | Mapping[str, Any] | ToolCallLike]  # R-pyright: RunnableTool[int | ToolMessage, (a: int, b: int = 2), int, str | Mapping[str, Any] | ToolCallLike]
 
 
 def tool_invoked_with_arguments() -> None:

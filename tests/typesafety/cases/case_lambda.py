@@ -175,7 +175,7 @@ def chain_of_a_sync_function() -> None:
 
 
 def chain_of_an_async_function() -> None:
-    reveal_type(ashout)  # R: Runnable[str, str]
+    reveal_type(ashout)  # R: RunnableLambda[str, str, Never]
 
 
 def chain_of_a_generator() -> None:
