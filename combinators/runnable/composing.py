@@ -122,6 +122,12 @@ class Runnable(RunnableWrapping[In, Out]):
     @overload
     def pipe(self, other: Runnable[Out, C], /, *, name: str | None = None) -> Runnable[In, C]: ...
 
+    # A function that never returns. First of the function overloads on purpose: when none
+    # fits, mypy's error names the first one that takes a function, so it reads 'expected
+    # "Callable[[int], Never]"': this runnable's output against the function's parameter.
+    @overload
+    def pipe(self, other: Callable[[Out], Never], /, *, name: str | None = None) -> Runnable[In, Never]: ...
+
     @overload
     def pipe(
         self, other: Callable[[Out], Awaitable[C]], /, *, name: str | None = None
@@ -167,6 +173,19 @@ class Runnable(RunnableWrapping[In, Out]):
         *,
         name: str | None = None,
     ) -> Runnable[In, dict[str, Any]]: ...
+
+    # Every kind of step at once, last on purpose (it matches nothing the precise ones do not,
+    # and infers what they infer, so mypy's lambdas stay typed): when none fits, pyright's error
+    # names the last one, 'parameter "other" of type "Runnable[int, C@pipe] | ((int) -> C@pipe)
+    # | ...": Parameter 1: type "int" is incompatible with type "str"', both sides.
+    @overload
+    def pipe(
+        self,
+        other: Runnable[Out, C] | Callable[[Out], C] | Mapping[str, Branch[Out]],
+        /,
+        *,
+        name: str | None = None,
+    ) -> Runnable[In, C]: ...
 
     def pipe(self, other: object, /, *, name: str | None = None) -> Runnable[In, object]:
         """The method form of ``|`` (one step; chain calls for more), with an optional name.
