@@ -24,6 +24,10 @@ required so that the project-wide ``make typecheck`` (whose mypy ``files`` and p
 Any other diagnostic in a case file (an error on a line that should be clean, a note,
 a second reveal) fails. Diagnostics in library modules are left to ``make typecheck``.
 
+``messages.py`` (no suppression comments; ``make typecheck`` skips it) pins what a user
+reads: ``# M-mypy: <text>`` / ``# M-pyright: <text>`` is part of that checker's first error
+on the line (in column order), a second marker for the same checker part of its second.
+
 Set ``COMBINATORS_SKIP_TYPESAFETY=1`` to skip this module (it runs by default).
 """
 
@@ -49,6 +53,9 @@ ROOT = HERE.parents[1]
 CASES = HERE / "cases"
 APP = HERE / "app"
 """A small typed application: it must check cleanly (its ``mistakes.py`` is counted apart)."""
+MESSAGES = HERE / "messages.py"
+"""Typical mistakes and the errors each checker reports first on them."""
+MESSAGES_FILE = str(MESSAGES.relative_to(ROOT))
 SKIP_ENV = "COMBINATORS_SKIP_TYPESAFETY"
 TIMEOUT_SECONDS = 600
 
@@ -66,6 +73,7 @@ _REVEAL = re.compile(r"#\s*R(?:-(mypy|pyright))?:\s*([^#]+?)\s*(?=#|$)")
 _ERROR = re.compile(r"#\s*E:\s*([^#/]*?)\s*/\s*([^#]*?)\s*(?=#|$)")
 _TYPE_IGNORE = re.compile(r"#\s*type:\s*ignore(?:\[([^\]]*)\])?")
 _PYRIGHT_IGNORE = re.compile(r"#\s*pyright:\s*ignore(?:\[([^\]]*)\])?")
+_MESSAGE = re.compile(r"#\s*M-(mypy|pyright):\s*(.*?)\s*(?=#\s*M-|$)")
 
 
 def _names(text: str) -> frozenset[str]:
@@ -153,11 +161,40 @@ def parse_case_file(path: Path) -> list[Expectation]:
     return out
 
 
+@dataclass(frozen=True)
+class MessageExpectation:
+    """Parts of the first errors (in column order) each checker reports on one line."""
+
+    line: int
+    source: str
+    texts: Mapping[Checker, tuple[str, ...]]
+
+    @property
+    def where(self) -> str:
+        return f"{MESSAGES.name}:{self.line}"
+
+
+def parse_messages(path: Path) -> list[MessageExpectation]:
+    """Every line of ``path`` with ``# M-<checker>:`` markers."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    out: list[MessageExpectation] = []
+    for number, comment in sorted(_comments(source).items()):
+        texts: dict[Checker, tuple[str, ...]] = {}
+        for which, text in _MESSAGE.findall(comment):
+            checker = cast(Checker, which)
+            texts[checker] = (*texts.get(checker, ()), text)
+        if texts:
+            out.append(MessageExpectation(number, lines[number - 1].strip(), texts))
+    return out
+
+
 def case_files() -> list[Path]:
     return sorted(CASES.glob("*.py"))
 
 
 EXPECTATIONS: list[Expectation] = [e for path in case_files() for e in parse_case_file(path)]
+MESSAGE_EXPECTATIONS: list[MessageExpectation] = parse_messages(MESSAGES)
 
 
 def malformed(e: Expectation) -> list[str]:
@@ -208,6 +245,7 @@ class Diagnostic:
     rule: str | None
     message: str
     in_cases: bool = True
+    column: int = 0
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.severity}: {self.message} [{self.rule}]"
@@ -275,6 +313,7 @@ def parse_mypy(stdout: str) -> list[Diagnostic]:
                 rule=None if code is None else str(code),
                 message=message,
                 in_cases=in_cases,
+                column=_int(record.get("column", 0)),
             )
         )
     return found
@@ -299,6 +338,7 @@ def parse_pyright(stdout: str) -> list[Diagnostic]:
                 rule=None if rule is None else str(rule),
                 message=str(record["message"]),
                 in_cases=in_cases,
+                column=_int(start["character"]),
             )
         )
     return found
@@ -365,6 +405,7 @@ def run_checkers(config_dir: Path) -> dict[Checker, Run]:
             "json",
             cases,
             *app,
+            str(MESSAGES),
         ],
         "pyright": [
             str(Path(sys.executable).parent / "pyright"),
@@ -375,6 +416,7 @@ def run_checkers(config_dir: Path) -> dict[Checker, Run]:
             "--outputjson",
             cases,
             *app,
+            str(MESSAGES),
         ],
     }
     processes: dict[Checker, subprocess.Popen[str]] = {
@@ -413,7 +455,8 @@ def diagnostics(tmp_path_factory: pytest.TempPathFactory) -> dict[Checker, list[
             pytest.fail(f"{checker} checked no case file; other diagnostics:\n{elsewhere}")
         # Library modules are make typecheck's business; the cases and the app are this module's.
         app_noise = [d for d in found if d.file.startswith("tests/typesafety/app/")]
-        parsed[checker] = [d for d in found if d.in_cases] + app_noise
+        messages = [d for d in found if d.file == MESSAGES_FILE]
+        parsed[checker] = [d for d in found if d.in_cases] + app_noise + messages
     return parsed
 
 
@@ -478,11 +521,39 @@ def test_no_diagnostics_outside_expectations(
 ) -> None:
     expected_lines = {
         (e.file, e.line) for e in EXPECTATIONS if e.reveal or e.errors is not None
-    }
+    } | {(MESSAGES_FILE, m.line) for m in MESSAGE_EXPECTATIONS}
     stray = [d for d in diagnostics[checker] if (d.file, d.line) not in expected_lines]
     assert not stray, f"{checker} reported diagnostics on lines that expect none:\n" + "\n".join(
         f"  {d}" for d in stray
     )
+
+
+def test_message_lines_are_well_formed() -> None:
+    assert MESSAGE_EXPECTATIONS, f"no '# M-<checker>:' markers in {MESSAGES}"
+    one_sided = [m.where for m in MESSAGE_EXPECTATIONS if set(m.texts) != set(CHECKERS)]
+    assert not one_sided, f"give both '# M-mypy:' and '# M-pyright:' on {', '.join(one_sided)}"
+
+
+@pytest.mark.parametrize(
+    ("expectation", "checker"),
+    [pytest.param(m, c, id=f"{m.where}-{c}") for m in MESSAGE_EXPECTATIONS for c in CHECKERS],
+)
+def test_first_errors_read_as_written(
+    expectation: MessageExpectation,
+    checker: Checker,
+    diagnostics: dict[Checker, list[Diagnostic]],
+) -> None:
+    m = expectation
+    got = _on_line(diagnostics, checker, MESSAGES_FILE, m.line)
+    errors = sorted((d for d in got if d.severity == "error"), key=lambda d: d.column)
+    shown = "\n".join(f"  {d.column}: {normalise_type(d.message)} [{d.rule}]" for d in errors) or "  (nothing)"
+    context = f"{m.where} [{checker}]: {m.source}\n{checker} reported:\n{shown}"
+    wanted = m.texts[checker]
+    assert len(errors) >= len(wanted), f"expected {len(wanted)} error(s)\n{context}"
+    for position, (text, error) in enumerate(zip(wanted, errors), start=1):
+        assert normalise_type(text) in normalise_type(error.message), (
+            f"error {position} does not read {text!r}\n{context}"
+        )
 
 
 @pytest.mark.parametrize("checker", CHECKERS)
