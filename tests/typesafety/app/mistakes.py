@@ -3,8 +3,7 @@
 Not type-clean on purpose: excluded from ``make typecheck``; ``count_mistakes.py`` runs
 both checkers over it and counts the functions each checker flags. A function whose
 docstring starts with "LIMIT" is a documented limit (plain dicts for dict-parallel keys
-and tool calls, async-only functions called with ``invoke``): its typed spelling is the
-function after it.
+and tool calls): its typed spelling is the function after it.
 """
 
 from combinators import RunnableLambda, RunnableParallel, chain
@@ -134,13 +133,10 @@ async def m29() -> object:
 
 
 def m30() -> object:
-    """LIMIT: an async-only tool called with invoke fails at run time."""
     return tools.lookup.invoke({"word": "x"})
 
 
 def m31() -> object:
-    """LIMIT: an async-only @chain called with invoke fails at run time."""
-
     @chain
     async def slow(text: str) -> str:
         return text
