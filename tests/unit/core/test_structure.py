@@ -270,3 +270,9 @@ def test_every_public_name_has_a_runnable_example(module: Any) -> None:
         if ">>>" not in own and not (">>>" in module_doc and name in module_doc):
             missing.append(name)
     assert missing == []
+
+
+@pytest.mark.parametrize("package", ["combinators", "effects"])
+def test_packages_are_marked_typed(package: str) -> None:
+    # PEP 561: without the marker an installed package is untyped to mypy and pyright.
+    assert (ROOT / package / "py.typed").is_file()
