@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tokenize
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, cast
@@ -460,6 +460,12 @@ def diagnostics(tmp_path_factory: pytest.TempPathFactory) -> dict[Checker, list[
     return parsed
 
 
+def _context(where: str, checker: Checker, source: str, reported: Iterable[str]) -> str:
+    """A failed expectation's line and what the checker reported on it."""
+    shown = "\n".join(f"  {r}" for r in reported) or "  (nothing)"
+    return f"{where} [{checker}]: {source}\n{checker} reported:\n{shown}"
+
+
 def _on_line(
     found: Mapping[Checker, list[Diagnostic]], checker: Checker, file: str, line: int
 ) -> list[Diagnostic]:
@@ -490,8 +496,7 @@ def test_case_line(
 ) -> None:
     e = expectation
     got = _on_line(diagnostics, checker, e.file, e.line)
-    shown = "\n".join(f"  {d}" for d in got) or "  (nothing)"
-    context = f"{e.where} [{checker}]: {e.source}\n{checker} reported:\n{shown}"
+    context = _context(e.where, checker, e.source, (str(d) for d in got))
     if e.reveal:
         reveals = [d for d in got if d.is_reveal]
         others = [d for d in got if not d.is_reveal]
@@ -546,8 +551,8 @@ def test_first_errors_read_as_written(
     m = expectation
     got = _on_line(diagnostics, checker, MESSAGES_FILE, m.line)
     errors = sorted((d for d in got if d.severity == "error"), key=lambda d: d.column)
-    shown = "\n".join(f"  {d.column}: {normalise_type(d.message)} [{d.rule}]" for d in errors) or "  (nothing)"
-    context = f"{m.where} [{checker}]: {m.source}\n{checker} reported:\n{shown}"
+    shown = (f"{d.column}: {normalise_type(d.message)} [{d.rule}]" for d in errors)
+    context = _context(m.where, checker, m.source, shown)
     wanted = m.texts[checker]
     assert len(errors) >= len(wanted), f"expected {len(wanted)} error(s)\n{context}"
     for position, (text, error) in enumerate(zip(wanted, errors), start=1):
