@@ -70,6 +70,8 @@ def _function_name(func: Callable[..., object]) -> str:
     return name
 
 
+# SyncCalls first: its sync calls take SyncIn where Runnable's take the input (misc, on purpose:
+# Never for an async-only function), and its slot for our covariant SyncIn is invariant (type-var).
 @final
 @attrs.frozen(init=False, repr=False)
 class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out, SyncIn]):  # type: ignore[misc, type-var]

@@ -77,6 +77,8 @@ Converter = Callable[[object], object]
 """Turns one validated argument into the value the function takes (a dict into a class)."""
 
 
+# SyncCalls first: its sync calls take SyncIn where Runnable's take the input (misc, on purpose:
+# Never for an async-only function), and its slot for our covariant SyncIn is invariant (type-var).
 @final
 @attrs.frozen(repr=False, hash=False)
 class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out, P, R, SyncIn]):  # type: ignore[misc, type-var]
