@@ -32,7 +32,7 @@ from effects.errors import InputError
 from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.observers import AwaitingObserver, Observer
+from effects._runtime.observers import AwaitingObserver, Observer, hands_out_awaitables
 from effects.step import Step
 from effects._runtime.streaming import astream_run, stream_run
 from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
@@ -192,7 +192,11 @@ class Scope:
             finally:
                 CURRENT_SCOPE.reset(token)
         shown = child._start(node, input)
-        await child.await_listeners()
+        # Awaits only where there is something to wait for: an observed child run is
+        # the common case under events, and each await of a coroutine costs a frame.
+        listening = child.listening
+        if listening:
+            await child.await_listeners()
         token = CURRENT_SCOPE.set(child)
         try:
             child.check_deadline()
@@ -203,12 +207,14 @@ class Scope:
                 output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
         except BaseException as error:
             child.emit_effect(child.failure(node, input, shown, error))
-            await child.await_listeners()
+            if listening:
+                await child.await_listeners()
             raise
         finally:
             CURRENT_SCOPE.reset(token)
         child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
-        await child.await_listeners()
+        if listening:
+            await child.await_listeners()
         return output
 
     def stream(
@@ -367,7 +373,7 @@ class Scope:
                 observer = factory.make_observer(config.for_children())
                 if observer is not None:
                     observers = (*observers, observer)
-                    if isinstance(observer, AwaitingObserver):
+                    if hands_out_awaitables(observer):
                         listeners = (*listeners, observer)
             node = binding.bound if binding.choose is None else binding.choose(config)
             binding = node.step_binding
@@ -448,10 +454,15 @@ class Scope:
         """Hold a permit of every limiter above (lent to nested work) for the block."""
         return holding(self.limiters)
 
-    async def bounded(self, awaitable: Awaitable[T], node: Step[In, Out]) -> T:
+    def bounded(self, awaitable: Awaitable[T], node: Step[In, Out]) -> Awaitable[T]:
+        """``awaitable`` cut short at this scope's deadline (itself when there is none:
+        no coroutine in between)."""
         deadline = self.deadline
         if deadline is None:
-            return await awaitable
+            return awaitable
+        return self._bounded(awaitable, deadline)
+
+    async def _bounded(self, awaitable: Awaitable[T], deadline: Deadline) -> T:
         import asyncio
 
         remaining = deadline.at - self.clock.monotonic()

@@ -230,16 +230,18 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
         return _with_call_ids(reply)
 
     def _call_model(self, scope: Scope, progress: Progress, with_tools: bool) -> AIMessage:
-        model_input: LanguageModelInput = progress.transcript
-        if self.prompt is not None:
+        if self.prompt is None:
+            model_input: LanguageModelInput = progress.transcript
+        else:
             model_input = scope.invoke(self.prompt, self._variables(progress))
         reply = self._reply(scope.invoke(self._model(with_tools), model_input))
         progress.calls += 1
         return reply
 
     async def _acall_model(self, scope: Scope, progress: Progress, with_tools: bool) -> AIMessage:
-        model_input: LanguageModelInput = progress.transcript
-        if self.prompt is not None:
+        if self.prompt is None:
+            model_input: LanguageModelInput = progress.transcript
+        else:
             model_input = await scope.ainvoke(self.prompt, self._variables(progress))
         reply = self._reply(await scope.ainvoke(self._model(with_tools), model_input))
         progress.calls += 1
@@ -370,8 +372,10 @@ class _Driving:
     def stepped(self, planned: list[PlannedCall], slots: Slots, late: bool) -> tuple[list[ToolOutcome], bool]:
         """The answer to a ``RunTools`` request: every call's outcome, and whether time ran out."""
         self.progress.interrupted = None
-        reason = f"the agent's time limit ({self.loop.policy.timeout} s) ran out" if late else "the step ended"
-        return filled(planned, slots, reason), late
+        if late or any(slot is None for slot in slots):
+            reason = f"the agent's time limit ({self.loop.policy.timeout} s) ran out" if late else "the step ended"
+            return filled(planned, slots, reason), late
+        return [slot for slot in slots if slot is not None], late
 
 
 def agent_loop(

@@ -53,11 +53,10 @@ def plan(message: AIMessage, tools: Mapping[str, RunnableTool[Any]]) -> list[Pla
     >>> plan(AIMessage("", tool_calls=[ToolCall("nope", id="c1")]), {})[0].refused
     UnknownToolError("unknown tool 'nope'; the tools are: (none)")
     """
-    known = tuple(sorted(tools))
     planned: list[PlannedCall] = []
     for call in message.tool_calls:
         tool = tools.get(call.name)
-        planned.append(PlannedCall(call, tool, None if tool is not None else UnknownToolError(call.name, known)))
+        planned.append(PlannedCall(call, tool, None if tool is not None else UnknownToolError(call.name, tuple(sorted(tools)))))
     for bad in message.invalid_tool_calls:
         call = ToolCall(bad.name or "", {}, id=bad.id)
         planned.append(PlannedCall(call, None, MalformedToolCallError(bad.name, bad.args)))
@@ -142,38 +141,63 @@ async def arun_calls(
     scope: Scope, planned: list[PlannedCall], policy: LoopPolicy, slots: Slots, deadline: float | None
 ) -> bool:
     """Async ``run_calls``: calls in flight when the deadline passes are cancelled (True)."""
-    limit = asyncio.Semaphore(policy.max_concurrency) if policy.max_concurrency is not None else None
-
-    async def answered(i: int) -> None:
-        try:
-            slots[i] = await arun_one(scope, planned[i], policy)
-        except Exception as error:  # a tool error to raise: its call is answered with it
-            slots[i] = failed(planned[i].call, error)
-            raise
-
-    async def one(i: int) -> None:
-        if limit is None:
-            await answered(i)
-            return
-        async with limit:
-            await answered(i)
-
-    async def every() -> None:
-        if len(planned) == 1:
-            await one(0)
-            return
-        await gather_structured([one(i) for i in range(len(planned))])
-
     if deadline is None:
-        await every()
+        await _every(scope, planned, policy, slots)
         return False
     window = asyncio.timeout(max(deadline - scope.clock.monotonic(), 0.0))
     try:
         async with window:
-            await every()
+            await _every(scope, planned, policy, slots)
     except TimeoutError:
         if not window.expired():
             raise
         return True
     return False
 
+
+async def _answered(scope: Scope, planned: PlannedCall, policy: LoopPolicy, slots: Slots, i: int) -> None:
+    try:
+        slots[i] = await arun_one(scope, planned, policy)
+    except Exception as error:  # a tool error to raise: its call is answered with it
+        slots[i] = failed(planned.call, error)
+        raise
+
+
+async def _limited(
+    scope: Scope, planned: PlannedCall, policy: LoopPolicy, slots: Slots, i: int, limit: asyncio.Semaphore
+) -> None:
+    async with limit:
+        await _answered(scope, planned, policy, slots, i)
+
+
+async def _every(scope: Scope, planned: list[PlannedCall], policy: LoopPolicy, slots: Slots) -> None:
+    if len(planned) == 1:
+        await _answered(scope, planned[0], policy, slots, 0)
+    elif all(_never_waits(p) for p in planned) and not (scope.listening or scope.limiters or scope.deadline):
+        await _one_by_one(scope, planned, policy, slots)
+    elif policy.max_concurrency is None:
+        await gather_structured([_answered(scope, p, policy, slots, i) for i, p in enumerate(planned)])
+    else:
+        limit = asyncio.Semaphore(policy.max_concurrency)
+        await gather_structured([_limited(scope, p, policy, slots, i, limit) for i, p in enumerate(planned)])
+
+
+def _never_waits(planned: PlannedCall) -> bool:
+    # A plain function's tool (or a refused call) runs to its end once started: under a
+    # task group it would block the loop just the same, one call after the other.
+    tool = planned.tool
+    return tool is None or (tool.afunc is None and tool.runnable is None)
+
+
+async def _one_by_one(scope: Scope, planned: list[PlannedCall], policy: LoopPolicy, slots: Slots) -> None:
+    """Calls that never wait, in order, without a task each: what a task group does with
+    them (the loop gets its turn once first; every call runs, then the first error is raised)."""
+    await asyncio.sleep(0)
+    first: Exception | None = None
+    for i, p in enumerate(planned):
+        try:
+            await _answered(scope, p, policy, slots, i)
+        except Exception as error:
+            first = first or error
+    if first is not None:
+        raise first

@@ -13,6 +13,7 @@ HumanMessage('Hi Bo')
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
@@ -161,7 +162,7 @@ class BaseMessagePromptTemplate:
             input_variables=input_variables,
         )
 
-    @property
+    @functools.cached_property
     def input_variables(self) -> tuple[str, ...]:
         """The variables its content reads (sorted, partial ones left out).
 

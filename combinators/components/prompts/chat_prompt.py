@@ -19,6 +19,7 @@ default ``[]`` is not listed among ``partial_variables`` (the peer lists it).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar, cast, final, overload
 
@@ -123,7 +124,7 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         human = HumanMessagePromptTemplate.from_template(template, template_format, partial_variables=partial_variables)
         return cls((human,))
 
-    @property
+    @functools.cached_property
     def input_variables(self) -> tuple[str, ...]:
         """The variables a caller supplies, sorted.
 

@@ -15,6 +15,7 @@ str is parsed when built, in the message's template format.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TypeAlias, final
 
@@ -132,7 +133,7 @@ class ContentTemplate:
         parts = to_content(content)
         return ContentTemplate(None, tuple(_block(part, template_format) for part in parts))
 
-    @property
+    @functools.cached_property
     def variables(self) -> frozenset[str]:
         """Every variable the content reads."""
         if self.text is not None:

@@ -124,7 +124,7 @@ def _parse_fstring(source: str) -> tuple[str | _Placeholder, ...]:
 class _FString:
     pieces: tuple[str | _Placeholder, ...]
 
-    @property
+    @functools.cached_property
     def variables(self) -> frozenset[str]:
         return frozenset(p.name for p in self.pieces if isinstance(p, _Placeholder))
 
@@ -275,12 +275,12 @@ class Template:
         """Parse ``source``; a bad template raises ``ValueError`` naming it."""
         return cls(source, template_format, _to_partials(partial_variables))
 
-    @property
+    @functools.cached_property
     def variables(self) -> tuple[str, ...]:
         """Every top-level variable the template reads, sorted."""
         return tuple(sorted(self._parsed.variables))
 
-    @property
+    @functools.cached_property
     def input_variables(self) -> tuple[str, ...]:
         """The variables a caller must supply (not the partial ones), sorted."""
         return tuple(sorted(self._parsed.variables - self.partial_variables.keys()))
