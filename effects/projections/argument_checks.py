@@ -10,8 +10,14 @@ TypeError: EventsV2.feed expects an effect value (RunStarted, RunStreamed, RunEn
 
 from __future__ import annotations
 
+from typing import Final
+
 from effects.projections.filters import EventFilter
 from effects.values import CustomEmitted, RunEnded, RunFailed, RunStarted, RunStreamed
+
+
+_EFFECTS: Final = (RunStarted, RunStreamed, RunEnded, RunFailed, CustomEmitted)
+"""The effect classes (a tuple made once: ``A | B`` in the check would build a union per call)."""
 
 
 def expect_effect(where: str, value: object) -> None:
@@ -20,7 +26,7 @@ def expect_effect(where: str, value: object) -> None:
     >>> expect_effect("f", CustomEmitted.__new__(CustomEmitted)) is None
     True
     """
-    if not isinstance(value, RunStarted | RunStreamed | RunEnded | RunFailed | CustomEmitted):
+    if not isinstance(value, _EFFECTS):
         raise TypeError(
             f"{where} expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed"
             f" or CustomEmitted), got {type(value).__name__}"

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import Final, final
+from uuid import UUID
 
 from effects.projections.argument_checks import expect_effect, expect_filter
 from effects.event_types import CustomStreamEvent as CustomStreamEvent
@@ -60,15 +61,30 @@ class _Seen:
     """What a projection remembers about a run it has shown, until that run ends: the
     parts of its events that never change, made once (events are built per chunk)."""
 
-    __slots__ = ("run_id", "parent_ids", "shown", "stream_template")
+    __slots__ = ("run", "run_id", "parent_ids", "shown", "streams", "stream_template")
 
-    def __init__(self, run: RunInfo, shown: bool) -> None:
+    def __init__(self, run: RunInfo, shown: bool, runs: dict[int, _Seen]) -> None:
+        self.run = run
         self.run_id = str(run.run_id)
-        self.parent_ids = tuple(str(parent) for parent in run.parent_ids)
+        # The parents' ids as text: those of runs still open are known already.
+        self.parent_ids = tuple(_text(parent, runs) for parent in run.parent_ids)
         self.shown = shown
         # A tool's result is its end's output; the peer shows no stream for it.
-        streams = shown and run.run_type != "tool"
-        self.stream_template = _stream_template(run, self) if streams else None
+        self.streams = shown and run.run_type != "tool"
+        self.stream_template: RunStreamEvent | None = None
+        """Made at the run's first chunk (most runs of a chain stream none)."""
+
+    def template(self) -> RunStreamEvent | None:
+        """The template of this run's stream events (None: it shows no stream)."""
+        template = self.stream_template
+        if template is None and self.streams:
+            template = self.stream_template = _stream_template(self.run, self)
+        return template
+
+
+def _text(run_id: UUID, runs: dict[int, _Seen]) -> str:
+    seen = runs.get(run_id.int)
+    return str(run_id) if seen is None else seen.run_id
 
 
 def _stream_template(run: RunInfo, seen: _Seen) -> RunStreamEvent:
@@ -129,7 +145,7 @@ class EventsV2:
         if type(effect) is RunStreamed:  # the hot path: one event per chunk per run
             streamed = self._runs.get(effect.run.run_id.int)
             if streamed is not None:
-                template = streamed.stream_template
+                template = streamed.stream_template or streamed.template()
                 return None if template is None else _stream(effect, template)
         if isinstance(effect, CustomEmitted):
             custom = self._custom(effect)
@@ -138,7 +154,7 @@ class EventsV2:
         run = effect.run
         seen = self._runs.get(run.run_id.int)
         if seen is None:
-            seen = _Seen(run, self._filter.includes(run.name, run.run_type, run.tags))
+            seen = _Seen(run, self._filter.includes(run.name, run.run_type, run.tags), self._runs)
             self._runs[run.run_id.int] = seen
             if not run.parent_ids and isinstance(effect, RunStarted):
                 self._call_input = effect.input
@@ -154,7 +170,8 @@ class EventsV2:
                     started["data"]["input"] = self._call_input
             return started
         if isinstance(effect, RunStreamed):
-            return None if seen.stream_template is None else _stream(effect, seen.stream_template)
+            template = seen.template()
+            return None if template is None else _stream(effect, template)
         with_input = bool(run.parent_ids) and run.run_id != self._first
         if isinstance(effect, RunEnded):
             return _end(effect, seen, with_input)
@@ -167,7 +184,7 @@ class EventsV2:
             return []
         if self._first is None:
             self._first = _CUSTOM
-        seen = self._runs.get(run.run_id.int) or _Seen(run, True)
+        seen = self._runs.get(run.run_id.int) or _Seen(run, True, self._runs)
         event: CustomStreamEvent = {
             "event": "on_custom_event",
             "run_id": seen.run_id,

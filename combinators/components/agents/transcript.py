@@ -170,6 +170,9 @@ def result_content(output: object) -> str | list[str | Mapping[str, object]]:
     """
     if isinstance(output, str):
         return output
+    kind = type(output)
+    if kind is int or (kind is float and math.isfinite(cast(float, output))):
+        return repr(output)  # what json.dumps writes for them (the common case: no encoder)
     if output is None or isinstance(output, bool | int) or (isinstance(output, float) and math.isfinite(output)):
         return json.dumps(output)  # JSON already (the common case: skip the general form)
     parts = _content_parts(output)

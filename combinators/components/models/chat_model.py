@@ -263,6 +263,10 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         stop, options = split_options(kwargs, self.name)
         messages = to_messages(input, self.name)
         if self._invoke_streams(scope, options):
+            if type(self)._astream is BaseChatModel._astream:
+                # The default async stream is the sync one, which never waits: read it
+                # as it is, without an async generator around every chunk.
+                return self._streamed_whole(self._stream(messages, stop, **options), scope)
             return await self._astreamed_whole(self._astream(messages, stop, **options), scope)
         reply = await self._agenerate(messages, stop, **options)
         return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))

@@ -202,6 +202,10 @@ def _no_value_error(text: str) -> json.JSONDecodeError:
     return json.JSONDecodeError("Expecting value", text, stripped)
 
 
+_LENIENT: Final = json.JSONDecoder(strict=False)
+"""``json.loads(text, strict=False)`` without a new decoder per call."""
+
+
 def parse_partial_json(text: str) -> JsonValue:
     """Parse JSON that may be cut short, closing what is still open.
 
@@ -218,7 +222,7 @@ def parse_partial_json(text: str) -> JsonValue:
     checked(text, str, "parse_partial_json expects a str")
     if text.count("[") + text.count("{") <= MAX_DEPTH:  # json recurses once per level: only then
         try:
-            return cast(JsonValue, json.loads(text, strict=False))
+            return cast(JsonValue, _LENIENT.decode(text))
         except json.JSONDecodeError:
             pass
     scanner = Scanner()
