@@ -95,10 +95,10 @@ def run_indexed(
         return []
     slots: list[_T | _Failed | None] = [None] * count
     next_index = itertools.count().__next__
-    stop = threading.Event()
+    stop: list[bool] = []  # non-empty once an item failed: a flag that needs no lock object
 
     def pull() -> None:
-        while not stop.is_set():
+        while not stop:
             i = next_index()
             if i >= count:
                 return
@@ -107,10 +107,10 @@ def run_indexed(
             except Exception as error:
                 slots[i] = _Failed(error)
                 if not return_exceptions:
-                    stop.set()
+                    stop.append(True)
             except BaseException as error:
                 slots[i] = _Failed(error)
-                stop.set()
+                stop.append(True)
 
     helpers = min(count, limit if limit is not None else POOL_SIZE + 1) - 1
     futures: list[Future[None]] = []

@@ -144,11 +144,16 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
             raise InputError(f"AgentExecutor expects a dict such as {{'input': ...}}, got {type(input).__name__}")
         return dict(input)
 
-    def _chunk(self, piece: AgentResult) -> dict[str, Any]:
+    def _check(self, piece: AgentResult) -> AgentResult:
+        """``piece``, unless parsing errors are not handled and it has a malformed call."""
         if not self.handle_parsing_errors:
             for message in piece.messages:
                 for bad in getattr(message, "invalid_tool_calls", ()):
                     raise OutputParserError(f"Could not parse tool input: {bad.args!r}", str(bad.args))
+        return piece
+
+    def _chunk(self, piece: AgentResult) -> dict[str, Any]:
+        self._check(piece)
         new = [m for m in piece.messages if m.type in ("ai", "tool")]
         if piece.stop is not None:
             return {"output": self._output(piece), "messages": new[-1:]}
@@ -175,25 +180,21 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
 
     # ------------------------------------------------------------------ running
 
-    def _pieces(self, input: Mapping[str, Any], scope: Scope) -> Iterator[AgentResult]:
-        for piece in self.loop.pieces(self._inputs(input), scope):
-            self._chunk(piece)  # raises on a malformed call when parsing errors are not handled
-            yield piece
-
     def step_invoke(self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:
+        inputs = self._inputs(input)
         result = AgentResult()
-        for piece in self._pieces(input, scope):
-            result = result + piece
-        return self._final(self._inputs(input), result)
+        for piece in self.loop.pieces(inputs, scope):
+            result = result + self._check(piece)
+        return self._final(inputs, result)
 
     async def step_ainvoke(
         self, input: Mapping[str, Any], scope: Scope, kwargs: Mapping[str, object]
     ) -> dict[str, Any]:
+        inputs = self._inputs(input)
         result = AgentResult()
-        async for piece in self.loop.apieces(self._inputs(input), scope):
-            self._chunk(piece)
-            result = result + piece
-        return self._final(self._inputs(input), result)
+        async for piece in self.loop.apieces(inputs, scope):
+            result = result + self._check(piece)
+        return self._final(inputs, result)
 
     def step_stream(
         self, inputs: Iterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, object]

@@ -246,7 +246,7 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         expected = self.input_variables
         if any(name not in values for name in expected):
             raise missing_variables_error(self.name, expected, list(values))
-        resolved = resolve_partials(self.partial_variables, values)
+        resolved = resolve_partials(self.partial_variables, values) if self.partial_variables else values
         rendered: list[Message] = []
         for part in self.messages:
             if isinstance(part, BaseMessage):

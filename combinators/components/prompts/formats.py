@@ -302,6 +302,8 @@ class Template:
         missing = [name for name in self.input_variables if name not in values]
         if missing:
             raise missing_variables_error(owner, self.input_variables, list(values))
+        if not self.partial_variables:
+            return self._parsed.render(values)  # read only: no copy to make
         merged: dict[str, object] = {
             name: value() if callable(value) else value
             for name, value in self.partial_variables.items()
