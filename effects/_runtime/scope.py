@@ -34,7 +34,7 @@ from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.observers import AwaitingObserver, Observer, hands_out_awaitables
 from effects.step import Step
-from effects._runtime.streaming import astream_run, stream_run
+from effects._runtime.streaming import astream_run, stream_run, streamed
 from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
 from effects.values import (
     NO_INPUT,
@@ -46,7 +46,6 @@ from effects.values import (
     RunFailed,
     RunInfo,
     RunStarted,
-    RunStreamed,
 )
 
 
@@ -298,7 +297,9 @@ class Scope:
         """
         run = self.run
         if run is not None:
-            self.emit_effect(RunStreamed(run, chunk, self.clock.now()))
+            effect = streamed(run, chunk, current_clock().now())
+            for observer in self.observers:
+                observer.emit(effect)
 
     # ---------------------------------------------------------------- custom events
 

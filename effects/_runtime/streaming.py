@@ -15,7 +15,7 @@ from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, aadded_up, added_up
-from effects.values import NO_INPUT, NOTHING, Nothing, RunEnded, RunStarted, RunStreamed
+from effects.values import NO_INPUT, NOTHING, Nothing, RunEnded, RunInfo, RunStarted, RunStreamed
 
 if TYPE_CHECKING:
     from effects._runtime.scope import Scope
@@ -29,6 +29,17 @@ _SET_RUN, _SET_CHUNK, _SET_AT = (RunStreamed.__dict__[field].__set__ for field i
 _NEW: Final = object.__new__
 if tuple(field.name for field in attrs.fields(RunStreamed)) != ("run", "chunk", "at"):
     raise ImportError("RunStreamed's fields changed: update the streaming loop that builds it")
+
+
+
+def streamed(run: RunInfo, chunk: object, at: float) -> RunStreamed:
+    """``RunStreamed(run, chunk, at)``, built slot by slot (for per-chunk hot paths)."""
+    effect: RunStreamed = _NEW(RunStreamed)
+    _SET_RUN(effect, run)
+    _SET_CHUNK(effect, chunk)
+    _SET_AT(effect, at)
+    return effect
+
 
 _COMPACT_EVERY = 63
 """Hot loops keep chunks with a bare append and add them up every 64 (a bit mask)."""

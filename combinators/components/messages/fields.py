@@ -48,6 +48,8 @@ def to_mapping(value: Mapping[str, object] | None) -> Mapping[str, object]:
     # A private copy, typed read-only, so the caller's dict can never change the message.
     if value is None:
         return {}
+    if isinstance(value, dict):  # the usual case, without the ABC check (every message has two)
+        return dict(value)
     checked(value, Mapping, "expected a mapping")
     return dict(value)
 

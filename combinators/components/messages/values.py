@@ -346,14 +346,17 @@ class AIMessageChunk(BaseMessage):
         >>> AIMessageChunk("hi", id="x").to_message()
         AIMessage('hi', id='x')
         """
+        # Parsed here, not through the cached property: this chunk is usually a sum made
+        # for this one call, and the property's cache costs more than the parse.
+        calls, invalid = _parse_tool_call_chunks(self.tool_call_chunks) if self.tool_call_chunks else ((), ())
         return AIMessage(
             self.content,
             id=self.id,
             name=self.name,
             additional_kwargs=self.additional_kwargs,
             response_metadata=self.response_metadata,
-            tool_calls=self.tool_calls,
-            invalid_tool_calls=self.invalid_tool_calls,
+            tool_calls=calls,
+            invalid_tool_calls=invalid,
             usage_metadata=self.usage_metadata,
         )
 
@@ -430,8 +433,10 @@ def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIM
     tool_call_chunks = first.tool_call_chunks
     usage = first.usage_metadata
     for chunk in others:
-        additional_kwargs = merge_dicts(additional_kwargs, chunk.additional_kwargs)
-        response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
+        if chunk.additional_kwargs:  # merging an empty mapping only copies (the result is a copy anyway)
+            additional_kwargs = merge_dicts(additional_kwargs, chunk.additional_kwargs)
+        if chunk.response_metadata:
+            response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
         if chunk.tool_call_chunks:
             tool_call_chunks = merge_tool_call_chunks(tool_call_chunks, chunk.tool_call_chunks)
         if chunk.usage_metadata is not None:

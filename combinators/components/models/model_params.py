@@ -18,7 +18,7 @@ leading ``Chat``, lower-cased (``ChatOpenAI`` -> ``openai``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 _OPTIONS: Final = ("temperature", "max_tokens", "top_p", "top_k", "seed", "stop")
 
@@ -49,15 +49,19 @@ def model_params(model: object, kwargs: Mapping[str, Any]) -> Mapping[str, objec
     name = getattr(model, "model", None) or getattr(model, "model_name", None)
     if isinstance(name, str):
         params["model"] = name
-    extra = getattr(model, "extra_body", None)
-    sources: list[Mapping[str, object]] = [
-        {key: getattr(model, key, None) for key in _OPTIONS},
-        extra if isinstance(extra, Mapping) else {},
+    for key in _OPTIONS:
+        value = getattr(model, key, None)
+        if value is not None:
+            params[key] = _option(value)
+    extra: object = getattr(model, "extra_body", None)
+    sources: tuple[Mapping[str, object] | None, ...] = (
+        cast("Mapping[str, object]", extra) if isinstance(extra, Mapping) else None,
         kwargs,
-    ]
+    )
     for source in sources:
-        for key in _OPTIONS:
-            value = source.get(key)
-            if value is not None:
-                params[key] = _option(value)
+        if source:  # later sources win (and keep the place of a key already there)
+            for key in _OPTIONS:
+                value = source.get(key)
+                if value is not None:
+                    params[key] = _option(value)
     return params
