@@ -99,6 +99,7 @@ def message_to_dict(message: Message) -> dict[str, object]:
 
 _ROLES: Final = "'system', 'developer', 'human', 'user', 'ai', 'assistant' or 'tool'"
 _MESSAGE_CLASSES: Final = (SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, ChatMessage)
+_EXACT_MESSAGE_CLASSES: Final[frozenset[type]] = frozenset(_MESSAGE_CLASSES)
 
 
 def _from_role(role: str, content: object, extra: Mapping[str, object], source: object) -> Message:
@@ -178,4 +179,7 @@ def coerce_to_messages(values: Iterable[object]) -> tuple[Message, ...]:
             f"coerce_to_messages expects a sequence of message-likes, got a {kind}; "
             "wrap a single message in a list"
         )
-    return tuple(coerce_to_message(value) for value in values)
+    # Messages are the usual items (a prompt's own, a history): kept as they are after
+    # a look at their type, without a call each.
+    exact = _EXACT_MESSAGE_CLASSES
+    return tuple(cast(Message, value) if type(value) in exact else coerce_to_message(value) for value in values)
