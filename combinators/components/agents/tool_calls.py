@@ -1,8 +1,10 @@
 """Running the tool calls of one step: each call an ordinary tool run, in parallel.
 
 Sync calls run on the shared pool (the caller's thread takes part), async ones under
-a task group; ``max_concurrency`` bounds both the same way. Outcomes come back in
-call order. A call to an unknown tool or with arguments that are not a JSON object
+a task group; ``max_concurrency`` bounds both the same way. Under async, calls whose
+tools are plain functions cannot overlap anyway (each holds the loop until it ends):
+they run in order in the step's own task, as one call does, with no task each.
+Outcomes come back in call order. A call to an unknown tool or with arguments that are not a JSON object
 is answered without running anything; arguments that fail the tool's schema fail
 inside the tool run (``on_tool_error``) before its function is called.
 
@@ -191,8 +193,7 @@ def _never_waits(planned: PlannedCall) -> bool:
 
 async def _one_by_one(scope: Scope, planned: list[PlannedCall], policy: LoopPolicy, slots: Slots) -> None:
     """Calls that never wait, in order, without a task each: what a task group does with
-    them (the loop gets its turn once first; every call runs, then the first error is raised)."""
-    await asyncio.sleep(0)
+    them (every call runs, then the first error is raised), as a single call runs."""
     first: Exception | None = None
     for i, p in enumerate(planned):
         try:
