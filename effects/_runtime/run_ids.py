@@ -8,11 +8,17 @@ from typing import Final
 from uuid import UUID, SafeUUID
 
 _NEW: Final = object.__new__
+_SET: Final = object.__setattr__
+_UNKNOWN: Final = SafeUUID.unknown  # an enum member: read once, not per id
 # UUID(int=...) checks its arguments in Python code; an id made here needs none, so
 # its two slots are set directly (every observed run makes one). Checked at import:
-_SET_INT, _SET_SAFE = UUID.__dict__["int"].__set__, UUID.__dict__["is_safe"].__set__
 if UUID.__slots__ != ("int", "is_safe", "__weakref__"):
     raise ImportError("uuid.UUID's slots changed: update new_run_id")
+
+
+_RANDOM_BITS: Final = ((1 << 80) - 1) & ~(0xF << 76) & ~(0x3 << 62)
+"""The 80 low bits, less those of the version (76-79) and the variant (62-63)."""
+_VERSION_AND_VARIANT: Final = (7 << 76) | (0x2 << 62)
 
 
 def new_run_id() -> UUID:
@@ -22,10 +28,8 @@ def new_run_id() -> UUID:
     7
     """
     ms = time.time_ns() // 1_000_000
-    bits = (ms & 0xFFFF_FFFF_FFFF) << 80 | random.getrandbits(80)
-    bits = (bits & ~(0xF << 76)) | (7 << 76)  # version
-    bits = (bits & ~(0x3 << 62)) | (0x2 << 62)  # variant
+    bits = (ms & 0xFFFF_FFFF_FFFF) << 80 | (random.getrandbits(80) & _RANDOM_BITS) | _VERSION_AND_VARIANT
     run_id: UUID = _NEW(UUID)
-    _SET_INT(run_id, bits)
-    _SET_SAFE(run_id, SafeUUID.unknown)
+    _SET(run_id, "int", bits)
+    _SET(run_id, "is_safe", _UNKNOWN)
     return run_id

@@ -349,7 +349,6 @@ class Scope:
         limiters = self.limiters
         deadline = self.deadline
         root = self._root_config
-        clock = current_clock()
         if root is not None:
             config = merge_configs(config, root)
         binding = node.step_binding
@@ -363,7 +362,7 @@ class Scope:
                     deadline = earlier(
                         deadline,
                         Deadline(
-                            clock.monotonic() + bound_config.timeout,
+                            current_clock().monotonic() + bound_config.timeout,
                             binding.bound.name,
                             bound_config.timeout,
                         ),

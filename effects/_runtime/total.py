@@ -44,6 +44,8 @@ def add_chunks(total: T | Nothing, chunk: T) -> T:
     """
     if total is NOTHING:
         return chunk
+    if type(total) is dict and type(chunk) is dict:  # plain dicts never add: no exception to raise
+        return chunk
     try:
         return total + chunk  # type: ignore[operator, no-any-return]
     except TypeError:
@@ -52,6 +54,8 @@ def add_chunks(total: T | Nothing, chunk: T) -> T:
 
 def _joined(chunks: Sequence[object]) -> str | None:
     """The chunks joined, if they all are text (``None`` if not)."""
+    if chunks and not isinstance(chunks[0], str):
+        return None  # what the join would find at once, without its exception
     try:
         return "".join(cast("list[str]", chunks))
     except TypeError:  # a chunk that is not text: they are added with + instead

@@ -129,14 +129,29 @@ def _with_id(message: _M, message_id: str | None) -> _M:
     # as they are instead of building the message again (a third of the cost).
     if message_id is None or message.id is not None:
         return message
-    copy = object.__new__(type(message))
-    for name in _FIELDS[type(message)]:
-        object.__setattr__(copy, name, getattr(message, name))
-    object.__setattr__(copy, "id", message_id)
+    kind = type(message)
+    copy = object.__new__(kind)
+    for read, write in _SLOTS[kind]:  # each field's slot, read and written directly
+        write(copy, read(message))
+    _SET_ID[kind](copy, message_id)
     return copy
 
 
-_FIELDS: Final = {kind: tuple(f.name for f in attrs.fields(kind)) for kind in (AIMessage, AIMessageChunk)}
+def _slots(kind: type) -> tuple[tuple[Any, Any], ...]:
+    return tuple(
+        (slot.__get__, slot.__set__) for slot in (_slot(kind, f.name) for f in attrs.fields(kind)) if slot is not None
+    )
+
+
+def _slot(kind: type, name: str) -> Any:
+    for cls in kind.__mro__:
+        if name in cls.__dict__ and name in getattr(cls, "__slots__", ()):
+            return cls.__dict__[name]
+    raise ImportError(f"{kind.__name__}.{name} is not a slot: update _with_id")
+
+
+_SLOTS: Final = {kind: _slots(kind) for kind in (AIMessage, AIMessageChunk)}
+_SET_ID: Final = {kind: _slot(kind, "id").__set__ for kind in (AIMessage, AIMessageChunk)}
 
 
 class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fields=False):
