@@ -418,39 +418,78 @@ def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIM
     >>> add_ai_message_chunks(AIMessageChunk("a"), AIMessageChunk("b"), AIMessageChunk("c")).content
     'abc'
     """
-    chunks = (first, *others)
-    for chunk in chunks:
-        checked(chunk, AIMessageChunk, "can only add AIMessageChunk values")
-    texts = [chunk.content for chunk in chunks if isinstance(chunk.content, str)]
-    content: Content
-    if len(texts) == len(chunks):
-        content = "".join(texts)  # one join instead of n concatenations
-    else:
-        content = first.content
-        for chunk in others:
-            content = merge_content(content, chunk.content)
-    additional_kwargs, response_metadata = first.additional_kwargs, first.response_metadata
-    tool_call_chunks = first.tool_call_chunks
-    usage = first.usage_metadata
-    for chunk in others:
-        if chunk.additional_kwargs:  # merging an empty mapping only copies (the result is a copy anyway)
-            additional_kwargs = merge_dicts(additional_kwargs, chunk.additional_kwargs)
-        if chunk.response_metadata:
-            response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
-        if chunk.tool_call_chunks:
-            tool_call_chunks = merge_tool_call_chunks(tool_call_chunks, chunk.tool_call_chunks)
-        if chunk.usage_metadata is not None:
-            usage = chunk.usage_metadata if usage is None else usage + chunk.usage_metadata
+    added = _Sum(first, others)
     return AIMessageChunk(
-        content,
-        id=preferred_id(chunk.id for chunk in chunks),
-        name=next((chunk.name for chunk in chunks if chunk.name is not None), None),
-        additional_kwargs=additional_kwargs,
-        response_metadata=response_metadata,
-        tool_call_chunks=tool_call_chunks,
-        usage_metadata=usage,
-        chunk_position="last" if any(c.chunk_position == "last" for c in chunks) else None,
+        added.content,
+        id=added.id,
+        name=added.name,
+        additional_kwargs=added.additional_kwargs,
+        response_metadata=added.response_metadata,
+        tool_call_chunks=added.tool_call_chunks,
+        usage_metadata=added.usage,
+        chunk_position="last" if any(c.chunk_position == "last" for c in added.chunks) else None,
     )
+
+
+def whole_message(chunks: Sequence[AIMessageChunk]) -> AIMessage:
+    """The ``AIMessage`` that streamed ``chunks`` (at least one) add up to: the same as
+    ``add_ai_message_chunks(*chunks).to_message()``, without building the sum's chunk.
+
+    >>> whole_message([AIMessageChunk("4"), AIMessageChunk("2")])
+    AIMessage('42')
+    """
+    added = _Sum(chunks[0], chunks[1:])
+    chunks_of_calls = added.tool_call_chunks
+    calls, invalid = _parse_tool_call_chunks(chunks_of_calls) if chunks_of_calls else ((), ())
+    return AIMessage(
+        added.content,
+        id=added.id,
+        name=added.name,
+        additional_kwargs=added.additional_kwargs,
+        response_metadata=added.response_metadata,
+        tool_calls=calls,
+        invalid_tool_calls=invalid,
+        usage_metadata=added.usage,
+    )
+
+
+@final
+class _Sum:
+    """The fields of a sum of chunks, merged by the peer's rules (``merge``)."""
+
+    __slots__ = ("chunks", "content", "id", "name", "additional_kwargs", "response_metadata", "tool_call_chunks", "usage")
+
+    def __init__(self, first: AIMessageChunk, others: Sequence[AIMessageChunk]) -> None:
+        chunks = self.chunks = (first, *others)
+        for chunk in chunks:
+            checked(chunk, AIMessageChunk, "can only add AIMessageChunk values")
+        texts = [chunk.content for chunk in chunks if isinstance(chunk.content, str)]
+        content: Content
+        if len(texts) == len(chunks):
+            content = "".join(texts)  # one join instead of n concatenations
+        else:
+            content = first.content
+            for chunk in others:
+                content = merge_content(content, chunk.content)
+        additional_kwargs, response_metadata = first.additional_kwargs, first.response_metadata
+        tool_call_chunks = first.tool_call_chunks
+        usage = first.usage_metadata
+        for chunk in others:
+            if chunk.additional_kwargs:  # merging an empty mapping only copies (the message copies anyway)
+                additional_kwargs = merge_dicts(additional_kwargs, chunk.additional_kwargs)
+            if chunk.response_metadata:
+                response_metadata = merge_dicts(response_metadata, chunk.response_metadata)
+            if chunk.tool_call_chunks:
+                tool_call_chunks = merge_tool_call_chunks(tool_call_chunks, chunk.tool_call_chunks)
+            if chunk.usage_metadata is not None:
+                usage = chunk.usage_metadata if usage is None else usage + chunk.usage_metadata
+        self.content = content
+        self.id = preferred_id(chunk.id for chunk in chunks)
+        self.name = next((chunk.name for chunk in chunks if chunk.name is not None), None)
+        self.additional_kwargs = additional_kwargs
+        self.response_metadata = response_metadata
+        self.tool_call_chunks = tool_call_chunks
+        self.usage = usage
 
 
 # -- re-exports -----------------------------------------------------------------------------

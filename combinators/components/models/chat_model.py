@@ -30,8 +30,8 @@ from combinators.components.messages.values import (
     AIMessageChunk,
     BaseMessage,
     Message,
-    add_ai_message_chunks,
     coerce_to_messages,
+    whole_message,
 )
 from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
@@ -313,7 +313,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
     def _whole(self, chunks: list[AIMessageChunk]) -> AIMessage:
         if not chunks:
             raise EmptyStreamError(f"{self.name} streamed no chunk: there is no reply")
-        return add_ai_message_chunks(*chunks).to_message()
+        return whole_message(chunks)
 
     def step_stream(
         self, inputs: Iterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
