@@ -34,7 +34,8 @@ from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.observers import AwaitingObserver, Observer, hands_out_awaitables
 from effects.step import Step
-from effects._runtime.streaming import astream_run, stream_run, streamed
+from effects._runtime import building
+from effects._runtime.streaming import astream_run, stream_run
 from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
 from effects.values import (
     NO_INPUT,
@@ -42,10 +43,8 @@ from effects.values import (
     Nothing,
     CustomEmitted,
     Effect,
-    RunEnded,
     RunFailed,
     RunInfo,
-    RunStarted,
 )
 
 
@@ -142,11 +141,13 @@ class Scope:
                     return node.step_invoke(input, child, kwargs)
             finally:
                 CURRENT_SCOPE.reset(token)
+        run = child.run_info()
         shown = child._start(node, input)
         child.refuse_async_listeners()
         token = CURRENT_SCOPE.set(child)
         try:
-            child.check_deadline()
+            if child.deadline is not None:
+                child.check_deadline()
             if node.is_leaf and child.limiters:
                 with child.permits():
                     output = node.step_invoke(input, child, kwargs)
@@ -158,7 +159,7 @@ class Scope:
             raise
         finally:
             CURRENT_SCOPE.reset(token)
-        child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
+        child.emit_effect(building.ended(run, shown, node.describe_output(output), current_clock().now()))
         child.refuse_async_listeners()
         return output
 
@@ -190,6 +191,7 @@ class Scope:
                     return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
             finally:
                 CURRENT_SCOPE.reset(token)
+        run = child.run_info()
         shown = child._start(node, input)
         # Awaits only where there is something to wait for: an observed child run is
         # the common case under events, and each await of a coroutine costs a frame.
@@ -198,7 +200,8 @@ class Scope:
             await child.await_listeners()
         token = CURRENT_SCOPE.set(child)
         try:
-            child.check_deadline()
+            if child.deadline is not None:
+                child.check_deadline()
             if node.is_leaf and child.limiters:
                 async with aholding(child.limiters):
                     output = await child.bounded(node.step_ainvoke(input, child, kwargs), node)
@@ -211,7 +214,7 @@ class Scope:
             raise
         finally:
             CURRENT_SCOPE.reset(token)
-        child.emit_effect(RunEnded(child.run_info(), shown, node.describe_output(output), child.clock.now()))
+        child.emit_effect(building.ended(run, shown, node.describe_output(output), current_clock().now()))
         if listening:
             await child.await_listeners()
         return output
@@ -297,7 +300,7 @@ class Scope:
         """
         run = self.run
         if run is not None:
-            effect = streamed(run, chunk, current_clock().now())
+            effect = building.streamed(run, chunk, current_clock().now())
             for observer in self.observers:
                 observer.emit(effect)
 
@@ -381,7 +384,7 @@ class Scope:
         if observers:
             parent = self.run
             tags = config.tags if tag is None else (tag, *config.tags)
-            run = RunInfo(
+            run = building.run_info(
                 config.run_id or new_run_id(),
                 () if parent is None else (*parent.parent_ids, parent.run_id),
                 config.run_name or node.name,
@@ -425,7 +428,9 @@ class Scope:
         # The root shows its raw input, as the peer does; children show what the
         # node says its input is (a model: {"messages": [[...]]}).
         shown = input if not run.parent_ids else node.describe_input(input)
-        self.emit_effect(RunStarted(run, shown, self.clock.now()))
+        effect = building.started(run, shown, current_clock().now())
+        for observer in self.observers:
+            observer.emit(effect)
         return shown
 
     async def await_listeners(self) -> None:

@@ -7,15 +7,14 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
 from typing import TYPE_CHECKING, Final, Generic, TypeVar, final
 
-import attrs
-
 from effects._runtime.context import CURRENT_SCOPE
 from effects.clock import timestamps
 from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, aadded_up, added_up
-from effects.values import NO_INPUT, NOTHING, Nothing, RunEnded, RunInfo, RunStarted, RunStreamed
+from effects.values import NO_INPUT, NOTHING, Nothing, RunStreamed
+from effects._runtime.building import STREAMED_SLOTS, ended, started, streamed
 
 if TYPE_CHECKING:
     from effects._runtime.scope import Scope
@@ -24,21 +23,9 @@ In = TypeVar("In")
 Out = TypeVar("Out")
 
 # A RunStreamed built slot by slot: the per-chunk effect without a call of the generated
-# __init__ of a frozen attrs class (a third of an event's cost). These are all its slots:
-_SET_RUN, _SET_CHUNK, _SET_AT = (RunStreamed.__dict__[field].__set__ for field in ("run", "chunk", "at"))
+# __init__ of a frozen attrs class (a third of an event's cost).
+_SET_RUN, _SET_CHUNK, _SET_AT = STREAMED_SLOTS
 _NEW: Final = object.__new__
-if tuple(field.name for field in attrs.fields(RunStreamed)) != ("run", "chunk", "at"):
-    raise ImportError("RunStreamed's fields changed: update the streaming loop that builds it")
-
-
-
-def streamed(run: RunInfo, chunk: object, at: float) -> RunStreamed:
-    """``RunStreamed(run, chunk, at)``, built slot by slot (for per-chunk hot paths)."""
-    effect: RunStreamed = _NEW(RunStreamed)
-    _SET_RUN(effect, run)
-    _SET_CHUNK(effect, chunk)
-    _SET_AT(effect, at)
-    return effect
 
 
 _COMPACT_EVERY = 63
@@ -82,7 +69,7 @@ class StreamWatch(Generic[In, Out]):
     def start(self) -> None:
         self.started = True
         shown = self.known if self.known is NO_INPUT else self.shown_input()
-        self.scope.emit_effect(RunStarted(self.scope.run_info(), shown, self.scope.clock.now()))
+        self.scope.emit_effect(started(self.scope.run_info(), shown, self.scope.clock.now()))
 
     def tap(self, inputs: Iterator[In]) -> Iterator[In]:
         for item in inputs:
@@ -115,7 +102,7 @@ class StreamWatch(Generic[In, Out]):
         self.total.add(chunk)
         run = self.run
         if self.emits and run is not None:
-            effect = RunStreamed(run, chunk, self.now())
+            effect = streamed(run, chunk, self.now())
             for observer in self.observers:
                 observer.emit(effect)
 
@@ -139,7 +126,7 @@ class StreamWatch(Generic[In, Out]):
             self.start()
         total = self.total.value()
         output = None if total is NOTHING else self.node.describe_output(total)
-        self.scope.emit_effect(RunEnded(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
+        self.scope.emit_effect(ended(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
 
 
 def stream_run(

@@ -44,12 +44,16 @@ def add_chunks(total: T | Nothing, chunk: T) -> T:
     """
     if total is NOTHING:
         return chunk
-    if type(total) is dict and type(chunk) is dict:  # plain dicts never add: no exception to raise
+    if _plain_dicts(total, chunk):  # they never add: no exception to raise and catch
         return chunk
     try:
         return total + chunk  # type: ignore[operator, no-any-return]
     except TypeError:
         return chunk
+
+
+def _plain_dicts(total: object, chunk: object) -> bool:
+    return type(total) is dict and type(chunk) is dict
 
 
 def _joined(chunks: Sequence[object]) -> str | None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import effects._runtime.building
 import effects._runtime.scope
 import effects._runtime.streaming
 from combinators import RunnableGenerator, RunnableLambda, RunnableParallel
@@ -33,12 +34,15 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return make
 
     monkeypatch.setattr(effects._runtime.scope, "new_run_id", counting("run id", effects._runtime.scope.new_run_id))
-    monkeypatch.setattr(effects._runtime.scope, "RunInfo", counting("RunInfo", effects._runtime.scope.RunInfo))
-    for name in ("RunStarted", "RunStreamed", "RunEnded", "RunFailed"):
-        if hasattr(effects._runtime.streaming, name):
-            monkeypatch.setattr(effects._runtime.streaming, name, counting(name, getattr(effects._runtime.streaming, name)))
-        if hasattr(effects._runtime.scope, name):
-            monkeypatch.setattr(effects._runtime.scope, name, counting(name, getattr(effects._runtime.scope, name)))
+    # Effects are built by effects._runtime.building (slot by slot) or by their classes.
+    for name, kind in (("run_info", "RunInfo"), ("started", "RunStarted"), ("streamed", "RunStreamed"), ("ended", "RunEnded")):
+        for module in (effects._runtime.building, effects._runtime.streaming):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, counting(kind, getattr(module, name)))
+    for name in ("RunStarted", "RunEnded", "RunFailed"):
+        for module in (effects._runtime.streaming, effects._runtime.scope):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, counting(name, getattr(module, name)))
     return made
 
 
@@ -54,4 +58,4 @@ def test_unobserved_calls_build_nothing(built: list[str]) -> None:
 
 def test_observed_calls_build_them(built: list[str]) -> None:
     list(RunnableLambda(inc).stream_events(1))
-    assert "RunInfo" in built and "run id" in built
+    assert "RunInfo" in built and "run id" in built and "RunStarted" in built and "RunEnded" in built
