@@ -19,7 +19,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import pytest
@@ -149,9 +149,9 @@ def _fresh_ids(value: Json, seen: dict[str, str]) -> Json:
     if isinstance(value, str):
         return _FRESH.sub(lambda m: seen.setdefault(m.group(0), f"{m.group(1)}{len(seen)}"), value)
     if isinstance(value, list):
-        return [_fresh_ids(v, seen) for v in value]
+        return [_fresh_ids(v, seen) for v in cast("list[Json]", value)]
     if isinstance(value, dict):
-        return {k: _fresh_ids(v, seen) for k, v in value.items()}
+        return {k: _fresh_ids(v, seen) for k, v in cast("dict[str, Json]", value).items()}
     return value
 
 
@@ -181,8 +181,8 @@ def _record(runnable: Runnable[Any, Any], projection: str, input: object) -> Jso
         if projection == "log":
             items.extend(_item(projection, patch) for patch in runnable.stream_log(input, diff=True))
         else:
-            version = "v2" if projection == "events_v2" else "v1"
-            items.extend(_item(projection, event) for event in runnable.stream_events(input, version=version))
+            events = runnable.stream_events(input, version="v2" if projection == "events_v2" else "v1")
+            items.extend(_item(projection, event) for event in events)
     except Exception as error:  # the transcript records it
         raised = error_json(error)
     return _fresh_ids(normalise({"items": items, "raised": raised}), {})
