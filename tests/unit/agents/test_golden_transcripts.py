@@ -19,7 +19,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 import pytest
@@ -149,9 +149,11 @@ def _fresh_ids(value: Json, seen: dict[str, str]) -> Json:
     if isinstance(value, str):
         return _FRESH.sub(lambda m: seen.setdefault(m.group(0), f"{m.group(1)}{len(seen)}"), value)
     if isinstance(value, list):
-        return [_fresh_ids(v, seen) for v in cast("list[Json]", value)]
+        items: list[Json] = value
+        return [_fresh_ids(v, seen) for v in items]
     if isinstance(value, dict):
-        return {k: _fresh_ids(v, seen) for k, v in cast("dict[str, Json]", value).items()}
+        fields: dict[str, Json] = value
+        return {k: _fresh_ids(v, seen) for k, v in fields.items()}
     return value
 
 
