@@ -27,9 +27,11 @@ from combinators.testing import (
     inputs_for,
     retrievers,
     runnables,
+    agent_scripts,
     values_of,
 )
 from combinators.testing import steps
+from combinators.testing.agents import UNKNOWN_TOOL
 from combinators.testing.steps import VALUE_TYPES
 from effects.clock import FakeClock, use_clock
 
@@ -271,3 +273,26 @@ def test_scripted_retrievers_fail_and_wait_as_scripted(retriever: BaseRetriever)
         map(repr, (r if isinstance(r, BaseException) else list(r) for r in retriever.results))
     )
     assert clock.sleeps == [0.5] * len(retriever.results)
+
+
+_ARGS = st.fixed_dictionaries({"a": st.integers(0, 9), "b": st.integers(0, 9)})
+
+
+@FEW
+@given(agent_scripts({"add": _ARGS, "mul": _ARGS}, max_steps=3, max_calls=2, unknown_tools=True, finish=None))
+def test_agent_scripts_draw_the_steps_calls_and_tools_asked_for(script: list[AIMessage]) -> None:
+    asking = [m for m in script if m.tool_calls]
+    assert len(asking) <= 3 and all(1 <= len(m.tool_calls) <= 2 for m in asking)
+    assert {c.name for m in asking for c in m.tool_calls} <= {"add", "mul", UNKNOWN_TOOL}
+    assert all(set(c.args) == {"a", "b"} for m in asking for c in m.tool_calls if c.name != UNKNOWN_TOOL)
+    assert script[: len(asking)] == asking  # the answer, if any, comes last
+    assert len(script) - len(asking) in (0, 1) and all(m.text for m in script[len(asking) :])
+
+
+def test_agent_scripts_finish_as_asked_and_need_a_tool() -> None:
+    always = find(agent_scripts({"add": _ARGS}, finish=True), lambda s: True)
+    never = find(agent_scripts({"add": _ARGS}, finish=False, max_steps=2), lambda s: len(s) == 2)
+    assert not always[-1].tool_calls and all(m.tool_calls for m in never)
+    assert find(agent_scripts({"add": _ARGS}), lambda s: any(c.id is None for m in s for c in m.tool_calls))
+    with pytest.raises(ValueError, match="at least one tool"):
+        agent_scripts({})
