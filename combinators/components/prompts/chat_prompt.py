@@ -124,13 +124,18 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         human = HumanMessagePromptTemplate.from_template(template, template_format, partial_variables=partial_variables)
         return cls((human,))
 
-    @functools.cached_property
+    @property
     def input_variables(self) -> tuple[str, ...]:
         """The variables a caller supplies, sorted.
 
         >>> ChatPromptTemplate.from_messages([("system", "{b}"), ("placeholder", "{h}"), ("human", "{a}")]).input_variables
         ('a', 'b')
         """
+        return self._input_variables
+
+    @functools.cached_property
+    def _input_variables(self) -> tuple[str, ...]:
+        # Read at every format: worked out once per prompt (a value: it never changes).
         names: set[str] = set()
         for part in self.messages:
             if not isinstance(part, BaseMessage):
