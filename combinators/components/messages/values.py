@@ -346,19 +346,10 @@ class AIMessageChunk(BaseMessage):
         >>> AIMessageChunk("hi", id="x").to_message()
         AIMessage('hi', id='x')
         """
-        # Parsed here, not through the cached property: this chunk is usually a sum made
-        # for this one call, and the property's cache costs more than the parse.
-        calls, invalid = _parse_tool_call_chunks(self.tool_call_chunks) if self.tool_call_chunks else ((), ())
-        return AIMessage(
-            self.content,
-            id=self.id,
-            name=self.name,
-            additional_kwargs=self.additional_kwargs,
-            response_metadata=self.response_metadata,
-            tool_calls=calls,
-            invalid_tool_calls=invalid,
-            usage_metadata=self.usage_metadata,
-        )
+        return _whole(
+            self.content, self.id, self.name, self.additional_kwargs, self.response_metadata,
+            self.tool_call_chunks, self.usage_metadata,
+        )  # fmt: skip
 
     def __add__(self, other: AIMessageChunk | Sequence[AIMessageChunk]) -> AIMessageChunk:
         if isinstance(other, AIMessageChunk):
@@ -439,17 +430,33 @@ def whole_message(chunks: Sequence[AIMessageChunk]) -> AIMessage:
     AIMessage('42')
     """
     added = _Sum(chunks[0], chunks[1:])
-    chunks_of_calls = added.tool_call_chunks
-    calls, invalid = _parse_tool_call_chunks(chunks_of_calls) if chunks_of_calls else ((), ())
+    return _whole(
+        added.content, added.id, added.name, added.additional_kwargs, added.response_metadata,
+        added.tool_call_chunks, added.usage,
+    )  # fmt: skip
+
+
+def _whole(
+    content: Content,
+    id: str | None,
+    name: str | None,
+    additional_kwargs: Mapping[str, object],
+    response_metadata: Mapping[str, object],
+    tool_call_chunks: tuple[ToolCallChunk, ...],
+    usage: UsageMetadata | None,
+) -> AIMessage:
+    # The calls are parsed here, not through a chunk's cached property: the chunk is
+    # usually a sum made for this one message, and the cache costs more than the parse.
+    calls, invalid = _parse_tool_call_chunks(tool_call_chunks) if tool_call_chunks else ((), ())
     return AIMessage(
-        added.content,
-        id=added.id,
-        name=added.name,
-        additional_kwargs=added.additional_kwargs,
-        response_metadata=added.response_metadata,
+        content,
+        id=id,
+        name=name,
+        additional_kwargs=additional_kwargs,
+        response_metadata=response_metadata,
         tool_calls=calls,
         invalid_tool_calls=invalid,
-        usage_metadata=added.usage,
+        usage_metadata=usage,
     )
 
 
