@@ -298,7 +298,8 @@ class Template:
 
         Caller values override partial ones; ``owner`` names the template in errors.
         """
-        checked(values, Mapping, f"{owner} expects a mapping of variable values")
+        if not isinstance(values, dict):  # the message only when it is needed (a format per call)
+            checked(values, Mapping, f"{owner} expects a mapping of variable values")
         missing = [name for name in self.input_variables if name not in values]
         if missing:
             raise missing_variables_error(owner, self.input_variables, list(values))
