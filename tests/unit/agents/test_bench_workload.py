@@ -18,7 +18,7 @@ def test_our_side_answers_and_its_parts_run_alone() -> None:
     assert _floor()() == ANSWER
 
 
-def test_w11_rows_and_budgets_with_the_peer_missing() -> None:
+def test_w13_rows_and_budgets_with_the_peer_missing() -> None:
     settings = dataclasses.replace(Settings.make(quick=True), repeat=1, repeat_heavy=1, target=0.0)
     res = Results(settings, ours=load_ours(), peer="not installed", log=lambda _line: None)
     w13_agent(res)
