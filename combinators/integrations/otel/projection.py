@@ -50,7 +50,7 @@ from combinators.integrations.otel.response import (
     response_attributes,
     tool_call_id,
 )
-from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanShapes
+from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanShapes, run_id_text
 from effects.projections.jsonable import to_jsonable
 from effects.projections.recording import RecordedError
 from effects.values import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
@@ -112,11 +112,13 @@ class _Open:
         self.operation = operation
         self.started_at = started_at
         self.chunks = 0
-        self.first_chunk_at = 0.0
+        self.first_chunk_at: float
+        """Set with the first chunk (read only when ``chunks``)."""
         self.context: Context | None = None
-        self.attached: Attached | None = None
-        """With ``attach_context``: how this span was made current."""
-        self.captured = False
+        self.attached: Attached
+        """With ``attach_context`` only: how this span was made current."""
+        self.captured: bool
+        """With capture on only: whether the input is recorded already."""
 
     def child_context(self) -> Context:
         known = self.context
@@ -187,32 +189,31 @@ class OtelProjection:
         opened = self._open
         if run_key in opened:
             return
-        config = self._config
         parents = run.parent_ids
         # Usually the immediate parent; an untraced one in between sends us further up.
         parent = opened.get(parents[-1].int) if parents else None
         if parent is None and len(parents) > 1:
             parent = self._parent(run)
-        start = self._shapes.start(run, is_root=parent is None)
+        shape = self._shapes.shape(run, parent is None)
+        attributes: Attributes = {semconv.RUN_ID: run_id_text(run.run_id), **shape.attributes}
         at_ns = round(effect.at * 1_000_000_000)
         captured = self._captures and effect.input is not NO_INPUT
-        if captured and config.on_spans:
-            name, text = input_item(start.operation, effect.input, config)
-            start.attributes[name] = text
+        if captured and self._config.on_spans:
+            name, text = input_item(shape.operation, effect.input, self._config)
+            attributes[name] = text
         span = self._tracer.start_span(
-            start.name,
+            shape.name,
             context=None if parent is None else parent.child_context(),
-            kind=start.kind,
-            attributes=start.attributes,
+            kind=shape.kind,
+            attributes=attributes,
             start_time=at_ns,
         )
-        record = _Open(span, run_key if parent is None else parent.root_id, start.operation, effect.at)
-        opened[run_key] = record
-        if captured:
-            record.captured = True
-            if config.on_events:
-                item = input_item(start.operation, effect.input, config)
-                place(span, item, at_ns, start.operation, on_spans=False, on_events=True)
+        record = opened[run_key] = _Open(span, run_key if parent is None else parent.root_id, shape.operation, effect.at)
+        if self._captures:
+            record.captured = captured
+            if captured and self._config.on_events:
+                item = input_item(shape.operation, effect.input, self._config)
+                place(span, item, at_ns, shape.operation, on_spans=False, on_events=True)
         if self._attach:
             record.attached = Attached(span)
             record.attached.attach(None if parent is None else parent.attached)
@@ -332,7 +333,7 @@ class OtelProjection:
             FAILURES.record(record, error)
 
     def _detach(self, record: _Open) -> None:
-        if record.attached is not None:
+        if self._attach:
             record.attached.restore(self._ended)
             if not self._open:
                 self._ended.clear()
