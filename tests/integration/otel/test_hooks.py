@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import pathlib
 import pickle
+import subprocess
 import sys
+import tomllib
 
 import cloudpickle  # type: ignore[import-untyped]
 import pytest
@@ -39,6 +42,21 @@ def test_without_the_otel_extra_tracing_is_a_clear_error(monkeypatch: pytest.Mon
     with pytest.raises(ImportError, match="extra 'otel'"):
         RunnableLambda(inc).invoke(1, {"tracing": True})
     assert RunnableLambda(inc).invoke(1) == 2  # nothing else needs it
+
+
+def test_the_otel_extra_is_the_api_alone() -> None:
+    pyproject = pathlib.Path(__file__).resolve().parents[3] / "pyproject.toml"
+    extra = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]["otel"]
+    assert [requirement.split(">")[0] for requirement in extra] == ["opentelemetry-api"]
+    # Importing the integration and tracing a call load no SDK or exporter module.
+    code = (
+        "import sys, combinators.integrations.otel\n"
+        "from combinators import RunnableLambda\n"
+        "assert RunnableLambda(abs).with_tracing().invoke(-1) == 1\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('opentelemetry.sdk', 'opentelemetry.exporter'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_without_the_progress_extra_a_progress_bar_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
