@@ -25,14 +25,15 @@ from typing import Final, TypeVar, final
 import attrs
 
 from effects._runtime.adoption import adopted
+from effects._runtime.bindings import Unwrapped, unwrap
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
-from effects._runtime.deadline import Deadline, earlier
+from effects._runtime.deadline import Deadline
 from effects.errors import InputError
 from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.observers import AwaitingObserver, Observer, hands_out_awaitables
+from effects._runtime.observers import AwaitingObserver, Observer
 from effects.step import Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run
@@ -354,32 +355,10 @@ class Scope:
         root = self._root_config
         if root is not None:
             config = merge_configs(config, root)
-        binding = node.step_binding
-        while binding is not None:
-            bound_config = binding.config
-            if bound_config is not EMPTY_CONFIG:
-                config = merge_configs(bound_config, config)
-                if bound_config.max_concurrency is not None:
-                    limiters = (*limiters, Limiter(bound_config.max_concurrency))
-                if bound_config.timeout is not None:
-                    deadline = earlier(
-                        deadline,
-                        Deadline(
-                            current_clock().monotonic() + bound_config.timeout,
-                            binding.bound.name,
-                            bound_config.timeout,
-                        ),
-                    )
-            if binding.kwargs:
-                kwargs = {**binding.kwargs, **kwargs}
-            for factory in binding.observers:
-                observer = factory.make_observer(config.for_children())
-                if observer is not None:
-                    observers = (*observers, observer)
-                    if hands_out_awaitables(observer):
-                        listeners = (*listeners, observer)
-            node = binding.bound if binding.choose is None else binding.choose(config)
-            binding = node.step_binding
+        if node.step_binding is not None:
+            node, (config, kwargs, observers, listeners, limiters, deadline) = unwrap(
+                node, Unwrapped(config, kwargs, observers, listeners, limiters, deadline)
+            )
         run: RunInfo | None = None
         if observers:
             parent = self.run
