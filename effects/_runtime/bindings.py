@@ -1,0 +1,62 @@
+"""Unwrapping a node's bindings: the config, limits, deadline, kwargs and observers that
+each layer adds on the way to the node that runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple, TypeVar
+
+from effects.clock import current_clock
+from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
+from effects._runtime.deadline import Deadline, earlier
+from effects._runtime.limiter import Limiter
+from effects._runtime.observers import AwaitingObserver, Observer, hands_out_awaitables
+from effects.step import Step
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+
+class Unwrapped(NamedTuple):
+    """What a child run gets from the bindings around its node."""
+
+    config: RunConfig
+    kwargs: Mapping[str, object]
+    observers: tuple[Observer, ...]
+    listeners: tuple[AwaitingObserver, ...]
+    limiters: tuple[Limiter, ...]
+    deadline: Deadline | None
+
+
+def unwrap(node: Step[In, Out], around: Unwrapped) -> tuple[Step[In, Out], Unwrapped]:
+    """``node`` without its bindings, and ``around`` with what they add (inner layers win
+    over outer ones, the caller's config over a bound one).
+
+    >>> from combinators import RunnableLambda
+    >>> bound = RunnableLambda(str.upper).with_config(tags=["t"], max_concurrency=2)
+    >>> inner, got = unwrap(bound, Unwrapped(EMPTY_CONFIG, {}, (), (), (), None))
+    >>> inner.name, got.config.tags, len(got.limiters)
+    ('upper', ('t',), 1)
+    """
+    config, kwargs, observers, listeners, limiters, deadline = around
+    binding = node.step_binding
+    while binding is not None:
+        bound_config = binding.config
+        if bound_config is not EMPTY_CONFIG:
+            config = merge_configs(bound_config, config)
+            if bound_config.max_concurrency is not None:
+                limiters = (*limiters, Limiter(bound_config.max_concurrency))
+            if bound_config.timeout is not None:
+                at = current_clock().monotonic() + bound_config.timeout
+                deadline = earlier(deadline, Deadline(at, binding.bound.name, bound_config.timeout))
+        if binding.kwargs:
+            kwargs = {**binding.kwargs, **kwargs}
+        for factory in binding.observers:
+            observer = factory.make_observer(config.for_children())
+            if observer is not None:
+                observers = (*observers, observer)
+                if hands_out_awaitables(observer):
+                    listeners = (*listeners, observer)
+        node = binding.bound if binding.choose is None else binding.choose(config)
+        binding = node.step_binding
+    return node, Unwrapped(config, kwargs, observers, listeners, limiters, deadline)
