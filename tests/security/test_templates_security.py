@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jinja2
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from combinators.components.prompts.formats import Template
@@ -78,11 +78,16 @@ def test_every_non_identifier_placeholder_is_rejected_at_build(head: str, bad: s
         Template.from_template(source)
 
 
+def _missing_b_message(value: str) -> str:
+    with pytest.raises(KeyError) as caught:
+        Template.from_template("{a} {b}").format({"a": value})
+    return str(caught.value)
+
+
 @given(st.text(min_size=8).filter(lambda t: t.strip() and "\\" not in t))
 def test_error_messages_never_contain_values(canary: str) -> None:
-    with pytest.raises(KeyError) as caught:
-        Template.from_template("{a} {b}").format({"a": canary})
-    assert canary not in str(caught.value)
+    assume(canary not in _missing_b_message("-"))  # a canary that is a piece of the message's own words
+    assert canary not in _missing_b_message(canary)
 
 
 SSTI_PAYLOADS = [

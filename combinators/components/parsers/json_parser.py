@@ -51,7 +51,7 @@ import attrs
 from combinators.components.messages.values import BaseMessage
 from combinators.components.models.outputs import GenerationLike
 from combinators.components.parsers.text import OutputParserError, reply_text
-from combinators.components.partial_json.patches import changes, value_of
+from combinators.components.partial_json.patches import changes, json_copy, value_of
 from combinators.components.partial_json.reader import (
     JsonValue,
     PartialJsonReader,
@@ -316,19 +316,27 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         return f"JsonOutputParser({', '.join(shown)})"
 
 
+def _value_or_none(text: str) -> JsonValue:
+    try:
+        return parse_json_markdown(text)
+    except json.JSONDecodeError:
+        return None
+
+
 @final
 class _Reading:
     """One streamed reply being parsed: what changed with each chunk."""
 
-    __slots__ = ("parser", "reader", "pieces", "previous", "mark", "yielded")
+    __slots__ = ("parser", "reader", "pieces", "previous", "seen", "mark", "shown")
 
     def __init__(self, parser: JsonOutputParser[Any]) -> None:
         self.parser = parser
         self.reader = PartialJsonReader(markdown=True)
         self.pieces: list[str] = []  # the raw text, for an error message at the end
-        self.previous: JsonValue = None  # the value after the previous chunk
+        self.previous: JsonValue = None  # the value at its last change, never given out
+        self.seen: JsonValue = None  # the reader's value after the previous chunk
         self.mark: Mark | None = None  # the same, as a mark (diff mode)
-        self.yielded: JsonValue = None  # the JSON of the last value yielded
+        self.shown = False  # whether the value so far was yielded (plain mode)
 
     def push(self, chunk: object) -> tuple[Any, ...]:
         parser = self.parser
@@ -341,17 +349,37 @@ class _Reading:
             raise OutputParserError(f"Invalid json output: {error.msg}: {_shown(text)}", text) from None
         if parser.diff:
             return self._operations()
+        # Whether to yield is decided on a value of our own, compared with ``==`` as the
+        # peer compares re-parsed prefixes. The value yielded is another copy of the
+        # open containers: a consumer changing it cannot move our decisions.
         value = self.reader.value()
-        # A partial value is a fresh value each time (copies of the open containers),
-        # so this costs the open containers' size: C-level copies and comparisons.
-        if value is None or value == self.previous:
+        if value is None:
+            self.shown = False
             return ()
-        self.previous = value
-        typed = parser._partial(value)  # pyright: ignore[reportPrivateUsage]
-        if typed is None:
+        if value is self.seen:  # the reader's value kept as it was (complete, or at an error)
             return ()
-        self.yielded = value
-        return (typed,)
+        self.seen = value
+        if not self._changed(value):
+            return ()
+        given = self.reader.value()
+        # A value the reader keeps is given out as it is; ours is then a copy (once: a
+        # kept value changes at most once per level after an error).
+        self.previous = json_copy(value) if given is value else value
+        typed = parser._partial(given)  # pyright: ignore[reportPrivateUsage]
+        self.shown = typed is not None
+        return () if typed is None else (typed,)
+
+    def _changed(self, value: JsonValue) -> bool:
+        mark = self.reader.mark()
+        if mark is None or not mark.rewrites:
+            # Our previous value shares with ``value`` every completed container, the
+            # same objects, so ``==`` never reads one a consumer may have changed.
+            return value != self.previous
+        # A repeated key drops a completed container, one the consumer may hold and have
+        # changed: compare the values of the text with and without this chunk, read anew
+        # (as the peer does for every chunk; repeated keys are rare).
+        earlier = _value_or_none("".join(self.pieces[:-1]))
+        return _value_or_none("".join(self.pieces)) != (self.previous if earlier is None else earlier)
 
     def _operations(self) -> tuple[list[dict[str, object]], ...]:
         # What changed is found along the open containers only (``patches``): no value
@@ -376,4 +404,4 @@ class _Reading:
         if parser.schema is None:
             return ()
         typed = parser._typed(value, text)  # pyright: ignore[reportPrivateUsage]  # raises if it does not fit
-        return () if value == self.yielded and self.yielded is not None else (typed,)
+        return () if self.shown else (typed,)

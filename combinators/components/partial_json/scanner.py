@@ -88,6 +88,7 @@ class Scanner:
         "_token", "_str_parts", "_str_decoded", "_str_is_key", "_escape",
         "_num", "_num_state", "_num_valid", "_lit_word", "_lit_value", "_lit_pos",
         "_stack", "_low", "_in_string", "_escaped", "_closed_at_error", "_rewrites",
+        "_keys_seen",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -115,6 +116,9 @@ class Scanner:
         self._escaped = False
         self._closed_at_error: tuple[int, Outcome] | None = None  # outcome() for the last _low
         self._rewrites = 0  # keys read that the open object already had
+        # One object per distinct key, as Python's json does: a long list of records
+        # holds each key once, and comparing two of its values finds keys by identity.
+        self._keys_seen: dict[str, str] = {}
 
     def mark(self) -> Mark:
         """The value of the text so far, as a ``Mark`` (no copy made)."""
@@ -354,6 +358,7 @@ class Scanner:
             # the closing quote
             value = "".join(self._str_decoded) + decode_string("".join(self._str_parts))
             if self._str_is_key:
+                value = self._keys_seen.setdefault(value, value)
                 self._token = _NONE
                 self._keys[-1] = value
                 self._expect = _COLON
