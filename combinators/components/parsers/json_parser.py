@@ -1,8 +1,9 @@
 """``JsonOutputParser``: JSON replies as values, streamed as partial values or patches.
 
 While the reply streams, the parser yields the value of the text so far each time it
-changes: open strings, arrays and objects are closed, markdown fences stripped, and
-the work per chunk is proportional to the chunk (``partial_json.PartialJsonReader``).
+changes (by ``==``, as the peer): open strings, arrays and objects are closed, markdown
+fences stripped, and the reading per chunk is proportional to the chunk
+(``partial_json.PartialJsonReader``).
 
 >>> parser = JsonOutputParser()
 >>> list(parser.transform(['{"a"', ': [1', ', 2]', ', "b": "x', 'yz"}']))
@@ -19,8 +20,20 @@ a stream fails when ``invoke`` would: with a schema the result is the typed valu
 peer's ``pydantic_object`` only shapes the format instructions and still returns a
 dict), and partial values that do not fit the schema yet are not yielded; ``diff=True``
 takes no schema; a stream whose text never holds JSON raises ``OutputParserError`` at
-its end (the peer's stream just ends empty). Partial values share their completed
-parts with the values after them: treat them as read-only (diff operations are copies).
+its end (the peer's stream just ends empty).
+
+Another, so that a long reply streams in linear time: the values are the peer's, but
+successive values share their completed parts (each yield copies only the containers
+still being filled; the peer's are whole new values, and a whole copy per yield would
+make a stream quadratic). Copy a value before mutating it if you keep earlier ones;
+mutating one never changes when the next ones come nor what ``invoke`` returns, and
+``diff=True`` (operations that are copies) suits long replies.
+
+>>> values = list(JsonOutputParser().transform(['{"items": [{"id": 1}', ', {"id": 2}', "]}"]))
+>>> values  # the peer's values
+[{'items': [{'id': 1}]}, {'items': [{'id': 1}, {'id': 2}]}]
+>>> values[0]["items"][0] is values[1]["items"][0], values[0]["items"] is values[1]["items"]
+(True, False)
 """
 
 from __future__ import annotations
@@ -370,8 +383,7 @@ class _Reading:
         return () if typed is None else (typed,)
 
     def _changed(self, value: JsonValue) -> bool:
-        mark = self.reader.mark()
-        if mark is None or not mark.rewrites:
+        if not self.reader.repeats_a_key():
             # Our previous value shares with ``value`` every completed container, the
             # same objects, so ``==`` never reads one a consumer may have changed.
             return value != self.previous

@@ -177,6 +177,20 @@ class PartialJsonReader:
             return None
         return mark
 
+    def repeats_a_key(self) -> bool:
+        """Whether the text read so far repeats a key inside one object (a later entry
+        then replaces an earlier one, as in Python's json).
+
+        >>> reader = PartialJsonReader()
+        >>> reader.feed('{"a": [1], "a"')
+        >>> reader.repeats_a_key(), reader.value()
+        (True, {'a': [1]})
+        """
+        scanners = (self._plain, self._primary, self._fenced)
+        return any(
+            (each.scanner if isinstance(each, _Stripped) else each).rewrites for each in scanners if each is not None
+        )
+
     def value(self) -> JsonValue:
         """The value of the text so far, or ``None`` if there is none (yet)."""
         outcome = self._outcome()

@@ -128,6 +128,11 @@ class Scanner:
             return Mark(levels, self._partial_token(at_error=False), self, self._rewrites)
         return Mark((), self.outcome(), self, self._rewrites)
 
+    @property
+    def rewrites(self) -> int:
+        """How many keys read so far repeat one their object already had."""
+        return self._rewrites
+
     # -- results -------------------------------------------------------------------
 
     def outcome(self) -> Outcome:
