@@ -71,7 +71,8 @@ from combinators.components.partial_json.reader import (
     json_diff,
     parse_json_markdown,
 )
-from combinators.components.partial_json.values import JsonTooDeepError, Mark
+from combinators.components.partial_json.same import same_value
+from combinators.components.partial_json.values import NO_VALUE, JsonTooDeepError, Mark, Outcome
 from combinators.authoring import init_fields
 from combinators.authoring import type_schema
 from combinators import Runnable
@@ -340,14 +341,14 @@ def _value_or_none(text: str) -> JsonValue:
 class _Reading:
     """One streamed reply being parsed: what changed with each chunk."""
 
-    __slots__ = ("parser", "reader", "pieces", "previous", "seen", "mark", "shown")
+    __slots__ = ("parser", "reader", "pieces", "previous", "kept", "mark", "shown")
 
     def __init__(self, parser: JsonOutputParser[Any]) -> None:
         self.parser = parser
         self.reader = PartialJsonReader(markdown=True)
         self.pieces: list[str] = []  # the raw text, for an error message at the end
-        self.previous: JsonValue = None  # the value at its last change, never given out
-        self.seen: JsonValue = None  # the reader's value after the previous chunk
+        self.previous: Mark | None = None  # the value at its last change (plain mode)
+        self.kept: Outcome = NO_VALUE  # the last value the reader kept
         self.mark: Mark | None = None  # the same, as a mark (diff mode)
         self.shown = False  # whether the value so far was yielded (plain mode)
 
@@ -362,36 +363,40 @@ class _Reading:
             raise OutputParserError(f"Invalid json output: {error.msg}: {_shown(text)}", text) from None
         if parser.diff:
             return self._operations()
-        # Whether to yield is decided on a value of our own, compared with ``==`` as the
-        # peer compares re-parsed prefixes. The value yielded is another copy of the
-        # open containers: a consumer changing it cannot move our decisions.
-        value = self.reader.value()
-        if value is None:
+        # Whether to yield is decided on our own moment of the stream (a mark: the open
+        # containers and their lengths, no copy), compared by ``==`` as the peer compares
+        # re-parsed prefixes, in time proportional to what changed; the value yielded is
+        # built from it (copies of the open containers). A consumer changing it cannot
+        # move our decisions: its open containers are its own, and completed ones are
+        # the same objects in both moments compared.
+        mark = self.reader.mark()
+        if mark is None:
             self.shown = False
             return ()
-        if value is self.seen:  # the reader's value kept as it was (complete, or at an error)
+        kept = not mark.levels  # the reader keeps one value (complete, or at an error)
+        if kept:
+            if mark.leaf is self.kept:
+                return ()  # the same value object: the same value
+            self.kept = mark.leaf
+        if not self._changed(mark):
             return ()
-        self.seen = value
-        if not self._changed(value):
-            return ()
-        given = self.reader.value()
-        # A value the reader keeps is given out as it is; ours is then a copy (once: a
-        # kept value changes at most once per level after an error).
-        self.previous = json_copy(value) if given is value else value
+        given = value_of(mark)
+        if kept:  # given out as it is: ours is a copy (made once per change of it)
+            mark = Mark((), json_copy(given), mark.source, mark.rewrites)
+        self.previous = mark
         typed = parser._partial(given)  # pyright: ignore[reportPrivateUsage]
         self.shown = typed is not None
         return () if typed is None else (typed,)
 
-    def _changed(self, value: JsonValue) -> bool:
+    def _changed(self, mark: Mark) -> bool:
         if not self.reader.repeats_a_key():
-            # Our previous value shares with ``value`` every completed container, the
-            # same objects, so ``==`` never reads one a consumer may have changed.
-            return value != self.previous
+            return self.previous is None or not same_value(self.previous, mark)
         # A repeated key drops a completed container, one the consumer may hold and have
         # changed: compare the values of the text with and without this chunk, read anew
         # (as the peer does for every chunk; repeated keys are rare).
         earlier = _value_or_none("".join(self.pieces[:-1]))
-        return _value_or_none("".join(self.pieces)) != (self.previous if earlier is None else earlier)
+        previous = None if self.previous is None else value_of(self.previous)
+        return _value_or_none("".join(self.pieces)) != (previous if earlier is None else earlier)
 
     def _operations(self) -> tuple[list[dict[str, object]], ...]:
         # What changed is found along the open containers only (``patches``): no value

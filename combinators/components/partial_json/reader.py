@@ -186,10 +186,10 @@ class PartialJsonReader:
         >>> reader.repeats_a_key(), reader.value()
         (True, {'a': [1]})
         """
-        scanners = (self._plain, self._primary, self._fenced)
-        return any(
-            (each.scanner if isinstance(each, _Stripped) else each).rewrites for each in scanners if each is not None
-        )
+        if self._plain is not None:
+            return self._plain.rewrites > 0
+        assert self._primary is not None
+        return self._primary.scanner.rewrites > 0 or (self._fenced is not None and self._fenced.scanner.rewrites > 0)
 
     def value(self) -> JsonValue:
         """The value of the text so far, or ``None`` if there is none (yet)."""
