@@ -380,7 +380,7 @@ class _Reading:
             self.kept = mark.leaf
         if not self._changed(mark):
             return ()
-        given = value_of(mark)
+        given = cast(JsonValue, value_of(mark))  # a mark the reader gives has a value
         if kept:  # given out as it is: ours is a copy (made once per change of it)
             mark = Mark((), json_copy(given), mark.source, mark.rewrites)
         self.previous = mark

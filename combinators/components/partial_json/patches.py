@@ -221,9 +221,12 @@ def _child(mark: Mark, depth: int, container: JsonContainer, key: str | None) ->
     return value_of(mark, depth)
 
 
-def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, depth: int) -> list[Operation]:
-    """The operations for the ``depth``-th open container, whose entries before the
-    first mark's length did not change."""
+def suffixes(
+    container: JsonContainer, before: Mark, after: Mark, depth: int
+) -> tuple[list[object], list[object]] | tuple[dict[str, object], dict[str, object]] | None:
+    """What the ``depth``-th open container (the same object in both marks) holds after
+    the first mark's length, its open place included, at each mark: items of an array,
+    members of an object; ``None`` where a key repeated in the text touches them."""
     _, old_length, old_key = before.levels[depth]
     _, length, key = after.levels[depth]
     old_child = _child(before, depth + 1, container, old_key)
@@ -233,37 +236,57 @@ def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, de
         new_items: list[object] = list(container[old_length:length])
         if not isinstance(child, NoValue):
             new_items.append(child)
-        try:
-            operations = _grown("", old_items, new_items)
-        except _NotGrown:
-            return _whole(prefix, value_of(before, depth), value_of(after, depth))
+        return old_items, new_items
+    added = (
+        _last_keys(container, length - old_length) if length == len(container) else list(container)[old_length:length]
+    )
+    if any(name is not None and name in container and name not in added for name in (old_key, key)):
+        return None
+    old_part: dict[str, object] = {} if isinstance(old_child, NoValue) or old_key is None else {old_key: old_child}
+    new_part: dict[str, object] = {name: container[name] for name in added}
+    if not isinstance(child, NoValue) and key is not None:
+        new_part[key] = child
+    return old_part, new_part
+
+
+def _repeated(prefix: str, container: dict[str, Any], before: Mark, after: Mark, depth: int) -> list[Operation]:
+    """The operations for the ``depth``-th open container, an object where a key repeated
+    in the text touches the members after the first mark's length: those compared whole."""
+    _, old_length, old_key = before.levels[depth]
+    _, length, key = after.levels[depth]
+    old_child = _child(before, depth + 1, container, old_key)
+    child = _child(after, depth + 1, container, key)
+    added = _last_keys(container, length - old_length)
+    pending = [name for name in (old_key, key) if name is not None]
+    touched = {name: container[name] for name in pending if name in container and name not in added}
+    before_part: dict[str | None, object] = {name: value for name, value in touched.items()}
+    if not isinstance(old_child, NoValue):
+        before_part[old_key] = old_child
+    after_part: dict[str | None, object] = {name: value for name, value in touched.items()}
+    after_part.update((name, container[name]) for name in added)
+    if not isinstance(child, NoValue) and key is not None:
+        after_part[key] = child
+    return _whole(prefix, before_part, after_part)
+
+
+def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, depth: int) -> list[Operation]:
+    """The operations for the ``depth``-th open container, whose entries before the
+    first mark's length did not change."""
+    parts = suffixes(container, before, after, depth)
+    if parts is None:
+        return _repeated(prefix, cast("dict[str, Any]", container), before, after, depth)
+    try:
+        operations = _grown("", *parts) if isinstance(container, list) else _grown(prefix, *parts)
+    except _NotGrown:
+        return _whole(prefix, value_of(before, depth), value_of(after, depth))
+    if isinstance(container, list):
+        old_length = before.levels[depth][1]
         for operation in operations:  # the suffix starts at index old_length
             for member in ("path", "from"):
                 if member in operation:
                     first, slash, rest = operation[member][1:].partition("/")
                     operation[member] = f"{prefix}/{int(first) + old_length}{slash}{rest}"
-        return operations
-    added = _last_keys(container, length - old_length)
-    pending = [name for name in (old_key, key) if name is not None]
-    if any(name in container and name not in added for name in pending):
-        # A key repeated in the text: compare the members it touches, whole.
-        touched = {name: container[name] for name in pending if name in container and name not in added}
-        before_part: dict[str | None, object] = {name: value for name, value in touched.items()}
-        if not isinstance(old_child, NoValue):
-            before_part[old_key] = old_child
-        after_part: dict[str | None, object] = {name: value for name, value in touched.items()}
-        after_part.update((name, container[name]) for name in added)
-        if not isinstance(child, NoValue) and key is not None:
-            after_part[key] = child
-        return _whole(prefix, before_part, after_part)
-    old_part: dict[str, object] = {} if isinstance(old_child, NoValue) or old_key is None else {old_key: old_child}
-    new_part = {name: container[name] for name in added}
-    if not isinstance(child, NoValue) and key is not None:
-        new_part[key] = child
-    try:
-        return _grown(prefix, old_part, new_part)
-    except _NotGrown:
-        return _whole(prefix, value_of(before, depth), value_of(after, depth))
+    return operations
 
 
 def changes(before: Mark, after: Mark) -> list[Operation]:

@@ -23,42 +23,8 @@ False
 
 from __future__ import annotations
 
-from itertools import islice
-
-from combinators.components.partial_json.patches import value_of
-from combinators.components.partial_json.values import NO_VALUE, JsonContainer, Mark, NoValue, Outcome
-
-
-def _child(mark: Mark, depth: int, container: JsonContainer, key: str | None) -> Outcome:
-    """What sits in the open place of the ``depth - 1``-th open container (maybe nothing)."""
-    if key is None and type(container) is dict:
-        return NO_VALUE
-    return value_of(mark, depth)
-
-
-def _tails_equal(container: JsonContainer, before: Mark, after: Mark, depth: int) -> bool:
-    """Whether the entries after the first mark's length in the ``depth``-th open
-    container (the same object in both marks), open place included, are equal."""
-    _, old_length, old_key = before.levels[depth]
-    _, length, key = after.levels[depth]
-    old_child = _child(before, depth + 1, container, old_key)
-    child = _child(after, depth + 1, container, key)
-    if isinstance(container, list):
-        old_items: list[object] = [] if isinstance(old_child, NoValue) else [old_child]
-        items: list[object] = container[old_length:length]
-        if not isinstance(child, NoValue):
-            items.append(child)
-        return old_items == items
-    old_part = {} if old_key is None or isinstance(old_child, NoValue) else {old_key: old_child}
-    if length == len(container):  # the later mark is the scanner's now: its last members
-        names = list(islice(reversed(container.keys()), length - old_length))
-        names.reverse()
-    else:
-        names = list(container)[old_length:length]
-    part = {name: container[name] for name in names}
-    if key is not None and not isinstance(child, NoValue):
-        part[key] = child
-    return old_part == part
+from combinators.components.partial_json.patches import suffixes, value_of
+from combinators.components.partial_json.values import NO_VALUE, Mark
 
 
 def same_value(before: Mark, after: Mark) -> bool:
@@ -84,6 +50,9 @@ def same_value(before: Mark, after: Mark) -> bool:
                 continue
             if below == len(old_levels) == len(levels):
                 # The innermost on both: its open place holds the leaf (or nothing).
-                return type(container) is dict and key is None or before.leaf == after.leaf
-        return _tails_equal(container, before, after, depth)
+                return (type(container) is dict and key is None) or before.leaf == after.leaf
+        parts = suffixes(container, before, after, depth)
+        if parts is None:
+            break
+        return parts[0] == parts[1]
     return value_of(before, depth) == value_of(after, depth)

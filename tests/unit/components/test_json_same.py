@@ -14,7 +14,7 @@ from tests.unit.components.test_partial_json import _cuts, json_texts  # pyright
 texts = st.one_of(
     json_texts().map(lambda case: case[1]),
     awkward_texts,
-    st.sampled_from(['[[1, {"b": x}], 2', '{"a": [[], {}], "a": [[], {}]}', '[1, 1.0, true]', '{"a": [{"b": 1}]}']),
+    st.sampled_from(['[[1, {"b": x}], 2', '{"a": [[], {}], "a": [[], {}]}', "[1, 1.0, true]", '{"a": [{"b": 1}]}']),
 )
 
 

@@ -60,7 +60,9 @@ def _dumped(value: object) -> str:
     return json.dumps(value)
 
 
-def _reparsed(chunks: list[str], key: Callable[[JsonValue], object] = lambda value: value) -> list[tuple[int, JsonValue]]:
+def _reparsed(
+    chunks: list[str], key: Callable[[JsonValue], object] = lambda value: value
+) -> list[tuple[int, JsonValue]]:
     """The peer's stream, with the number of chunks read at each value: each prefix
     parsed on its own, kept when it has a value that differs from the last one kept
     (by ``==``, or by ``==`` of their ``key``)."""
