@@ -39,7 +39,7 @@ class Settings:
     def make(cls, quick: bool) -> Settings:
         if quick:
             return cls(quick=True, repeat=3, repeat_heavy=3, target=0.02, batch_size=300,
-                       stream_chunks=5_000, events_chunks=1_000, v1_chunks=300,
+                       stream_chunks=5_000, events_chunks=10_000, v1_chunks=300,
                        peer_v1_large=False, scaling_sizes=(1_000, 50_000),
                        peer_scaling_max=1_000, ttfc_trials=10, import_runs=3,
                        peer_memory_large=False, memory_runs=1,
