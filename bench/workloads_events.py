@@ -80,6 +80,7 @@ def _measure(
     scale: tuple[float, str],
     repeat: int,
     target: float,
+    limit: float,
     extra: dict[str, Side[AsyncFn]] | None = None,
 ) -> dict[str, Outcome]:
     """Time one projection on both libraries (+ floor, + extra sides in the same run)."""
@@ -91,7 +92,6 @@ def _measure(
     note = f"{what}: " + ", ".join(f"{k} {v}" for k, v in counts.items() if k != "floor")
     res.add(workload, f"{name} {label}", scale[1], out, scale[0],
             note=note + "; floor: same work, plain Python, no events")
-    limit = STREAM_RATE_BUDGETS[projection] if label.startswith("stream") else RUN_RATE_BUDGET
     res.budget(workload, f"{name} {label}: ours/peer {what}/s", _rate_ratio(out, counts), ">=", limit)
     return out
 
@@ -110,7 +110,7 @@ def w7_events(res: Results) -> None:
     seq10 = per_lib(res.libs(), lambda lib: sequence(lib, 10))
     for version in ("v2", "v1"):
         _measure(res, "W7", "seq10", seq10, 0, version, _seq_floor(), (US, "µs"),
-                 s.repeat, s.target)
+                 s.repeat, s.target, RUN_RATE_BUDGET)
 
     n = s.events_chunks
     chains = per_lib(res.libs(), lambda lib: stream_chain(lib, n))
@@ -120,7 +120,7 @@ def w7_events(res: Results) -> None:
         if chain is not None and not isinstance(chain, str)
     }
     out = _measure(res, "W7", f"stream {n} chunks", chains, None, "v2", _stream_floor(n),
-                   (MS, "ms"), s.repeat_heavy, 0.0, plain)
+                   (MS, "ms"), s.repeat_heavy, 0.0, STREAM_RATE_BUDGETS["v2"], plain)
     factors: dict[str, Outcome | float] = {}
     for side in chains:
         events, bare = out.get(side), out.get(f"{side}_plain")
@@ -141,7 +141,7 @@ def _v1_stream(res: Results) -> None:
     if n <= 2_000:
         chains = per_lib(res.libs(), lambda lib: stream_chain(lib, n))
         _measure(res, "W7", label, chains, None, "v1", _stream_floor(n), (MS, "ms"),
-                 max(2, s.repeat_heavy - 1), 0.0)
+                 max(2, s.repeat_heavy - 1), 0.0, STREAM_RATE_BUDGETS["v1"])
         return
     chains = per_lib({"ours": res.ours}, lambda lib: stream_chain(lib, n))
     peer = per_lib({"peer": res.peer}, lambda lib: stream_chain(lib, n))
@@ -155,7 +155,7 @@ def _v1_stream(res: Results) -> None:
     res.add("W7", f"astream_events v1 {label}", "ms", out, MS,
             note=note + "; peer: a single run (super-linear)")
     res.budget("W7", f"astream_events v1 {label}: ours/peer events/s", _rate_ratio(out, counts),
-               ">=", 5)
+               ">=", STREAM_RATE_BUDGETS["v1"])
 
 
 def _plain(chain: Any) -> AsyncFn:
@@ -165,9 +165,10 @@ def _plain(chain: Any) -> AsyncFn:
 def w8_log(res: Results) -> None:
     s = res.settings
     seq10 = per_lib(res.libs(), lambda lib: sequence(lib, 10))
-    _measure(res, "W8", "seq10", seq10, 0, "log", _seq_floor(), (US, "µs"), s.repeat, s.target)
+    _measure(res, "W8", "seq10", seq10, 0, "log", _seq_floor(), (US, "µs"), s.repeat, s.target,
+             RUN_RATE_BUDGET)
     n = s.events_chunks
     chains = per_lib(res.libs(), lambda lib: stream_chain(lib, n))
     _measure(res, "W8", f"stream {n} chunks", chains, None, "log", _stream_floor(n), (MS, "ms"),
-             s.repeat_heavy, 0.0)
+             s.repeat_heavy, 0.0, STREAM_RATE_BUDGETS["log"])
 
