@@ -14,9 +14,18 @@ Sides, timed in one interleaved comparison:
   ``InMemorySpanExporter`` (cleared after each call);
 * ``raw``: the floor, 11 spans made with the SDK directly, shaped as ours are: a root and
   10 children parented to it, INTERNAL, 4 and 3 attributes, explicit start and end
-  times, ended through the same processor and exporter (cleared after each call).
+  times, ended through the same processor and exporter (cleared after each call);
+* ``effects_then_raw``: ``effects`` followed by ``raw``: what no projection could beat,
+  the effect stream plus the floor's spans made straight after in a tight loop;
+* the peer's OpenTelemetry routes on its own W2 chain, with content capture off as ours
+  is by default, each handler passed as the call's callback (so nothing is patched
+  globally and the other workloads stay untraced): ``peer_plain`` untraced,
+  ``peer_openinference`` (``openinference-instrumentation-langchain``'s tracer, which
+  builds a span from each finished run) and ``peer_openllmetry``
+  (``opentelemetry-instrumentation-langchain``'s callback handler), both on the same
+  SDK processor and exporter.
 
-The per-run figures divide the difference to ``plain`` by 11.
+The per-run figures divide the difference to the untraced call by 11.
 """
 
 from __future__ import annotations
@@ -59,13 +68,51 @@ def _stub_tracer() -> Any:
     return StubTracer()
 
 
+def _peer_sides(peer: Any, tracer: Any, clear: Any) -> dict[str, Any]:
+    """The peer's W2 chain, untraced and traced by each installed OpenTelemetry route."""
+    import os
+
+    chain = sequence(peer, 10)
+    sides: dict[str, Any] = {"peer_plain": lambda: chain.invoke(0)}
+
+    def traced(handler: Any) -> Any:
+        config = {"callbacks": [handler]}
+
+        def call() -> object:
+            out = chain.invoke(0, config)
+            clear()
+            return out
+
+        return call
+
+    try:
+        from openinference.instrumentation import OITracer, TraceConfig
+        from openinference.instrumentation.langchain._tracer import OpenInferenceTracer
+    except ImportError as exc:
+        sides["peer_openinference"] = f"not installed: {exc}"
+    else:
+        hidden = TraceConfig(hide_inputs=True, hide_outputs=True)
+        sides["peer_openinference"] = traced(OpenInferenceTracer(OITracer(tracer, config=hidden), False))
+    try:
+        from opentelemetry.instrumentation.langchain.callback_handler import TraceloopCallbackHandler
+        from opentelemetry.metrics import NoOpMeter
+    except ImportError as exc:
+        sides["peer_openllmetry"] = f"not installed: {exc}"
+    else:
+        os.environ["TRACELOOP_TRACE_CONTENT"] = "false"  # read at each run
+        meter = NoOpMeter("bench")
+        handler = TraceloopCallbackHandler(tracer, meter.create_histogram("d"), meter.create_histogram("t"))
+        sides["peer_openllmetry"] = traced(handler)
+    return sides
+
+
 def _added(side: Outcome, plain: Outcome, per: int = 1) -> Outcome | float:
     if isinstance(side, Stat) and isinstance(plain, Stat):
         return (side.median - plain.median) / per * US
     return side if not isinstance(side, Stat) else plain
 
 
-def _sides(ours: Any) -> dict[str, Any]:
+def _sides(ours: Any, peer: Any) -> dict[str, Any]:
     from opentelemetry import trace
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -114,7 +161,8 @@ def _sides(ours: Any) -> dict[str, Any]:
         exporter.clear()
         return 10
 
-    return {
+    peers = {} if isinstance(peer, str) else _peer_sides(peer, tracer, exporter.clear)
+    return peers | {
         "plain": lambda: chain.invoke(0),
         "unconfigured": lambda: unconfigured.invoke(0),
         "noop": lambda: noop.invoke(0),
@@ -122,6 +170,7 @@ def _sides(ours: Any) -> dict[str, Any]:
         "projection": lambda: stubbed.invoke(0),
         "sdk": sdk,
         "raw": raw,
+        "effects_then_raw": lambda: (watched.invoke(0), raw()),
     }
 
 
@@ -131,13 +180,13 @@ def w11_tracing(res: Results) -> None:
         res.add("W11", "tracing the W2 chain", "µs", {"ours": None})
         return
     try:
-        sides = _sides(res.ours)
+        sides = _sides(res.ours, res.peer)
     except Exception as exc:  # the otel packages missing, or our side broken
         res.add("W11", "tracing the W2 chain", "µs", {"ours": f"error: {type(exc).__name__}: {exc}"})
         return
     out = compare_sync(sides, repeat=s.repeat, target=s.target)
-    plain = out["plain"]
-    res.add("W11", "W2 chain invoke, untraced, µs/call", "µs", {"ours": plain}, US)
+    plain, peer_plain = out["plain"], out.get("peer_plain")
+    res.add("W11", "W2 chain invoke, untraced, µs/call", "µs", {"ours": plain, "peer": peer_plain}, US)
     row = res.add("W11", "with_tracing(), no tracer configured: added µs/call", "µs",
                   {"ours": _added(out["unconfigured"], plain)},
                   note="no SDK provider installed globally: nothing is built")  # fmt: skip
@@ -153,7 +202,15 @@ def w11_tracing(res: Results) -> None:
             note="a tracer whose spans are non-recording stubs")  # fmt: skip
     raw = out["raw"]
     floor = raw.median / RUNS * US if isinstance(raw, Stat) else raw
+    added = _added(out["sdk"], plain, RUNS)
     row = res.add("W11", "SDK + in-memory exporter: added µs/run", "µs",
-                  {"ours": _added(out["sdk"], plain, RUNS), "floor": floor},
-                  note="floor: one raw SDK span per run (same kind, parent, attribute count, processor, exporter)")  # fmt: skip
+                  {"ours": added, "peer": _added(out.get("peer_openinference"), peer_plain, RUNS), "floor": floor},
+                  note="peer: OpenInference's LangChain tracer; floor: one raw SDK span per run "
+                       "(same kind, parent, attribute count, processor, exporter)")  # fmt: skip
+    res.add("W11", "effects alone, then the floor's raw spans: added µs/run", "µs",
+            {"ours": _added(out["effects_then_raw"], plain, RUNS), "floor": floor},
+            note="no projection at all: the least any projection of the effect stream could add")  # fmt: skip
+    res.add("W11", "SDK + in-memory exporter: added µs/run (peer: OpenLLMetry)", "µs",
+            {"ours": added, "peer": _added(out.get("peer_openllmetry"), peer_plain, RUNS)},
+            note="peer: opentelemetry-instrumentation-langchain's callback handler")  # fmt: skip
     res.budget("W11", "SDK + in-memory exporter: added per run / raw SDK span", row.ratio("floor"), "<=", 1.2)
