@@ -3,7 +3,8 @@
 While the reply streams, the parser yields the value of the text so far each time it
 changes (by ``==``, as the peer): open strings, arrays and objects are closed, markdown
 fences stripped, and the reading per chunk is proportional to the chunk
-(``partial_json.PartialJsonReader``).
+(``partial_json.PartialJsonReader``). ``diff=True`` yields at the same moments, the JSON
+Patch operations from the value last yielded (so ``[1`` then ``[1.0`` yields once).
 
 >>> parser = JsonOutputParser()
 >>> list(parser.transform(['{"a"', ': [1', ', 2]', ', "b": "x', 'yz"}']))
@@ -404,6 +405,10 @@ class _Reading:
         # of the value so far.
         mark = self.reader.mark()
         if mark is None:
+            return ()
+        if self.mark is not None and same_value(self.mark, mark):
+            # Equal by ``==`` (``1`` then ``1.0``): nothing is yielded, and the next
+            # operations start from the value last yielded, as the peer's do.
             return ()
         operations = json_diff(None, value_of(mark)) if self.mark is None else changes(self.mark, mark)
         if not operations:

@@ -96,6 +96,43 @@ def test_the_parser_in_diff_mode_gives_the_peers_patches() -> None:
     ]
 
 
+@given(json_texts(), st.lists(st.integers(1, 7), max_size=40))
+def test_diff_mode_yields_when_plain_mode_does_and_its_patches_rebuild_those_values(
+    case: tuple[Any, str], sizes: list[int]
+) -> None:
+    # The peer decides both modes' yields by ``!=`` between the parsed values.
+    chunks = list(_cuts(case[1], sizes))
+    values = list(JsonOutputParser().transform(iter(chunks)))
+    patches = list(JsonOutputParser(diff=True).transform(iter(chunks)))
+    assert len(patches) == len(values)
+    state: Any = None
+    for value, operations in zip(values, patches, strict=True):
+        state = jsonpatch.apply_patch(state, operations)
+        assert state == value
+
+
+@pytest.mark.parametrize(
+    ("tokens", "expected"),
+    [  # measured on langchain-core 1.8.3
+        (["[1", ".0", "]"], [[{"op": "replace", "path": "", "value": [1]}]]),
+        (["[1", ".0", ", 2]"], [
+            [{"op": "replace", "path": "", "value": [1]}],
+            [{"op": "replace", "path": "/0", "value": 1.0}, {"op": "add", "path": "/1", "value": 2}],
+        ]),
+        (["[tr", "ue, 1", ".0]"], [
+            [{"op": "replace", "path": "", "value": []}],
+            [{"op": "add", "path": "/0", "value": True}, {"op": "add", "path": "/1", "value": 1}],
+        ]),
+    ],
+)  # fmt: skip
+def test_diff_mode_yields_nothing_for_a_number_that_changes_only_in_type(
+    tokens: list[str], expected: list[list[dict[str, Any]]]
+) -> None:
+    got = list(JsonOutputParser(diff=True).transform(iter(tokens)))
+    assert got == expected
+    assert [[type(op["value"]) for op in ops] for ops in got] == [[type(op["value"]) for op in ops] for ops in expected]
+
+
 def test_operations_hold_copies() -> None:
     reader = PartialJsonReader()
     reader.feed('{"a": [')
