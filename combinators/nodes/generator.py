@@ -15,27 +15,42 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, final, overload
+from typing import Any, Generic, Never, TypeVar, final, overload
 
 import attrs
+import typing_extensions
 
 from combinators._support.callables import CallableKind, kind_of
 from combinators._support.fields import init_fields
 from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
+from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
 from effects._runtime.scope import Scope
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
+SyncIn = typing_extensions.TypeVar("SyncIn", covariant=True, default=In)
 A = TypeVar("A")
 B = TypeVar("B")
 
 
+# As RunnableLambda: an async-only transform is ``RunnableGenerator[A, B, Never]``, whose
+# sync calls are type errors (see ``SyncCalls``; the ignores are the same, on purpose).
 @final
 @attrs.frozen(init=False, repr=False)
-class RunnableGenerator(Runnable[In, Out]):
-    """A generator function over the input chunks (sync, async, or both)."""
+class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out, SyncIn]):  # type: ignore[misc, type-var]
+    """A generator function over the input chunks (sync, async, or both).
+
+    >>> import asyncio
+    >>> from collections.abc import AsyncIterator
+    >>> async def ashout(chunks: AsyncIterator[str]) -> AsyncIterator[str]:
+    ...     async for c in chunks:
+    ...         yield c.upper()
+    >>> only_async = RunnableGenerator(ashout)  # RunnableGenerator[str, str, Never]: no sync calls
+    >>> asyncio.run(only_async.ainvoke("ab"))
+    'AB'
+    """
 
     input_known_at_start = False
 
@@ -45,7 +60,7 @@ class RunnableGenerator(Runnable[In, Out]):
 
     @overload
     def __init__(
-        self: RunnableGenerator[A, B],
+        self: RunnableGenerator[A, B, Never],
         transform: Callable[[AsyncIterator[A]], AsyncIterator[B]],
         atransform: None = None,
         *,

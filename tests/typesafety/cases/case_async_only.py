@@ -10,7 +10,7 @@ Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 from collections.abc import AsyncIterator, Iterator
 from typing import reveal_type
 
-from combinators import Runnable, RunnableLambda, RunnableTool, StreamEvent, chain
+from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableTool, StreamEvent, chain
 from combinators.components import ScriptedChatModel, StructuredTool, Tool, tool
 from combinators.components.agents import agent_loop
 
@@ -36,6 +36,11 @@ async def alookup(text: str) -> str:
     return text[::-1]
 
 
+async def aupper(chunks: AsyncIterator[str]) -> AsyncIterator[str]:
+    async for chunk in chunks:
+        yield chunk.upper()
+
+
 @chain
 async def ashout(text: str) -> str:
     return text.upper()
@@ -55,6 +60,7 @@ def add(a: int, b: int) -> int:
 
 aparse_r = RunnableLambda(aparse)
 parse_r = RunnableLambda(parse)
+aupper_r = RunnableGenerator(aupper)
 
 
 # ---------------------------------------------------------------- the sync calls are errors
@@ -98,6 +104,14 @@ def lambda_stream_events() -> object:
 
 def lambda_stream_log() -> object:
     return aparse_r.stream_log("1", diff=False)  # type: ignore[call-overload]  # E: call-overload / reportArgumentType, reportCallIssue, reportUnknownVariableType
+
+
+def generator_invoked() -> object:
+    return aupper_r.invoke("ab")  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+def generator_transformed() -> object:
+    return aupper_r.transform(iter(["a", "b"]))  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
 
 
 def chain_invoked() -> object:
@@ -145,6 +159,10 @@ async def lambda_awaited() -> None:
 
 async def lambda_batched_concurrently() -> None:
     reveal_type(await aparse_r.abatch(["1", "2"]))  # R: list[int]
+
+
+def generator_streamed_async() -> None:
+    reveal_type(aupper_r.atransform(awords("a b")))  # R: AsyncIterator[str]
 
 
 def chain_streamed_async() -> None:
@@ -196,6 +214,14 @@ def annotated_as_a_lambda() -> RunnableLambda[str, int]:
 
 def annotated_as_a_runnable() -> Runnable[str, int]:
     return aparse_r
+
+
+def generator_annotated_as_a_generator() -> RunnableGenerator[str, str]:
+    return aupper_r
+
+
+def generator_piped() -> None:
+    reveal_type(aupper_r | parse_r)  # R: Runnable[str, int]
 
 
 # ---------------------------------------------------------------- sync ones keep every sync call

@@ -198,15 +198,15 @@ def chain_second_parameter_must_be_the_config() -> object:
 
 
 def generator_of_a_sync_transform() -> None:
-    reveal_type(RunnableGenerator(upper_chunks))  # R: RunnableGenerator[str, str]
+    reveal_type(RunnableGenerator(upper_chunks))  # R: RunnableGenerator[str, str, str]
 
 
 def generator_of_an_async_transform() -> None:
-    reveal_type(RunnableGenerator(aupper_chunks))  # R: RunnableGenerator[str, str]
+    reveal_type(RunnableGenerator(aupper_chunks))  # R: RunnableGenerator[str, str, Never]
 
 
 def generator_of_a_sync_and_async_pair() -> None:
-    reveal_type(RunnableGenerator(upper_chunks, aupper_chunks))  # R: RunnableGenerator[str, str]
+    reveal_type(RunnableGenerator(upper_chunks, aupper_chunks))  # R: RunnableGenerator[str, str, str]
 
 
 # ---------------------------------------------------------------- pure
