@@ -3,6 +3,7 @@ from typing import IO
 
 class tqdm:
     n: float
+    colour: str | None  # a property in the notebook bar (its style's bar_color)
     def __init__(
         self,
         *,

@@ -23,7 +23,10 @@ from effects.hooks import PROGRESS
 from effects.projections.progress import Progress, ProgressFold
 from effects.values import Effect
 
-__all__ = ["ProgressBar"]
+__all__ = ["FAILED_COLOUR", "ProgressBar"]
+
+FAILED_COLOUR = "red"
+"""The bar's colour once an item failed (tqdm colours the terminal bar and the widget)."""
 
 
 @final
@@ -62,6 +65,8 @@ class ProgressBar:
             shown = progress.finished if progress.total is not None else progress.chunks
             self._bar.update(shown - self._bar.n)
             if progress.failed:
+                if self._bar.colour != FAILED_COLOUR:  # a notebook's finished bar is green otherwise
+                    self._bar.colour = FAILED_COLOUR
                 self._bar.set_postfix(failed=progress.failed, refresh=False)
 
     def close(self) -> None:

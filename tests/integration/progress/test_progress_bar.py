@@ -24,13 +24,14 @@ def test_a_batch_with_progress_shows_items_done_and_failed(capsys: pytest.Captur
     shown = capsys.readouterr().err
     assert shown.lstrip("\r").startswith("halve:")
     assert "6/6" in shown and "failed=1" in shown
+    assert "\x1b[31m" in shown  # the bar turned red with the failure
     assert re.search(r"item/s", shown)
 
 
 def test_abatch_and_the_config_flag_show_it_too(capsys: pytest.CaptureFixture[str]) -> None:
     assert asyncio.run(RunnableLambda(halve).abatch([0, 2], progress=True)) == [0.0, 1.0]
     first = capsys.readouterr().err
-    assert "2/2" in first
+    assert "2/2" in first and "\x1b[" not in first  # no failure: no colour
     assert RunnableLambda(halve).batch([0, 2, 4], {"progress": True}) == [0.0, 1.0, 2.0]
     assert "3/3" in capsys.readouterr().err
     assert sorted(RunnableLambda(halve).batch_as_completed([0, 2], progress=True)) == [(0, 0.0), (1, 1.0)]

@@ -83,6 +83,13 @@ def widget_parts(notebook: nbformat.NotebookNode, cell: int) -> list[dict[str, A
     return [models[child.removeprefix("IPY_MODEL_")] for child in box["state"]["children"]]
 
 
+def style_of(notebook: nbformat.NotebookNode, bar: dict[str, Any]) -> dict[str, Any]:
+    """The state of a progress bar's style model."""
+    models = notebook.metadata.widgets[WIDGET_STATE]["state"]
+    style: dict[str, Any] = models[bar["state"]["style"].removeprefix("IPY_MODEL_")]["state"]
+    return style
+
+
 def shown(label: dict[str, Any]) -> str:
     """A label's text as read on screen (tqdm writes HTML with figure spaces)."""
     assert label["model_name"] == "HTMLModel"
@@ -112,6 +119,7 @@ def test_a_batch_draws_a_widget_with_items_done_and_failed(executed: nbformat.No
     assert shown(left) == "halve: 100%"
     assert shown(right).startswith(f" {N}/{N} [")
     assert "item/s" in shown(right) and shown(right).endswith(", failed=1]")
+    assert style_of(executed, bar)["bar_color"] == "red"  # not the finished bar's green
     expected = [x / 2 for x in range(N)]
     assert result(executed, 2) == repr(expected[:3] + [ValueError("three")] + expected[4:])
 
@@ -124,4 +132,5 @@ def test_a_stream_draws_a_widget_counting_its_chunks(executed: nbformat.Notebook
     assert shown(left) == "words: "
     assert shown(right).startswith(" 5/? [") and "chunk/s" in shown(right)
     assert "failed" not in shown(right)
+    assert style_of(executed, bar)["bar_color"] is None
     assert result(executed, 3) == repr(["a", "b", "c", "d", "e"])
