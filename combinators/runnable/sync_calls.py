@@ -18,14 +18,15 @@ combinator keep their types. Otherwise the last type argument is the input (the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Generic, Literal, TypeVar, overload
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Generic, Literal, Never, TypeVar, overload
 
 from effects.config import ConfigLike
 
 if TYPE_CHECKING:
     from returns.result import Failure, Success
 
+    from combinators.nodes.tool import RunnableTool
     from effects.event_types import StreamEvent, V1StreamEvent
     from effects.executors import Executor
     from effects.projections.filters import Names, RunTypes
@@ -50,6 +51,34 @@ class SyncCalls(Generic[Out, SyncIn]):
     if TYPE_CHECKING:
 
         def invoke(self, input: SyncIn, config: ConfigLike = None, **kwargs: object) -> Out: ...
+
+        # An async-only runnable gives an async-only tool.
+        @overload
+        def as_tool(
+            self: SyncCalls[Out, Never],
+            *,
+            name: str | None = None,
+            description: str | None = None,
+            args_schema: Mapping[str, object] | type[object] | None = None,
+            arg_types: Mapping[str, object] | None = None,
+        ) -> RunnableTool[Out, ..., object, Never]: ...
+        @overload
+        def as_tool(
+            self,
+            *,
+            name: str | None = None,
+            description: str | None = None,
+            args_schema: Mapping[str, object] | type[object] | None = None,
+            arg_types: Mapping[str, object] | None = None,
+        ) -> RunnableTool[Out]: ...
+        def as_tool(
+            self,
+            *,
+            name: str | None = None,
+            description: str | None = None,
+            args_schema: Mapping[str, object] | type[object] | None = None,
+            arg_types: Mapping[str, object] | None = None,
+        ) -> RunnableTool[Out] | RunnableTool[Out, ..., object, Never]: ...
 
         def stream(self, input: SyncIn, config: ConfigLike = None, **kwargs: object) -> Iterator[Out]: ...
 

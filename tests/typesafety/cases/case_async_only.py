@@ -114,6 +114,10 @@ def generator_transformed() -> object:
     return aupper_r.transform(iter(["a", "b"]))  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
 
 
+def lambda_as_a_tool_invoked() -> object:
+    return aparse_r.as_tool(name="parse").invoke("1")  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
 def chain_invoked() -> object:
     return ashout.invoke("hi")  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
 
@@ -144,6 +148,18 @@ def lambda_of_an_async_function() -> None:
 
 def chain_of_an_async_function() -> None:
     reveal_type(ashout)  # R: RunnableLambda[str, str, Never]
+
+
+def lambda_as_a_tool() -> None:
+    reveal_type(aparse_r.as_tool())  # R: RunnableTool[int, ..., object, Never]
+
+
+def sync_lambda_as_a_tool() -> None:
+    reveal_type(parse_r.as_tool())  # R: RunnableTool[int, ..., object, str | Mapping[str, Any] | ToolCallLike]
+
+
+async def lambda_as_a_tool_awaited() -> None:
+    reveal_type(await aparse_r.as_tool().ainvoke("1"))  # R: int
 
 
 def tool_of_an_async_function() -> None:
