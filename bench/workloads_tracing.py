@@ -30,6 +30,7 @@ The per-run figures divide the difference to the untraced call by 11.
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -70,8 +71,6 @@ def _stub_tracer() -> Any:
 
 def _peer_sides(peer: Any, tracer: Any, clear: Any) -> dict[str, Any]:
     """The peer's W2 chain, untraced and traced by each installed OpenTelemetry route."""
-    import os
-
     chain = sequence(peer, 10)
     sides: dict[str, Any] = {"peer_plain": lambda: chain.invoke(0)}
 
