@@ -110,8 +110,8 @@ class TracingOptions(Protocol):
 class TracingProvider(Protocol):
     """What the ``otel`` integration fills ``TRACING`` with."""
 
-    def tracing(self, tracer: object = None, config: object = None) -> ObserverFactory:
-        """The observer factory that traces the runs it watches."""
+    def tracing(self, tracer: object = None, config: object = None, meter: object = None) -> ObserverFactory:
+        """The observer factory that traces (and measures) the runs it watches."""
         ...
 
 

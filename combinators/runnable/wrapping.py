@@ -22,6 +22,7 @@ from effects.hooks import TRACING, TracingOptions
 
 if TYPE_CHECKING:
     # Annotations only: the otel extra (opentelemetry-api) is optional.
+    from opentelemetry.metrics import Meter
     from opentelemetry.trace import Tracer
 
     from combinators.nodes.binding import ListenerFn, RunnableBinding
@@ -97,13 +98,15 @@ class RunnableWrapping(RunnableWatching[In, Out]):
         return fluent.listening(self._runnable, on_start, on_end, on_error)
 
     def with_tracing(
-        self, tracer: Tracer | None = None, config: TracingOptions | None = None
+        self, tracer: Tracer | None = None, config: TracingOptions | None = None, *, meter: Meter | None = None
     ) -> Runnable[In, Out]:
         """Trace every run as OpenTelemetry spans, one per run (the optional extra ``otel``).
 
         ``tracer`` defaults to the global tracer provider's; while none is installed the
         runs cost what untraced runs cost. ``config`` (an ``OtelConfig``) chooses what is
-        recorded (content is not, by default). The integration (``combinators.integrations.otel``) loads
+        recorded (content is not, by default). Model runs also record the GenAI client
+        metrics (operation duration, token usage) with ``meter``, which defaults to the
+        global meter provider's. The integration (``combinators.integrations.otel``) loads
         on first use; without the extra this raises ``MissingExtraError``.
 
         >>> from combinators import RunnableLambda
@@ -111,7 +114,7 @@ class RunnableWrapping(RunnableWatching[In, Out]):
         >>> traced, traced.invoke(-1)
         (RunnableLambda(abs).with_tracing(), 1)
         """
-        factory = TRACING.get("with_tracing").tracing(tracer, config)
+        factory = TRACING.get("with_tracing").tracing(tracer, config, meter)
         return fluent.observing(self._runnable, factory)
 
     def with_timeout(self, seconds: float) -> Runnable[In, Out]:

@@ -4,7 +4,9 @@
 with the global tracer provider's tracer; pass ``tracer=`` and ``config=OtelConfig(...)``
 to choose. Span names and attributes follow OpenTelemetry's GenAI conventions
 (``chat {model}``, ``execute_tool {tool}``, ``invoke_workflow {chain}``, ...); content is
-not recorded unless ``OtelConfig.capture`` says so, and is always redacted.
+not recorded unless ``OtelConfig.capture`` says so, and is always redacted. Model runs
+also record the GenAI client metrics (``gen_ai.client.operation.duration``,
+``gen_ai.client.token.usage``) with ``meter=`` or the global meter provider's.
 
 Importing this module fills the ``effects.hooks.TRACING`` hook; ``with_tracing`` loads
 it by itself, so users never need to.
@@ -26,7 +28,7 @@ it by itself, so users never need to.
 from combinators.integrations.otel.config import CaptureMode as CaptureMode
 from combinators.integrations.otel.config import OtelConfig as OtelConfig
 from combinators.integrations.otel.projection import OtelProjection as OtelProjection
-from combinators.integrations.otel.projection import failure_count as failure_count
+from combinators.integrations.otel.failures import failure_count as failure_count
 from combinators.integrations.otel.redact import Redactor as Redactor
 from combinators.integrations.otel.tracing import PROVIDER as _PROVIDER
 from combinators.integrations.otel.tracing import OtelTracing as OtelTracing

@@ -14,6 +14,8 @@ current unless ``OtelConfig.attach_context`` asks.
   ``error.type`` ``cancelled`` and ``lcel.cancelled``. A run that ended is UNSET (a
   fallback that recovered leaves the failed primary ERROR and its parent UNSET).
 - A root that ends with runs still open ends them too, with ``lcel.incomplete``.
+- With ``GenAiMetrics`` (a meter), a chat, text completion or embeddings run also
+  records its duration and token usage as it ends (``metrics``).
 - Nothing here ever raises into the run: a failure (a processor or exporter that
   raises, an odd value) is logged and counted (``failure_count``).
 
@@ -30,8 +32,6 @@ current unless ``OtelConfig.attach_context`` asks.
 
 from __future__ import annotations
 
-import logging
-import threading
 import traceback
 from typing import Final, final
 
@@ -43,6 +43,8 @@ from combinators.integrations.otel import semconv
 from combinators.integrations.otel.attach import Attached
 from combinators.integrations.otel.capture import input_item, output_item, place
 from combinators.integrations.otel.config import OtelConfig
+from combinators.integrations.otel.failures import FAILURES
+from combinators.integrations.otel.metrics import GenAiMetrics
 from combinators.integrations.otel.response import (
     Attributes,
     finish_reason,
@@ -55,10 +57,13 @@ from effects.projections.jsonable import to_jsonable
 from effects.projections.recording import RecordedError
 from effects.values import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
-_log = logging.getLogger("combinators.integrations.otel")
-
 MAX_CHUNK_EVENTS: Final = 128
 """Chunk events per span (the SDK keeps 128 events per span by default)."""
+
+_METRIC_NAMES: Final = (semconv.OPERATION_NAME, semconv.PROVIDER_NAME, semconv.REQUEST_MODEL)
+"""The start attributes a model run's metrics carry."""
+_METRIC_END_NAMES: Final = (semconv.PROVIDER_NAME, semconv.RESPONSE_MODEL, semconv.ERROR_TYPE)
+"""The end attributes they carry (the reply may name the provider)."""
 
 _CANCELLED: Final = frozenset({"CancelledError", "GeneratorExit"})
 """Error types of runs that were stopped, not failed (by name: replays keep only names)."""
@@ -69,41 +74,12 @@ def _ns(at: float) -> int:
 
 
 @final
-class _Failures:
-    """Failures of the projection: counted for ``failure_count``, logged, never raised."""
-
-    __slots__ = ("count", "_lock")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._lock = threading.Lock()
-
-    def record(self, effect: object, error: Exception) -> None:
-        with self._lock:
-            self.count += 1
-        run = getattr(effect, "run", None)
-        name = getattr(run, "name", "?")
-        _log.warning("tracing dropped %s of run %r: %s: %s", type(effect).__name__, name, type(error).__name__, error)
-
-
-FAILURES: Final = _Failures()
-
-
-def failure_count() -> int:
-    """How many effects the tracing projection failed on (since the process started).
-
-    >>> failure_count() >= 0
-    True
-    """
-    return FAILURES.count
-
-
-@final
 class _Open:
     """A run whose span is open."""
 
     __slots__ = (
-        "span", "root_id", "operation", "started_at", "chunks", "first_chunk_at", "context", "attached", "captured"
+        "span", "root_id", "operation", "started_at", "chunks", "first_chunk_at", "context", "attached", "captured",
+        "metered",
     )  # fmt: skip
 
     def __init__(self, span: Span, root_id: int, operation: str | None, started_at: float) -> None:
@@ -119,6 +95,8 @@ class _Open:
         """With ``attach_context`` only: how this span was made current."""
         self.captured: bool
         """With capture on only: whether the input is recorded already."""
+        self.metered: Attributes
+        """With metrics, for model runs only: the attributes their metrics start with."""
 
     def child_context(self) -> Context:
         known = self.context
@@ -131,12 +109,19 @@ class _Open:
 class OtelProjection:
     """An observer that turns the runs it sees into spans (see the module docstring)."""
 
-    __slots__ = ("_tracer", "_config", "_open", "_shapes", "_captures", "_attach", "_quiet_ends", "_ended")
+    __slots__ = (
+        "_tracer", "_config", "_open", "_shapes", "_captures", "_attach", "_quiet_ends", "_ended", "_metrics"
+    )  # fmt: skip
 
     def __init__(
-        self, tracer: Tracer, config: OtelConfig | None = None, shapes: SpanShapes | None = None
+        self,
+        tracer: Tracer,
+        config: OtelConfig | None = None,
+        shapes: SpanShapes | None = None,
+        metrics: GenAiMetrics | None = None,
     ) -> None:
         self._tracer = tracer
+        self._metrics = metrics
         self._config = config = OtelConfig() if config is None else config
         self._shapes = SpanShapes(config.redactor, config.metadata_keys) if shapes is None else shapes
         self._open: dict[int, _Open] = {}
@@ -217,6 +202,8 @@ class OtelProjection:
         if self._attach:
             record.attached = Attached(span)
             record.attached.attach(None if parent is None else parent.attached)
+        if self._metrics is not None and shape.operation in MODEL_OPERATIONS:
+            record.metered = {name: shape.attributes[name] for name in _METRIC_NAMES if name in shape.attributes}
 
     def _streamed(self, effect: RunStreamed) -> None:
         record = self._open.get(effect.run.run_id.int)
@@ -264,6 +251,18 @@ class OtelProjection:
             span.set_attributes(found)
         self._detach(record)
         span.end(end_time=at_ns)
+        if self._metrics is not None and record.operation in MODEL_OPERATIONS:
+            self._measure(self._metrics, record, effect, found)
+
+    def _measure(
+        self, metrics: GenAiMetrics, record: _Open, effect: RunEnded | RunFailed, found: Attributes
+    ) -> None:
+        attributes = dict(record.metered)
+        for name in _METRIC_END_NAMES:
+            if name in found:
+                attributes[name] = found[name]
+        usage = found if type(effect) is RunEnded else {}  # a failed run used no tokens we know of
+        metrics.record(attributes, max(effect.at - record.started_at, 0.0), usage)
 
     def _output(self, record: _Open, effect: RunEnded, at_ns: int) -> Attributes:
         operation, config = record.operation, self._config

@@ -52,6 +52,11 @@ USAGE_CACHE_CREATION_INPUT_TOKENS: Final = "gen_ai.usage.cache_creation.input_to
 USAGE_REASONING_OUTPUT_TOKENS: Final = "gen_ai.usage.reasoning.output_tokens"
 ERROR_TYPE: Final = "error.type"
 
+# client metrics
+CLIENT_OPERATION_DURATION: Final = "gen_ai.client.operation.duration"
+CLIENT_TOKEN_USAGE: Final = "gen_ai.client.token.usage"
+TOKEN_TYPE: Final = "gen_ai.token.type"
+
 # content (opt-in only)
 INPUT_MESSAGES: Final = "gen_ai.input.messages"
 OUTPUT_MESSAGES: Final = "gen_ai.output.messages"

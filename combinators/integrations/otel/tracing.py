@@ -1,9 +1,11 @@
 """``OtelTracing``: the value behind ``with_tracing``, and where its tracer comes from.
 
-``OtelTracing(tracer, config)`` is an observer factory: for each run of the chain it
-traces it makes an ``OtelProjection``, or nothing at all when the tracer records
-nothing (no tracer given and no SDK tracer provider installed globally, a
-``NoOpTracer``), so an unconfigured ``with_tracing`` costs what an untraced run costs.
+``OtelTracing(tracer, config, meter)`` is an observer factory: for each run of the
+chain it traces it makes an ``OtelProjection``, or nothing at all when neither the
+tracer nor the meter records anything (none given and no SDK provider installed
+globally, a ``NoOpTracer``, a ``NoOpMeter``), so an unconfigured ``with_tracing`` costs
+what an untraced run costs. With a meter and no tracer, the runs are measured and
+their spans are no-ops.
 
 >>> from opentelemetry.trace import NoOpTracer
 >>> OtelTracing(NoOpTracer()).make_observer() is None
@@ -21,17 +23,17 @@ from typing import Final, final
 
 import attrs
 from opentelemetry import trace
+from opentelemetry.metrics import Meter
 from opentelemetry.trace import NoOpTracer, ProxyTracer, ProxyTracerProvider, Tracer, TracerProvider
 
 from combinators.integrations.otel.config import OtelConfig
+from combinators.integrations.otel.metrics import recording_metrics
 from combinators.integrations.otel.projection import OtelProjection
+from combinators.integrations.otel.scope import INSTRUMENTATION_NAME, scope_version
 from combinators.integrations.otel.spans import SpanShapes
 from effects.config import RunConfig
 from effects.values import Effect, RunStarted
 from effects.authoring import is_a
-
-INSTRUMENTATION_NAME: Final = "combinators"
-"""The instrumentation scope of our spans when the tracer comes from a provider."""
 
 _tracers: weakref.WeakKeyDictionary[TracerProvider, Tracer] = weakref.WeakKeyDictionary()
 
@@ -42,23 +44,12 @@ def _from_provider(provider: TracerProvider) -> Tracer:
     except TypeError:  # a provider that cannot be weakly referenced
         known = None
     if known is None:
-        from combinators import __name__ as package
-
-        known = provider.get_tracer(INSTRUMENTATION_NAME, _version(package))
+        known = provider.get_tracer(INSTRUMENTATION_NAME, scope_version())
         try:
             _tracers[provider] = known
         except TypeError:
             pass
     return known
-
-
-def _version(package: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return None
 
 
 _UNKNOWN: Final = object()
@@ -108,6 +99,15 @@ def _check_tracer(_instance: object, _attribute: object, value: Tracer | None) -
         raise _wrong("tracer", "an OpenTelemetry Tracer or None", value)
 
 
+def _check_meter(_instance: object, _attribute: object, value: Meter | None) -> None:
+    if value is not None and not is_a(value, Meter):  # untyped callers
+        raise _wrong("meter", "an OpenTelemetry Meter or None", value)
+
+
+_NO_SPANS: Final = NoOpTracer()
+"""The tracer of a run that is measured and not traced."""
+
+
 def _check_config(_instance: object, _attribute: object, value: OtelConfig) -> None:
     if not is_a(value, OtelConfig):  # untyped callers
         raise _wrong("config", "an OtelConfig", value)
@@ -119,11 +119,12 @@ class OtelTracing:
     """Traces every run it watches as OpenTelemetry spans (see the module docstring).
 
     >>> OtelTracing()
-    OtelTracing(tracer=None, config=OtelConfig())
+    OtelTracing(tracer=None, config=OtelConfig(), meter=None)
     """
 
     tracer: Tracer | None = attrs.field(default=None, validator=_check_tracer)
     config: OtelConfig = attrs.field(factory=OtelConfig, validator=_check_config)
+    meter: Meter | None = attrs.field(default=None, validator=_check_meter)
     _shapes: SpanShapes = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -133,7 +134,10 @@ class OtelTracing:
     def make_observer(self, config: RunConfig | None = None) -> OtelProjection | None:
         """A projection for one run of the traced chain, or None when nothing records."""
         tracer = recording_tracer(self.tracer)
-        return None if tracer is None else OtelProjection(tracer, self.config, self._shapes)
+        metrics = recording_metrics(self.meter)
+        if tracer is None and metrics is None:
+            return None
+        return OtelProjection(_NO_SPANS if tracer is None else tracer, self.config, self._shapes, metrics)
 
     def fluent_repr(self) -> str:
         """How a traced runnable's repr shows this: the call that added it."""
@@ -142,25 +146,32 @@ class OtelTracing:
             shown.append("tracer=...")
         if self.config != OtelConfig(capture="none"):
             shown.append(f"config={self.config!r}")
+        if self.meter is not None:
+            shown.append("meter=...")
         return f".with_tracing({', '.join(shown)})"
 
 
 def trace_effects(
-    effects: Iterable[Effect], *, tracer: Tracer | None = None, config: OtelConfig | None = None
+    effects: Iterable[Effect],
+    *,
+    tracer: Tracer | None = None,
+    config: OtelConfig | None = None,
+    meter: Meter | None = None,
 ) -> int:
     """Build the spans of recorded effects (``replay(lines)``) after the fact; the count.
 
     Spans take the effects' own times, so a run recorded as JSON lines exports the
-    same spans it would have exported live. Runs left open at the end of the effects
-    end as incomplete.
+    same spans it would have exported live (and, with a meter, records the same
+    durations and token counts). Runs left open at the end of the effects end as
+    incomplete.
 
     >>> trace_effects([], tracer=NoOpTracer())
     0
     """
-    chosen = recording_tracer(tracer)
-    if chosen is None:
+    chosen, metrics = recording_tracer(tracer), recording_metrics(meter)
+    if chosen is None and metrics is None:
         return 0
-    projection = OtelProjection(chosen, config)
+    projection = OtelProjection(_NO_SPANS if chosen is None else chosen, config, metrics=metrics)
     count = 0
     last = 0.0
     for effect in effects:
@@ -174,14 +185,16 @@ def trace_effects(
 class _Provider:
     """What fills the ``TRACING`` hook: ``with_tracing`` and the ``tracing`` config entry."""
 
-    def tracing(self, tracer: object = None, config: object = None) -> OtelTracing:
+    def tracing(self, tracer: object = None, config: object = None, meter: object = None) -> OtelTracing:
         if tracer is not None and not isinstance(tracer, Tracer):
             raise _wrong("tracer", "an OpenTelemetry Tracer or None", tracer)
         if config is None:
             config = OtelConfig()
         if not isinstance(config, OtelConfig):
             raise _wrong("config", "an OtelConfig", config)
-        return OtelTracing(tracer, config)
+        if meter is not None and not isinstance(meter, Meter):
+            raise _wrong("meter", "an OpenTelemetry Meter or None", meter)
+        return OtelTracing(tracer, config, meter)
 
 
 PROVIDER: Final = _Provider()

@@ -132,3 +132,15 @@ def with_retry_attempts_must_be_an_int() -> object:
 
 def with_timeout_seconds_must_be_a_number() -> object:
     return parse_r.with_timeout("5")  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+def with_tracing_keeps_the_types() -> None:
+    reveal_type(parse_r.with_tracing(meter=None))  # R: Runnable[str, int]
+
+
+def with_tracing_meter_must_be_a_meter() -> object:
+    return parse_r.with_tracing(meter="m")  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+def with_tracing_tracer_must_be_a_tracer() -> object:
+    return parse_r.with_tracing("t")  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
