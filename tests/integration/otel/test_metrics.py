@@ -6,14 +6,17 @@ import asyncio
 import json
 from typing import Any
 
+import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from opentelemetry.metrics import Histogram, Meter, NoOpMeter
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
 from opentelemetry.trace import NoOpTracer
 
 from combinators import RunnableLambda
-from combinators.components import ChatPromptTemplate, StrOutputParser
+from combinators.components import AIMessage, BaseChatModel, ChatPromptTemplate, Message, StrOutputParser
 from combinators.integrations.otel import failure_count, trace_effects
 from combinators.integrations.otel.metrics import DURATION_BUCKETS, TOKEN_BUCKETS
 from combinators.integrations.otel.tracing import OtelTracing
@@ -204,3 +207,34 @@ def test_without_a_meter_the_global_provider_is_used_once_installed(
     scopes = [scope.scope.name for resource in data.resource_metrics for scope in resource.scope_metrics]
     assert scopes == ["combinators"]
     assert measured.tokens() == {"input": (1, 7), "output": (1, 3)}
+
+
+@attrs.frozen
+class ChatMoody(BaseChatModel):
+    """ChatAcme's replies, except that a question containing "fail" fails."""
+
+    model: str = "acme-large"
+
+    def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        if "fail" in messages[-1].text:
+            raise TimeoutError("the model timed out")
+        return ChatAcme()._generate(messages)  # pyright: ignore[reportPrivateUsage]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=6), st.sampled_from(["batch", "abatch"]))
+def test_each_model_run_is_measured_once_whatever_fails(fails: list[bool], call: str) -> None:
+    measured = Measured()
+    measuring = (ChatMoody() | StrOutputParser()).with_tracing(NoOpTracer(), meter=measured.meter)
+    inputs = ["fail" if fail else "ok" for fail in fails]
+    if call == "batch":
+        out = measuring.batch(inputs, return_exceptions=True)
+    else:
+        out = asyncio.run(measuring.abatch(inputs, return_exceptions=True))
+    assert [isinstance(result, TimeoutError) for result in out] == fails
+    points = measured.points(DURATION)
+    by_error = {(p.attributes or {}).get("error.type"): p.count for p in points}
+    failed, succeeded = sum(fails), len(fails) - sum(fails)
+    assert by_error == {k: v for k, v in {"TimeoutError": failed, None: succeeded}.items() if v}
+    expected_tokens = {"input": (succeeded, 7 * succeeded), "output": (succeeded, 3 * succeeded)}
+    assert measured.tokens() == (expected_tokens if succeeded else {})
