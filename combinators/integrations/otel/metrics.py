@@ -36,7 +36,7 @@ from opentelemetry.metrics import _internal as _api  # the installed provider, r
 from combinators.integrations.otel import semconv
 from combinators.integrations.otel.failures import FAILURES
 from combinators.integrations.otel.response import Attributes
-from combinators.integrations.otel.scope import INSTRUMENTATION_NAME, scope_version
+from combinators.integrations.otel.scope import INSTRUMENTATION_NAME, remembered, scope_version
 
 DURATION_BUCKETS: Final = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
 """The conventions' advised boundaries for operation durations, in seconds."""
@@ -77,47 +77,44 @@ class GenAiMetrics:
 
 _known: weakref.WeakKeyDictionary[Meter, GenAiMetrics] = weakref.WeakKeyDictionary()
 _meters: weakref.WeakKeyDictionary[MeterProvider, Meter] = weakref.WeakKeyDictionary()
+_UNKNOWN: Final = object()
 _PROVIDER_FROM_ENV: Final = "OTEL_PYTHON_METER_PROVIDER" in os.environ
 """Whether the environment names a meter provider for the API to load (read once)."""
 
 
-def _global_meter() -> Meter | None:
-    """The installed global provider's meter, or None while only the API's proxy is there."""
-    provider = metrics.get_meter_provider()
-    if isinstance(provider, NoOpMeterProvider | _api._ProxyMeterProvider):  # pyright: ignore[reportPrivateUsage]
+def _global_provider() -> MeterProvider | None:
+    """The installed global meter provider, or None while only the API's proxy is there
+    (read directly, as ``tracing._global_provider`` reads the tracer provider: the API's
+    getter looks the environment up at each call, and every traced call asks)."""
+    installed: object = getattr(_api, "_METER_PROVIDER", _UNKNOWN)
+    if installed is None and not _PROVIDER_FROM_ENV:
         return None
-    meter = _meters.get(provider)
-    if meter is None:
-        meter = _meters[provider] = provider.get_meter(INSTRUMENTATION_NAME, scope_version())
-    return meter
+    if not isinstance(installed, MeterProvider):
+        installed = metrics.get_meter_provider()
+    return None if isinstance(installed, NoOpMeterProvider | _api._ProxyMeterProvider) else installed  # pyright: ignore[reportPrivateUsage]
+
+
+def _our_meter(provider: MeterProvider) -> Meter:
+    return provider.get_meter(INSTRUMENTATION_NAME, scope_version())
 
 
 def recording_metrics(meter: Meter | None) -> GenAiMetrics | None:
     """The histograms of ``meter`` (else of the global provider's), or None when
-    nothing would record.
+    nothing would record: a ``NoOpMeter``, or the API's proxy meter while no SDK
+    provider is installed.
 
     >>> recording_metrics(NoOpMeter("x")) is None
     True
     """
-    if meter is None:
-        # Read directly while none is installed: the API's getter looks the environment
-        # up at each call, and every traced call asks.
-        if _api._METER_PROVIDER is None and not _PROVIDER_FROM_ENV:  # pyright: ignore[reportPrivateUsage]
+    if meter is None or isinstance(meter, _api._ProxyMeter):  # pyright: ignore[reportPrivateUsage]
+        provider = _global_provider()
+        if provider is None:
             return None
-        meter = _global_meter()
         if meter is None:
-            return None
-    if isinstance(meter, NoOpMeter):
+            meter = remembered(_meters, provider, _our_meter)
+    if meter is None or isinstance(meter, NoOpMeter):
         return None
-    try:
-        known = _known.get(meter)
-    except TypeError:  # a meter that cannot be weakly referenced
-        return _made(meter)
-    if known is None:
-        known = _made(meter)
-        if known is not None:
-            _known[meter] = known
-    return known
+    return remembered(_known, meter, _made)
 
 
 def _made(meter: Meter) -> GenAiMetrics | None:

@@ -8,8 +8,13 @@ True
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from functools import cache
-from typing import Final
+from typing import Final, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 INSTRUMENTATION_NAME: Final = "combinators"
 """The instrumentation scope of our spans and metrics when they come from a provider."""
@@ -24,3 +29,25 @@ def scope_version() -> str | None:
         return version(INSTRUMENTATION_NAME)
     except PackageNotFoundError:
         return None
+
+
+def remembered(known: weakref.WeakKeyDictionary[K, V], key: K, make: Callable[[K], V | None]) -> V | None:
+    """``known[key]``, made by ``make(key)`` the first time (a ``None`` is not kept); a
+    key that cannot be weakly referenced is made anew each time.
+
+    >>> import weakref
+    >>> class Provider: ...
+    >>> known: weakref.WeakKeyDictionary[Provider, str] = weakref.WeakKeyDictionary()
+    >>> p = Provider()
+    >>> remembered(known, p, lambda _: "tracer") is remembered(known, p, lambda _: "other")
+    True
+    """
+    try:
+        found = known.get(key)
+    except TypeError:  # not weakly referenceable
+        return make(key)
+    if found is None:
+        found = make(key)
+        if found is not None:
+            known[key] = found
+    return found

@@ -9,11 +9,9 @@ node, with no ``gen_ai.operation.name``. Every span has ``lcel.run.id``,
 model and options come from the run's ``params`` (``Step.describe_params``).
 
 >>> from uuid import UUID
->>> from uuid import UUID
-
-from effects.values import RunInfo
+>>> from effects.values import RunInfo
 >>> run = RunInfo(UUID(int=1), (), "FakeChat", "chat_model", (), {}, {"model": "m1", "provider": "fake"})
->>> start = SpanShapes(Redactor(), ()).start(run, is_root=False)
+>>> start = SpanShapes(Redactor(), ()).shape(run, is_root=False)
 >>> start.name, start.kind.name, start.attributes["gen_ai.request.model"]
 ('chat m1', 'CLIENT', 'm1')
 """
@@ -105,7 +103,7 @@ class SpanStart:
 
     @staticmethod
     def of(run: RunInfo, *, is_root: bool, redactor: Redactor, metadata_keys: tuple[str, ...]) -> SpanStart:
-        """The span of ``run`` (without its ``lcel.run.id``, which ``SpanShapes`` adds)."""
+        """The span of ``run`` (without its ``lcel.run.id``: the projection adds it per run)."""
         attributes: Attributes = {semconv.RUN_TYPE: run.run_type}
         if run.tags:
             attributes[semconv.TAGS] = redactor.tags(run.tags)
@@ -143,9 +141,9 @@ class SpanShapes:
     >>> from uuid import UUID
     >>> shapes = SpanShapes(Redactor(), ())
     >>> run = RunInfo(UUID(int=7), (), "seq", "chain", ("t",), {})
-    >>> start = shapes.start(run, is_root=True)
-    >>> start.name, start.attributes["lcel.run.id"], start.attributes["lcel.tags"]
-    ('invoke_workflow seq', '00000000-0000-0000-0000-000000000007', ('t',))
+    >>> start = shapes.shape(run, is_root=True)
+    >>> start.name, start.attributes["lcel.tags"], shapes.shape(run, is_root=True) is start
+    ('invoke_workflow seq', ('t',), True)
     """
 
     __slots__ = ("_redactor", "_metadata_keys", "_roots", "_children")
@@ -168,12 +166,6 @@ class SpanShapes:
             if len(known) < _REMEMBERED:
                 known[key] = shape
         return shape
-
-    def start(self, run: RunInfo, *, is_root: bool) -> SpanStart:
-        """The span ``run`` opens, with its run id."""
-        shape = self.shape(run, is_root)
-        attributes: Attributes = {semconv.RUN_ID: run_id_text(run.run_id), **shape.attributes}
-        return SpanStart(shape.name, shape.kind, shape.operation, attributes)
 
 
 def _operation(

@@ -29,7 +29,7 @@ from opentelemetry.trace import NoOpTracer, ProxyTracer, ProxyTracerProvider, Tr
 from combinators.integrations.otel.config import OtelConfig
 from combinators.integrations.otel.metrics import recording_metrics
 from combinators.integrations.otel.projection import OtelProjection
-from combinators.integrations.otel.scope import INSTRUMENTATION_NAME, scope_version
+from combinators.integrations.otel.scope import INSTRUMENTATION_NAME, remembered, scope_version
 from combinators.integrations.otel.spans import SpanShapes
 from effects.config import RunConfig
 from effects.values import Effect, RunStarted
@@ -38,18 +38,8 @@ from effects.authoring import is_a
 _tracers: weakref.WeakKeyDictionary[TracerProvider, Tracer] = weakref.WeakKeyDictionary()
 
 
-def _from_provider(provider: TracerProvider) -> Tracer:
-    try:
-        known = _tracers.get(provider)
-    except TypeError:  # a provider that cannot be weakly referenced
-        known = None
-    if known is None:
-        known = provider.get_tracer(INSTRUMENTATION_NAME, scope_version())
-        try:
-            _tracers[provider] = known
-        except TypeError:
-            pass
-    return known
+def _our_tracer(provider: TracerProvider) -> Tracer:
+    return provider.get_tracer(INSTRUMENTATION_NAME, scope_version())
 
 
 _UNKNOWN: Final = object()
@@ -82,7 +72,7 @@ def recording_tracer(tracer: Tracer | None) -> Tracer | None:
         provider = _global_provider()
         if provider is None:
             return None  # the API alone: no SDK provider installed globally
-        tracer = _from_provider(provider)
+        tracer = remembered(_tracers, provider, _our_tracer)
     if isinstance(tracer, NoOpTracer):
         return None
     if isinstance(tracer, ProxyTracer) and _global_provider() is None:

@@ -12,6 +12,7 @@ import tomllib
 import cloudpickle  # type: ignore[import-untyped]
 import pytest
 from opentelemetry import trace
+from opentelemetry.metrics import NoOpMeter
 from opentelemetry.trace import NoOpTracer, ProxyTracerProvider
 
 from combinators import RunnableLambda, RunnableParallel
@@ -100,6 +101,8 @@ def test_a_traced_chain_is_a_value(traced: Traced) -> None:
         copy = pickle.loads(dumps(chain))
         assert copy == chain and copy.invoke(1) == 2
     assert repr(RunnableLambda(inc).with_tracing(traced.tracer)) == "RunnableLambda(inc).with_tracing(tracer=...)"
+    metered = RunnableLambda(inc).with_tracing(meter=NoOpMeter("m"))
+    assert repr(metered) == "RunnableLambda(inc).with_tracing(meter=...)"
 
 
 def test_wrong_arguments_name_what_was_expected() -> None:
@@ -111,6 +114,10 @@ def test_wrong_arguments_name_what_was_expected() -> None:
         OtelConfig(capture="all")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="with_tracing config must be an OtelConfig, got int"):
         RunnableLambda(inc).invoke(1, {"tracing": 3})
+    with pytest.raises(TypeError, match="with_tracing meter must be an OpenTelemetry Meter or None, got str"):
+        RunnableLambda(inc).with_tracing(meter="meter")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="with_tracing meter must be an OpenTelemetry Meter or None, got str"):
+        OtelTracing(meter="meter")  # type: ignore[arg-type]
 
 
 def test_the_capture_mode_follows_the_environment_when_not_given(monkeypatch: pytest.MonkeyPatch) -> None:

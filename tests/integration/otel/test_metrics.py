@@ -10,6 +10,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opentelemetry import metrics
 from opentelemetry.metrics import Histogram, Meter, NoOpMeter
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
@@ -18,7 +19,7 @@ from opentelemetry.trace import NoOpTracer
 from combinators import RunnableLambda
 from combinators.components import AIMessage, BaseChatModel, ChatPromptTemplate, Message, StrOutputParser
 from combinators.integrations.otel import failure_count, trace_effects
-from combinators.integrations.otel.metrics import DURATION_BUCKETS, TOKEN_BUCKETS
+from combinators.integrations.otel.metrics import DURATION_BUCKETS, TOKEN_BUCKETS, recording_metrics
 from combinators.integrations.otel.tracing import OtelTracing
 from combinators.nodes.binding import RunnableBinding
 from effects.projections.recording import record, replay
@@ -99,8 +100,8 @@ def test_only_model_runs_are_measured(traced: Traced, measured: Measured) -> Non
 
 def test_a_stream_counts_its_output_tokens(measured: Measured) -> None:
     streamed = chain().with_tracing(NoOpTracer(), meter=measured.meter)
-    assert "".join(streamed.stream({"question": "one two three"})) == "ONE TWO THREE "
-    assert measured.tokens() == {"input": (1, 7), "output": (1, 3)}
+    assert "".join(streamed.stream({"question": "one two three four"})) == "ONE TWO THREE FOUR "
+    assert measured.tokens() == {"input": (1, 7), "output": (1, 4)}  # the streamed reply's usage
     (duration,) = measured.points(DURATION)
     assert duration.count == 1 and duration.sum >= 0.0
 
@@ -130,6 +131,19 @@ def test_nothing_is_built_without_a_recording_tracer_or_meter() -> None:
     assert OtelTracing(NoOpTracer(), meter=NoOpMeter("x")).make_observer() is None
     assert OtelTracing().make_observer() is None  # no SDK provider installed globally
     assert OtelTracing(meter=MeterProvider().get_meter("x")).make_observer() is not None
+    # The API's own meter while no SDK provider is installed records nothing either.
+    assert OtelTracing(meter=metrics.get_meter("app")).make_observer() is None
+
+
+def test_the_apis_meter_records_once_a_provider_is_installed(
+    measured: Measured, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from opentelemetry.metrics import _internal as metrics_api
+
+    proxy = metrics.get_meter("app")
+    assert recording_metrics(proxy) is None
+    monkeypatch.setattr(metrics_api, "_METER_PROVIDER", measured.provider)
+    assert recording_metrics(proxy) is not None
 
 
 def test_a_replayed_recording_records_the_live_durations_and_tokens() -> None:

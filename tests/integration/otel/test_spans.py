@@ -6,15 +6,20 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 from opentelemetry.trace import SpanKind, StatusCode
 
 from combinators import RunnableLambda, RunnableParallel, RunnablePassthrough
 from combinators.components import (
+    AIMessage,
+    AIMessageChunk,
+    BaseChatModel,
     Bm25Retriever,
     ChatPromptTemplate,
     Document,
     GenericFakeChatModel,
+    Message,
     Script,
     StrOutputParser,
     ToolCall,
@@ -87,11 +92,27 @@ def test_a_model_span_carries_the_request_and_the_typed_reply(traced: Traced) ->
     }
 
 
+@attrs.frozen
+class ChatSlowStart(BaseChatModel):
+    """ChatAcme's stream, a quarter of a second (on the fake clock) before its first chunk."""
+
+    clock: FakeClock
+
+    def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        raise NotImplementedError
+
+    def _stream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> Iterator[AIMessageChunk]:
+        self.clock.advance(0.25)
+        yield from ChatAcme()._stream(messages)  # pyright: ignore[reportPrivateUsage]
+
+
 def test_a_streamed_model_gets_time_to_first_chunk_and_a_chunk_count_but_no_span_per_chunk(
     traced: Traced,
 ) -> None:
-    chain = ChatAcme().with_tracing(traced.tracer)
     with use_clock(FakeClock(start=100.0)) as clock:
+        chain = ChatSlowStart(clock).with_tracing(traced.tracer)
         chunks = []
         for chunk in chain.stream("one two three"):
             chunks.append(chunk)
@@ -100,11 +121,12 @@ def test_a_streamed_model_gets_time_to_first_chunk_and_a_chunk_count_but_no_span
     [span] = traced.spans
     attributes = span.attributes or {}
     assert attributes["lcel.stream.chunk_count"] == 4
-    assert attributes["gen_ai.response.time_to_first_chunk"] == 0.0
+    assert attributes["gen_ai.response.time_to_first_chunk"] == 0.25
+    assert attributes["lcel.stream.time_to_first_chunk"] == 0.25
     assert attributes["gen_ai.response.finish_reasons"] == ("length",)
     assert attributes["gen_ai.usage.output_tokens"] == 3
     assert span.events == ()
-    assert span.start_time == 100_000_000_000 and span.end_time == 102_000_000_000
+    assert span.start_time == 100_000_000_000 and span.end_time == 102_250_000_000
 
 
 def test_chunk_events_are_opt_in_and_capped_at_128(traced: Traced) -> None:
