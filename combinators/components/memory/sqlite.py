@@ -29,11 +29,12 @@ import time
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final, TypeVar, cast, final
+from typing import Final, TypeVar, final
 
 import attrs
 
 from combinators.components.messages import MESSAGE_TYPES, Message
+from combinators.components.messages.values import MESSAGE_CLASSES
 from combinators.components.serialization import DisallowedTypeError, MalformedDataError, dumps, loads
 from effects.errors import CombinatorsError
 
@@ -185,12 +186,12 @@ class SQLiteChatHistory:
             raise ChatHistoryError(
                 f"message {row_id} of session {self.session_id!r} in {self.path} cannot be loaded: {error}"
             ) from error
-        if not isinstance(value, MESSAGE_TYPES[:5]):
+        if not isinstance(value, MESSAGE_CLASSES):
             raise ChatHistoryError(
                 f"message {row_id} of session {self.session_id!r} in {self.path} is a"
                 f" {type(value).__name__}, not a message"
             )
-        return cast(Message, value)
+        return value
 
     def add_messages(self, messages: Sequence[Message]) -> None:
         """Append one turn in one transaction: all of its messages are stored, or none."""

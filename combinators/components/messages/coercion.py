@@ -19,6 +19,7 @@ from combinators.components.messages.values import (
     AIMessageChunk,
     ChatMessage,
     ContentLike,
+    MESSAGE_CLASSES,
     HumanMessage,
     Message,
     SystemMessage,
@@ -98,8 +99,7 @@ def message_to_dict(message: Message) -> dict[str, object]:
 
 
 _ROLES: Final = "'system', 'developer', 'human', 'user', 'ai', 'assistant' or 'tool'"
-_MESSAGE_CLASSES: Final = (SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, ChatMessage)
-_EXACT_MESSAGE_CLASSES: Final[frozenset[type]] = frozenset(_MESSAGE_CLASSES)
+_EXACT_MESSAGE_CLASSES: Final[frozenset[type]] = frozenset(MESSAGE_CLASSES)
 
 
 def _from_role(role: str, content: object, extra: Mapping[str, object], source: object) -> Message:
@@ -144,7 +144,7 @@ def coerce_to_message(value: object) -> Message:
     >>> coerce_to_message({"role": "tool", "content": "42", "tool_call_id": "c1"})
     ToolMessage('42', tool_call_id='c1')
     """
-    if isinstance(value, _MESSAGE_CLASSES):
+    if isinstance(value, MESSAGE_CLASSES):
         return value
     if isinstance(value, str):
         return HumanMessage(value)

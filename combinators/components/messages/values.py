@@ -393,10 +393,10 @@ class ChatMessage(BaseMessage):
 Message: TypeAlias = "SystemMessage | HumanMessage | AIMessage | AIMessageChunk | ToolMessage | ChatMessage"
 """Every message type (a closed union)."""
 
-MESSAGE_TYPES: Final[tuple[type, ...]] = (
-    SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, ChatMessage,
-    ToolCall, ToolCallChunk, InvalidToolCall, UsageMetadata,
-)  # fmt: skip
+MESSAGE_CLASSES: Final = (SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, ChatMessage)
+"""The message classes (what ``Message`` is), for ``isinstance``."""
+
+MESSAGE_TYPES: Final[tuple[type, ...]] = (*MESSAGE_CLASSES, ToolCall, ToolCallChunk, InvalidToolCall, UsageMetadata)
 """The message classes and their parts: an allowlist for ``serialization.loads``."""
 
 

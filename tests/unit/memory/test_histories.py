@@ -17,6 +17,7 @@ import pytest
 
 from combinators.components import (
     AIMessage,
+    ChatMessage,
     Document,
     HumanMessage,
     MalformedDataError,
@@ -69,6 +70,7 @@ def test_every_message_kind_round_trips_through_sqlite(tmp_path: Path) -> None:
         AIMessage("", tool_calls=[{"name": "search", "args": {"q": "x"}, "id": "c1"}], id="m1"),
         ToolMessage("42", tool_call_id="c1"),
         AIMessage("done", usage_metadata={"input_tokens": 3, "output_tokens": 1, "total_tokens": 4}),
+        ChatMessage("looks right", role="critic"),
     ]
     SQLiteChatHistory(tmp_path / "h.db", "s").add_messages(messages)
     assert SQLiteChatHistory(tmp_path / "h.db", "s").get_messages() == messages
