@@ -43,6 +43,12 @@ def _class_name(tool: BaseTool) -> str:
     return type(tool).__name__
 
 
+def _own_summary(tool: BaseTool) -> str:
+    # The class's own docstring only (getdoc would hand a subclass without one BaseTool's),
+    # its first paragraph: what a model is told when no description is given.
+    return inspect.cleandoc(type(tool).__doc__ or "").split("\n\n")[0]
+
+
 def _without_skipped(schema: dict[str, Any]) -> dict[str, Any]:
     properties = {k: v for k, v in schema.get("properties", {}).items() if k not in _SKIPPED}
     required = [k for k in schema.get("required", []) if k not in _SKIPPED]
@@ -61,7 +67,7 @@ class BaseTool(Runnable[Any, Any], DeclaredFields):
 
     # A field where other runnables have a read-only `name` property (a tool's name is data).
     name: str = attrs.field(default=attrs.Factory(_class_name, takes_self=True), kw_only=True)  # pyright: ignore[reportIncompatibleMethodOverride]
-    description: str = attrs.field(default="", kw_only=True)
+    description: str = attrs.field(default=attrs.Factory(_own_summary, takes_self=True), kw_only=True)
     args_schema: ArgsSchema | None = attrs.field(default=None, kw_only=True, hash=False)
     return_direct: bool = attrs.field(default=False, kw_only=True)
 
@@ -82,7 +88,7 @@ class BaseTool(Runnable[Any, Any], DeclaredFields):
         schema = self.args_schema
         if schema is None:
             schema = _without_skipped(function_schema(main, name=self.name))
-        summary = (self.description or inspect.getdoc(type(self)) or "").split("\n\n")[0]
+        summary = self.description
         coroutine: Callable[..., Awaitable[object]] = self._arun
         if not own_sync:
             return StructuredTool.from_function(coroutine=coroutine, name=self.name, description=summary, args_schema=schema)

@@ -24,6 +24,7 @@ from combinators.components import (
     StrOutputParser,
 )
 from combinators.components.messages.values import Message
+from combinators.components.tools.specs import tool_to_openai
 
 
 class Upper(Runnable[str, str]):
@@ -154,7 +155,7 @@ def test_tools_written_as_classes() -> None:
     assert calculator.invoke(call).tool_call_id == "c9"
     assert asyncio.run(calculator.ainvoke({"a": 1, "b": 2})) == 20  # _run on a thread
     lookup = Lookup(table={"fog": "mist"})
-    assert lookup.name == "Lookup" and lookup.description == ""
+    assert lookup.name == "Lookup" and lookup.description == "Looks a word up."  # its docstring
     assert asyncio.run(lookup.ainvoke("fog")) == "mist"
     assert asyncio.run(lookup.ainvoke({"word": "sun"})) == "?"
 
@@ -164,6 +165,20 @@ def test_tools_written_as_classes() -> None:
     assert asyncio.run(kinds())[0] == "on_tool_start"
     with pytest.raises(Exception, match="invalid arguments"):
         calculator.invoke({"a": "x", "b": 1})
+
+
+class Undescribed(BaseTool):
+    name: str = "undescribed"
+
+    def _run(self, text: str) -> str:
+        return text
+
+
+def test_a_tool_class_takes_its_own_docstring_as_its_description_never_its_bases() -> None:
+    assert Lookup()._tool.description == "Looks a word up."  # the tool it runs as
+    assert tool_to_openai(Lookup())["function"]["description"] == "Looks a word up."  # what a model is told
+    with pytest.raises(Exception, match="description"):
+        Undescribed().invoke({"text": "x"})  # the peer requires one too
 
 
 def test_an_explicit_attrs_decorator_still_works() -> None:
