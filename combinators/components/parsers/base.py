@@ -21,7 +21,8 @@ from combinators import Runnable
 from combinators.authoring import DeclaredFields
 from combinators.components.messages.values import BaseMessage
 from combinators.components.models.outputs import GenerationLike, generation_of
-from effects.authoring import Scope
+from effects.authoring import Scope, is_a
+from effects.errors import InputError
 
 T = TypeVar("T")
 
@@ -67,4 +68,6 @@ class BaseOutputParser(Runnable[str | BaseMessage, T], DeclaredFields, fields=Fa
         return type(self).__name__
 
     def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, Any]) -> T:
-        return self.parse_result([generation_of(input)])
+        if is_a(input, (str, BaseMessage)):  # untyped callers
+            return self.parse_result([generation_of(input)])
+        raise InputError(f"{self.name} expects a str or a message, got {type(input).__name__}")

@@ -22,6 +22,7 @@ from combinators.components import (
     parse_and_check_json_markdown,
 )
 from effects.config import RunConfig
+from effects.errors import InputError
 
 
 def test_json_parser_parse_result_and_partial_results() -> None:
@@ -58,6 +59,8 @@ def test_a_subclassed_output_parser() -> None:
     assert parser.parse_result([Generation("c;d")]) == ["c", "d"]
     assert (FakeListChatModel(["p, q"]) | CommaList()).invoke("?") == ["p", "q"]
     assert asyncio.run(parser.aparse("1;2")) == ["1", "2"]
+    with pytest.raises(InputError, match="CommaList expects a str or a message, got int"):
+        parser.invoke(3)  # type: ignore[arg-type]
 
     async def kinds() -> list[str]:
         return [e["event"] async for e in (FakeListChatModel(["p, q"]) | CommaList()).astream_events("?")]
