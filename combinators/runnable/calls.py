@@ -28,7 +28,7 @@ from collections.abc import (
     Iterator,
     Mapping,
 )
-from typing import TYPE_CHECKING, Any, Generic, Never, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Generic, Never, Protocol, TypeVar, cast
 
 from combinators.runnable import fluent
 from effects._runtime import calls as entry
@@ -80,7 +80,7 @@ class RunnableCore(Generic[In, Out]):
         """Whether this step's chunks show as stream events when it runs inside a chain:
         only a step that streams by itself (it implements ``step_stream``, or ``stream``
         in the peer's way) does."""
-        return any(_overrides(self, hook) for hook in ("step_stream", "step_astream", "stream", "astream"))
+        return not _STREAM_HOOKS.isdisjoint(_own_hooks(type(self)))
 
     def receiver_repr(self) -> str:
         """``repr`` as the receiver of a method call (``x.with_retry()``): a chain of
@@ -261,11 +261,27 @@ async def _astream_total(
     yield await runnable.step_ainvoke(total, scope, kwargs)
 
 
+_HOOKS: Final = ("invoke", "ainvoke", "stream", "astream", "step_stream", "step_astream", "step_ainvoke")
+_STREAM_HOOKS: Final = frozenset({"step_stream", "step_astream", "stream", "astream"})
+
+
+_OWN_HOOKS: Final[dict[type, frozenset[str]]] = {}
+
+
+def _own_hooks(cls: type) -> frozenset[str]:
+    """The hooks ``cls`` implements itself (not ``RunnableCore``'s defaults), worked out
+    once per class: the default hooks ask on every run."""
+    found = _OWN_HOOKS.get(cls)
+    if found is None:
+        found = _OWN_HOOKS[cls] = frozenset(
+            hook for hook in _HOOKS if getattr(cls, hook) is not getattr(RunnableCore, hook)
+        )
+    return found
+
+
 def _overrides(runnable: RunnableCore[Never, object], hook: str) -> bool:
     """Whether ``runnable``'s class implements ``hook`` itself (not the default)."""
-    own: object = getattr(type(runnable), hook)
-    default: object = getattr(RunnableCore, hook)
-    return own is not default
+    return hook in _own_hooks(type(runnable))
 
 
 __all__ = ["RunConfig", "RunnableCore"]
