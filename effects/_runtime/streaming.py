@@ -43,7 +43,7 @@ class StreamWatch(Generic[In, Out]):
     """
 
     __slots__ = (
-        "scope", "node", "known", "observed", "started", "seen", "total", "emits", "run", "clock", "now", "observers",
+        "scope", "node", "known", "observed", "started", "seen", "total", "emits", "run", "now", "observers",
     )  # fmt: skip
 
     def __init__(self, scope: Scope, node: Step[In, Out], known: In | Nothing) -> None:
@@ -57,8 +57,7 @@ class StreamWatch(Generic[In, Out]):
         # a prompt or a model without a token stream).
         self.emits = run is not None and (not run.parent_ids or node.emits_stream_events)
         # Read once per run, not once per chunk: a run keeps its clock and observers.
-        self.clock = scope.clock
-        self.now = timestamps(self.clock)
+        self.now = timestamps(scope.clock)
         self.observers = scope.observers
         self.started = False
         self.seen: Total[In] = Total()
@@ -69,7 +68,7 @@ class StreamWatch(Generic[In, Out]):
     def start(self) -> None:
         self.started = True
         shown = self.known if self.known is NO_INPUT else self.shown_input()
-        self.scope.emit_effect(started(self.scope.run_info(), shown, self.scope.clock.now()))
+        self.scope.emit_effect(started(self.scope.run_info(), shown, self.now()))
 
     def tap(self, inputs: Iterator[In]) -> Iterator[In]:
         for item in inputs:
@@ -126,7 +125,7 @@ class StreamWatch(Generic[In, Out]):
             self.start()
         total = self.total.value()
         output = None if total is NOTHING else self.node.describe_output(total)
-        self.scope.emit_effect(ended(self.scope.run_info(), self.shown_input(), output, self.scope.clock.now()))
+        self.scope.emit_effect(ended(self.scope.run_info(), self.shown_input(), output, self.now()))
 
 
 def stream_run(
