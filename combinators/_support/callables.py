@@ -9,8 +9,8 @@ asks here, so all of them agree.
 ...     async def __call__(self, chunks):
 ...         async for chunk in chunks:
 ...             yield chunk
->>> kind_of(Tokens()), kind_of(len), is_async(Tokens())
-(<CallableKind.ASYNC_GENERATOR: 3>, <CallableKind.SYNC: 0>, True)
+>>> kind_of(Tokens()), kind_of(len)
+(<CallableKind.ASYNC_GENERATOR: 3>, <CallableKind.SYNC: 0>)
 """
 
 from __future__ import annotations
@@ -57,15 +57,6 @@ def kind_of(func: Callable[..., object]) -> CallableKind:
     if any(inspect.iscoroutinefunction(t) for t in targets):
         return CallableKind.ASYNC
     return CallableKind.SYNC
-
-
-def is_async(func: Callable[..., object]) -> bool:
-    """Whether calling ``func`` gives an awaitable or an async generator.
-
-    >>> is_async(print)
-    False
-    """
-    return kind_of(func) in (CallableKind.ASYNC, CallableKind.ASYNC_GENERATOR)
 
 
 def is_generator(func: Callable[..., object]) -> bool:

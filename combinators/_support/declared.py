@@ -47,18 +47,6 @@ def _transform(cls: type[Any]) -> None:
             setattr(cls, field.name, None)
 
 
-def declare_fields(cls: type[Any]) -> None:
-    """Make ``cls`` (a ``DeclaredFields`` subclass) an attrs class now, not at its first
-    instance (for code that reads ``attrs.fields`` of a class it never built).
-
-    >>> class Box(DeclaredFields):
-    ...     size: int
-    >>> declare_fields(Box); [f.name for f in attrs.fields(Box)]
-    ['size']
-    """
-    _transform(cls)
-
-
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
 class DeclaredFields:
     """Subclasses become frozen attrs classes of their annotated fields (see the module).

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 
 from effects.guards import is_dict, is_list
-from effects.projections.jsonable import JsonValue
 
 
 def pointer_parts(pointer: str) -> list[str]:
@@ -74,16 +73,3 @@ def own_path(doc: object, pointer: str) -> object:
         parent = child
     return root
 
-
-def json_copy(value: JsonValue) -> JsonValue:
-    """A deep copy of JSON data (much cheaper than ``copy.deepcopy``).
-
-    >>> data = {"a": [1]}
-    >>> json_copy(data) == data, json_copy(data)["a"] is data["a"]
-    (True, False)
-    """
-    if isinstance(value, dict):
-        return {key: json_copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [json_copy(item) for item in value]
-    return value

@@ -35,7 +35,6 @@ and ``move`` ops of a ``final_output`` diff get their ``from`` prefixed too.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import json
 from collections.abc import Iterable, Iterator
@@ -159,7 +158,7 @@ class RunLogPatches:
             "name": run.name,
             "type": shown_type,
             "tags": list(run.tags),
-            "metadata": copy.deepcopy(dict(run.metadata)),
+            "metadata": owned(dict(run.metadata)),
             "start_time": _iso(at),
             "streamed_output": [],
             "streamed_output_str": [],
