@@ -68,7 +68,10 @@ class _AsyncBuffer:
         await self._room.wait()
 
     async def arrival(self) -> None:
-        """Wait for the next effect or the producer's end (consumer side)."""
+        """Wait for the next effect or the producer's end (consumer side); at once when
+        effects came while the consumer was away (their wake-up found nobody waiting)."""
+        if self.items:
+            return
         self._wakeup = asyncio.get_running_loop().create_future()
         try:
             await self._wakeup
@@ -114,18 +117,16 @@ async def aobserve_projected(
     task.add_done_callback(lambda _: buffer.wake())
     try:
         while True:
+            done = task.done()  # then every effect it made is in the buffer
             for effect in buffer.take():
                 item = project(effect)
                 if item is not None:
                     yield item
-            if task.done():
-                for effect in buffer.take():
-                    item = project(effect)
-                    if item is not None:
-                        yield item
+            if done:
                 task.result()  # raises the run's error, after its effects
                 return
-            await buffer.arrival()
+            if not task.done():  # it may have ended while the consumer had our items
+                await buffer.arrival()
     finally:
         # In every state: cancelled and awaited if running, its error read if it
         # failed after the consumer stopped reading (never "never retrieved").

@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combinators import Runnable, RunnableLambda, RunnableParallel
+from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableParallel
 
 
 class InFlight:
@@ -378,3 +378,35 @@ def test_abatch_under_max_concurrency_holds_no_task_per_waiting_input() -> None:
     assert max(tasks_seen) <= 10 + 1  # the workers and the caller's own task
     with pytest.raises(ValueError, match="seven hundred"):
         asyncio.run(r.abatch(list(range(1000)), {"max_concurrency": 10}))
+
+
+@pytest.mark.parametrize("watch", ["events_v2", "events_v1", "log"])
+def test_a_consumer_that_awaits_between_items_never_stalls_a_long_stream(watch: str) -> None:
+    # While the consumer awaits (sending an event over the network, say), the run fills
+    # the hand-off buffer past its high-water mark and waits for room: the next read must
+    # take what is there, not wait for a wake-up that already happened.
+    from effects._runtime.effect_stream import HIGH_WATER
+
+    chunks = 3 * HIGH_WATER
+
+    async def source(inputs: AsyncIterator[None]) -> AsyncIterator[int]:
+        async for _ in inputs:
+            pass
+        for i in range(chunks):
+            yield i
+
+    chain = RunnableGenerator(source)
+
+    async def consume() -> list[object]:
+        if watch == "log":
+            stream: AsyncIterator[object] = chain.astream_log(None)
+        else:
+            stream = chain.astream_events(None, version="v2" if watch == "events_v2" else "v1")
+        seen: list[object] = []
+        async for item in stream:
+            seen.append(item)
+            await asyncio.sleep(0)
+        return seen
+
+    seen = asyncio.run(asyncio.wait_for(consume(), timeout=20))
+    assert len(seen) >= chunks  # one stream event or log patch per chunk, at least
