@@ -83,34 +83,22 @@ def astream(
     config: object,
     kwargs: Mapping[str, object],
     observers: tuple[Observer, ...] = (),
+    *,
+    own_task: bool = False,
 ) -> AsyncIterator[Out]:
-    """Async ``stream``."""
+    """Async ``stream``. ``own_task``: the caller runs it in a task of its own (a watched
+    run's producer), so the call's scope is made current once, in that task's context,
+    instead of around every chunk."""
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)
     known = _known_at_start(node, input)
     scope = call_scope(node, config, observers)
-    chunks = _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=known))
-    return chunks if view is None else ashown(view, chunks)
-
-
-def astream_in_own_task(
-    node: Step[In, Out],
-    input: In,
-    config: object,
-    kwargs: Mapping[str, object],
-    observers: tuple[Observer, ...],
-) -> AsyncIterator[Out]:
-    """``astream`` for a caller that runs it in a task of its own (a watched run's
-    producer): the call's scope is made current once, in that task's context, instead
-    of around every chunk."""
-    view = progress_view(node, config, False, None)
-    if view is not None:
-        observers = (*observers, view)
-    known = _known_at_start(node, input)
-    scope = call_scope(node, config, observers)
-    CURRENT_SCOPE.set(scope)  # the task's own context: nobody else runs in it
-    chunks = scope.astream(node, _one(input), None, kwargs, known_input=known)
+    if own_task:
+        CURRENT_SCOPE.set(scope)  # the task's own context: nobody else runs in it
+        chunks = scope.astream(node, _one(input), None, kwargs, known_input=known)
+    else:
+        chunks = _ain_scope(scope, scope.astream(node, _one(input), None, kwargs, known_input=known))
     return chunks if view is None else ashown(view, chunks)
 
 

@@ -108,7 +108,7 @@ async def aobserve_projected(
     buffer = _AsyncBuffer()
 
     async def produce() -> None:
-        async with closing(entry.astream_in_own_task(node, input, config, kwargs, (buffer,))) as run:
+        async with closing(entry.astream(node, input, config, kwargs, (buffer,), own_task=True)) as run:
             async for _ in run:
                 if buffer.full:
                     await buffer.drained()

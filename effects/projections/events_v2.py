@@ -150,8 +150,7 @@ class EventsV2:
                 template = streamed.stream_template or streamed.template()
                 return None if template is None else _stream(effect, template)
         elif type(effect) is CustomEmitted:
-            custom = self._custom(effect)
-            return custom[0] if custom else None
+            return self._custom(effect)
         elif type(effect) not in _RUN_EFFECTS:
             expect_effect("EventsV2.feed", effect)  # raises: not an effect (untyped callers)
         run = effect.run
@@ -180,11 +179,11 @@ class EventsV2:
             return _end(effect, seen, with_input)
         return _error(effect, seen, with_input)
 
-    def _custom(self, effect: CustomEmitted) -> list[StreamEvent]:
+    def _custom(self, effect: CustomEmitted) -> CustomStreamEvent | None:
         run = effect.run
         # For custom events the filter's "type" is the event's own name, as in the peer.
         if not self._filter.includes(effect.name, effect.name, run.tags):
-            return []
+            return None
         if self._first is None:
             self._first = _CUSTOM
         seen = self._runs.get(run.run_id.int) or _Seen(run, True, self._runs)
@@ -197,7 +196,7 @@ class EventsV2:
             "data": effect.data,
             "parent_ids": list(seen.parent_ids),
         }
-        return [event]
+        return event
 
 
 def _start(effect: RunStarted, seen: _Seen) -> RunStartEvent:
