@@ -64,15 +64,9 @@ class ExponentialWait:
     max: float = math.inf
 
     def __repr__(self) -> str:
-        from combinators._support.reprs import keyword_reprs
+        from combinators._support.reprs import changed_fields
 
-        shown = keyword_reprs(
-            initial=(self.initial, 1.0),
-            exp_base=(self.exp_base, 2.0),
-            jitter=(self.jitter, 1.0),
-            max=(self.max, math.inf),
-        )
-        return f"ExponentialWait({', '.join(shown)})"
+        return f"ExponentialWait({', '.join(changed_fields(self))})"
 
     def delay(self, retry: int, random: Callable[[], float]) -> float:
         base = self.initial * self.exp_base ** (retry - 1)
@@ -104,15 +98,9 @@ class RetryPolicy:
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, as an expression that rebuilds the policy.
-        from combinators._support.reprs import keyword_reprs
+        from combinators._support.reprs import changed_fields
 
-        shown = keyword_reprs(
-            max_attempts=(self.max_attempts, 3),
-            wait=(self.wait, NoWait()),
-            retry_on=(self.retry_on, (Exception,)),
-            max_delay=(self.max_delay, None),
-        )
-        return f"RetryPolicy({', '.join(shown)})"
+        return f"RetryPolicy({', '.join(changed_fields(self))})"
 
     def should_retry(self, error: BaseException) -> bool:
         """Whether ``error`` is one this policy retries."""

@@ -161,7 +161,8 @@ def changed_fields(value: object, *, skip: Collection[str] = ()) -> list[str]:
         current = getattr(value, field.name)
         default: object = field.default
         if isinstance(default, _FACTORY):
-            default = getattr(default, "factory")()
+            make = getattr(default, "factory")
+            default = make(value) if getattr(default, "takes_self") else make()
         if default is attrs.NOTHING or current != default:
-            shown.append(f"{field.alias}={current!r}")
+            shown.append(f"{field.alias}={value_repr(current)}")
     return shown
