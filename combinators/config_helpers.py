@@ -19,7 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 import attrs
 
 from effects._runtime.context import current_scope
-from effects.config import ConfigLike, RunConfig, merge_configs
+from effects.config import ConfigLike, RunConfig, config_list, merge_configs
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -79,20 +79,7 @@ def get_config_list(config: ConfigLike | Sequence[ConfigLike], length: int) -> l
     ...
     ValueError: config must be a list of the same length as inputs, but got 1 configs for 2 inputs
     """
-    if length < 0:
-        raise ValueError(f"length must be >= 0, got {length}")
-    if isinstance(config, Sequence):
-        configs: Sequence[ConfigLike] = config
-        if len(configs) != length:
-            raise ValueError(
-                f"config must be a list of the same length as inputs, but got {len(configs)} configs for {length} inputs"
-            )
-        return [RunConfig.coerce(c) for c in configs]
-    one = RunConfig.coerce(config)
-    if one.run_id is not None and length > 1:
-        rest = attrs.evolve(one, run_id=None)
-        return [one, *([rest] * (length - 1))]
-    return [one] * length
+    return config_list(config, length)
 
 
 async def run_in_executor(

@@ -324,6 +324,43 @@ def _is_executor(value: object) -> TypeGuard[Executor]:
     return hasattr(value, "submit") and hasattr(value, "name")
 
 
+def is_config_list(config: object) -> TypeGuard[Sequence[object]]:
+    """Whether a batch's ``config`` is a list of configs, one per input.
+
+    >>> is_config_list([{}, None]), is_config_list({"tags": ["a"]})
+    (True, False)
+    """
+    return isinstance(config, Sequence) and not isinstance(config, str | bytes)
+
+
+def config_list(config: object, count: int) -> list[RunConfig]:
+    """One config per input of a batch of ``count``: a list (one per input) checked, one
+    config repeated (the same object). A single config's ``run_id`` goes to the first
+    input only: ids are unique.
+
+    >>> config_list({"tags": ["a"]}, 2)
+    [RunConfig(tags=('a',)), RunConfig(tags=('a',))]
+    >>> config_list([None], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: config must be a list of the same length as inputs, but got 1 configs for 2 inputs
+    """
+    if count < 0:
+        raise ValueError(f"length must be >= 0, got {count}")
+    if is_config_list(config):
+        configs = config
+        if len(configs) != count:
+            raise ValueError(
+                "config must be a list of the same length as inputs,"
+                f" but got {len(configs)} configs for {count} inputs"
+            )
+        return [RunConfig.coerce(c) for c in configs]
+    one = RunConfig.coerce(config)
+    if one.run_id is not None and count > 1:
+        return [one, *([attrs.evolve(one, run_id=None)] * (count - 1))]
+    return [one] * count
+
+
 def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:
     """Combine a bound config with a call's config (the peer's merge rules).
 

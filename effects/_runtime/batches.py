@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TypeVar, cast, final
 
 import attrs
 
-from effects.config import RunConfig
+from effects.config import config_list, is_config_list, RunConfig
 from effects._runtime.closing import aclose_all
 from effects._runtime.calls import ashown, call_scope, gather_structured, progress_view, shown, viewed_by
 from effects._runtime.context import CURRENT_SCOPE
@@ -44,27 +44,18 @@ def batch_scopes(
     observers: tuple[Observer, ...] = (),
     executor: Executor | None = None,
 ) -> list[Scope]:
-    """One entry scope per input: a shared one, or one per config of a list."""
-    if isinstance(config, Sequence) and not isinstance(config, str | bytes):
-        configs: Sequence[object] = config  # pyright: ignore[reportUnknownVariableType]
-        if len(configs) != count:
-            raise ValueError(
-                f"batch got {len(configs)} configs for {count} inputs; give one config"
-                " or one per input"
-            )
-        return [call_scope(node, _on(c, executor), observers) for c in configs]
-    coerced = _on(config, executor)
-    if coerced.run_id is not None and count > 1:
-        warnings.warn(
-            "a run_id in a batch config applies to the first input only",
-            RuntimeWarning,
-            stacklevel=4,
-        )
-        first = call_scope(node, coerced, observers)
-        rest = call_scope(node, attrs.evolve(coerced, run_id=None), observers)
-        return [first, *([rest] * (count - 1))]
-    shared = call_scope(node, coerced, observers)
-    return [shared] * count
+    """One entry scope per input: one per config of a list, a config given once shared."""
+    configs = config_list(config, count)
+    if is_config_list(config):
+        return [call_scope(node, _on(one, executor), observers) for one in configs]
+    if not configs:
+        return []
+    shared = call_scope(node, _on(configs[-1], executor), observers)
+    if configs[0] is configs[-1]:
+        return [shared] * count
+    # The config's run_id went to the first input only.
+    warnings.warn("a run_id in a batch config applies to the first input only", RuntimeWarning, stacklevel=4)
+    return [call_scope(node, _on(configs[0], executor), observers), *([shared] * (count - 1))]
 
 
 def _on(config: object, executor: Executor | None) -> RunConfig:
