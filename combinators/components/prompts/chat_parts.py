@@ -38,37 +38,17 @@ from combinators.components.prompts.content import (
     Rendered,
     to_content,
 )
-from combinators.components.prompts.formats import PartialValue, TemplateFormat, missing_variables_error
+from combinators.components.prompts.formats import (
+    PartialValue,
+    TemplateFormat,
+    missing_variables_error,
+    resolve_partials,
+    to_partials,
+)
 from combinators.components.prompts.inputs import check_declared
 from combinators.components.prompts.values import ChatPromptValue
 from effects.authoring import is_a, is_list_or_tuple
 
-
-
-def to_partials(values: Mapping[str, PartialValue] | None) -> Mapping[str, PartialValue]:
-    """A private copy of partial variables (``None`` is none).
-
-    >>> to_partials(None), to_partials({"a": 1})
-    ({}, {'a': 1})
-    """
-    return {} if values is None else dict(values)
-
-
-def resolve_partials(
-    partials: Mapping[str, PartialValue], values: Mapping[str, object]
-) -> dict[str, object]:
-    """``values`` over the partial ones; a callable partial is called unless overridden.
-
-    >>> resolve_partials({"a": 1, "b": lambda: 2, "c": 3}, {"c": 0})
-    {'a': 1, 'b': 2, 'c': 0}
-    """
-    merged: dict[str, object] = {
-        name: value() if callable(value) else value
-        for name, value in partials.items()
-        if name not in values
-    }
-    merged.update(values)
-    return merged
 
 
 def shown_fields(value: attrs.AttrsInstance, first: str) -> str:
@@ -189,12 +169,16 @@ class BaseMessagePromptTemplate:
         >>> AIMessagePromptTemplate("{n}!").render({"n": 1})
         [AIMessage('1!')]
         """
-        owner = type(self).__name__
         missing = [name for name in self.input_variables if name not in values]
         if missing:
-            raise missing_variables_error(owner, self.input_variables, list(values))
+            raise missing_variables_error(type(self).__name__, self.input_variables, list(values))
+        return self.fill(values)
+
+    def fill(self, values: Mapping[str, object]) -> list[Message]:
+        """``render`` for values already checked to hold every input variable (a chat
+        prompt checks once for all its parts)."""
         merged = resolve_partials(self.partial_variables, values) if self.partial_variables else values
-        return [self._message(self._parsed.render(merged, owner=owner))]
+        return [self._message(self._parsed.fill(merged))]
 
     def format(self, **values: object) -> Message:
         """The message these values make.

@@ -33,11 +33,15 @@ from combinators.components.prompts.chat_parts import (
     BaseMessagePromptTemplate,
     HumanMessagePromptTemplate,
     MessagesPlaceholder,
+)
+from combinators.components.prompts.content import content_key
+from combinators.components.prompts.formats import (
+    PartialValue,
+    TemplateFormat,
+    missing_variables_error,
     resolve_partials,
     to_partials,
 )
-from combinators.components.prompts.content import content_key
-from combinators.components.prompts.formats import PartialValue, TemplateFormat, missing_variables_error
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.message_likes import ChatPromptPart, MessageLike, to_part
 from combinators.components.prompts.typed import with_variables
@@ -256,6 +260,8 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         for part in self.messages:
             if isinstance(part, BaseMessage):
                 rendered.append(part)
+            elif isinstance(part, BaseMessagePromptTemplate):
+                rendered.extend(part.fill(resolved))  # checked above, with every part's variables
             else:
                 rendered.extend(part.render(resolved))
         return rendered

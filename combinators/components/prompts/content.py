@@ -21,7 +21,7 @@ from typing import TypeAlias, final
 
 import attrs
 
-from combinators.components.prompts.formats import Template, TemplateFormat
+from combinators.components.prompts.formats import Template, TemplateFormat, missing_variables_error
 from effects.authoring import is_dict, is_list, is_list_or_tuple, is_mapping
 
 ContentPartLike: TypeAlias = "str | Mapping[str, object]"
@@ -77,13 +77,13 @@ def _variables(tree: object) -> frozenset[str]:
     return frozenset[str]()
 
 
-def _render(tree: object, values: Mapping[str, object], owner: str) -> object:
+def _fill(tree: object, values: Mapping[str, object]) -> object:
     if isinstance(tree, Template):
-        return tree.format(values, owner=owner)
+        return tree.fill(values)
     if is_dict(tree):
-        return {k: _render(v, values, owner) for k, v in tree.items()}
+        return {k: _fill(v, values) for k, v in tree.items()}
     if is_list(tree):
-        return [_render(v, values, owner) for v in tree]
+        return [_fill(v, values) for v in tree]
     return tree
 
 
@@ -142,6 +142,13 @@ class ContentTemplate:
 
     def render(self, values: Mapping[str, object], *, owner: str = "MessagePromptTemplate") -> Rendered:
         """The content these values make (missing variables raise the peer's ``KeyError``)."""
+        missing = sorted(self.variables - values.keys())
+        if missing:
+            raise missing_variables_error(owner, tuple(sorted(self.variables)), list(values))
+        return self.fill(values)
+
+    def fill(self, values: Mapping[str, object]) -> Rendered:
+        """``render`` for values already checked to hold every variable."""
         if self.text is not None:
-            return self.text.format(values, owner=owner)
-        return tuple({k: _render(v, values, owner) for k, v in block.items()} for block in self.blocks)
+            return self.text.fill(values)
+        return tuple({k: _fill(v, values) for k, v in block.items()} for block in self.blocks)

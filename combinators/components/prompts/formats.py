@@ -239,8 +239,28 @@ PartialValue: TypeAlias = "object | Callable[[], object]"
 """A partial variable: a value, or a zero-argument callable called at each format."""
 
 
-def _to_partials(values: Mapping[str, PartialValue] | None) -> Mapping[str, PartialValue]:
+def to_partials(values: Mapping[str, PartialValue] | None) -> Mapping[str, PartialValue]:
+    """A private copy of partial variables (``None`` is none).
+
+    >>> to_partials(None), to_partials({"a": 1})
+    ({}, {'a': 1})
+    """
     return {} if values is None else dict(values)
+
+
+def resolve_partials(partials: Mapping[str, PartialValue], values: Mapping[str, object]) -> dict[str, object]:
+    """``values`` over the partial ones; a callable partial is called unless overridden.
+
+    >>> resolve_partials({"a": 1, "b": lambda: 2, "c": 3}, {"c": 0})
+    {'a': 1, 'b': 2, 'c': 0}
+    """
+    merged: dict[str, object] = {
+        name: value() if callable(value) else value
+        for name, value in partials.items()
+        if name not in values  # an overridden partial is not even called
+    }
+    merged.update(values)
+    return merged
 
 
 @final
@@ -257,7 +277,7 @@ class Template:
 
     source: str
     template_format: TemplateFormat = "f-string"
-    partial_variables: Mapping[str, PartialValue] = attrs.field(default=None, converter=_to_partials)
+    partial_variables: Mapping[str, PartialValue] = attrs.field(default=None, converter=to_partials)
     _parsed: _Parsed = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
@@ -273,7 +293,7 @@ class Template:
         partial_variables: Mapping[str, PartialValue] | None = None,
     ) -> Template:
         """Parse ``source``; a bad template raises ``ValueError`` naming it."""
-        return cls(source, template_format, _to_partials(partial_variables))
+        return cls(source, template_format, to_partials(partial_variables))
 
     @functools.cached_property
     def variables(self) -> tuple[str, ...]:
@@ -303,12 +323,15 @@ class Template:
         missing = [name for name in self.input_variables if name not in values]
         if missing:
             raise missing_variables_error(owner, self.input_variables, list(values))
+        return self.fill(values)
+
+    def fill(self, values: Mapping[str, object]) -> str:
+        """``format`` for values already checked to hold every input variable (a prompt
+        checks once for all its parts).
+
+        >>> Template.from_template("{a}{b}", partial_variables={"b": "!"}).fill({"a": "x"})
+        'x!'
+        """
         if not self.partial_variables:
             return self._parsed.render(values)  # read only: no copy to make
-        merged: dict[str, object] = {
-            name: value() if callable(value) else value
-            for name, value in self.partial_variables.items()
-            if name not in values  # an overridden partial is not even called
-        }
-        merged.update(values)
-        return self._parsed.render(merged)
+        return self._parsed.render(resolve_partials(self.partial_variables, values))

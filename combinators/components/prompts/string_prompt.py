@@ -19,7 +19,8 @@ import attrs
 
 from combinators import Runnable
 from combinators.authoring import init_fields
-from combinators.components.prompts.chat_parts import shown_fields, to_partials
+from combinators.components.prompts.chat_parts import shown_fields
+from combinators.components.prompts.formats import to_partials
 from combinators.components.prompts.formats import PartialValue, Template, TemplateFormat
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.typed import with_variables
