@@ -282,11 +282,8 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         text = result[0].text
         if not partial:
             return self.parse(text)
-        try:
-            value = parse_json_markdown(text)
-        except json.JSONDecodeError:
-            return None
-        return self._partial(value)
+        value = _value_or_none(text)
+        return None if value is None else self._partial(value)
 
     def parse_partial_result(self, result: Sequence[GenerationLike]) -> T | None:
         """``parse_result(result, partial=True)``.
@@ -342,16 +339,17 @@ def _value_or_none(text: str) -> JsonValue:
 class _Reading:
     """One streamed reply being parsed: what changed with each chunk."""
 
-    __slots__ = ("parser", "reader", "pieces", "previous", "kept", "mark", "shown")
+    __slots__ = ("parser", "reader", "pieces", "last", "kept", "shown", "reread")
 
     def __init__(self, parser: JsonOutputParser[Any]) -> None:
         self.parser = parser
         self.reader = PartialJsonReader(markdown=True)
         self.pieces: list[str] = []  # the raw text, for an error message at the end
-        self.previous: Mark | None = None  # the value at its last change (plain mode)
+        self.last: Mark | None = None  # the moment of the value's last change
         self.kept: Outcome = NO_VALUE  # the last value the reader kept
-        self.mark: Mark | None = None  # the same, as a mark (diff mode)
         self.shown = False  # whether the value so far was yielded (plain mode)
+        self.reread: tuple[int, JsonValue] | None = None
+        """With a repeated key: the value of the text of that many pieces, read anew."""
 
     def push(self, chunk: object) -> tuple[Any, ...]:
         parser = self.parser
@@ -384,20 +382,25 @@ class _Reading:
         given = cast(JsonValue, value_of(mark))  # a mark the reader gives has a value
         if kept:  # given out as it is: ours is a copy (made once per change of it)
             mark = Mark((), json_copy(given), mark.source, mark.rewrites)
-        self.previous = mark
+        self.last = mark
         typed = parser._partial(given)  # pyright: ignore[reportPrivateUsage]
         self.shown = typed is not None
         return () if typed is None else (typed,)
 
     def _changed(self, mark: Mark) -> bool:
         if not self.reader.repeats_a_key():
-            return self.previous is None or not same_value(self.previous, mark)
+            return self.last is None or not same_value(self.last, mark)
         # A repeated key drops a completed container, one the consumer may hold and have
         # changed: compare the values of the text with and without this chunk, read anew
-        # (as the peer does for every chunk; repeated keys are rare).
-        earlier = _value_or_none("".join(self.pieces[:-1]))
-        previous = None if self.previous is None else value_of(self.previous)
-        return _value_or_none("".join(self.pieces)) != (previous if earlier is None else earlier)
+        # (as the peer does for every chunk; repeated keys are rare). The text without
+        # this chunk was read with the previous one.
+        count = len(self.pieces)
+        known = self.reread
+        earlier = known[1] if known is not None and known[0] == count - 1 else _value_or_none("".join(self.pieces[:-1]))
+        now = _value_or_none("".join(self.pieces))
+        self.reread = (count, now)
+        previous = None if self.last is None else value_of(self.last)
+        return now != (previous if earlier is None else earlier)
 
     def _operations(self) -> tuple[list[dict[str, object]], ...]:
         # What changed is found along the open containers only (``patches``): no value
@@ -406,14 +409,15 @@ class _Reading:
         mark = self.reader.mark()
         if mark is None:
             return ()
-        if self.mark is not None and same_value(self.mark, mark):
+        last = self.last
+        if last is not None and same_value(last, mark):
             # Equal by ``==`` (``1`` then ``1.0``): nothing is yielded, and the next
             # operations start from the value last yielded, as the peer's do.
             return ()
-        operations = json_diff(None, value_of(mark)) if self.mark is None else changes(self.mark, mark)
+        operations = json_diff(None, value_of(mark)) if last is None else changes(last, mark)
         if not operations:
             return ()
-        self.mark = mark
+        self.last = mark
         return (operations,)
 
     def finish(self) -> tuple[Any, ...]:
