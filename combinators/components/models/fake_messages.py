@@ -16,7 +16,7 @@ import attrs
 
 from combinators.components.messages.values import AIMessage, Message
 from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.models.fakes import Script, shown
+from combinators.components.models.fakes import Script, cycling_script, reply_message, shown
 from effects.clock import current_clock
 
 
@@ -49,10 +49,6 @@ def _responses(values: object) -> tuple[AIMessage, ...]:
     return tuple(_message(v) for v in values)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
 
 
-def _script(model: FakeMessagesListChatModel) -> Script:
-    return Script(model.responses, cycle=True, position=model.i)
-
-
 @final
 @attrs.frozen(repr=False)
 class FakeMessagesListChatModel(BaseChatModel):
@@ -69,7 +65,7 @@ class FakeMessagesListChatModel(BaseChatModel):
     responses: Sequence[AIMessage | str] = attrs.field(converter=_responses)
     sleep: float | None = None
     i: int = 0
-    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(_script, takes_self=True))
+    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True))
 
     @property
     def _llm_type(self) -> str:
@@ -78,10 +74,7 @@ class FakeMessagesListChatModel(BaseChatModel):
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         if self.sleep:
             current_clock().sleep(self.sleep)
-        reply = self.script.next()
-        if isinstance(reply, BaseException):
-            raise reply
-        return _message(reply)
+        return reply_message(self.script.next(), None)  # whole, as given (stop words are not cut)
 
     def __repr__(self) -> str:
         return shown(self)

@@ -13,7 +13,7 @@ from typing import Any, final
 
 import attrs
 
-from combinators.components.models.fakes import Script, shown, texts
+from combinators.components.models.fakes import Script, cycling_script, reply_message, shown, texts
 from combinators.components.models.llm import LLM
 from effects.clock import current_clock
 
@@ -26,10 +26,6 @@ class FakeListLLMError(Exception):
     ...
     combinators.components.models.fake_streaming.FakeListLLMError: at chunk 1
     """
-
-
-def _script(model: FakeStreamingListLLM) -> Script:
-    return Script(model.responses, cycle=True, position=model.i)
 
 
 @final
@@ -51,17 +47,14 @@ class FakeStreamingListLLM(LLM):
     i: int = 0
     sleep: float | None = None
     error_on_chunk_number: int | None = None
-    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(_script, takes_self=True))
+    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True))
 
     @property
     def _llm_type(self) -> str:
         return "fake-list"
 
     def _next(self) -> str:
-        reply = self.script.next()
-        if isinstance(reply, BaseException):
-            raise reply
-        return reply if isinstance(reply, str) else reply.text
+        return reply_message(self.script.next(), None).text
 
     def _call(self, prompt: str, stop: list[str] | None = None) -> str:
         return self._next()

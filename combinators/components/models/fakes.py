@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from typing import Any, Final, cast, final
+from typing import Any, Final, Protocol, cast, final
 
 import attrs
 
@@ -98,7 +98,12 @@ def _cut_at_stop(text: str, stop: list[str] | None) -> str:
     return text if cut < 0 else text[:cut]
 
 
-def _reply_message(reply: Reply, stop: list[str] | None) -> AIMessage:
+def reply_message(reply: Reply, stop: list[str] | None) -> AIMessage:
+    """A scripted reply as a message (cut at the first stop word); an error is raised.
+
+    >>> reply_message("a. b", ["."])
+    AIMessage('a')
+    """
     if isinstance(reply, BaseException):
         raise reply
     if isinstance(reply, AIMessage):
@@ -134,17 +139,17 @@ class GenericFakeChatModel(BaseChatModel):
         return "generic-fake-chat-model"
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
-        return _reply_message(self.script.next(), stop)
+        return reply_message(self.script.next(), stop)
 
     def _stream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> Iterator[AIMessageChunk]:
-        yield from paced(_streamed(_reply_message(self.script.next(), stop)), self.token_delay)
+        yield from paced(_streamed(reply_message(self.script.next(), stop)), self.token_delay)
 
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
-        async for chunk in apaced(_streamed(_reply_message(self.script.next(), stop)), self.token_delay):
+        async for chunk in apaced(_streamed(reply_message(self.script.next(), stop)), self.token_delay):
             yield chunk
 
 
@@ -177,7 +182,15 @@ def _seconds(value: float | None) -> float:
     return 0.0 if value is None else float(value)
 
 
-def _cycling_script(model: FakeListChatModel | FakeListLLM) -> Script:
+class _Scripted(Protocol):
+    @property
+    def responses(self) -> Sequence[Reply]: ...
+    @property
+    def i(self) -> int: ...
+
+
+def cycling_script(model: _Scripted) -> Script:
+    """The script of a fake that cycles through its ``responses`` from ``i``."""
     return Script(model.responses, cycle=True, position=model.i)
 
 
@@ -203,7 +216,7 @@ class FakeListChatModel(BaseChatModel):
     error_on_chunk_number: int | None = None
     i: int = 0
     script: Script = attrs.field(
-        eq=False, repr=False, default=attrs.Factory(_cycling_script, takes_self=True)
+        eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True)
     )
 
     @property
@@ -214,12 +227,12 @@ class FakeListChatModel(BaseChatModel):
         return shown(self)
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
-        return _reply_message(self.script.next(), stop)
+        return reply_message(self.script.next(), stop)
 
     def _stream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> Iterator[AIMessageChunk]:
-        text = _reply_message(self.script.next(), stop).text
+        text = reply_message(self.script.next(), stop).text
         clock = current_clock()
         for number, char in enumerate(text):
             if self.sleep:
@@ -231,7 +244,7 @@ class FakeListChatModel(BaseChatModel):
     async def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
-        text = _reply_message(self.script.next(), stop).text
+        text = reply_message(self.script.next(), stop).text
         clock = current_clock()
         for number, char in enumerate(text):
             if self.sleep:
@@ -259,7 +272,7 @@ class FakeListLLM(LLM):
     i: int = 0
     sleep: float | None = None
     script: Script = attrs.field(
-        eq=False, repr=False, default=attrs.Factory(_cycling_script, takes_self=True)
+        eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True)
     )
 
     @property
@@ -272,4 +285,4 @@ class FakeListLLM(LLM):
     def _call(self, prompt: str, stop: list[str] | None = None) -> str:
         if self.sleep:
             current_clock().sleep(self.sleep)
-        return _reply_message(self.script.next(), stop).text
+        return reply_message(self.script.next(), stop).text
