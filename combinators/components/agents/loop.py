@@ -372,10 +372,8 @@ class _Driving:
     def stepped(self, planned: list[PlannedCall], slots: Slots, late: bool) -> tuple[list[ToolOutcome], bool]:
         """The answer to a ``RunTools`` request: every call's outcome, and whether time ran out."""
         self.progress.interrupted = None
-        if late or any(slot is None for slot in slots):
-            reason = f"the agent's time limit ({self.loop.policy.timeout} s) ran out" if late else "the step ended"
-            return filled(planned, slots, reason), late
-        return [slot for slot in slots if slot is not None], late
+        reason = f"the agent's time limit ({self.loop.policy.timeout} s) ran out" if late else "the step ended"
+        return filled(planned, slots, reason), late
 
 
 def agent_loop(
