@@ -289,6 +289,16 @@ def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, de
     return operations
 
 
+def as_open(before: Mark, after: Mark) -> Mark:
+    """``after``, with the top-level container shown still open when it completed since
+    ``before`` (the container ``before`` saw open), so the two compare level by level."""
+    old_levels = before.levels
+    if after.levels or not old_levels or after.leaf is not old_levels[0][0]:
+        return after
+    top = old_levels[0][0]
+    return Mark(((top, len(top), None),), NO_VALUE, after.source, after.rewrites)
+
+
 def changes(before: Mark, after: Mark) -> list[Operation]:
     """The JSON Patch operations that turn ``before``'s value into ``after``'s.
 
@@ -302,12 +312,8 @@ def changes(before: Mark, after: Mark) -> list[Operation]:
     """
     if before.source is not after.source or before.rewrites != after.rewrites:
         return _whole("", value_of(before), value_of(after))
+    after = as_open(before, after)
     old_levels, levels = before.levels, after.levels
-    if not levels and old_levels and after.leaf is old_levels[0][0]:
-        # The top-level container was completed: the container the first mark saw open.
-        top = old_levels[0][0]
-        after = Mark(((top, len(top), None),), NO_VALUE, after.source, after.rewrites)
-        levels = after.levels
     old_depth, depth_now = len(old_levels), len(levels)
     prefix = ""
     depth = 0

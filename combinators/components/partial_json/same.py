@@ -23,20 +23,16 @@ False
 
 from __future__ import annotations
 
-from combinators.components.partial_json.patches import suffixes, value_of
-from combinators.components.partial_json.values import NO_VALUE, Mark
+from combinators.components.partial_json.patches import as_open, suffixes, value_of
+from combinators.components.partial_json.values import Mark
 
 
 def same_value(before: Mark, after: Mark) -> bool:
     """Whether ``before`` and ``after`` (a later mark) stand for equal values."""
     if before.source is not after.source or before.rewrites or after.rewrites:
         return value_of(before) == value_of(after)
+    after = as_open(before, after)
     old_levels, levels = before.levels, after.levels
-    if not levels and old_levels and after.leaf is old_levels[0][0]:
-        # The top-level container was completed: the container the first mark saw open.
-        top = old_levels[0][0]
-        after = Mark(((top, len(top), None),), NO_VALUE, after.source, after.rewrites)
-        levels = after.levels
     depth = 0
     while depth < len(old_levels) and depth < len(levels):
         container, old_length, old_key = old_levels[depth]
