@@ -334,6 +334,8 @@ def model_invoked_in_a_step(lib: Library) -> Any:
 
     aask.__name__ = aask.__qualname__ = "ask"
     return lib.RunnableLambda(ask, afunc=aask)
+
+
 def nested_stream(lib: Library) -> Any:
     """A lambda that streams another lambda with the caller's config (a child run)."""
     inner = lib.RunnableLambda(double)

@@ -2,7 +2,8 @@
 
 Type-test data (see README.md): no suppression comments here (``make typecheck`` skips this
 file); the typesafety run checks it with the cases, and each ``# M-mypy:`` / ``# M-pyright:``
-text must be part of that checker's first error on the line (``# M2-pyright:`` its second).
+text must be part of that checker's first error on the line (a second marker for the same
+checker: part of its second error).
 """
 
 from combinators import RunnableLambda, chain

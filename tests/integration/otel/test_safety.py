@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any, get_args
 
 import jsonschema
@@ -156,9 +155,6 @@ def test_captured_messages_follow_the_genai_shapes(traced: Traced) -> None:
         HumanMessage([{"type": "text", "text": "and now?"}]),
     ]
     ChatAcme().with_tracing(traced.tracer, OtelConfig(capture="span")).invoke(history)
-
-    def chunked(text: str) -> Iterator[str]:
-        yield from text.split()
 
     list(ChatAcme().with_tracing(traced.tracer, OtelConfig(capture="span")).stream("a b"))
     for span in traced.spans:

@@ -15,10 +15,12 @@ def add(a: int, b: int) -> int:
 
 def test_an_agent_is_one_node_of_kind_agent_in_every_drawing() -> None:
     graph = (agent_loop(ScriptedChatModel(["done"]), [add]) | (lambda r: r.output)).get_graph()
-    kinds = {node.name: node.kind for node in graph.nodes}
-    assert "agent" in kinds.values()
+    kinds = [node.kind for node in graph.nodes]
+    assert "agent" in kinds and kinds.count("agent") == 1
     assert "[agent]" in graph.draw_ascii()
-    assert "peripheries=2" in graph.draw_dot()
+    agent_lines = [line for line in graph.draw_dot().splitlines() if "peripheries=2" in line]
+    assert len(agent_lines) == 1 and "AgentLoop" in agent_lines[0] and "#d9730d" in agent_lines[0]
+    assert '["AgentLoop"]:::agent' in graph.draw_mermaid()
 
 
 def test_a_remote_runnable_is_one_node_of_kind_remote_in_every_drawing() -> None:
@@ -27,4 +29,7 @@ def test_a_remote_runnable_is_one_node_of_kind_remote_in_every_drawing() -> None
     assert [node.kind for node in graph.nodes].count("remote") == 1
     assert "[remote]" in graph.draw_ascii()
     assert "dashed" in graph.draw_dot()
+    remote_lines = [line for line in graph.draw_dot().splitlines() if "#1f6feb" in line and "dashed" in line]
+    assert len(remote_lines) == 1 and "RemoteRunnable" in remote_lines[0]
+    assert '[/"RemoteRunnable"/]:::remote' in graph.draw_mermaid()
     remote.close()

@@ -7,6 +7,7 @@ import pytest
 from combinators.components.messages.values import (
     AIMessage,
     AIMessageChunk,
+    ChatMessage,
     HumanMessage,
     InvalidToolCall,
     ToolCallChunk,
@@ -34,6 +35,11 @@ def test_invalid_tool_calls_go_back_with_their_raw_arguments() -> None:
 def test_a_summed_chunk_is_sent_like_the_message() -> None:
     total = AIMessageChunk("", tool_call_chunks=[ToolCallChunk("f", '{"x": 1}', "c1", 0)])
     assert message_to_openai(total) == message_to_openai(total.to_message())
+
+
+def test_a_chat_message_goes_with_its_own_role() -> None:
+    assert message_to_openai(ChatMessage("x", role="developer")) == {"role": "developer", "content": "x"}
+    assert message_to_openai(ChatMessage("y", role="critic", name="bo")) == {"role": "critic", "content": "y", "name": "bo"}
 
 
 def test_content_parts() -> None:
