@@ -189,13 +189,14 @@ def _replace(value: Json, ids: dict[str, str]) -> Json:
     return value
 
 
-def _ops(item: object) -> Json:
-    """A log patch's ops as a JSON list."""
-    return to_json(common_form(list(getattr(item, "ops"))))
+Form = Callable[[object], object]
+"""How an item is shown before it becomes JSON: ``common_form`` to compare with the peer,
+the identity for our own native form."""
 
 
-def _item(projection: str, item: object) -> Json:
-    return _ops(item) if projection == "log" else to_json(common_form(item))
+def _item(projection: str, item: object, form: Form) -> Json:
+    # A log patch is its ops, a JSON list.
+    return to_json(form(list(getattr(item, "ops")) if projection == "log" else item))
 
 
 def _stream(runnable: Any, projection: str, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
@@ -218,26 +219,26 @@ def _sync_stream(runnable: Any, projection: str, input: Any, options: dict[str, 
     raise ValueError(projection)
 
 
-async def arecord(runnable: Any, projection: str, input: Any, **options: Any) -> Json:
+async def arecord(runnable: Any, projection: str, input: Any, *, form: Form = common_form, **options: Any) -> Json:
     """The normalised transcript of ``astream_events`` / ``astream_log`` (``options``:
     the filters, ``include_names=...`` and so on)."""
     items: list[Json] = []
     raised: Json = None
     try:
         async for item in _stream(runnable, projection, input, options):
-            items.append(_item(projection, item))
+            items.append(_item(projection, item, form))
     except Exception as error:  # the transcript records it
         raised = error_json(error)
     return normalise({"items": items, "raised": raised})
 
 
-def record(runnable: Any, projection: str, input: Any, **options: Any) -> Json:
+def record(runnable: Any, projection: str, input: Any, *, form: Form = common_form, **options: Any) -> Json:
     """The normalised transcript of the sync ``stream_events`` / ``stream_log``."""
     items: list[Json] = []
     raised: Json = None
     try:
         for item in _sync_stream(runnable, projection, input, options):
-            items.append(_item(projection, item))
+            items.append(_item(projection, item, form))
     except Exception as error:
         raised = error_json(error)
     return normalise({"items": items, "raised": raised})

@@ -29,7 +29,7 @@ from combinators.components import BaseChatModel, ChatPromptTemplate, MessagesPl
 from combinators.components.agents import AgentExecutor, LoopPolicy, agent_loop, create_tool_calling_agent
 from combinators.components.messages import AIMessage, AIMessageChunk, InvalidToolCall, ToolCall
 from combinators.components.models.chunking import message_chunks
-from tests.conformance.transcripts import Json, error_json, normalise, to_json
+from tests.conformance.transcripts import Json, arecord, record
 
 GOLDEN = Path(__file__).parent / "golden"
 PROJECTIONS = ("events_v2", "events_v1", "log")
@@ -157,37 +157,16 @@ def _fresh_ids(value: Json, seen: dict[str, str]) -> Json:
     return value
 
 
-def _item(projection: str, item: object) -> Json:
-    return to_json(list(getattr(item, "ops"))) if projection == "log" else to_json(item)
+def _native(value: object) -> object:
+    return value  # our own form, as it is
 
 
 async def _arecord(runnable: Runnable[Any, Any], projection: str, input: object) -> Json:
-    items: list[Json] = []
-    raised: Json = None
-    try:
-        if projection == "log":
-            async for patch in runnable.astream_log(input, diff=True):
-                items.append(_item(projection, patch))
-        else:
-            async for event in runnable.astream_events(input, version="v2" if projection == "events_v2" else "v1"):
-                items.append(_item(projection, event))
-    except Exception as error:  # the transcript records it
-        raised = error_json(error)
-    return _fresh_ids(normalise({"items": items, "raised": raised}), {})
+    return _fresh_ids(await arecord(runnable, projection, input, form=_native), {})
 
 
 def _record(runnable: Runnable[Any, Any], projection: str, input: object) -> Json:
-    items: list[Json] = []
-    raised: Json = None
-    try:
-        if projection == "log":
-            items.extend(_item(projection, patch) for patch in runnable.stream_log(input, diff=True))
-        else:
-            events = runnable.stream_events(input, version="v2" if projection == "events_v2" else "v1")
-            items.extend(_item(projection, event) for event in events)
-    except Exception as error:  # the transcript records it
-        raised = error_json(error)
-    return _fresh_ids(normalise({"items": items, "raised": raised}), {})
+    return _fresh_ids(record(runnable, projection, input, form=_native), {})
 
 
 def _golden(scenario: str, projection: str) -> Path:
