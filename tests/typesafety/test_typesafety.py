@@ -129,9 +129,7 @@ def parse_case_file(path: Path) -> list[Expectation]:
         comment = comments.get(number, "")
         reveal: dict[Checker, str] = {}
         for which, text in _REVEAL.findall(comment):
-            targets: tuple[Checker, ...] = (
-                CHECKERS if which == "" else (cast(Checker, which),)
-            )
+            targets: tuple[Checker, ...] = CHECKERS if which == "" else (cast(Checker, which),)
             for checker in targets:
                 reveal[checker] = text
         errors: dict[Checker, frozenset[str]] | None = None
@@ -222,9 +220,7 @@ def malformed(e: Expectation) -> list[str]:
         if e.type_ignore != mypy_codes:
             problems.append(f"needs '# type: ignore[{', '.join(sorted(mypy_codes))}]'")
         if e.pyright_ignore is not None:
-            problems.append(
-                "'# pyright: ignore' next to '# type: ignore' is reported as unnecessary"
-            )
+            problems.append("'# pyright: ignore' next to '# type: ignore' is reported as unnecessary")
     else:
         if e.type_ignore is not None:
             problems.append("'# type: ignore' on a line where mypy expects no error")
@@ -401,6 +397,10 @@ def run_checkers(config_dir: Path) -> dict[Checker, Run]:
             "--config-file",
             str(ROOT / "pyproject.toml"),
             "--warn-unused-ignores",
+            # A cache of its own: a warm project cache spells some revealed types differently
+            # (a ParamSpec's ``...`` read back from the cache as ``[*Any, **Any]``).
+            "--cache-dir",
+            str(config_dir / "mypy-cache"),
             "--output",
             "json",
             cases,
@@ -466,9 +466,7 @@ def _context(where: str, checker: Checker, source: str, reported: Iterable[str])
     return f"{where} [{checker}]: {source}\n{checker} reported:\n{shown}"
 
 
-def _on_line(
-    found: Mapping[Checker, list[Diagnostic]], checker: Checker, file: str, line: int
-) -> list[Diagnostic]:
+def _on_line(found: Mapping[Checker, list[Diagnostic]], checker: Checker, file: str, line: int) -> list[Diagnostic]:
     return [d for d in found[checker] if d.file == file and d.line == line]
 
 
@@ -521,12 +519,10 @@ def test_case_line(
 
 
 @pytest.mark.parametrize("checker", CHECKERS)
-def test_no_diagnostics_outside_expectations(
-    checker: Checker, diagnostics: dict[Checker, list[Diagnostic]]
-) -> None:
-    expected_lines = {
-        (e.file, e.line) for e in EXPECTATIONS if e.reveal or e.errors is not None
-    } | {(MESSAGES_FILE, m.line) for m in MESSAGE_EXPECTATIONS}
+def test_no_diagnostics_outside_expectations(checker: Checker, diagnostics: dict[Checker, list[Diagnostic]]) -> None:
+    expected_lines = {(e.file, e.line) for e in EXPECTATIONS if e.reveal or e.errors is not None} | {
+        (MESSAGES_FILE, m.line) for m in MESSAGE_EXPECTATIONS
+    }
     stray = [d for d in diagnostics[checker] if (d.file, d.line) not in expected_lines]
     assert not stray, f"{checker} reported diagnostics on lines that expect none:\n" + "\n".join(
         f"  {d}" for d in stray
@@ -562,9 +558,7 @@ def test_first_errors_read_as_written(
 
 
 @pytest.mark.parametrize("checker", CHECKERS)
-def test_the_typed_application_checks_cleanly(
-    checker: Checker, diagnostics: dict[Checker, list[Diagnostic]]
-) -> None:
+def test_the_typed_application_checks_cleanly(checker: Checker, diagnostics: dict[Checker, list[Diagnostic]]) -> None:
     found = [d for d in diagnostics[checker] if d.file.startswith("tests/typesafety/app/")]
     assert not found, f"{checker} reported on the typed application (a false positive):\n" + "\n".join(
         f"  {d}" for d in found
