@@ -89,8 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore", message=".*deprecated.*")
     res = Results(Settings.make(args.quick), ours=ours, peer=peer, log=log)
     meta = {
-        "ours": _describe(ours), "peer": _describe(peer), "python": platform.python_version(),
-        "platform": platform.platform(), "cpu_count": os.cpu_count(), "quick": args.quick,
+        "ours": _describe(ours),
+        "peer": _describe(peer),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "quick": args.quick,
         "loadavg_before": [round(x, 2) for x in os.getloadavg()],
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
@@ -106,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
             gc.collect()
             gc.freeze()
             workload(res)
-    meta |= {"loadavg_after": [round(x, 2) for x in os.getloadavg()],
-             "wall_s": round(perf_counter() - started, 1)}
+    meta |= {"loadavg_after": [round(x, 2) for x in os.getloadavg()], "wall_s": round(perf_counter() - started, 1)}
     print(render(res, meta))
     print(f"\nwall {meta['wall_s']} s; JSON -> {args.out}")
     write_json(res, meta, args.out)

@@ -38,10 +38,7 @@ def per_lib(libs: Mapping[str, Lib | str], build: Callable[[Lib], T]) -> dict[st
 
 def on(built: Mapping[str, Side[Any]], make: Callable[[Any], T]) -> dict[str, Side[T]]:
     """make(chain) for each side that was built; errors and n/a pass through."""
-    return {
-        name: value if value is None or isinstance(value, str) else make(value)
-        for name, value in built.items()
-    }
+    return {name: value if value is None or isinstance(value, str) else make(value) for name, value in built.items()}
 
 
 def inc(x: int) -> int:
@@ -85,9 +82,7 @@ class Counter:
     produced: int = 0
 
 
-def _source(
-    chunks: tuple[str, ...], counter: Counter
-) -> Callable[[Iterator[object]], Iterator[str]]:
+def _source(chunks: tuple[str, ...], counter: Counter) -> Callable[[Iterator[object]], Iterator[str]]:
     def src(inputs: Iterator[object]) -> Iterator[str]:
         for _ in inputs:
             pass
@@ -98,9 +93,7 @@ def _source(
     return src
 
 
-def _asource(
-    chunks: tuple[str, ...], counter: Counter
-) -> Callable[[AsyncIterator[object]], AsyncIterator[str]]:
+def _asource(chunks: tuple[str, ...], counter: Counter) -> Callable[[AsyncIterator[object]], AsyncIterator[str]]:
     async def asrc(inputs: AsyncIterator[object]) -> AsyncIterator[str]:
         async for _ in inputs:
             pass

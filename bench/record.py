@@ -38,18 +38,42 @@ class Settings:
     @classmethod
     def make(cls, quick: bool) -> Settings:
         if quick:
-            return cls(quick=True, repeat=3, repeat_heavy=3, target=0.02, batch_size=300,
-                       stream_chunks=5_000, events_chunks=10_000, v1_chunks=300,
-                       peer_v1_large=False, scaling_sizes=(1_000, 50_000),
-                       peer_scaling_max=1_000, ttfc_trials=10, import_runs=3,
-                       peer_memory_large=False, memory_runs=1,
-                       concurrency_levels=(50,))
-        return cls(quick=False, repeat=7, repeat_heavy=5, target=0.2, batch_size=1000,
-                   stream_chunks=10_000, events_chunks=10_000, v1_chunks=10_000,
-                   peer_v1_large=True, scaling_sizes=(1_000, 10_000, 50_000),
-                   peer_scaling_max=10_000, ttfc_trials=40, import_runs=9,
-                   peer_memory_large=True, memory_runs=3,
-                   concurrency_levels=(10, 50))
+            return cls(
+                quick=True,
+                repeat=3,
+                repeat_heavy=3,
+                target=0.02,
+                batch_size=300,
+                stream_chunks=5_000,
+                events_chunks=10_000,
+                v1_chunks=300,
+                peer_v1_large=False,
+                scaling_sizes=(1_000, 50_000),
+                peer_scaling_max=1_000,
+                ttfc_trials=10,
+                import_runs=3,
+                peer_memory_large=False,
+                memory_runs=1,
+                concurrency_levels=(50,),
+            )
+        return cls(
+            quick=False,
+            repeat=7,
+            repeat_heavy=5,
+            target=0.2,
+            batch_size=1000,
+            stream_chunks=10_000,
+            events_chunks=10_000,
+            v1_chunks=10_000,
+            peer_v1_large=True,
+            scaling_sizes=(1_000, 10_000, 50_000),
+            peer_scaling_max=10_000,
+            ttfc_trials=40,
+            import_runs=9,
+            peer_memory_large=True,
+            memory_runs=3,
+            concurrency_levels=(10, 50),
+        )
 
 
 @dataclass
@@ -185,8 +209,10 @@ def _fmt(value: Cell) -> str:
 
 
 def _log_line(row: Row) -> str:
-    return (f"{row.workload:4s} {row.metric:52.52s} ours={_fmt(row.ours):>10.40s} "
-            f"peer={_fmt(row.peer):>10.40s} floor={_fmt(row.floor):>10.40s} {row.unit}")
+    return (
+        f"{row.workload:4s} {row.metric:52.52s} ours={_fmt(row.ours):>10.40s} "
+        f"peer={_fmt(row.peer):>10.40s} floor={_fmt(row.floor):>10.40s} {row.unit}"
+    )
 
 
 def guard(fn: Callable[[], Outcome | float]) -> Outcome | float:

@@ -35,8 +35,10 @@ def _ratio(value: float | None) -> str:
 
 def _workload_table(rows: list[Row]) -> list[str]:
     notes: list[str] = []
-    head = (f"{'metric':{METRIC}s} {'unit':>7s} {'ours':>{CELL}s} {'peer':>{CELL}s} "
-            f"{'floor':>{CELL}s} {'ours/peer':>10s} {'ours/floor':>10s}")
+    head = (
+        f"{'metric':{METRIC}s} {'unit':>7s} {'ours':>{CELL}s} {'peer':>{CELL}s} "
+        f"{'floor':>{CELL}s} {'ours/peer':>10s} {'ours/floor':>10s}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(
@@ -78,8 +80,10 @@ def budget_table(budgets: Iterable[Budget]) -> list[str]:
     head = f"{'WL':4s} {'budget':66s} {'measured':>18s} {'limit':>12s}  verdict"
     lines = [head, "-" * len(head)]
     for b in budgets:
-        lines.append(f"{b.workload:4s} {b.text[:66]:66s} {_measured(b)[:40]:>18s} "
-                     f"{_limit(b):>12s}  {b.verdict}" + (f"  ({b.context})" if b.context else ""))
+        lines.append(
+            f"{b.workload:4s} {b.text[:66]:66s} {_measured(b)[:40]:>18s} "
+            f"{_limit(b):>12s}  {b.verdict}" + (f"  ({b.context})" if b.context else "")
+        )
     return lines
 
 
@@ -101,8 +105,7 @@ def render(res: Results, meta: dict[str, Any]) -> str:
 
 
 def write_json(res: Results, meta: dict[str, Any], path: Path) -> None:
-    rows = [asdict(r) | {"ours_over_peer": r.ratio("peer"), "ours_over_floor": r.ratio("floor")}
-            for r in res.rows]
+    rows = [asdict(r) | {"ours_over_peer": r.ratio("peer"), "ours_over_floor": r.ratio("floor")} for r in res.rows]
     budgets = [asdict(b) | {"verdict": b.verdict} for b in res.budgets]
     payload = {"meta": meta, "settings": asdict(res.settings), "rows": rows, "budgets": budgets}
     path.write_text(json.dumps(payload, indent=1, default=str) + "\n")

@@ -146,7 +146,10 @@ def _peer() -> _Parts:
                 yield chunk
 
     script = [
-        *(AIMessage("", tool_calls=[{"name": n, "args": a, "id": i} for n, a, i in _calls(k)]) for k in range(1, STEPS + 1)),
+        *(
+            AIMessage("", tool_calls=[{"name": n, "args": a, "id": i} for n, a, i in _calls(k)])
+            for k in range(1, STEPS + 1)
+        ),
         AIMessage(ANSWER),
     ]
     model = Scripted(script=script)
@@ -234,7 +237,9 @@ def w13_agent(res: Results) -> None:
     res.budget("W13", "agent invoke: loop overhead (run minus its model and tool calls), ours/peer",
                quotient(overhead["ours"], overhead["peer"]), "<=", 1 / 20,
                context=f"run ours/peer {row.ratio('peer')}")  # fmt: skip
-    streamed_parts = compare_sync(_sides(built, lambda p: lambda: p.alone(streamed=True)), repeat=s.repeat, target=s.target)
+    streamed_parts = compare_sync(
+        _sides(built, lambda p: lambda: p.alone(streamed=True)), repeat=s.repeat, target=s.target
+    )
     res.add("W13", "the same calls alone, the model streamed, ms", "ms", streamed_parts, MS,
             note="a watched model streams: these are the parts of the events run")  # fmt: skip
     counts: dict[str, int] = {}

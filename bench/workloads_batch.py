@@ -23,12 +23,12 @@ def w4_batch(res: Results) -> None:
     seq3 = per_lib(res.libs(), lambda lib: sequence(lib, 3))
 
     sync = compare_sync(
-        on(seq3, lambda r: lambda: r.batch(inputs))
-        | {"floor": lambda: [inc(inc(inc(x))) for x in inputs]},
-        repeat=s.repeat_heavy, target=s.target, expect=expect,
+        on(seq3, lambda r: lambda: r.batch(inputs)) | {"floor": lambda: [inc(inc(inc(x))) for x in inputs]},
+        repeat=s.repeat_heavy,
+        target=s.target,
+        expect=expect,
     )
-    row = res.add("W4", f"batch({size}) x 3 steps, ms", "ms", sync, MS,
-                  note="floor: list comprehension f(f(f(x)))")
+    row = res.add("W4", f"batch({size}) x 3 steps, ms", "ms", sync, MS, note="floor: list comprehension f(f(f(x)))")
     res.budget("W4", "batch: ours/peer time", row.ratio("peer"), "<=", 1 / 20)
 
     async def gather_floor() -> list[int]:
@@ -39,10 +39,13 @@ def w4_batch(res: Results) -> None:
 
     asyn = compare_async(
         on(seq3, lambda r: lambda: r.abatch(inputs)) | {"floor": gather_floor},
-        repeat=s.repeat_heavy, target=s.target, expect=expect,
+        repeat=s.repeat_heavy,
+        target=s.target,
+        expect=expect,
     )
-    row = res.add("W4", f"abatch({size}) x 3 steps, ms", "ms", asyn, MS,
-                  note=f"floor: asyncio.gather of {size} x 3 awaits")
+    row = res.add(
+        "W4", f"abatch({size}) x 3 steps, ms", "ms", asyn, MS, note=f"floor: asyncio.gather of {size} x 3 awaits"
+    )
     res.budget("W4", "abatch: ours/peer time", row.ratio("peer"), "<=", 1 / 20)
     _abatch_memory(res)
 
@@ -71,11 +74,17 @@ def _abatch_memory(res: Results) -> None:
 
         return list(await asyncio.gather(*[one(x) for x in inputs]))
 
-    cells = {side: guard(lambda lib=lib: peak(lib)) if isinstance(lib, Lib) else lib
-             for side, lib in res.libs().items()}
+    cells = {
+        side: guard(lambda lib=lib: peak(lib)) if isinstance(lib, Lib) else lib for side, lib in res.libs().items()
+    }
     cells["floor"] = guard(lambda: peak_async(floor) / 2**20)
-    row = res.add("W4", f"abatch({size}) x 3, max_concurrency 100: peak MiB", "MiB", cells,
-                  note="floor: gather of all inputs under a Semaphore(100)")
+    row = res.add(
+        "W4",
+        f"abatch({size}) x 3, max_concurrency 100: peak MiB",
+        "MiB",
+        cells,
+        note="floor: gather of all inputs under a Semaphore(100)",
+    )
     res.budget("W4", "abatch max_concurrency=100 peak memory: ours/peer", row.ratio("peer"), "<", 1)
 
 
@@ -113,14 +122,26 @@ def w5_concurrency(res: Results) -> None:
             return list(await asyncio.gather(*[one(x) for x in inputs]))
 
         out = compare_async(
-            on(sleeper, partial(_abatch, inputs=inputs, limit=c))
-            | {"floor": floor},
-            repeat=s.repeat_heavy, target=0.0, expect=inputs,
+            on(sleeper, partial(_abatch, inputs=inputs, limit=c)) | {"floor": floor},
+            repeat=s.repeat_heavy,
+            target=0.0,
+            expect=inputs,
         )
         ratios = {k: v.median / ideal if isinstance(v, Stat) else v for k, v in out.items()}
-        row = res.add("W5", f"abatch(200 x sleep 10ms) max_concurrency={c}: wall/ideal", "x",
-                      ratios, note=f"ideal {ideal * MS:.0f} ms; floor: Semaphore + gather")
+        row = res.add(
+            "W5",
+            f"abatch(200 x sleep 10ms) max_concurrency={c}: wall/ideal",
+            "x",
+            ratios,
+            note=f"ideal {ideal * MS:.0f} ms; floor: Semaphore + gather",
+        )
         if c == 50:
             base = row.floor
-            res.budget("W5", "c=50 wall/ideal (ours)", row.ours, "<=", 1.15,
-                       context=f"floor {base:.3g}x" if isinstance(base, float) else "")
+            res.budget(
+                "W5",
+                "c=50 wall/ideal (ours)",
+                row.ours,
+                "<=",
+                1.15,
+                context=f"floor {base:.3g}x" if isinstance(base, float) else "",
+            )

@@ -30,17 +30,20 @@ def w1_lambda(res: Results) -> None:
     one = per_lib(res.libs(), lam)
     sync = compare_sync(
         on(one, lambda r: lambda: r.invoke(1)) | {"floor": lambda: inc(1)},
-        repeat=s.repeat, target=s.target, expect=2,
+        repeat=s.repeat,
+        target=s.target,
+        expect=2,
     )
     row = res.add("W1", "invoke µs/call", "µs", sync, US, note="floor: f(1)")
     res.budget("W1", "invoke: ours/peer time", row.ratio("peer"), "<=", 1 / 50)
 
     asyn = compare_async(
         on(one, lambda r: lambda: r.ainvoke(1)) | {"floor": lambda: ainc(1)},
-        repeat=s.repeat, target=s.target, expect=2,
+        repeat=s.repeat,
+        target=s.target,
+        expect=2,
     )
-    row = res.add("W1", "ainvoke (async afunc) µs/call", "µs", asyn, US,
-                  note="floor: await af(1)")
+    row = res.add("W1", "ainvoke (async afunc) µs/call", "µs", asyn, US, note="floor: await af(1)")
     res.budget("W1", "ainvoke: ours/peer time", row.ratio("peer"), "<=", 1 / 50)
 
     # A sync-only lambda under ainvoke: the peer hops to an executor thread; informative.
@@ -51,10 +54,11 @@ def w1_lambda(res: Results) -> None:
 
     hopped = compare_async(
         on(sync_only, lambda r: lambda: r.ainvoke(1)) | {"floor": hop},
-        repeat=s.repeat, target=s.target, expect=2,
+        repeat=s.repeat,
+        target=s.target,
+        expect=2,
     )
-    res.add("W1", "ainvoke (sync func only) µs/call", "µs", hopped, US,
-            note="floor: run_in_executor(None, f, 1)")
+    res.add("W1", "ainvoke (sync func only) µs/call", "µs", hopped, US, note="floor: run_in_executor(None, f, 1)")
 
 
 def _marginal(t10: Outcome, t2: Outcome) -> Outcome | float:
@@ -70,25 +74,40 @@ def w2_sequence(res: Results) -> None:
     seq2 = per_lib(res.libs(), lambda lib: sequence(lib, 2))
     # seq10 and seq2 are timed in the same interleaved run, so their difference is fair.
     sync = compare_sync(
-        on(seq10, lambda r: lambda: r.invoke(0)) | {"floor": lambda: nested10(0)}
+        on(seq10, lambda r: lambda: r.invoke(0))
+        | {"floor": lambda: nested10(0)}
         | {f"{k}2": v for k, v in on(seq2, lambda r: lambda: r.invoke(0)).items()},
-        repeat=s.repeat, target=s.target,
+        repeat=s.repeat,
+        target=s.target,
     )
     asyn = compare_async(
-        on(seq10, lambda r: lambda: r.ainvoke(0)) | {"floor": lambda: achain10(0)}
+        on(seq10, lambda r: lambda: r.ainvoke(0))
+        | {"floor": lambda: achain10(0)}
         | {f"{k}2": v for k, v in on(seq2, lambda r: lambda: r.ainvoke(0)).items()},
-        repeat=s.repeat, target=s.target,
+        repeat=s.repeat,
+        target=s.target,
     )
     for mode, out in (("invoke", sync), ("ainvoke", asyn)):
-        res.add("W2", f"{mode} 10-step µs/call", "µs", out, US,
-                note="floor: 10 nested calls" if mode == "invoke" else "floor: 10 chained awaits")
+        res.add(
+            "W2",
+            f"{mode} 10-step µs/call",
+            "µs",
+            out,
+            US,
+            note="floor: 10 nested calls" if mode == "invoke" else "floor: 10 chained awaits",
+        )
         per_step: dict[str, Outcome | float] = {
             side: _marginal(out[side], out[f"{side}2"]) for side in ("ours", "peer")
         }
         floor = out["floor"]
         per_step["floor"] = floor.median * US / 10 if isinstance(floor, Stat) else floor
-        row = res.add("W2", f"{mode} marginal µs/step [(t10-t2)/8]", "µs", per_step,
-                      note="floor: per-step share of the 10-step floor")
+        row = res.add(
+            "W2",
+            f"{mode} marginal µs/step [(t10-t2)/8]",
+            "µs",
+            per_step,
+            note="floor: per-step share of the 10-step floor",
+        )
         res.budget("W2", f"{mode} per step: ours/peer time", row.ratio("peer"), "<=", 1 / 50)
 
 
@@ -107,7 +126,9 @@ def w3_parallel(res: Results) -> None:
     par = per_lib(res.libs(), lambda lib: parallel(lib, 10))
     sync = compare_sync(
         on(par, lambda r: lambda: r.invoke(0)) | {"floor": lambda: {k: inc(0) for k in keys}},
-        repeat=s.repeat, target=s.target, expect=expect,
+        repeat=s.repeat,
+        target=s.target,
+        expect=expect,
     )
     row = res.add("W3", "invoke µs/call", "µs", sync, US, note="floor: dict comprehension")
     res.budget("W3", "invoke: ours/peer time", row.ratio("peer"), "<=", 1 / 5)
@@ -122,8 +143,9 @@ def w3_parallel(res: Results) -> None:
 
     asyn = compare_async(
         on(par, lambda r: lambda: r.ainvoke(0)) | {"floor": gather_floor},
-        repeat=s.repeat, target=s.target, expect=expect,
+        repeat=s.repeat,
+        target=s.target,
+        expect=expect,
     )
     row = res.add("W3", "ainvoke µs/call", "µs", asyn, US, note="floor: asyncio.gather of 10")
     res.budget("W3", "ainvoke: ours/peer time", row.ratio("peer"), "<=", 1 / 10)
-

@@ -53,11 +53,18 @@ def w12_dask(res: Results) -> None:
 
     from combinators.integrations.dask import DaskExecutor
 
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.ERROR,
-    ) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         client.wait_for_workers(2, timeout=60)
         client.run(_on_path, str(PROJECT_ROOT))  # the plain functions travel by reference
         threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
@@ -74,16 +81,20 @@ def w12_dask(res: Results) -> None:
         for chunk_size in (1, "auto"):
             out = compare_sync(
                 {"ours": ours_on(chain3, cheap, chunk_size), "floor": raw(inc3, cheap)},
-                repeat=REPEAT, target=0.0, expect=[x + 3 for x in cheap],
+                repeat=REPEAT,
+                target=0.0,
+                expect=[x + 3 for x in cheap],
             )
             row = res.add(
-                "W12", f"batch({CHEAP_ITEMS}) x 3 steps on Dask, chunk_size={chunk_size}: µs/item",
-                "µs", out, US / CHEAP_ITEMS,
+                "W12",
+                f"batch({CHEAP_ITEMS}) x 3 steps on Dask, chunk_size={chunk_size}: µs/item",
+                "µs",
+                out,
+                US / CHEAP_ITEMS,
                 note="floor: raw client.map of a plain 3-step function, one task per item",
             )
             if chunk_size == 1:
-                res.budget("W12", "cheap items, chunk_size=1: per-item ours/raw Dask",
-                           row.ratio("floor"), "<=", 1.5)
+                res.budget("W12", "cheap items, chunk_size=1: per-item ours/raw Dask", row.ratio("floor"), "<=", 1.5)
 
         slow = list(range(SLOW_ITEMS))
         ideal = SLOW_ITEMS * SLOW_SECONDS / threads
@@ -91,15 +102,24 @@ def w12_dask(res: Results) -> None:
         for chunk_size in (1, "auto"):
             out = compare_sync(
                 {"ours": ours_on(step, slow, chunk_size), "floor": raw(io_step, slow)},
-                repeat=REPEAT, target=0.0, expect=slow,
+                repeat=REPEAT,
+                target=0.0,
+                expect=slow,
             )
             ratios = {k: v.median / ideal if isinstance(v, Stat) else v for k, v in out.items()}
             row = res.add(
-                "W12", f"batch({SLOW_ITEMS}) x {SLOW_SECONDS * MS:.0f} ms I/O on Dask, "
-                f"chunk_size={chunk_size}: wall/ideal", "x", ratios,
+                "W12",
+                f"batch({SLOW_ITEMS}) x {SLOW_SECONDS * MS:.0f} ms I/O on Dask, chunk_size={chunk_size}: wall/ideal",
+                "x",
+                ratios,
                 note=f"ideal {ideal:.1f} s at the cluster's {threads} threads; floor: raw client.map",
             )
             if chunk_size == 1:
-                res.budget("W12", "50 ms I/O items, chunk_size=1: wall/ideal (ours)",
-                           row.ours, "<=", 1.2,
-                           context=f"raw Dask {row.floor:.3g}x" if isinstance(row.floor, float) else "")
+                res.budget(
+                    "W12",
+                    "50 ms I/O items, chunk_size=1: wall/ideal (ours)",
+                    row.ours,
+                    "<=",
+                    1.2,
+                    context=f"raw Dask {row.floor:.3g}x" if isinstance(row.floor, float) else "",
+                )

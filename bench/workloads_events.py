@@ -32,8 +32,7 @@ def _project(chain: Any, value: object, projection: Projection) -> AsyncIterator
     return chain.astream_events(value, version=projection)  # type: ignore[no-any-return]
 
 
-def _counted(chain: Any, value: object, projection: Projection, counts: dict[str, int],
-             side: str) -> AsyncFn:
+def _counted(chain: Any, value: object, projection: Projection, counts: dict[str, int], side: str) -> AsyncFn:
     """A side that records how many items it saw (same count on every call)."""
 
     async def run() -> int:
@@ -47,8 +46,7 @@ def _sides(
     built: dict[str, Side[Any]], value: object, projection: Projection, counts: dict[str, int]
 ) -> dict[str, Side[AsyncFn]]:
     return {
-        side: chain if chain is None or isinstance(chain, str)
-        else _counted(chain, value, projection, counts, side)
+        side: chain if chain is None or isinstance(chain, str) else _counted(chain, value, projection, counts, side)
         for side, chain in built.items()
     }
 
@@ -85,13 +83,15 @@ def _measure(
 ) -> dict[str, Outcome]:
     """Time one projection on both libraries (+ floor, + extra sides in the same run)."""
     counts: dict[str, int] = {}
-    out = compare_async(_sides(built, value, projection, counts) | {"floor": floor} | (extra or {}),
-                        repeat=repeat, target=target)
+    out = compare_async(
+        _sides(built, value, projection, counts) | {"floor": floor} | (extra or {}), repeat=repeat, target=target
+    )
     what = "ops" if projection == "log" else "events"
     name = "astream_log" if projection == "log" else f"astream_events {projection}"
     note = f"{what}: " + ", ".join(f"{k} {v}" for k, v in counts.items() if k != "floor")
-    res.add(workload, f"{name} {label}", scale[1], out, scale[0],
-            note=note + "; floor: same work, plain Python, no events")
+    res.add(
+        workload, f"{name} {label}", scale[1], out, scale[0], note=note + "; floor: same work, plain Python, no events"
+    )
     res.budget(workload, f"{name} {label}: ours/peer {what}/s", _rate_ratio(out, counts), ">=", limit)
     return out
 
@@ -109,26 +109,47 @@ def w7_events(res: Results) -> None:
     s = res.settings
     seq10 = per_lib(res.libs(), lambda lib: sequence(lib, 10))
     for version in ("v2", "v1"):
-        _measure(res, "W7", "seq10", seq10, 0, version, _seq_floor(), (US, "µs"),
-                 s.repeat, s.target, RUN_RATE_BUDGET)
+        _measure(res, "W7", "seq10", seq10, 0, version, _seq_floor(), (US, "µs"), s.repeat, s.target, RUN_RATE_BUDGET)
 
     n = s.events_chunks
     chains = per_lib(res.libs(), lambda lib: stream_chain(lib, n))
     # Plain astream of each library runs in the same interleaved run: the overhead factor.
     plain: dict[str, Side[AsyncFn]] = {
-        f"{side}_plain": _plain(chain) for side, chain in chains.items()
+        f"{side}_plain": _plain(chain)
+        for side, chain in chains.items()
         if chain is not None and not isinstance(chain, str)
     }
-    out = _measure(res, "W7", f"stream {n} chunks", chains, None, "v2", _stream_floor(n),
-                   (MS, "ms"), s.repeat_heavy, 0.0, STREAM_RATE_BUDGETS["v2"], plain)
+    out = _measure(
+        res,
+        "W7",
+        f"stream {n} chunks",
+        chains,
+        None,
+        "v2",
+        _stream_floor(n),
+        (MS, "ms"),
+        s.repeat_heavy,
+        0.0,
+        STREAM_RATE_BUDGETS["v2"],
+        plain,
+    )
     factors: dict[str, Outcome | float] = {}
     for side in chains:
         events, bare = out.get(side), out.get(f"{side}_plain")
-        factors[side] = (events.median / bare.median
-                         if isinstance(events, Stat) and isinstance(bare, Stat) else
-                         events if not isinstance(events, Stat) else bare)
-    res.add("W7", f"astream_events v2 / plain astream time, stream {n} chunks", "x", factors,
-            note="each library against its own astream")
+        factors[side] = (
+            events.median / bare.median
+            if isinstance(events, Stat) and isinstance(bare, Stat)
+            else events
+            if not isinstance(events, Stat)
+            else bare
+        )
+    res.add(
+        "W7",
+        f"astream_events v2 / plain astream time, stream {n} chunks",
+        "x",
+        factors,
+        note="each library against its own astream",
+    )
     _v1_stream(res)
 
 
@@ -140,22 +161,37 @@ def _v1_stream(res: Results) -> None:
     label = f"stream {n} chunks"
     if n <= 2_000:
         chains = per_lib(res.libs(), lambda lib: stream_chain(lib, n))
-        _measure(res, "W7", label, chains, None, "v1", _stream_floor(n), (MS, "ms"),
-                 max(2, s.repeat_heavy - 1), 0.0, STREAM_RATE_BUDGETS["v1"])
+        _measure(
+            res,
+            "W7",
+            label,
+            chains,
+            None,
+            "v1",
+            _stream_floor(n),
+            (MS, "ms"),
+            max(2, s.repeat_heavy - 1),
+            0.0,
+            STREAM_RATE_BUDGETS["v1"],
+        )
         return
     chains = per_lib({"ours": res.ours}, lambda lib: stream_chain(lib, n))
     peer = per_lib({"peer": res.peer}, lambda lib: stream_chain(lib, n))
     counts: dict[str, int] = {}
-    ours = compare_async(_sides(chains, None, "v1", counts) | {"floor": _stream_floor(n)},
-                         repeat=s.repeat_heavy, target=0.0)
-    one = compare_async(_sides(peer, None, "v1", counts) if s.peer_v1_large else {"peer": None},
-                        repeat=1, target=0.0)
+    ours = compare_async(
+        _sides(chains, None, "v1", counts) | {"floor": _stream_floor(n)}, repeat=s.repeat_heavy, target=0.0
+    )
+    one = compare_async(_sides(peer, None, "v1", counts) if s.peer_v1_large else {"peer": None}, repeat=1, target=0.0)
     out = ours | one
     note = "events: " + ", ".join(f"{k} {v}" for k, v in counts.items())
-    res.add("W7", f"astream_events v1 {label}", "ms", out, MS,
-            note=note + "; peer: a single run (super-linear)")
-    res.budget("W7", f"astream_events v1 {label}: ours/peer events/s", _rate_ratio(out, counts),
-               ">=", STREAM_RATE_BUDGETS["v1"])
+    res.add("W7", f"astream_events v1 {label}", "ms", out, MS, note=note + "; peer: a single run (super-linear)")
+    res.budget(
+        "W7",
+        f"astream_events v1 {label}: ours/peer events/s",
+        _rate_ratio(out, counts),
+        ">=",
+        STREAM_RATE_BUDGETS["v1"],
+    )
 
 
 def _plain(chain: Any) -> AsyncFn:
@@ -165,10 +201,19 @@ def _plain(chain: Any) -> AsyncFn:
 def w8_log(res: Results) -> None:
     s = res.settings
     seq10 = per_lib(res.libs(), lambda lib: sequence(lib, 10))
-    _measure(res, "W8", "seq10", seq10, 0, "log", _seq_floor(), (US, "µs"), s.repeat, s.target,
-             RUN_RATE_BUDGET)
+    _measure(res, "W8", "seq10", seq10, 0, "log", _seq_floor(), (US, "µs"), s.repeat, s.target, RUN_RATE_BUDGET)
     n = s.events_chunks
     chains = per_lib(res.libs(), lambda lib: stream_chain(lib, n))
-    _measure(res, "W8", f"stream {n} chunks", chains, None, "log", _stream_floor(n), (MS, "ms"),
-             s.repeat_heavy, 0.0, STREAM_RATE_BUDGETS["log"])
-
+    _measure(
+        res,
+        "W8",
+        f"stream {n} chunks",
+        chains,
+        None,
+        "log",
+        _stream_floor(n),
+        (MS, "ms"),
+        s.repeat_heavy,
+        0.0,
+        STREAM_RATE_BUDGETS["log"],
+    )

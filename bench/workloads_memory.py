@@ -45,12 +45,11 @@ def _direct(lib: Lib) -> SyncFn:
 def w10_build(res: Results) -> None:
     s = res.settings
     plain = [inc] * STEPS
-    piped = compare_sync(per_lib(res.libs(), _piped) | {"floor": lambda: list(plain)},
-                         repeat=s.repeat_heavy, target=s.target)
-    row = res.add("W10", f"build {STEPS}-step chain with a | b | ...: ms", "ms", piped, MS,
-                  note="floor: list(steps)")
-    res.budget("W10", f"build {STEPS} steps with |: ours/peer time", row.ratio("peer"),
-               "<=", 1 / 20)
+    piped = compare_sync(
+        per_lib(res.libs(), _piped) | {"floor": lambda: list(plain)}, repeat=s.repeat_heavy, target=s.target
+    )
+    row = res.add("W10", f"build {STEPS}-step chain with a | b | ...: ms", "ms", piped, MS, note="floor: list(steps)")
+    res.budget("W10", f"build {STEPS} steps with |: ours/peer time", row.ratio("peer"), "<=", 1 / 20)
     direct = compare_sync(per_lib(res.libs(), _direct), repeat=s.repeat_heavy, target=s.target)
     res.add("W10", f"build {STEPS}-step RunnableSequence(*steps): ms", "ms", direct, MS)
 
@@ -67,10 +66,13 @@ def w10_build(res: Results) -> None:
             x = f(x)
         return x
 
-    res.add("W10", f"invoke {STEPS}-step sequence: peak KiB", "KiB",
-            _guarded(res.libs(), invoke_peak)
-            | {"floor": _median_peak(lambda: peak_sync(floor_loop), runs)},
-            note="floor: for f in steps: x = f(x)")
+    res.add(
+        "W10",
+        f"invoke {STEPS}-step sequence: peak KiB",
+        "KiB",
+        _guarded(res.libs(), invoke_peak) | {"floor": _median_peak(lambda: peak_sync(floor_loop), runs)},
+        note="floor: for f in steps: x = f(x)",
+    )
 
 
 def _median_peak(measure: Callable[[], int], runs: int) -> float:
@@ -117,8 +119,7 @@ def _stream_peaks(res: Results, n: int) -> tuple[dict[str, Cell], ...]:
             if kind == "stream":
                 consume(chain.stream(None))  # warm-up outside tracing
                 return _median_peak(lambda: peak_sync(lambda: consume(chain.stream(None))), runs)
-            job: AsyncFn = ((lambda: aconsume(chain.astream(None))) if kind == "astream"
-                            else (lambda: _events(chain)))
+            job: AsyncFn = (lambda: aconsume(chain.astream(None))) if kind == "astream" else (lambda: _events(chain))
             asyncio.run(_awaited(job))  # warm-up, untraced (tracing slows it 5-10x)
             return _median_peak(lambda: peak_async(job), runs)
 
@@ -138,26 +139,34 @@ def w10_stream_memory(res: Results) -> None:
     peaks = {n: _stream_peaks(res, n) for n in (small, large)}
     for i, name in enumerate(("astream", "astream_events v2", "stream")):
         for n in (small, large):
-            res.add("W10", f"{name}, {n} chunks: peak KiB", "KiB", peaks[n][i],
-                    note="floor: nested " + ("" if name == "stream" else "async ") + "generators")
+            res.add(
+                "W10",
+                f"{name}, {n} chunks: peak KiB",
+                "KiB",
+                peaks[n][i],
+                note="floor: nested " + ("" if name == "stream" else "async ") + "generators",
+            )
     astream_growth = quotient(peaks[large][0]["ours"], peaks[small][0]["ours"])
-    res.budget("W10", f"astream peak at {large // 1000}k / at {small // 1000}k (ours)",
-               astream_growth, "<=", 1.2)
+    res.budget("W10", f"astream peak at {large // 1000}k / at {small // 1000}k (ours)", astream_growth, "<=", 1.2)
     # v2 end events must carry every run's aggregated output (and, for runs that take a
     # stream, their aggregated input): that much memory may grow with the stream. The
     # budget allows 20% more than the growth of what those end events carry.
     output = (sys.getsizeof("".join(CHUNKS[:large])) - sys.getsizeof("".join(CHUNKS[:small]))) * KIB
     carried = _carried_by_end_events(res, small)
-    growths = {side: quotient(difference(peaks[large][1][side], peaks[small][1][side]),
-                              output * carried)
-               for side in ("ours", "peer")}
+    growths = {
+        side: quotient(difference(peaks[large][1][side], peaks[small][1][side]), output * carried)
+        for side in ("ours", "peer")
+    }
     growth = growths["ours"]
-    res.add("W10", f"astream_events v2 peak growth {small // 1000}k->{large // 1000}k "
-            "/ growth of what its end events carry", "x", growths,
-            note=f"end events carry {carried:g} aggregated copies of the {output:.0f} KiB"
-                 " output growth (each run's output, and input for stream transforms)")
-    res.budget("W10", "astream_events v2 memory growth / what its end events carry (ours)",
-               growth, "<=", 1.2)
+    res.add(
+        "W10",
+        f"astream_events v2 peak growth {small // 1000}k->{large // 1000}k / growth of what its end events carry",
+        "x",
+        growths,
+        note=f"end events carry {carried:g} aggregated copies of the {output:.0f} KiB"
+        " output growth (each run's output, and input for stream transforms)",
+    )
+    res.budget("W10", "astream_events v2 memory growth / what its end events carry (ours)", growth, "<=", 1.2)
 
 
 def _carried_by_end_events(res: Results, n: int) -> float:
@@ -194,8 +203,15 @@ def _fresh_process(stmt: str) -> tuple[float, float]:
     """(process wall seconds, seconds the import statement took inside it)."""
     env = dict(os.environ, PYTHONPATH=str(PROJECT_ROOT))
     t0 = perf_counter()
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(stmt=stmt)], cwd=PROJECT_ROOT,
-                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT.format(stmt=stmt)],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     wall = perf_counter() - t0
     if done.returncode:
         lines = done.stderr.strip().splitlines() or ["exit status " + str(done.returncode)]
@@ -221,12 +237,17 @@ def w10_import(res: Results) -> None:
             if r:
                 box.append(wall)
                 inner[side].append(imp)
-    wall_cells = {k: statistics.median(v) * MS if isinstance(v, list) and v else
-                  (v if not isinstance(v, list) else None) for k, v in walls.items()}
-    inner_cells = {k: (statistics.median(inner[k]) * MS if inner[k] else wall_cells[k])
-                   for k in IMPORTS}
-    row = res.add("W10", "fresh process running the import: wall ms", "ms", wall_cells,
-                  note="floor: python -c pass")
+    wall_cells = {
+        k: statistics.median(v) * MS if isinstance(v, list) and v else (v if not isinstance(v, list) else None)
+        for k, v in walls.items()
+    }
+    inner_cells = {k: (statistics.median(inner[k]) * MS if inner[k] else wall_cells[k]) for k in IMPORTS}
+    row = res.add("W10", "fresh process running the import: wall ms", "ms", wall_cells, note="floor: python -c pass")
     res.budget("W10", "import, fresh process wall: ours/peer", row.ratio("peer"), "<=", 1 / 4)
-    res.add("W10", "the import statement alone, timed inside that process: ms", "ms", inner_cells,
-            note="informative; the budget is on the whole process")
+    res.add(
+        "W10",
+        "the import statement alone, timed inside that process: ms",
+        "ms",
+        inner_cells,
+        note="informative; the budget is on the whole process",
+    )

@@ -86,5 +86,10 @@ def w15_json_streaming(res: Results) -> None:
             row = res.add("W15", f"{mode} µs/token at {n} tokens", "µs", out, US / n)
             per_token[n] = row.ours
         growth = quotient(per_token[max(s.scaling_sizes)], per_token[smallest])
-        res.budget("W15", f"{mode} µs/token at {max(s.scaling_sizes) // 1000}k / at {smallest // 1000}k (ours)",
-                   growth, "<=", 1.3)
+        res.budget(
+            "W15",
+            f"{mode} µs/token at {max(s.scaling_sizes) // 1000}k / at {smallest // 1000}k (ours)",
+            growth,
+            "<=",
+            1.3,
+        )

@@ -103,13 +103,10 @@ def _pair(
     s = res.settings
     built = per_lib(res.libs(), build)
     sync_sides: dict[str, Side[SyncFn]] = on(built, lambda r: lambda: r.invoke(1))
-    async_sides: dict[str, Side[Callable[[], Awaitable[object]]]] = on(
-        built, lambda r: lambda: r.ainvoke(1))
+    async_sides: dict[str, Side[Callable[[], Awaitable[object]]]] = on(built, lambda r: lambda: r.ainvoke(1))
     runs: tuple[tuple[str, dict[str, Outcome]], ...] = (
-        ("invoke", compare_sync(sync_sides | {"floor": floors[0]}, repeat=s.repeat,
-                                target=s.target, expect=2)),
-        ("ainvoke", compare_async(async_sides | {"floor": floors[1]}, repeat=s.repeat,
-                                  target=s.target, expect=2)),
+        ("invoke", compare_sync(sync_sides | {"floor": floors[0]}, repeat=s.repeat, target=s.target, expect=2)),
+        ("ainvoke", compare_async(async_sides | {"floor": floors[1]}, repeat=s.repeat, target=s.target, expect=2)),
     )
     for mode, out in runs:
         row = res.add("W9", f"{label}: {mode} µs/call", "µs", out, US)
@@ -117,7 +114,6 @@ def _pair(
 
 
 def w9_resilience(res: Results) -> None:
-    _pair(res, "with_retry(3), never fails", _never_failing, (lambda: inc(1), lambda: ainc(1)),
-          1 / 50)
+    _pair(res, "with_retry(3), never fails", _never_failing, (lambda: inc(1), lambda: ainc(1)), 1 / 50)
     _pair(res, "with_retry(3), fails twice then ok", _retrying, _retry_floor(), 1 / 20)
     _pair(res, "with_fallbacks, primary raises", _with_fallback, _fallback_floor(), 1 / 20)

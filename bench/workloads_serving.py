@@ -97,8 +97,14 @@ def w14_serving(res: Results) -> None:
                 out[side] = None
         return out
 
-    invoke = res.add("W14", "/invoke, one connection: time per request", "µs", outcomes("invoke"), US,
-                     note="floor: Starlette echoing the JSON it reads")
+    invoke = res.add(
+        "W14",
+        "/invoke, one connection: time per request",
+        "µs",
+        outcomes("invoke"),
+        US,
+        note="floor: Starlette echoing the JSON it reads",
+    )
     rate = res.add("W14", f"/invoke, {CONNECTIONS} connections: requests/s", "req/s", outcomes("rate"))
     res.add("W14", "/stream, one connection: time per request", "µs", outcomes("stream"), US)
     first = res.add("W14", "/stream: time to the first data frame", "µs", outcomes("first"), US)

@@ -45,20 +45,33 @@ def w6_throughput(res: Results) -> None:
     floor, afloor = stream_floor(n), astream_floor(n)
     sync = compare_sync(
         on(chains, lambda c: lambda: consume(c.stream(None))) | {"floor": lambda: consume(floor())},
-        repeat=s.repeat_heavy, target=s.target, expect=n,
+        repeat=s.repeat_heavy,
+        target=s.target,
+        expect=n,
     )
-    row = res.add("W6", f"stream {n} chunks: chunks/s (higher is better)", "chunk/s",
-                  _rate(sync, n), note="floor: nested generators")
+    row = res.add(
+        "W6",
+        f"stream {n} chunks: chunks/s (higher is better)",
+        "chunk/s",
+        _rate(sync, n),
+        note="floor: nested generators",
+    )
     res.budget("W6", "stream: ours/peer chunks/s", row.ratio("peer"), ">=", 10)
     res.add("W6", "stream µs/chunk", "µs", sync, US / n)
 
     asyn = compare_async(
-        on(chains, lambda c: lambda: aconsume(c.astream(None)))
-        | {"floor": lambda: aconsume(afloor())},
-        repeat=s.repeat_heavy, target=s.target, expect=n,
+        on(chains, lambda c: lambda: aconsume(c.astream(None))) | {"floor": lambda: aconsume(afloor())},
+        repeat=s.repeat_heavy,
+        target=s.target,
+        expect=n,
     )
-    row = res.add("W6", f"astream {n} chunks: chunks/s (higher is better)", "chunk/s",
-                  _rate(asyn, n), note="floor: nested async generators")
+    row = res.add(
+        "W6",
+        f"astream {n} chunks: chunks/s (higher is better)",
+        "chunk/s",
+        _rate(asyn, n),
+        note="floor: nested async generators",
+    )
     res.budget("W6", "astream: ours/peer chunks/s", row.ratio("peer"), ">=", 20)
     res.add("W6", "astream µs/chunk", "µs", asyn, US / n)
 
@@ -123,8 +136,9 @@ def _column(
     pick: Callable[[list[float]], float] = statistics.median,
 ) -> dict[str, float | str | None]:
     return {
-        k: pick([t[index] for t in v]) * scale if isinstance(v, list) and v else
-        (v if not isinstance(v, list) else "error: no trial")
+        k: pick([t[index] for t in v]) * scale
+        if isinstance(v, list) and v
+        else (v if not isinstance(v, list) else "error: no trial")
         for k, v in trials.items()
     }
 
@@ -156,10 +170,14 @@ def w6_first_chunk(res: Results) -> None:
         row = res.add("W6", f"{mode} time to first chunk", "µs", _column(trials, 0, US))
         res.budget("W6", f"{mode} time to first chunk: ours/peer", row.ratio("peer"), "<=", 1 / 20)
         res.add("W6", f"{mode} first chunk + {closer}", "µs", _column(trials, 1, US))
-        row = res.add("W6", f"{mode}: chunks the source produced, closed after 1st", "chunks",
-                      _column(trials, 2, 1.0, max), note=f"of {n}; worst trial")
-        res.budget("W6", f"{mode} closed after 1st chunk: source produced (ours)", row.ours,
-                   "<=", 2, unit="chunks")
+        row = res.add(
+            "W6",
+            f"{mode}: chunks the source produced, closed after 1st",
+            "chunks",
+            _column(trials, 2, 1.0, max),
+            note=f"of {n}; worst trial",
+        )
+        res.budget("W6", f"{mode} closed after 1st chunk: source produced (ours)", row.ours, "<=", 2, unit="chunks")
 
 
 # ---------------------------------------------------------------- per-chunk cost vs length
@@ -175,13 +193,17 @@ def w6_scaling(res: Results) -> None:
         floor, afloor = stream_floor(n), astream_floor(n)
         # The floor shows what the machine does at this length (e.g. cache misses).
         sync = compare_sync(
-            on(chains, lambda c: lambda: consume(c.stream(None)))
-            | {"floor": lambda: consume(floor())},
-            repeat=s.repeat_heavy, target=s.target, expect=n)
+            on(chains, lambda c: lambda: consume(c.stream(None))) | {"floor": lambda: consume(floor())},
+            repeat=s.repeat_heavy,
+            target=s.target,
+            expect=n,
+        )
         asyn = compare_async(
-            on(chains, lambda c: lambda: aconsume(c.astream(None)))
-            | {"floor": lambda: aconsume(afloor())},
-            repeat=s.repeat_heavy, target=s.target, expect=n)
+            on(chains, lambda c: lambda: aconsume(c.astream(None))) | {"floor": lambda: aconsume(afloor())},
+            repeat=s.repeat_heavy,
+            target=s.target,
+            expect=n,
+        )
         skipped = "" if "peer" in chains else " (peer skipped: too slow)"
         for mode, out in (("stream", sync), ("astream", asyn)):
             row = res.add("W6", f"{mode} µs/chunk at {n} chunks{skipped}", "µs", out, US / n)
@@ -189,8 +211,7 @@ def w6_scaling(res: Results) -> None:
     small, large = min(s.scaling_sizes), max(s.scaling_sizes)
     for mode in ("stream", "astream"):
         growth = quotient(per_chunk[(mode, large)], per_chunk[(mode, small)])
-        res.budget("W6", f"{mode} µs/chunk at {large // 1000}k / at {small // 1000}k (ours)",
-                   growth, "<=", 1.3)
+        res.budget("W6", f"{mode} µs/chunk at {large // 1000}k / at {small // 1000}k (ours)", growth, "<=", 1.3)
 
 
 # ---------------------------------------------------------------- cancellation latency
@@ -199,9 +220,7 @@ SLOW = 10.0  # seconds an inner task would live if cancellation did not reach it
 DEADLINE = 2.0
 
 
-async def _cancel_latency(
-    start: Callable[[], Awaitable[object]], settle: float
-) -> tuple[float, int]:
+async def _cancel_latency(start: Callable[[], Awaitable[object]], settle: float) -> tuple[float, int]:
     """Seconds from cancelling the consumer until no other task is alive; tasks at cancel."""
     me = asyncio.current_task()
     consumer = asyncio.ensure_future(start())
@@ -240,9 +259,7 @@ async def _aslow_source(inputs: AsyncIterator[object]) -> AsyncIterator[str]:
 def _cancel_scenarios(lib: Lib) -> dict[str, Callable[[], Awaitable[object]]]:
     branches = {f"k{i}": lib.RunnableLambda(slow) for i in range(10)}
     par = lib.RunnableParallel(branches)
-    gens = lib.RunnableParallel(
-        {f"g{i}": lib.RunnableGenerator(_slow_source, _aslow_source) for i in range(3)}
-    )
+    gens = lib.RunnableParallel({f"g{i}": lib.RunnableGenerator(_slow_source, _aslow_source) for i in range(3)})
     sleeper = lib.RunnableLambda(slow)
 
     async def stream_forever() -> int:
@@ -251,8 +268,7 @@ def _cancel_scenarios(lib: Lib) -> dict[str, Callable[[], Awaitable[object]]]:
     return {
         "ainvoke parallel x10 sleeping": lambda: par.ainvoke(0),
         "astream parallel x3 endless gens": stream_forever,
-        "abatch 200 sleeping, max_conc 50": lambda: sleeper.abatch(
-            list(range(200)), config={"max_concurrency": 50}),
+        "abatch 200 sleeping, max_conc 50": lambda: sleeper.abatch(list(range(200)), config={"max_concurrency": 50}),
     }
 
 
@@ -275,9 +291,7 @@ def w6_cancellation(res: Results) -> None:
                     box.append(latency)
                 except Exception as exc:
                     samples[side] = describe_error(exc)
-        cells = {k: statistics.median(v) * MS if isinstance(v, list) else v
-                 for k, v in samples.items()}
+        cells = {k: statistics.median(v) * MS if isinstance(v, list) else v for k, v in samples.items()}
         note = "tasks alive at cancel: " + ", ".join(f"{k} {v}" for k, v in alive.items())
         row = res.add("W6", f"cancel consumer -> tasks gone: {name}", "ms", cells, note=note)
-        res.budget("W6", f"cancel consumer -> inner tasks gone, {name} (ours)", row.ours,
-                   "<", 50, unit="ms")
+        res.budget("W6", f"cancel consumer -> inner tasks gone, {name} (ours)", row.ours, "<", 50, unit="ms")

@@ -19,5 +19,11 @@ from combinators._support.tool_arguments import SINGLE_ARG as SINGLE_ARG
 from combinators._support.tool_arguments import ArgumentTypeError as ArgumentTypeError
 
 __all__ = [
-    "SINGLE_ARG", "ArgumentTypeError", "DeclaredFields", "changed_fields", "init_fields", "strict_validator", "type_schema",
+    "SINGLE_ARG",
+    "ArgumentTypeError",
+    "DeclaredFields",
+    "changed_fields",
+    "init_fields",
+    "strict_validator",
+    "type_schema",
 ]

@@ -82,9 +82,7 @@ def get_config_list(config: ConfigLike | Sequence[ConfigLike], length: int) -> l
     return config_list(config, length)
 
 
-async def run_in_executor(
-    config: ConfigLike, func: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-) -> T:
+async def run_in_executor(config: ConfigLike, func: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Run the blocking ``func`` on a worker thread, keeping the caller's context.
 
     >>> import asyncio

@@ -119,9 +119,7 @@ class RunConfig:
 
     def __hash__(self) -> int:
         # Metadata and configurable may hold unhashable values: hash the rest.
-        return hash(
-            (self.tags, self.run_name, self.run_id, self.max_concurrency, self.recursion_limit, self.timeout)
-        )
+        return hash((self.tags, self.run_name, self.run_id, self.max_concurrency, self.recursion_limit, self.timeout))
 
     def __repr__(self) -> str:
         # An expression that rebuilds the config: mappings as plain dicts, not proxies.
@@ -149,9 +147,7 @@ class RunConfig:
         if isinstance(config, RunConfig):
             return config
         if not isinstance(config, Mapping):
-            raise TypeError(
-                f"config must be a RunConfig or a dict, got {type(config).__name__}"
-            )
+            raise TypeError(f"config must be a RunConfig or a dict, got {type(config).__name__}")
         return _from_mapping(config)  # pyright: ignore[reportUnknownArgumentType]
 
     def for_children(self) -> RunConfig:
@@ -239,8 +235,7 @@ def _from_mapping(config: Mapping[str, object]) -> RunConfig:
         return EMPTY_CONFIG
     if "callbacks" in config and config["callbacks"] is not None:
         raise TypeError(
-            "config key 'callbacks' is not supported: observe runs with"
-            " astream_events, astream_log or with_listeners"
+            "config key 'callbacks' is not supported: observe runs with astream_events, astream_log or with_listeners"
         )
     extra = {k: v for k, v in config.items() if k not in _KNOWN_KEYS and k != "callbacks"}
     configurable = dict(_mapping(config.get("configurable"), "configurable"))
@@ -313,9 +308,7 @@ def _executor(value: object) -> Executor | None:
     if value is None:
         return None
     if not _is_executor(value):
-        raise TypeError(
-            f"config['executor'] must be an Executor (with name and submit), got {type(value).__name__}"
-        )
+        raise TypeError(f"config['executor'] must be an Executor (with name and submit), got {type(value).__name__}")
     return value
 
 
@@ -351,8 +344,7 @@ def config_list(config: object, count: int) -> list[RunConfig]:
         configs = config
         if len(configs) != count:
             raise ValueError(
-                "config must be a list of the same length as inputs,"
-                f" but got {len(configs)} configs for {count} inputs"
+                f"config must be a list of the same length as inputs, but got {len(configs)} configs for {count} inputs"
             )
         return [RunConfig.coerce(c) for c in configs]
     one = RunConfig.coerce(config)
@@ -383,15 +375,9 @@ def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:
         metadata={**base.metadata, **override.metadata},
         run_name=override.run_name if override.run_name is not None else base.run_name,
         run_id=override.run_id if override.run_id is not None else base.run_id,
-        max_concurrency=(
-            override.max_concurrency
-            if override.max_concurrency is not None
-            else base.max_concurrency
-        ),
+        max_concurrency=(override.max_concurrency if override.max_concurrency is not None else base.max_concurrency),
         recursion_limit=(
-            override.recursion_limit
-            if override.recursion_limit != DEFAULT_RECURSION_LIMIT
-            else base.recursion_limit
+            override.recursion_limit if override.recursion_limit != DEFAULT_RECURSION_LIMIT else base.recursion_limit
         ),
         configurable={**base.configurable, **override.configurable},
         timeout=_min_timeout(base.timeout, override.timeout),

@@ -205,6 +205,7 @@ class V1StreamEvent(TypedDict):
 
 EventNames: TypeAlias = tuple[StartEventName, StreamEventName, EndEventName, ErrorEventName]
 
+
 def _names_of(run_type: str) -> EventNames:
     names = tuple(f"on_{run_type}_{phase}" for phase in ("start", "stream", "end", "error"))
     return cast(EventNames, names)  # each is one of the Literal names for a known run type

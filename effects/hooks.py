@@ -131,12 +131,8 @@ class ProgressProvider(Protocol):
         ...
 
 
-TRACING: Final[Hook[TracingProvider]] = Hook(
-    "tracing", extra="otel", module="combinators.integrations.otel"
-)
-PROGRESS: Final[Hook[ProgressProvider]] = Hook(
-    "progress", extra="progress", module="combinators.integrations.progress"
-)
+TRACING: Final[Hook[TracingProvider]] = Hook("tracing", extra="otel", module="combinators.integrations.otel")
+PROGRESS: Final[Hook[ProgressProvider]] = Hook("progress", extra="progress", module="combinators.integrations.progress")
 
 
 def tracing_observer_factory(entry: object, feature: str) -> ObserverFactory | None:
@@ -155,4 +151,3 @@ def tracing_observer_factory(entry: object, feature: str) -> ObserverFactory | N
         return entry
     provider = TRACING.get(feature)
     return provider.tracing() if entry is True else provider.tracing(config=entry)
-

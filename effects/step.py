@@ -54,9 +54,7 @@ class Step(Protocol[In, Out]):
 
     def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Awaitable[Out]: ...
 
-    def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> Iterator[Out]: ...
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]: ...
 
     def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]

@@ -58,9 +58,7 @@ def build_chat(store: SQLiteHistoryStore) -> Runnable[Any, str]:
         | ExtractiveChatModel(max_sentences=2)
         | StrOutputParser()
     )
-    return RunnableWithMessageHistory(
-        chain, store, input_messages_key="question", history_messages_key="history"
-    )
+    return RunnableWithMessageHistory(chain, store, input_messages_key="question", history_messages_key="history")
 
 
 def chat(lines: TextIO, store: SQLiteHistoryStore, session: str) -> None:

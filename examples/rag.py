@@ -54,9 +54,7 @@ def chat_model() -> BaseChatModel:
 
 def build_chain(model: BaseChatModel) -> Runnable[str, str]:
     """The seed's retrieval chain."""
-    retriever = Bm25Index.from_documents(
-        load_text_documents(CORPUS), stopwords=ENGLISH_STOPWORDS
-    ).as_retriever(k=3)
+    retriever = Bm25Index.from_documents(load_text_documents(CORPUS), stopwords=ENGLISH_STOPWORDS).as_retriever(k=3)
     prompt = ChatPromptTemplate.from_messages(
         [
             ("system", "Answer the question from the context only."),

@@ -53,9 +53,7 @@ def coerce_to_runnable(thing: object) -> Runnable[Any, Any]:
         from combinators.nodes.lambda_ import RunnableLambda
 
         return RunnableLambda(func)
-    raise TypeError(
-        f"cannot pipe {type(thing).__name__}: expected a runnable, a callable or a dict"
-    )
+    raise TypeError(f"cannot pipe {type(thing).__name__}: expected a runnable, a callable or a dict")
 
 
 def _pipeable(value: object) -> bool:

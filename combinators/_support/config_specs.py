@@ -149,9 +149,7 @@ def expected(annotation: object) -> str:
 def check_value(owner: str, spec: ConfigurableFieldSpec, value: object) -> None:
     """Raise ``ConfigurableError`` naming the id and what it takes when ``value`` does not fit."""
     if not conforms(value, spec.annotation):
-        raise ConfigurableError(
-            f"configurable {spec.id!r} of {owner} takes {expected(spec.annotation)}, got {value!r}"
-        )
+        raise ConfigurableError(f"configurable {spec.id!r} of {owner} takes {expected(spec.annotation)}, got {value!r}")
 
 
 def check_configurable(runnable: Runnable[Any, Any], configurable: Mapping[str, object]) -> None:
@@ -163,8 +161,7 @@ def check_configurable(runnable: Runnable[Any, Any], configurable: Mapping[str, 
     for key, value in configurable.items():
         if key not in ids:
             raise ConfigurableError(
-                f"{runnable.name} has no configurable id {key!r}; its ids are: "
-                + ", ".join(repr(i) for i in ids)
+                f"{runnable.name} has no configurable id {key!r}; its ids are: " + ", ".join(repr(i) for i in ids)
             )
         for owner, spec in specs:
             if spec.id == key:
@@ -197,7 +194,5 @@ def config_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
     return {
         "title": f"{runnable.name}Config",
         "type": "object",
-        "properties": {
-            "configurable": {"title": "Configurable", "type": "object", "properties": properties}
-        },
+        "properties": {"configurable": {"title": "Configurable", "type": "object", "properties": properties}},
     }

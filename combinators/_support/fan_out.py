@@ -79,9 +79,7 @@ async def astream_branches(
     import asyncio
 
     tee = AsyncTee(inputs, len(branches))
-    streams = [
-        scope.astream(step, tee.reader(i), tag) for i, (step, tag) in enumerate(branches)
-    ]
+    streams = [scope.astream(step, tee.reader(i), tag) for i, (step, tag) in enumerate(branches)]
     pending: dict[asyncio.Task[object], int] = {
         asyncio.ensure_future(_next(stream)): i for i, stream in enumerate(streams)
     }

@@ -125,7 +125,9 @@ _MISSING: Final = object()
 
 
 def _identifiers(text: str) -> set[str]:
-    return {token.string for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.NAME}
+    return {
+        token.string for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.NAME
+    }
 
 
 def _type_schema(annotation: object) -> dict[str, Any]:

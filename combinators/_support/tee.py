@@ -51,11 +51,7 @@ class AsyncTee(Generic[T]):
                 position = self._positions[index]
                 if position >= self._offset + len(self._items):
                     async with self._lock:
-                        if (
-                            position >= self._offset + len(self._items)
-                            and not self._done
-                            and self._error is None
-                        ):
+                        if position >= self._offset + len(self._items) and not self._done and self._error is None:
                             try:
                                 self._items.append(await anext(self._source))
                             except StopAsyncIteration:

@@ -112,8 +112,7 @@ def _too_deep(path: tuple[str, ...], max_depth: int) -> DataTooDeepError:
     where = _where(path)
     where = where if len(where) <= 60 else where[:57] + "..."
     return DataTooDeepError(
-        f"cannot serialize data nested deeper than {max_depth} levels of JSON (at {where}); "
-        "raise max_depth to allow it"
+        f"cannot serialize data nested deeper than {max_depth} levels of JSON (at {where}); raise max_depth to allow it"
     )
 
 
@@ -311,12 +310,8 @@ class _Loader:
         cls = self.classes.get(class_id)
         if cls is None:
             allowed = ", ".join(sorted({type_id(c) for c in self.classes.values()})) or "none"
-            raise DisallowedTypeError(
-                f"cannot load {class_id!r}: it is not in the allowed types (allowed: {allowed})"
-            )
-        arguments = {
-            str(key): self.decode(item, (*path, str(key)), room - 2) for key, item in kwargs.items()
-        }
+            raise DisallowedTypeError(f"cannot load {class_id!r}: it is not in the allowed types (allowed: {allowed})")
+        arguments = {str(key): self.decode(item, (*path, str(key)), room - 2) for key, item in kwargs.items()}
         for field in attrs.fields(cls):
             if SET_BY_LOADS in field.metadata:
                 if field.alias in arguments:

@@ -193,10 +193,7 @@ def _nearest_post_dominators(graph: Graph, successors: dict[str, list[str]]) -> 
         if len(waiting) == len(pending):
             raise ValueError("draw_ascii draws acyclic graphs; this one has a cycle: use draw_dot")
         pending = waiting
-    return {
-        id: max(dominators - {id}, key=lambda d: len(post[d]), default=None)
-        for id, dominators in post.items()
-    }
+    return {id: max(dominators - {id}, key=lambda d: len(post[d]), default=None) for id, dominators in post.items()}
 
 
 def draw_ascii(graph: Graph) -> str:

@@ -147,9 +147,7 @@ class GraphBuilder:
         id = self.add_node(place.name, kind=kind, runnable=runnable, path=place.path)
         return Fragment(id, id)
 
-    def child(
-        self, runnable: AnyRunnable, parent: RunPlace, tag: str | None = None
-    ) -> Fragment:
+    def child(self, runnable: AnyRunnable, parent: RunPlace, tag: str | None = None) -> Fragment:
         """The fragment of a child that ``parent``'s run runs under ``tag`` (bindings unwrapped)."""
         return self.at(runnable, RunPlace(parent.path, tag, run_name(runnable)))
 
@@ -175,9 +173,7 @@ class GraphBuilder:
 
         ``conditional``: one branch runs per call (its label says when); otherwise all run.
         """
-        fork = self.add_node(
-            owner.name, kind="fork", runnable=owner, path=() if place is None else place.path
-        )
+        fork = self.add_node(owner.name, kind="fork", runnable=owner, path=() if place is None else place.path)
         join_name = str(owner.output_schema().get("title", f"{owner.name}Output"))
         join = self.add_node(join_name, kind="join", runnable=owner)
         for label, fragment in branches:
@@ -205,8 +201,7 @@ class GraphBuilder:
             for e in sorted(self._edges, key=lambda e: (rank[e.source], rank[e.target]))
         )
         groups = tuple(
-            attrs.evolve(g, nodes=tuple(new[i] for i in sorted(g.nodes, key=rank.__getitem__)))
-            for g in self._groups
+            attrs.evolve(g, nodes=tuple(new[i] for i in sorted(g.nodes, key=rank.__getitem__))) for g in self._groups
         )
         return Graph(nodes, edges, groups)
 

@@ -60,7 +60,9 @@ def _node_line(node: Node, conditional_fork: bool, indent: str) -> str:
     if node.kind != "join":
         styles.append(f"label={quoted(_label(node))}")
     if node.kind == "fork":
-        styles.append('shape=diamond, fillcolor="#fff4d6", color="#b08800"' if conditional_fork else 'fillcolor="#e8e4ff"')
+        styles.append(
+            'shape=diamond, fillcolor="#fff4d6", color="#b08800"' if conditional_fork else 'fillcolor="#e8e4ff"'
+        )
     elif node.kind in _KIND_STYLE:
         styles.append(_KIND_STYLE[node.kind])
     if node.status is not None:

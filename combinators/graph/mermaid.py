@@ -72,7 +72,7 @@ def draw_mermaid(graph: Graph) -> str:
         lines.append("    end")
     for edge in graph.edges:
         if edge.conditional:
-            arrow = f'-. {_text(edge.label)} .->' if edge.label else "-.->"
+            arrow = f"-. {_text(edge.label)} .->" if edge.label else "-.->"
         else:
             arrow = f"-- {_text(edge.label)} -->" if edge.label else "-->"
         lines.append(f"    {edge.source} {arrow} {edge.target};")

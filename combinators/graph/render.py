@@ -16,8 +16,7 @@ from effects.errors import CombinatorsError
 Format = Literal["svg", "png"]
 
 INSTALL_HINT: Final = (
-    "install Graphviz: the Debian/Ubuntu package `graphviz` (apt-get install graphviz),"
-    " or `brew install graphviz`"
+    "install Graphviz: the Debian/Ubuntu package `graphviz` (apt-get install graphviz), or `brew install graphviz`"
 )
 
 
@@ -37,9 +36,7 @@ def render(dot: str, format: Format) -> bytes:
             f"drawing a graph as {format.upper()} runs Graphviz's `dot` program, which is not"
             f" on PATH: {INSTALL_HINT}. draw_dot(), draw_mermaid() and draw_ascii() need nothing."
         )
-    done = subprocess.run(
-        [program, f"-T{format}"], input=dot.encode(), capture_output=True, timeout=120, check=False
-    )
+    done = subprocess.run([program, f"-T{format}"], input=dot.encode(), capture_output=True, timeout=120, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"Graphviz's dot failed ({done.returncode}): {done.stderr.decode().strip()}")
     return done.stdout

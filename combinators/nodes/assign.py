@@ -32,6 +32,7 @@ Input = Mapping[str, Any]
 Mapper = Runnable[dict[str, Any], object] | Callable[[dict[str, Any]], object]
 """Computes one new key from the whole dict (a copy of the input, as a ``dict``)."""
 
+
 def _require_dict(name: str, value: object) -> dict[str, Any]:
     # A dict (an AddableDict chunk too) goes on as itself; another mapping as a dict copy.
     if isinstance(value, dict):
@@ -75,9 +76,7 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
         added = scope.invoke(self.mapper, given)
         return {**given, **added}
 
-    async def step_ainvoke(
-        self, input: Input, scope: Scope, kwargs: Mapping[str, object]
-    ) -> dict[str, Any]:
+    async def step_ainvoke(self, input: Input, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:
         given = _require_dict(self.name, input)
         added = await scope.ainvoke(self.mapper, given)
         return {**given, **added}

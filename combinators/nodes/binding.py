@@ -65,12 +65,7 @@ class RunnableBinding(Runnable[In, Out]):
             observers = observers if factory is None else (*observers, factory)
             config = attrs.evolve(config, tracing=None)
             config = EMPTY_CONFIG if config == EMPTY_CONFIG else config
-        if (
-            kwargs
-            and isinstance(bound, RunnableBinding)
-            and bound.config is EMPTY_CONFIG
-            and not bound.observers
-        ):
+        if kwargs and isinstance(bound, RunnableBinding) and bound.config is EMPTY_CONFIG and not bound.observers:
             inner: RunnableBinding[A, B] = bound
             return attrs.evolve(inner, kwargs={**inner.kwargs, **kwargs})
         return RunnableBinding(bound, config, dict(kwargs or {}), observers, input_type, output_type)
@@ -107,9 +102,7 @@ class RunnableBinding(Runnable[In, Out]):
         return f"{self.bound.receiver_repr()}{''.join(parts)}"
 
 
-def listeners(
-    on_start: ListenerFn | None, on_end: ListenerFn | None, on_error: ListenerFn | None
-) -> ObserverFactory:
+def listeners(on_start: ListenerFn | None, on_end: ListenerFn | None, on_error: ListenerFn | None) -> ObserverFactory:
     """The observer factory behind ``with_listeners``."""
     from effects.projections.listeners import ListenerSpec
 

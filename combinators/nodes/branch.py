@@ -36,7 +36,6 @@ Condition = Runnable[A, object] | Callable[[A], object]
 Target = Runnable[A, B] | Callable[[A], B]
 
 
-
 @final
 @attrs.frozen(init=False, repr=False)
 class RunnableBranch(Runnable[In, Out]):
@@ -63,8 +62,7 @@ class RunnableBranch(Runnable[In, Out]):
         for pair in pairs:
             if not is_list_of(pair, object) or isinstance(pair, list) or len(pair) != 2:
                 raise TypeError(
-                    "RunnableBranch takes (condition, runnable) pairs before the default,"
-                    f" got {type(pair).__name__}"
+                    f"RunnableBranch takes (condition, runnable) pairs before the default, got {type(pair).__name__}"
                 )
             condition, target = pair
             coerced.append((coerce_to_runnable(condition), coerce_to_runnable(target)))
@@ -107,9 +105,7 @@ class RunnableBranch(Runnable[In, Out]):
 
         return run_on_total(inputs, run)
 
-    def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         async def run(total: In) -> AsyncIterator[Out]:
             target, tag = await self._achoose(total, scope)
             async with closing(scope.astream(target, aiter_of((total,)), tag, kwargs)) as outputs:

@@ -125,8 +125,10 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
         """A fork with one conditional edge per key; each alternative in this node's place."""
         options = [(self.default_key, self.default), *self.alternatives]
         arms = [
-            (f"{self.which.id}={key}" + (" (default)" if key == self.default_key else ""),
-             graph.at(alternative, place.replaced_by(alternative)))
+            (
+                f"{self.which.id}={key}" + (" (default)" if key == self.default_key else ""),
+                graph.at(alternative, place.replaced_by(alternative)),
+            )
             for key, alternative in options
         ]
         return graph.fork(self, None, arms, conditional=True)

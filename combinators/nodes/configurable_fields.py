@@ -139,17 +139,20 @@ class RunnableConfigurableFields(Runnable[In, Out]):
     def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]:
         """One spec per configurable field: its id, type, and the bound value as default."""
         types = _field_types(type(self.bound))
-        return tuple(
-            ConfigurableFieldSpec(
-                id=spec.id,
-                annotation=spec.annotation if spec.annotation is not None else types.get(name, Any),
-                name=spec.name,
-                description=spec.description,
-                default=getattr(self.bound, name),
-                is_shared=spec.is_shared,
+        return (
+            tuple(
+                ConfigurableFieldSpec(
+                    id=spec.id,
+                    annotation=spec.annotation if spec.annotation is not None else types.get(name, Any),
+                    name=spec.name,
+                    description=spec.description,
+                    default=getattr(self.bound, name),
+                    is_shared=spec.is_shared,
+                )
+                for name, spec in self.fields
             )
-            for name, spec in self.fields
-        ) + self.declared
+            + self.declared
+        )
 
     def configured(self, config: RunConfig) -> Runnable[In, Out]:
         """The runnable this call runs: ``bound`` rebuilt with the values ``config`` chooses."""

@@ -47,9 +47,7 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
             return RemoteBatch(executor, self.bound, items, [scope] * len(items), kwargs, False, False).in_order()
         return run_indexed(lambda i: scope.invoke(self.bound, items[i], None, kwargs), len(items), limit=None)
 
-    async def step_ainvoke(
-        self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, object]
-    ) -> list[B]:
+    async def step_ainvoke(self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, object]) -> list[B]:
         items = list(input)
         executor = scope.config.executor
         if executor is not None:

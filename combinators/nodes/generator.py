@@ -102,18 +102,12 @@ class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, O
         shown = [callable_repr(f) for f in (self.transform_fn, self.atransform_fn) if f is not None]
         return f"RunnableGenerator({', '.join(shown + keyword_reprs(name=(self.label, None)))})"
 
-    def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         if self.transform_fn is None:
-            raise InputError(
-                f"{self.name} has only an async transform; use astream/ainvoke/atransform"
-            )
+            raise InputError(f"{self.name} has only an async transform; use astream/ainvoke/atransform")
         return self.transform_fn(inputs, **kwargs)
 
-    def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         if self.atransform_fn is not None:
             # The user's own generator, with no relay in between: one hop per chunk.
             return self.atransform_fn(inputs, **kwargs)

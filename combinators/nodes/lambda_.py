@@ -44,7 +44,6 @@ Out = TypeVar("Out", covariant=True)
 SyncIn = typing_extensions.TypeVar("SyncIn", covariant=True, default=In)
 
 
-
 _SYNC: Final = CallableKind.SYNC  # a module constant: one lookup less on the hot path
 
 
@@ -56,9 +55,7 @@ def _takes_config(func: Callable[..., object]) -> bool:
     if any(p.name == "config" for p in parameters):
         return True
     positional = [
-        p
-        for p in parameters
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
     ]
     return len(positional) >= 2
 
@@ -181,9 +178,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc_kind = None
         if afunc is not None:
             if kind in (CallableKind.ASYNC, CallableKind.ASYNC_GENERATOR):
-                raise TypeError(
-                    "RunnableLambda got an async func and an afunc: give the async one as afunc"
-                )
+                raise TypeError("RunnableLambda got an async func and an afunc: give the async one as afunc")
             afunc_kind = kind_of(afunc)
             if afunc_kind not in (CallableKind.ASYNC, CallableKind.ASYNC_GENERATOR):
                 raise TypeError("RunnableLambda's afunc must be an async function")
@@ -217,9 +212,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         elif kind is CallableKind.GENERATOR:
             out = add_up(self.func(*self._args(input, scope), **kwargs), self.name)
         else:
-            raise InputError(
-                f"{self.name} has only an async function; call ainvoke/astream instead of invoke"
-            )
+            raise InputError(f"{self.name} has only an async function; call ainvoke/astream instead of invoke")
         if isinstance(out, Runnable):
             returned: Runnable[In, Out] = out  # pyright: ignore[reportUnknownVariableType]
             return _run_returned(returned, input, scope)
@@ -246,14 +239,10 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         result: Out = out
         return result
 
-    def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         return run_on_total(inputs, lambda total: self._stream_total(total, scope, kwargs))
 
-    def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         return arun_on_total(inputs, lambda total: self._astream_total(total, scope, kwargs))
 
     def _stream_total(self, total: In, scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
@@ -267,9 +256,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
             return
         yield out
 
-    async def _astream_total(
-        self, total: In, scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
+    async def _astream_total(self, total: In, scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         import asyncio
 
         func, kind = self._async_func()
@@ -299,16 +286,13 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
     def step_invoke_raw(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> object:
         """Call the sync function once, without running a runnable it returns."""
         if self.kind is not CallableKind.SYNC:
-            raise InputError(
-                f"{self.name} has only an async function; call ainvoke/astream instead"
-            )
+            raise InputError(f"{self.name} has only an async function; call ainvoke/astream instead")
         return self.func(*self._args(input, scope), **kwargs)
 
     def _async_func(self) -> tuple[Callable[..., Any], CallableKind]:
         if self.afunc is not None and self.afunc_kind is not None:
             return self.afunc, self.afunc_kind
         return self.func, self.kind
-
 
 
 def _run_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:

@@ -87,15 +87,11 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         values = invoke_branches(scope, self._branches, input)
         return dict(zip(self.steps, values, strict=True))
 
-    async def step_ainvoke(
-        self, input: In, scope: Scope, kwargs: Mapping[str, object]
-    ) -> dict[str, Any]:
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:
         values = await ainvoke_branches(scope, self._branches, input)
         return dict(zip(self.steps, values, strict=True))
 
-    def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> Iterator[dict[str, Any]]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[dict[str, Any]]:
         keys = list(self.steps)
         for i, chunk in stream_branches(scope, self._branches, inputs):
             yield AddableDict({keys[i]: chunk})

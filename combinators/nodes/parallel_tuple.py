@@ -70,9 +70,7 @@ def parallel(a: Runnable[X, A], b: Runnable[X, B], /) -> Runnable[X, tuple[A, B]
 
 
 @overload
-def parallel(
-    a: Runnable[X, A], b: Runnable[X, B], c: Runnable[X, C], /
-) -> Runnable[X, tuple[A, B, C]]: ...
+def parallel(a: Runnable[X, A], b: Runnable[X, B], c: Runnable[X, C], /) -> Runnable[X, tuple[A, B, C]]: ...
 
 
 @overload

@@ -28,7 +28,6 @@ Out = TypeVar("Out", covariant=True)
 V = TypeVar("V")
 
 
-
 @final
 @attrs.frozen(repr=False)
 class RunnableBind(Runnable[In, Out]):
@@ -64,9 +63,7 @@ class RunnableBind(Runnable[In, Out]):
 
         return run_on_total(inputs, run)
 
-    def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         async def run(total: In) -> AsyncIterator[Out]:
             nxt = self._next(await scope.ainvoke(self.first, total, None, kwargs))
             async with closing(scope.astream(nxt, aiter_of((total,)))) as outputs:

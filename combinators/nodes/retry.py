@@ -68,7 +68,12 @@ class RunnableRetry(Runnable[In, Out]):
         return f"{self.bound.receiver_repr()}.with_retry({shown})"
 
     def _next_delay(
-        self, error: BaseException, input: object, attempt: int, waited: float, scope: Scope,
+        self,
+        error: BaseException,
+        input: object,
+        attempt: int,
+        waited: float,
+        scope: Scope,
         earlier: list[BaseException],
     ) -> float:
         """The wait before the next attempt, or raise ``error`` if there is none."""

@@ -81,9 +81,7 @@ class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
     def _route(self, routed: object) -> tuple[Runnable[A, B], A]:
         given = cast(Mapping[str, Any], routed)
         if not isinstance(routed, Mapping) or "key" not in given or "input" not in given:
-            raise InputError(
-                f"{self.name} expects a dict with 'key' and 'input', got {type(given).__name__}"
-            )
+            raise InputError(f"{self.name} expects a dict with 'key' and 'input', got {type(given).__name__}")
         target = self.runnables.get(given["key"])
         if target is None:
             keys = ", ".join(repr(k) for k in self.runnables)

@@ -146,9 +146,7 @@ class RunnableSequence(Runnable[In, Out]):
 
     @overload
     @staticmethod
-    def from_(
-        steps: tuple[Runnable[A, B], Runnable[B, C]], *, name: str | None = None
-    ) -> RunnableSequence[A, C]: ...
+    def from_(steps: tuple[Runnable[A, B], Runnable[B, C]], *, name: str | None = None) -> RunnableSequence[A, C]: ...
 
     @overload
     @staticmethod
@@ -167,9 +165,7 @@ class RunnableSequence(Runnable[In, Out]):
     @overload
     @staticmethod
     def from_(
-        steps: tuple[
-            Runnable[A, B], Runnable[B, C], Runnable[C, D], Runnable[D, E], Runnable[E, F]
-        ],
+        steps: tuple[Runnable[A, B], Runnable[B, C], Runnable[C, D], Runnable[D, E], Runnable[E, F]],
         *,
         name: str | None = None,
     ) -> RunnableSequence[A, F]: ...
@@ -252,9 +248,7 @@ class RunnableSequence(Runnable[In, Out]):
         output: Out = value
         return output
 
-    def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         steps = self.steps
         tags = self._tags
         chunks = scope.stream(steps[0], inputs, tags[0], kwargs)
@@ -262,9 +256,7 @@ class RunnableSequence(Runnable[In, Out]):
             chunks = scope.stream(steps[i], chunks, tags[i])
         return chunks
 
-    def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         steps = self.steps
         tags = self._tags
         chunks = scope.astream(steps[0], inputs, tags[0], kwargs)

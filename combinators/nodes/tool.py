@@ -244,9 +244,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         schema = copy.deepcopy(dict(args_schema))
         return RunnableTool(name, description, schema, None, None, runnable, single_arg)
 
-    def with_reply(
-        self: RunnableTool[A, Q, B, S], reply: Callable[[A, str, str], M]
-    ) -> RunnableTool[A | M, Q, B, S]:
+    def with_reply(self: RunnableTool[A, Q, B, S], reply: Callable[[A, str, str], M]) -> RunnableTool[A | M, Q, B, S]:
         """This tool, answering a tool call that has an id with ``reply(output, id, name)``.
 
         >>> def shout(text: str) -> str:
@@ -422,8 +420,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
                 raise ToolArgumentsError(self.tool_name, (("$", "takes no arguments, got a str"),))
             return {next(iter(properties)): given}
         raise InputError(
-            f"tool {self.tool_name!r} expects a dict of arguments, a str or a tool call, "
-            f"got {type(given).__name__}"
+            f"tool {self.tool_name!r} expects a dict of arguments, a str or a tool call, got {type(given).__name__}"
         )
 
     def _body_input(self, arguments: dict[str, object]) -> object:

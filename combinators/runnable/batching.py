@@ -291,9 +291,7 @@ class RunnableBatching(RunnableCore[In, Out]):
         >>> asyncio.run(main())
         [(0, '1'), (1, '2')]
         """
-        return batches.abatch_as_completed(
-            self, list(inputs), config, kwargs, return_exceptions, progress, executor
-        )
+        return batches.abatch_as_completed(self, list(inputs), config, kwargs, return_exceptions, progress, executor)
 
 
 def _as_result(outcome: A | Exception) -> Success[A] | Failure[Exception]:

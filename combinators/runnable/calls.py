@@ -49,7 +49,6 @@ A = TypeVar("A")
 B = TypeVar("B")
 
 
-
 class _Printer(Protocol):
     """What IPython and hypothesis hand to ``_repr_pretty_``."""
 
@@ -104,9 +103,7 @@ class RunnableCore(Generic[In, Out]):
             written: Out = self.invoke(input, scope.config.for_children(), **kwargs)
             return written
         if not _overrides(self, "step_stream") and not _overrides(self, "stream"):
-            raise NotImplementedError(
-                f"{type(self).__name__} must implement step_invoke or step_stream (or invoke)"
-            )
+            raise NotImplementedError(f"{type(self).__name__} must implement step_invoke or step_stream (or invoke)")
         return add_up(self.step_stream(iter((input,)), scope, kwargs), self.name)
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
@@ -123,16 +120,12 @@ class RunnableCore(Generic[In, Out]):
             return await asyncio.to_thread(self.step_invoke, input, scope, kwargs)
         return self.step_invoke(input, scope, kwargs)
 
-    def step_stream(
-        self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> Iterator[Out]:
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         """Hook: a stream transform (default: add the input up with ``+``, then invoke, or
         the ``stream`` a subclass wrote in the peer's way)."""
         return run_on_total(inputs, lambda total: _stream_total(self, total, scope, kwargs))
 
-    def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``; a peer-style
         ``astream`` if a subclass wrote one)."""
         return arun_on_total(inputs, lambda total: _astream_total(self, total, scope, kwargs))
@@ -176,9 +169,7 @@ class RunnableCore(Generic[In, Out]):
         """
         return entry.invoke(self, input, config, kwargs)
 
-    def ainvoke(
-        self, input: In, config: ConfigLike = None, **kwargs: object
-    ) -> Coroutine[Any, Any, Out]:
+    def ainvoke(self, input: In, config: ConfigLike = None, **kwargs: object) -> Coroutine[Any, Any, Out]:
         """Run once on ``input`` in the running event loop (a coroutine, as from ``async def``).
 
         >>> import asyncio
@@ -211,9 +202,7 @@ class RunnableCore(Generic[In, Out]):
         """
         return entry.astream(self, input, config, kwargs)
 
-    def transform(
-        self, inputs: Iterable[In], config: ConfigLike = None, **kwargs: object
-    ) -> Iterator[Out]:
+    def transform(self, inputs: Iterable[In], config: ConfigLike = None, **kwargs: object) -> Iterator[Out]:
         """Stream output over a stream of input chunks.
 
         >>> from combinators import RunnableLambda
@@ -222,9 +211,7 @@ class RunnableCore(Generic[In, Out]):
         """
         return entry.transform(self, inputs, config, kwargs)
 
-    def atransform(
-        self, inputs: AsyncIterable[In], config: ConfigLike = None, **kwargs: object
-    ) -> AsyncIterator[Out]:
+    def atransform(self, inputs: AsyncIterable[In], config: ConfigLike = None, **kwargs: object) -> AsyncIterator[Out]:
         """Async ``transform``.
 
         >>> import asyncio

@@ -38,6 +38,7 @@ B = TypeVar("B")
 C = TypeVar("C")
 V = TypeVar("V")
 
+
 class Runnable(RunnableWrapping[In, Out]):
     """A typed step of a pipeline: ``In`` in, ``Out`` out (``Out`` chunks when streamed)."""
 
@@ -67,9 +68,7 @@ class Runnable(RunnableWrapping[In, Out]):
     def __or__(self, other: Callable[[Iterator[Out]], Iterator[C]]) -> Runnable[In, C]: ...
 
     @overload
-    def __or__(
-        self, other: Callable[[AsyncIterator[Out]], AsyncIterator[C]]
-    ) -> Runnable[In, C]: ...
+    def __or__(self, other: Callable[[AsyncIterator[Out]], AsyncIterator[C]]) -> Runnable[In, C]: ...
 
     @overload
     def __or__(self, other: Callable[[Out, RunConfig], Awaitable[C]]) -> Runnable[In, C]: ...
@@ -78,9 +77,7 @@ class Runnable(RunnableWrapping[In, Out]):
     def __or__(self, other: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
 
     @overload
-    def __or__(
-        self, other: Mapping[str, Branch[Out]]
-    ) -> Runnable[In, dict[str, Any]]: ...
+    def __or__(self, other: Mapping[str, Branch[Out]]) -> Runnable[In, dict[str, Any]]: ...
 
     def __or__(self, other: object) -> Runnable[In, object]:
         """``a | b`` runs ``a`` then ``b`` on its output (callables and dicts are coerced)."""
@@ -90,9 +87,7 @@ class Runnable(RunnableWrapping[In, Out]):
     def __ror__(self, other: Callable[[Iterator[A]], Iterator[In]]) -> Runnable[A, Out]: ...
 
     @overload
-    def __ror__(
-        self, other: Callable[[AsyncIterator[A]], AsyncIterator[In]]
-    ) -> Runnable[A, Out]: ...
+    def __ror__(self, other: Callable[[AsyncIterator[A]], AsyncIterator[In]]) -> Runnable[A, Out]: ...
 
     @overload
     def __ror__(self, other: Callable[[A], Awaitable[In]]) -> Runnable[A, Out]: ...
@@ -129,22 +124,16 @@ class Runnable(RunnableWrapping[In, Out]):
     def pipe(self, other: Callable[[Out], Never], /, *, name: str | None = None) -> Runnable[In, Never]: ...
 
     @overload
-    def pipe(
-        self, other: Callable[[Out], Awaitable[C]], /, *, name: str | None = None
-    ) -> Runnable[In, C]: ...
+    def pipe(self, other: Callable[[Out], Awaitable[C]], /, *, name: str | None = None) -> Runnable[In, C]: ...
 
     @overload
-    def pipe(
-        self, other: Callable[[Out], Runnable[Out, C]], /, *, name: str | None = None
-    ) -> Runnable[In, C]: ...
+    def pipe(self, other: Callable[[Out], Runnable[Out, C]], /, *, name: str | None = None) -> Runnable[In, C]: ...
 
     @overload
     def pipe(self, other: Callable[[Out], C], /, *, name: str | None = None) -> Runnable[In, C]: ...
 
     @overload
-    def pipe(
-        self, other: Callable[[Iterator[Out]], Iterator[C]], /, *, name: str | None = None
-    ) -> Runnable[In, C]: ...
+    def pipe(self, other: Callable[[Iterator[Out]], Iterator[C]], /, *, name: str | None = None) -> Runnable[In, C]: ...
 
     @overload
     def pipe(
@@ -161,9 +150,7 @@ class Runnable(RunnableWrapping[In, Out]):
     ) -> Runnable[In, C]: ...
 
     @overload
-    def pipe(
-        self, other: Callable[[Out, RunConfig], C], /, *, name: str | None = None
-    ) -> Runnable[In, C]: ...
+    def pipe(self, other: Callable[[Out, RunConfig], C], /, *, name: str | None = None) -> Runnable[In, C]: ...
 
     @overload
     def pipe(
@@ -266,9 +253,7 @@ class Runnable(RunnableWrapping[In, Out]):
     ) -> Runnable[In, dict[str, V] | None]: ...
 
     @overload
-    def pick(
-        self: Runnable[In, Mapping[str, V]], keys: str, *, required: Literal[True]
-    ) -> Runnable[In, V]: ...
+    def pick(self: Runnable[In, Mapping[str, V]], keys: str, *, required: Literal[True]) -> Runnable[In, V]: ...
 
     @overload
     def pick(
@@ -295,9 +280,7 @@ class Runnable(RunnableWrapping[In, Out]):
         """
         return fluent.then(self, fluent.pick(keys, required))
 
-    def assign(
-        self: Runnable[In, Mapping[str, Any]], **mappers: Mapper
-    ) -> Runnable[In, dict[str, Any]]:
+    def assign(self: Runnable[In, Mapping[str, Any]], **mappers: Mapper) -> Runnable[In, dict[str, Any]]:
         """Add keys computed from the output dict to it (each mapper gets the dict, a ``dict``).
 
         >>> from combinators import RunnableLambda
@@ -336,9 +319,7 @@ class Runnable(RunnableWrapping[In, Out]):
         >>> adder.invoke({"a": 1, "b": 2}), adder.args
         (3, {'a': {'type': 'integer'}, 'b': {'type': 'integer'}})
         """
-        return fluent.as_tool(
-            self, name=name, description=description, args_schema=args_schema, arg_types=arg_types
-        )
+        return fluent.as_tool(self, name=name, description=description, args_schema=args_schema, arg_types=arg_types)
 
     # ------------------------------------------------------------------ schemas
 

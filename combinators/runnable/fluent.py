@@ -145,7 +145,6 @@ def schema(runnable: AnyRunnable, which: str) -> dict[str, Any]:
     return input_schema(runnable) if which == "input" else output_schema(runnable)
 
 
-
 def graph(runnable: AnyRunnable) -> Graph:
     """The graph of ``runnable``, containers expanded."""
     from combinators.graph.derive import graph_of

@@ -28,9 +28,7 @@ class RunnableWatching(RunnableBatching[In, Out]):
 
     __slots__ = ()
 
-    def astream_effects(
-        self, input: In, config: ConfigLike = None, **kwargs: object
-    ) -> AsyncIterator[Effect]:
+    def astream_effects(self, input: In, config: ConfigLike = None, **kwargs: object) -> AsyncIterator[Effect]:
         """The run's effect values as they happen: what every projection folds over.
 
         Record them with ``effects.projections.recording.record`` to replay a run later.

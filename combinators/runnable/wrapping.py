@@ -46,9 +46,7 @@ class RunnableWrapping(RunnableWatching[In, Out]):
 
     # ------------------------------------------------------------------ wrappers keep [In, Out]
 
-    def with_config(
-        self, config: ConfigLike = None, **fields: Unpack[RunConfigDict]
-    ) -> RunnableBinding[In, Out]:
+    def with_config(self, config: ConfigLike = None, **fields: Unpack[RunConfigDict]) -> RunnableBinding[In, Out]:
         """Bind config (tags, metadata, run_name, max_concurrency, timeout, ...).
 
         >>> from combinators import RunnableLambda
@@ -134,8 +132,7 @@ class RunnableWrapping(RunnableWatching[In, Out]):
         self,
         policy: RetryPolicy | None = None,
         *,
-        retry_if_exception_type: tuple[type[BaseException], ...]
-        | Callable[[BaseException], bool] = (Exception,),
+        retry_if_exception_type: tuple[type[BaseException], ...] | Callable[[BaseException], bool] = (Exception,),
         wait_exponential_jitter: bool = True,
         exponential_jitter_params: Mapping[str, float] | None = None,
         stop_after_attempt: int = 3,

@@ -93,4 +93,3 @@ def agent_scripts(
         raise ValueError("agent_scripts needs at least one tool (or unknown_tools=True)")
     chosen: st.SearchStrategy[str] = answers if answers is not None else sentences
     return _scripts(tool_args, chosen, max_steps, max_calls, unknown_tools, finish)
-

@@ -144,9 +144,7 @@ PIPE_ASSOCIATIVITY: Final = law(
 )
 MAP_IDENTITY: Final = law("map_identity", "r.map(identity) runs as r", _examples, _map_identity)
 MAP_FUSION: Final = law("map_fusion", "r.map(f).map(g) runs as r.map(g after f)", _examples, _map_fusion)
-BIND_LEFT_IDENTITY: Final = law(
-    "bind_left_identity", "pure(v).bind(k) runs as k(v)", _examples, _bind_left_identity
-)
+BIND_LEFT_IDENTITY: Final = law("bind_left_identity", "pure(v).bind(k) runs as k(v)", _examples, _bind_left_identity)
 BIND_RIGHT_IDENTITY: Final = law("bind_right_identity", "r.bind(pure) runs as r", _examples, _bind_right_identity)
 BIND_ASSOCIATIVITY: Final = law(
     "bind_associativity",

@@ -212,9 +212,7 @@ def check_laws(
     """
     strategy: st.SearchStrategy[Any] = inputs if inputs is not None else inputs_for(runnable)
     chosen = settings if settings is not None else _settings(max_examples)
-    outcomes = tuple(
-        _check_one(law, runnable, strategy, same, stream_total, chosen) for law in _resolve(laws)
-    )
+    outcomes = tuple(_check_one(law, runnable, strategy, same, stream_total, chosen) for law in _resolve(laws))
     return LawReport(repr(runnable), outcomes)
 
 

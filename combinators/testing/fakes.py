@@ -81,9 +81,7 @@ def chat_models(
     return models()
 
 
-def documents(
-    texts: st.SearchStrategy[str] | None = None, *, with_ids: bool = False
-) -> st.SearchStrategy[Document]:
+def documents(texts: st.SearchStrategy[str] | None = None, *, with_ids: bool = False) -> st.SearchStrategy[Document]:
     """``Document`` values: short contents, a little metadata, optionally an id.
 
     >>> from hypothesis import find

@@ -58,6 +58,7 @@ _QUERY: Final = object()  # a retriever's query text
 class _PromptVariables:
     names: tuple[str, ...]
 
+
 _declared: dict[int, object] = {}
 
 

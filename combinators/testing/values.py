@@ -124,4 +124,3 @@ def functions(input_type: type[A], output_type: type[B]) -> st.SearchStrategy[Ca
             f" pairs with functions: {known}"
         )
     return st.sampled_from(found)
-

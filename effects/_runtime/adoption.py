@@ -26,9 +26,7 @@ import attrs
 from effects.values import Effect, RunInfo
 
 
-def adopted(
-    effects: Iterable[Effect], under: RunInfo | None, metadata: Mapping[str, object]
-) -> Iterator[Effect]:
+def adopted(effects: Iterable[Effect], under: RunInfo | None, metadata: Mapping[str, object]) -> Iterator[Effect]:
     """``effects`` of foreign runs, re-parented below ``under`` (or kept as roots when
     ``under`` is None) and with ``metadata`` added to every foreign run (``metadata`` wins
     over a foreign key of the same name: it says where the run happened)."""

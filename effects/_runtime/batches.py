@@ -223,9 +223,7 @@ def batch_as_completed(
         finally:
             CURRENT_SCOPE.reset(token)
 
-    runner = shared_pool().submit(
-        run_indexed, work, count, limit=_limit(scopes), return_exceptions=True
-    )
+    runner = shared_pool().submit(run_indexed, work, count, limit=_limit(scopes), return_exceptions=True)
     try:
         for _ in range(count):
             i, value = done.get()

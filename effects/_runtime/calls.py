@@ -27,6 +27,7 @@ In = TypeVar("In")
 Out = TypeVar("Out")
 T = TypeVar("T")
 
+
 def invoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Out:
     """Run ``node`` once, synchronously."""
     if config is None and CURRENT_SCOPE.get() is None:
@@ -69,9 +70,7 @@ def stream(
     return chunks if view is None else shown(view, chunks)
 
 
-def transform(
-    node: Step[In, Out], inputs: Iterable[In], config: object, kwargs: Mapping[str, object]
-) -> Iterator[Out]:
+def transform(node: Step[In, Out], inputs: Iterable[In], config: object, kwargs: Mapping[str, object]) -> Iterator[Out]:
     """Stream ``node``'s output over a stream of input chunks."""
     scope = call_scope(node, config, ())
     return _in_scope(scope, scope.stream(node, iter(inputs), None, kwargs))

@@ -85,9 +85,7 @@ class _AsyncBuffer:
         return taken
 
 
-def aobserve(
-    node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]
-) -> AsyncIterator[Effect]:
+def aobserve(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> AsyncIterator[Effect]:
     """The effects of running ``node`` on ``input`` (streamed), as they happen."""
     return aobserve_projected(node, input, config, kwargs, _itself)
 
@@ -182,9 +180,7 @@ class _ThreadBuffer:
             self.lock.notify_all()
 
 
-def observe(
-    node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]
-) -> Iterator[Effect]:
+def observe(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Iterator[Effect]:
     """Sync ``aobserve``: the chain runs in a producer thread, effects arrive here."""
     buffer = _ThreadBuffer()
 

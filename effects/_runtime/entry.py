@@ -20,9 +20,7 @@ from effects._runtime.observers import Observer, awaiting
 from effects._runtime.scope import PLAIN_SCOPE, Scope
 
 
-def entry_scope(
-    config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call"
-) -> Scope:
+def entry_scope(config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call") -> Scope:
     """The scope a public call (``invoke``, ``stream``, ...) starts its root run in.
 
     Inside a running step, the call becomes a child of that step's run and
@@ -50,18 +48,14 @@ def entry_scope(
     if config.max_concurrency is not None:
         limiters = (*limiters, Limiter(config.max_concurrency))
     if config.timeout is not None:
-        deadline = earlier(
-            deadline, Deadline(clock.monotonic() + config.timeout, owner, config.timeout)
-        )
+        deadline = earlier(deadline, Deadline(clock.monotonic() + config.timeout, owner, config.timeout))
     run = None if ambient is None else ambient.run
     merged = merge_configs(base, config.for_children())
     root = config if (config.run_name or config.run_id) else None
     return Scope(merged, observers, run, limiters, deadline, root, listeners)
 
 
-def _traced(
-    config: RunConfig, observers: tuple[Observer, ...], owner: str
-) -> tuple[RunConfig, tuple[Observer, ...]]:
+def _traced(config: RunConfig, observers: tuple[Observer, ...], owner: str) -> tuple[RunConfig, tuple[Observer, ...]]:
     """Turn a ``tracing`` entry into its observer; the entries never reach the runs.
 
     (``progress`` is shown by the batch or stream call that read it.)

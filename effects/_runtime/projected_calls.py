@@ -36,9 +36,7 @@ def _unknown_version(version: str) -> ValueError:
     return ValueError(f"stream_events version must be 'v1' or 'v2', got {version!r}")
 
 
-def _log_fold(
-    diff: bool, with_streamed_output_list: bool, filter: EventFilter
-) -> RunLogPatches | RunLogStates:
+def _log_fold(diff: bool, with_streamed_output_list: bool, filter: EventFilter) -> RunLogPatches | RunLogStates:
     kind = RunLogPatches if diff else RunLogStates
     return kind(filter, with_streamed_output_list=with_streamed_output_list)
 

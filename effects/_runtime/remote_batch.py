@@ -49,18 +49,14 @@ def ship(
                 None if run is None else attrs.evolve(run, parent_ids=()),
                 run is None or not run.parent_ids,
                 seen[1],
-                None
-                if deadline is None
-                else (deadline.at - scope.clock.monotonic(), deadline.owner, deadline.seconds),
+                None if deadline is None else (deadline.at - scope.clock.monotonic(), deadline.owner, deadline.seconds),
             )
         )
         if index == 0 and item.limiters:
             window = min(limiter.size for limiter in item.limiters)
         # Observers a binding added (listeners) watch the item's run too.
         adopters.append(
-            scope
-            if item.observers is scope.observers
-            else Scope(scope.config, item.observers, scope.run, (), None)
+            scope if item.observers is scope.observers else Scope(scope.config, item.observers, scope.run, (), None)
         )
     return BatchJob(step, tuple(items), shared, window, asynchronous), adopters
 

@@ -101,11 +101,7 @@ class Scope:
         # A plain scope hands itself to children: nobody observes, nothing limits,
         # and the config is the default one, so nested calls need no context either.
         self.plain = (
-            not observers
-            and not limiters
-            and deadline is None
-            and root_config is None
-            and config is EMPTY_CONFIG
+            not observers and not limiters and deadline is None and root_config is None and config is EMPTY_CONFIG
         )
 
     @property
@@ -176,9 +172,7 @@ class Scope:
             return node.step_ainvoke(input, self, kwargs)
         return self._ainvoke(node, input, tag, kwargs)
 
-    async def _ainvoke(
-        self, node: Step[In, Out], input: In, tag: str | None, kwargs: Mapping[str, object]
-    ) -> Out:
+    async def _ainvoke(self, node: Step[In, Out], input: In, tag: str | None, kwargs: Mapping[str, object]) -> Out:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None:
             if not node.is_leaf:
@@ -280,9 +274,7 @@ class Scope:
             timeout=self.config.timeout,
             executor=self.config.executor,
         )
-        return Scope(
-            config, self.observers, self.run, self.limiters, self.deadline, listeners=self.listeners
-        )
+        return Scope(config, self.observers, self.run, self.limiters, self.deadline, listeners=self.listeners)
 
     # ---------------------------------------------------------------- live chunks
 
@@ -394,9 +386,7 @@ class Scope:
         for observer in self.observers:
             observer.emit(effect)
 
-    def failure(
-        self, node: Step[In, Out], input: In | Nothing, shown: object, error: BaseException
-    ) -> RunFailed:
+    def failure(self, node: Step[In, Out], input: In | Nothing, shown: object, error: BaseException) -> RunFailed:
         """The effect of this run failing (a tool run names the tool call it answered)."""
         run = self.run_info()
         call_id = node.tool_call_id(input) if run.run_type == "tool" and input is not NOTHING else None
@@ -425,9 +415,7 @@ class Scope:
                 if isinstance(awaitable, Coroutine):
                     awaitable.close()  # never awaited: close it, or Python warns
             if pending:
-                raise InputError(
-                    f"{self.run_info().name} has async listeners: run it with ainvoke or astream"
-                )
+                raise InputError(f"{self.run_info().name} has async listeners: run it with ainvoke or astream")
 
     def check_deadline(self) -> None:
         deadline = self.deadline

@@ -201,6 +201,7 @@ def stream_run(
     if held:
         yield from held
 
+
 async def astream_run(
     self: Scope,
     node: Step[In, Out],

@@ -114,9 +114,7 @@ class EventsV1:
         return [_sub_run_event(effect, seen)]
 
 
-def _root_event(
-    effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _Seen
-) -> list[V1StreamEvent]:
+def _root_event(effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _Seen) -> list[V1StreamEvent]:
     run = effect.run
     if isinstance(effect, RunStarted):
         data: EventData = {} if effect.input is NO_INPUT else {"input": effect.input}
@@ -150,9 +148,7 @@ def _root_event(
     return []  # the peer's stream raises the root's error instead of an event
 
 
-def _sub_run_event(
-    effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _Seen
-) -> V1StreamEvent:
+def _sub_run_event(effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _Seen) -> V1StreamEvent:
     run = effect.run
     data: EventData = {}
     if isinstance(effect, RunStarted):
@@ -188,9 +184,7 @@ def _event(name: str, run: RunInfo, seen: _Seen, data: EventData) -> V1StreamEve
     }
 
 
-def stream_events_v1(
-    effects: Iterable[Effect], filter: EventFilter = NO_FILTER
-) -> Iterator[V1StreamEvent]:
+def stream_events_v1(effects: Iterable[Effect], filter: EventFilter = NO_FILTER) -> Iterator[V1StreamEvent]:
     """The v1 events of a sequence of effects, lazily.
 
     >>> from uuid import UUID

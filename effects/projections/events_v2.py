@@ -257,9 +257,7 @@ def _error(effect: RunFailed, seen: _Seen, with_input: bool) -> RunErrorEvent:
     }
 
 
-def stream_events_v2(
-    effects: Iterable[Effect], filter: EventFilter = NO_FILTER
-) -> Iterator[StreamEvent]:
+def stream_events_v2(effects: Iterable[Effect], filter: EventFilter = NO_FILTER) -> Iterator[StreamEvent]:
     """The v2 events of a sequence of effects, lazily.
 
     >>> from uuid import UUID

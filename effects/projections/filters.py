@@ -111,10 +111,7 @@ class EventFilter:
             included = (
                 (self.include_names is not None and name in self.include_names)
                 or (self.include_types is not None and run_type in self.include_types)
-                or (
-                    self.include_tags is not None
-                    and any(tag in self.include_tags for tag in tags)
-                )
+                or (self.include_tags is not None and any(tag in self.include_tags for tag in tags))
             )
         if not included:
             return False

@@ -171,9 +171,7 @@ _CACHE_LIMIT: Final = 4096
 def _is_secret_type(cls: type) -> bool:
     known = _SECRET_TYPES.get(cls)
     if known is None:
-        known = getattr(cls, "__redacted__", None) is not None or any(
-            base.__name__ == "Secret" for base in cls.__mro__
-        )
+        known = getattr(cls, "__redacted__", None) is not None or any(base.__name__ == "Secret" for base in cls.__mro__)
         if len(_SECRET_TYPES) >= _CACHE_LIMIT:  # classes made on the fly must not pile up
             _SECRET_TYPES.clear()
         _SECRET_TYPES[cls] = known
@@ -237,9 +235,7 @@ def _error_message(error: BaseException) -> str:
     return message
 
 
-def _encode_hooked(
-    value: object, hook: Callable[[object], object], depth: int, active: set[int]
-) -> JsonValue:
+def _encode_hooked(value: object, hook: Callable[[object], object], depth: int, active: set[int]) -> JsonValue:
     try:
         shown = hook(value)
     except Exception:
@@ -306,9 +302,7 @@ def _encode_members(value: object, depth: int, active: set[int]) -> JsonValue:
     return {"type": "repr", "repr": safe_repr(value)}
 
 
-def _encode_record(
-    value: object, fields: tuple[tuple[str, str], ...], depth: int, active: set[int]
-) -> JsonValue:
+def _encode_record(value: object, fields: tuple[tuple[str, str], ...], depth: int, active: set[int]) -> JsonValue:
     out: dict[str, JsonValue] = {"type": type(value).__name__}
     for attribute, key in fields:
         out[key] = _encode(getattr(value, attribute), depth, active)
@@ -331,9 +325,7 @@ def _attrs_fields(cls: type) -> tuple[tuple[str, str], ...]:
     if known is None:
         taken = {"type"}
         known = tuple(
-            (field.name, _output_key(field.name, taken))
-            for field in attrs.fields(cls)
-            if field.repr is not False
+            (field.name, _output_key(field.name, taken)) for field in attrs.fields(cls) if field.repr is not False
         )
         _remember(cls, known)
     return known
@@ -345,11 +337,7 @@ def _dataclass_fields(cls: type) -> tuple[tuple[str, str], ...]:
         import dataclasses  # only once a dataclass shows up (keeps the import cheap)
 
         taken = {"type"}
-        known = tuple(
-            (field.name, _output_key(field.name, taken))
-            for field in dataclasses.fields(cls)
-            if field.repr
-        )
+        known = tuple((field.name, _output_key(field.name, taken)) for field in dataclasses.fields(cls) if field.repr)
         _remember(cls, known)
     return known
 

@@ -249,13 +249,9 @@ def _config_style(listener: Listener | None) -> Literal["none", "keyword", "posi
     return "positional" if len(required) == 2 else "none"
 
 
-def _check_listener(
-    _instance: object, attribute: attrs.Attribute[Listener | None], value: Listener | None
-) -> None:
+def _check_listener(_instance: object, attribute: attrs.Attribute[Listener | None], value: Listener | None) -> None:
     if value is not None and not callable(value):
-        raise TypeError(
-            f"with_listeners {attribute.name} must be callable or None, got {type(value).__name__}"
-        )
+        raise TypeError(f"with_listeners {attribute.name} must be callable or None, got {type(value).__name__}")
 
 
 @final
@@ -292,13 +288,7 @@ class ListenerSpec:
         >>> spec.dispatch(ListenerCall("on_start", run), RunConfig(tags=("t",)))
         RunConfig(tags=('t',))
         """
-        listener = (
-            self.on_start
-            if call.kind == "on_start"
-            else self.on_end
-            if call.kind == "on_end"
-            else self.on_error
-        )
+        listener = self.on_start if call.kind == "on_start" else self.on_end if call.kind == "on_end" else self.on_error
         if listener is None:
             return None
         style = _config_style(listener)

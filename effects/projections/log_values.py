@@ -34,8 +34,7 @@ _OP_KINDS: Final = ("add", "remove", "replace", "move", "copy", "test")
 def _checked_op(op: object, where: str) -> PatchOp:
     if not is_mapping(op):
         raise TypeError(
-            f"{where} must be a dict like {{'op': 'add', 'path': '/a', 'value': 1}},"
-            f" got {type(op).__name__}"
+            f"{where} must be a dict like {{'op': 'add', 'path': '/a', 'value': 1}}, got {type(op).__name__}"
         )
     encoded: dict[str, object] = {str(k): v for k, v in op.items()}
     kind = encoded.get("op")

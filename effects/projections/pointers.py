@@ -72,4 +72,3 @@ def own_path(doc: object, pointer: str) -> object:
             break
         parent = child
     return root
-

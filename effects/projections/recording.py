@@ -242,9 +242,7 @@ class _Line:
 
     __slots__ = ("_record", "_number", "_runs")
 
-    def __init__(
-        self, record: object, number: int, runs: dict[str, tuple[JsonValue, RunInfo]]
-    ) -> None:
+    def __init__(self, record: object, number: int, runs: dict[str, tuple[JsonValue, RunInfo]]) -> None:
         if not isinstance(record, dict):
             raise ValueError(f"recording line {number} must be a JSON object")
         self._record: dict[str, JsonValue] = record

@@ -99,9 +99,7 @@ class RunLogPatches:
 
     __slots__ = ("_filter", "_with_list", "_root", "_total", "_entries", "_counts")
 
-    def __init__(
-        self, filter: EventFilter = NO_FILTER, *, with_streamed_output_list: bool = True
-    ) -> None:
+    def __init__(self, filter: EventFilter = NO_FILTER, *, with_streamed_output_list: bool = True) -> None:
         expect_filter("RunLogPatches filter", filter)
         self._filter = filter
         self._with_list = with_streamed_output_list
@@ -265,9 +263,7 @@ class RunLogStates:
 
     __slots__ = ("_patches", "_log")
 
-    def __init__(
-        self, filter: EventFilter = NO_FILTER, *, with_streamed_output_list: bool = True
-    ) -> None:
+    def __init__(self, filter: EventFilter = NO_FILTER, *, with_streamed_output_list: bool = True) -> None:
         self._patches = RunLogPatches(filter, with_streamed_output_list=with_streamed_output_list)
         self._log = RunLog.of_json((), None)
 

@@ -245,9 +245,7 @@ class SseParser:
 
 def _frame_json(frame: SseFrame) -> JsonValue:
     if frame.event not in (None, "data"):
-        raise ValueError(
-            f"text/event-stream frame has unknown event {frame.event!r}; expected 'data' or 'end'"
-        )
+        raise ValueError(f"text/event-stream frame has unknown event {frame.event!r}; expected 'data' or 'end'")
     text = frame.data or ""
     try:
         decoded: JsonValue = json.loads(text)

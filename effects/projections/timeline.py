@@ -150,7 +150,7 @@ class Timeline:
             f' viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, Menlo, monospace" font-size="12">',
             f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
             f'<text x="12" y="22" font-size="14" font-weight="bold">{_escape(top_name)}'
-            f' — {_duration(span)}, {len(rows)} runs</text>',
+            f" — {_duration(span)}, {len(rows)} runs</text>",
         ]
         parts += [
             f'<rect x="0" y="{_TOP + i * _ROW}" width="{width}" height="{_ROW}" fill="#f4f4f8"/>'

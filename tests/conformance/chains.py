@@ -195,11 +195,7 @@ DOCUMENTS = (
 def retrieve(question: str) -> list[dict[str, str]]:
     """A retriever-like step: the documents sharing a word with the question."""
     asked = {w.strip("?.,").lower() for w in question.split()}
-    return [
-        dict(d)
-        for d in DOCUMENTS
-        if asked & {w.strip("?.,").lower() for w in d["page_content"].split()}
-    ]
+    return [dict(d) for d in DOCUMENTS if asked & {w.strip("?.,").lower() for w in d["page_content"].split()}]
 
 
 def format_prompt(inputs: dict[str, Any]) -> str:
@@ -243,9 +239,7 @@ def generators(lib: Library) -> Any:
 
 def retrieval(lib: Library) -> Any:
     """The seed's retrieval shape: {retriever, passthrough} | format | token stream."""
-    inputs = lib.RunnableParallel(
-        context=lambda_pair(lib, retrieve, turns=SLOW), question=lib.RunnablePassthrough()
-    )
+    inputs = lib.RunnableParallel(context=lambda_pair(lib, retrieve, turns=SLOW), question=lib.RunnablePassthrough())
     return inputs | lambda_pair(lib, format_prompt) | transform_pair(lib, answer_tokens)
 
 

@@ -50,11 +50,7 @@ Transform = Callable[[Json], Json]
 def drop_error_events(transcript: Json) -> Json:
     """DESIGN 4: v2 adds ``on_<type>_error`` for a failed run (the peer has none except
     ``on_tool_error``: its stream just ends and the iterator raises)."""
-    items = [
-        e
-        for e in transcript["items"]
-        if not (e["event"].endswith("_error") and e["event"] != "on_tool_error")
-    ]
+    items = [e for e in transcript["items"] if not (e["event"].endswith("_error") and e["event"] != "on_tool_error")]
     return {**transcript, "items": items}
 
 
@@ -180,12 +176,8 @@ reference (none of the current scenarios hits one)."""
 
 # ---------------------------------------------------------------- helpers
 
-CASES = [
-    pytest.param(s, p, id=f"{s.name}.{p}") for s in SCENARIOS for p in PROJECTIONS
-]
-EVENT_CASES = [
-    pytest.param(s, p, id=f"{s.name}.{p}") for s in SCENARIOS for p in PROJECTIONS if p != "log"
-]
+CASES = [pytest.param(s, p, id=f"{s.name}.{p}") for s in SCENARIOS for p in PROJECTIONS]
+EVENT_CASES = [pytest.param(s, p, id=f"{s.name}.{p}") for s in SCENARIOS for p in PROJECTIONS if p != "log"]
 
 
 def load_golden(scenario: Scenario, projection: str) -> Json:
@@ -214,9 +206,7 @@ def key_orders(value: Json) -> Json:
     return None
 
 
-def first_difference(
-    ours_items: list[Json], peer_items: list[Json], labels: tuple[str, str] = ("ours", "peer")
-) -> str:
+def first_difference(ours_items: list[Json], peer_items: list[Json], labels: tuple[str, str] = ("ours", "peer")) -> str:
     for i, (a, b) in enumerate(zip(ours_items, peer_items)):
         if a != b:
             return f"item {i}:\n  {labels[0]}: {json.dumps(a)}\n  {labels[1]}: {json.dumps(b)}"

@@ -130,9 +130,14 @@ def test_with_openai_base_url_the_example_runs_on_a_server(monkeypatch: pytest.M
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
         lines = asyncio.run(example().run("What is 6 * 7?", "v2"))
         bodies = server.bodies
-    assert "Starting tool: calculator with inputs: {\"expression\": \"6 * 7\"}" in lines
+    assert 'Starting tool: calculator with inputs: {"expression": "6 * 7"}' in lines
     assert "Tool output was: 42" in lines
     assert "Tokens: It| is| 42." in lines
     assert lines[-2] == "Agent output was: It is 42."
     assert [t["function"]["name"] for t in bodies[0]["tools"]] == ["search_archive", "calculator"]
-    assert bodies[1]["messages"][-1] == {"role": "tool", "content": "42", "tool_call_id": "call_1", "name": "calculator"}
+    assert bodies[1]["messages"][-1] == {
+        "role": "tool",
+        "content": "42",
+        "tool_call_id": "call_1",
+        "name": "calculator",
+    }

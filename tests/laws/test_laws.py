@@ -52,9 +52,7 @@ def test_bind_right_identity(m: Runnable[int, int], x: int) -> None:
 
 
 @given(int_chains(), int_chains(), int_chains(), ints)
-def test_bind_associativity(
-    m: Runnable[int, int], k1: Runnable[int, int], k2: Runnable[int, int], x: int
-) -> None:
+def test_bind_associativity(m: Runnable[int, int], k1: Runnable[int, int], k2: Runnable[int, int], x: int) -> None:
     def f(value: int) -> Runnable[int, int]:
         return k1.map(lambda out: out * 3 + value)
 

@@ -64,9 +64,7 @@ def nested(shape: list[int], leaf: Runnable[int, int]) -> Runnable[int, Any]:
     """A tree: each level a parallel map of ``width`` children, then an `each` of leaves."""
     node: Runnable[int, Any] = leaf
     for width in shape:
-        node = RunnableParallel({f"k{i}": node for i in range(width)}) | RunnableLambda(
-            lambda d: 1
-        )
+        node = RunnableParallel({f"k{i}": node for i in range(width)}) | RunnableLambda(lambda d: 1)
     return node
 
 
@@ -76,9 +74,7 @@ def nested(shape: list[int], leaf: Runnable[int, int]) -> Runnable[int, Any]:
     st.integers(min_value=1, max_value=4),
     st.integers(min_value=1, max_value=6),
 )
-def test_max_concurrency_bounds_leaves_in_nested_async_shapes(
-    shape: list[int], limit: int, items: int
-) -> None:
+def test_max_concurrency_bounds_leaves_in_nested_async_shapes(shape: list[int], limit: int, items: int) -> None:
     counter = InFlight()
     chain = nested(shape, async_leaf(counter))
     out = asyncio.run(chain.abatch(list(range(items)), {"max_concurrency": limit}))
@@ -92,9 +88,7 @@ def test_max_concurrency_bounds_leaves_in_nested_async_shapes(
     st.integers(min_value=1, max_value=3),
     st.integers(min_value=1, max_value=5),
 )
-def test_max_concurrency_bounds_leaves_in_nested_sync_shapes(
-    shape: list[int], limit: int, items: int
-) -> None:
+def test_max_concurrency_bounds_leaves_in_nested_sync_shapes(shape: list[int], limit: int, items: int) -> None:
     counter = InFlight()
     chain = nested(shape, sync_leaf(counter))
     out = chain.batch(list(range(items)), {"max_concurrency": limit})
@@ -254,7 +248,12 @@ def _ones(d: Any) -> int:
     return 1
 
 
-def build(plan: Plan, counter: InFlight, leaf: Callable[[InFlight], Runnable[int, int]], call: Callable[[Plan, InFlight], Runnable[int, int]]) -> Runnable[int, int]:
+def build(
+    plan: Plan,
+    counter: InFlight,
+    leaf: Callable[[InFlight], Runnable[int, int]],
+    call: Callable[[Plan, InFlight], Runnable[int, int]],
+) -> Runnable[int, int]:
     """The plan's chain, with ``leaf`` for the counted leaves and ``call`` for the calls."""
     kind = plan[0]
     if kind == "leaf":

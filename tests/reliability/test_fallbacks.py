@@ -42,9 +42,7 @@ def test_exception_key_never_changes_the_callers_dict(data: dict[str, int]) -> N
         received.append(x)
         return "ok"
 
-    r = fail_with(ZeroDivisionError("z")).with_fallbacks(
-        [RunnableLambda(fallback)], exception_key="__error__"
-    )
+    r = fail_with(ZeroDivisionError("z")).with_fallbacks([RunnableLambda(fallback)], exception_key="__error__")
     assert r.invoke(data) == "ok"
     assert data == original
     assert isinstance(received[0]["__error__"], ZeroDivisionError)
@@ -69,9 +67,7 @@ def test_base_exceptions_are_never_handled() -> None:
 
 
 def test_all_failing_raises_the_primary_error_with_the_others_recorded() -> None:
-    r = fail_with(ValueError("primary")).with_fallbacks(
-        [fail_with(KeyError("second")), fail_with(TypeError("third"))]
-    )
+    r = fail_with(ValueError("primary")).with_fallbacks([fail_with(KeyError("second")), fail_with(TypeError("third"))])
     with pytest.raises(ValueError, match="primary") as info:
         r.invoke(1)
     assert info.value.__notes__ == [

@@ -183,11 +183,7 @@ def test_attempts_after_the_first_are_tagged_in_events() -> None:
     r = RunnableLambda(script).with_retry(wait_exponential_jitter=False)
 
     async def main() -> list[tuple[str, list[str]]]:
-        return [
-            (e["event"], list(e["tags"]))
-            async for e in r.astream_events(1)
-            if e["event"] == "on_chain_start"
-        ]
+        return [(e["event"], list(e["tags"])) async for e in r.astream_events(1) if e["event"] == "on_chain_start"]
 
     starts = asyncio.run(main())
     assert starts[0][1] == []  # the retry run itself

@@ -94,9 +94,7 @@ def _use_chat(model: Any) -> None:
     asyncio.run(both())
 
 
-def test_a_loaded_chat_model_sends_no_environment_secret(
-    server: FakeOpenAIServer, canaries: dict[str, str]
-) -> None:
+def test_a_loaded_chat_model_sends_no_environment_secret(server: FakeOpenAIServer, canaries: dict[str, str]) -> None:
     server.responder = _reply
     payload = dumps(ChatOpenAI(model="m", base_url=server.url, max_retries=0, timeout=5.0))
     model = loads(payload, allowed=[ChatOpenAI])
@@ -138,9 +136,7 @@ def test_a_model_nested_in_a_loaded_value_sends_no_environment_secret(
     assert _leaks(server, canaries) == []
 
 
-def test_a_model_built_in_code_may_use_the_environment(
-    server: FakeOpenAIServer, canaries: dict[str, str]
-) -> None:
+def test_a_model_built_in_code_may_use_the_environment(server: FakeOpenAIServer, canaries: dict[str, str]) -> None:
     # The positive control: the code chose the address, so the environment's key goes there.
     server.responder = _reply
     model = ChatOpenAI(model="m", base_url=server.url, max_retries=0, timeout=5.0)

@@ -38,9 +38,7 @@ names = st.sampled_from(["a", "b", "name", "x1"])
 
 @st.composite
 def fstring_templates(draw: st.DrawFn) -> tuple[str, list[str | tuple[str]]]:
-    pieces: list[str | tuple[str]] = draw(
-        st.lists(st.text(alphabet="xy -") | names.map(lambda n: (n,)), max_size=6)
-    )
+    pieces: list[str | tuple[str]] = draw(st.lists(st.text(alphabet="xy -") | names.map(lambda n: (n,)), max_size=6))
     source = "".join(p if isinstance(p, str) else "{" + p[0] + "}" for p in pieces)
     return source, pieces
 

@@ -29,7 +29,11 @@ def test_all_equals_the_public_names() -> None:
 
 @pytest.mark.parametrize(
     "cls",
-    [getattr(testing, n) for n in testing.__all__ if inspect.isclass(getattr(testing, n)) and attrs.has(getattr(testing, n))],
+    [
+        getattr(testing, n)
+        for n in testing.__all__
+        if inspect.isclass(getattr(testing, n)) and attrs.has(getattr(testing, n))
+    ],
     ids=lambda c: c.__name__,
 )
 def test_every_exported_value_class_is_final_and_frozen(cls: type[Any]) -> None:

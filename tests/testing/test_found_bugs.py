@@ -21,7 +21,9 @@ def boom(x: int) -> int:
 
 
 def test_stream_keeps_an_error_raised_before_a_retry_step() -> None:
-    chain = RunnableLambda(boom) | RunnableLambda(steps.inc).with_retry(stop_after_attempt=2, wait_exponential_jitter=False)
+    chain = RunnableLambda(boom) | RunnableLambda(steps.inc).with_retry(
+        stop_after_attempt=2, wait_exponential_jitter=False
+    )
     with pytest.raises(ValueError, match="upstream"):
         list(chain.stream(1))
 
@@ -33,7 +35,9 @@ def test_stream_keeps_an_error_raised_before_a_fallbacks_step() -> None:
 
 
 def test_events_stay_nested_when_the_input_of_a_retry_fails() -> None:
-    chain = RunnableLambda(boom) | RunnableLambda(steps.inc).with_retry(stop_after_attempt=2, wait_exponential_jitter=False)
+    chain = RunnableLambda(boom) | RunnableLambda(steps.inc).with_retry(
+        stop_after_attempt=2, wait_exponential_jitter=False
+    )
     assert_laws(chain, laws=["events"], max_examples=5)
 
 

@@ -40,13 +40,9 @@ def test_random_chains_keep_the_algebraic_laws(law: Law) -> None:
     check()
 
 
-
-
 @pytest.mark.parametrize(
     "law",
-    [
-        law for law in RUNTIME_LAWS
-    ],
+    [law for law in RUNTIME_LAWS],
     ids=lambda law: law.key,
 )
 def test_random_chains_with_scripted_failures_keep_the_runtime_laws(law: Law) -> None:

@@ -166,7 +166,9 @@ def test_a_flaky_stream_fails_before_its_first_chunk() -> None:
     with pytest.raises(ScriptedFailure):
         next(stream)
     assert list(flaky.stream("a b")) == ["a ", "b "]
-    retried = Flaky(RunnableLambda(steps.words), failures=1).with_retry(stop_after_attempt=2, wait_exponential_jitter=False)
+    retried = Flaky(RunnableLambda(steps.words), failures=1).with_retry(
+        stop_after_attempt=2, wait_exponential_jitter=False
+    )
     assert list(retried.stream("a b")) == ["a ", "b "]
 
 

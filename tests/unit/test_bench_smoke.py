@@ -14,7 +14,9 @@ def _boom() -> int:
 def test_sides_are_timed_and_failures_reported() -> None:
     out = compare_sync(
         {"ours": lambda: 1, "peer": _boom, "floor": None, "wrong": lambda: 2},
-        repeat=2, target=0.0, expect=1,
+        repeat=2,
+        target=0.0,
+        expect=1,
     )
     ours = out["ours"]
     assert isinstance(ours, Stat) and len(ours.samples) == 2
@@ -40,11 +42,9 @@ def test_budget_verdicts() -> None:
 
 
 def test_report_renders_rows_and_budgets() -> None:
-    res = Results(Settings.make(quick=True), ours="not built", peer="not installed",
-                  log=lambda _line: None)
+    res = Results(Settings.make(quick=True), ours="not built", peer="not installed", log=lambda _line: None)
     row = res.add("W1", "invoke µs/call", "µs", {"ours": 2.0, "peer": 100.0, "floor": 0.1})
     res.budget("W1", "invoke: ours/peer time", row.ratio("peer"), "<=", 1 / 50)
-    meta = {"ours": "n/a", "peer": "n/a", "python": "3", "cpu_count": 2, "quick": True,
-            "loadavg_before": [0.0]}
+    meta = {"ours": "n/a", "peer": "n/a", "python": "3", "cpu_count": 2, "quick": True, "loadavg_before": [0.0]}
     text = render(res, meta)
     assert "0.02 = 1/50" in text and "PASS" in text

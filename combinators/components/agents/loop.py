@@ -305,7 +305,6 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
             progress.calls += 1  # the call was made (its run shows the cancellation)
             return None
 
-
     # ------------------------------------------------------------------ runnable hooks
 
     def step_stream(

@@ -70,7 +70,9 @@ def _to_tool_errors(value: ToolErrorPolicy) -> ToolErrorPolicy:
         if not is_subclass(kind, Exception):
             raise InputValueError(f"LoopPolicy tool_errors keys must be Exception classes, got {kind!r}")
         if handling not in _HANDLINGS:
-            raise InputValueError(f"LoopPolicy tool_errors[{kind.__name__}] must be 'to_model' or 'raise', got {handling!r}")
+            raise InputValueError(
+                f"LoopPolicy tool_errors[{kind.__name__}] must be 'to_model' or 'raise', got {handling!r}"
+            )
     return dict(value)
 
 

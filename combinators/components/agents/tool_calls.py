@@ -58,7 +58,9 @@ def plan(message: AIMessage, tools: Mapping[str, RunnableTool[Any]]) -> list[Pla
     planned: list[PlannedCall] = []
     for call in message.tool_calls:
         tool = tools.get(call.name)
-        planned.append(PlannedCall(call, tool, None if tool is not None else UnknownToolError(call.name, tuple(sorted(tools)))))
+        planned.append(
+            PlannedCall(call, tool, None if tool is not None else UnknownToolError(call.name, tuple(sorted(tools))))
+        )
     for bad in message.invalid_tool_calls:
         call = ToolCall(bad.name or "", {}, id=bad.id)
         planned.append(PlannedCall(call, None, MalformedToolCallError(bad.name, bad.args)))

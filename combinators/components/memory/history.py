@@ -21,7 +21,6 @@ from typing import Protocol, final, runtime_checkable
 from combinators.components.messages import Message
 
 
-
 @runtime_checkable
 class ChatHistory(Protocol):
     """One session's messages: read them all, add one turn atomically, clear them.

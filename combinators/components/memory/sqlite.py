@@ -113,8 +113,7 @@ def _connected(path: str) -> Generator[sqlite3.Connection, None, None]:
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
             raise ChatHistoryError(
-                f"{path} is a chat history of schema version {version}; this library reads version"
-                f" {SCHEMA_VERSION}"
+                f"{path} is a chat history of schema version {version}; this library reads version {SCHEMA_VERSION}"
             )
         yield connection
     except sqlite3.OperationalError as error:
@@ -123,8 +122,7 @@ def _connected(path: str) -> Generator[sqlite3.Connection, None, None]:
         raise ChatHistoryError(f"the chat history {path} cannot be used: {error}") from error
     except sqlite3.DatabaseError as error:  # "file is not a database", "disk image is malformed"
         raise ChatHistoryError(
-            f"{path} is not a readable chat history (corrupt, or not a SQLite file): {error};"
-            " it was left as it is"
+            f"{path} is not a readable chat history (corrupt, or not a SQLite file): {error}; it was left as it is"
         ) from error
     finally:
         connection.close()

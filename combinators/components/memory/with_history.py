@@ -63,7 +63,9 @@ def _messages_in(value: object, key: str | None, what: str) -> list[Message]:
         given = value
         chosen = key if key is not None else (next(iter(given)) if len(given) == 1 else what)
         if chosen not in given:
-            raise InputError(f"RunnableWithMessageHistory expects the {what} messages under {chosen!r}, got keys {list(given)}")
+            raise InputError(
+                f"RunnableWithMessageHistory expects the {what} messages under {chosen!r}, got keys {list(given)}"
+            )
         value = given[chosen]
     kind = type(value).__name__
     if isinstance(value, str):
@@ -76,10 +78,7 @@ def _messages_in(value: object, key: str | None, what: str) -> list[Message]:
             items = list(items[0])
         if all(isinstance(m, BaseMessage) for m in items):
             return cast(list[Message], items)
-    raise InputError(
-        f"RunnableWithMessageHistory expects {what} as a str, a message or a list of messages,"
-        f" got {kind}"
-    )
+    raise InputError(f"RunnableWithMessageHistory expects {what} as a str, a message or a list of messages, got {kind}")
 
 
 @final

@@ -29,9 +29,8 @@ from combinators.components.messages.values import (
 )
 from effects.authoring import is_list_or_tuple, is_mapping
 
-def get_buffer_string(
-    messages: Iterable[Message], *, human_prefix: str = "Human", ai_prefix: str = "AI"
-) -> str:
+
+def get_buffer_string(messages: Iterable[Message], *, human_prefix: str = "Human", ai_prefix: str = "AI") -> str:
     """The conversation as text, one ``Speaker: text`` line per message.
 
     >>> get_buffer_string([SystemMessage("s"), HumanMessage("h"), AIMessage("a")])
@@ -75,15 +74,14 @@ def message_to_dict(message: Message) -> dict[str, object]:
     }
     if isinstance(message, (AIMessage, AIMessageChunk)):
         data["tool_calls"] = [
-            {"name": c.name, "args": _plain(c.args), "id": c.id, "type": "tool_call"}
-            for c in message.tool_calls
+            {"name": c.name, "args": _plain(c.args), "id": c.id, "type": "tool_call"} for c in message.tool_calls
         ]
         data["invalid_tool_calls"] = [
             {"name": c.name, "args": c.args, "id": c.id, "error": c.error, "type": "invalid_tool_call"}
             for c in message.invalid_tool_calls
         ]
-        data["usage_metadata"] = None if message.usage_metadata is None else _plain(
-            attrs.asdict(message.usage_metadata)
+        data["usage_metadata"] = (
+            None if message.usage_metadata is None else _plain(attrs.asdict(message.usage_metadata))
         )
     if isinstance(message, AIMessageChunk):
         data["tool_call_chunks"] = [
@@ -104,9 +102,7 @@ _EXACT_MESSAGE_CLASSES: Final[frozenset[type]] = frozenset(MESSAGE_CLASSES)
 
 def _from_role(role: str, content: object, extra: Mapping[str, object], source: object) -> Message:
     if not isinstance(content, (str, list, tuple)):
-        raise TypeError(
-            f"message content must be a str or a list of parts, got {type(content).__name__} in {source!r}"
-        )
+        raise TypeError(f"message content must be a str or a list of parts, got {type(content).__name__} in {source!r}")
     body = cast(ContentLike, content)
     rest = dict(extra)
     additional = dict(checked_mapping(rest.pop("additional_kwargs", None) or {}, "'additional_kwargs'"))
@@ -176,8 +172,7 @@ def coerce_to_messages(values: Iterable[object]) -> tuple[Message, ...]:
     if isinstance(values, str) or is_mapping(values):
         kind = type(values).__name__
         raise TypeError(
-            f"coerce_to_messages expects a sequence of message-likes, got a {kind}; "
-            "wrap a single message in a list"
+            f"coerce_to_messages expects a sequence of message-likes, got a {kind}; wrap a single message in a list"
         )
     # Messages are the usual items (a prompt's own, a history): kept as they are after
     # a look at their type, without a call each.

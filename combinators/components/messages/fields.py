@@ -35,13 +35,10 @@ def to_content(value: ContentLike) -> Content:
                 parts.append(dict(part))
             else:
                 raise TypeError(
-                    "message content parts must be str or mappings (content blocks), "
-                    f"got {type(part).__name__}"
+                    f"message content parts must be str or mappings (content blocks), got {type(part).__name__}"
                 )
         return tuple(parts)
-    raise TypeError(
-        f"message content must be a str or a sequence of parts, got {type(value).__name__}"
-    )
+    raise TypeError(f"message content must be a str or a sequence of parts, got {type(value).__name__}")
 
 
 def to_mapping(value: Mapping[str, object] | None) -> Mapping[str, object]:

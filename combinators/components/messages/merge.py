@@ -42,14 +42,10 @@ def merge_dicts(left: Mapping[str, object], right: Mapping[str, object]) -> dict
         elif value is None:
             continue
         elif type(current) is not type(value):
-            raise TypeError(
-                f"cannot merge key {key!r}: {type(current).__name__} and {type(value).__name__}"
-            )
+            raise TypeError(f"cannot merge key {key!r}: {type(current).__name__} and {type(value).__name__}")
         elif isinstance(current, str):
             assert isinstance(value, str)
-            if (key == "index" and current.startswith("lc_")) or (
-                key in _KEEP_IF_EQUAL and current == value
-            ):
+            if (key == "index" and current.startswith("lc_")) or (key in _KEEP_IF_EQUAL and current == value):
                 continue
             merged[key] = current + value
         elif isinstance(current, dict):
@@ -145,9 +141,7 @@ def merge_tool_call_chunks(
     for chunk in right:
         if chunk.index is not None:
             for position, existing in enumerate(merged):
-                if existing.index == chunk.index and (
-                    not existing.id or not chunk.id or existing.id == chunk.id
-                ):
+                if existing.index == chunk.index and (not existing.id or not chunk.id or existing.id == chunk.id):
                     merged[position] = attrs.evolve(
                         existing,
                         name=joined(existing.name, chunk.name),

@@ -59,8 +59,6 @@ if TYPE_CHECKING:
     from combinators.components.messages.coercion import message_to_dict as message_to_dict
 
 
-
-
 @final
 @attrs.frozen
 class ToolCall:
@@ -136,6 +134,7 @@ def _to_usage(value: UsageMetadata | Mapping[str, object] | None) -> UsageMetada
     if value is None or isinstance(value, UsageMetadata):
         return value
     usage = checked_mapping(value, "usage_metadata")
+
     def count(key: str) -> int:
         return checked_optional(usage.get(key), int, f"usage_metadata[{key!r}]") or 0
 
@@ -185,7 +184,9 @@ def _to_tool_call_chunks(
     for value in values:
         if not isinstance(value, ToolCallChunk):
             chunk = checked_mapping(value, "a tool call chunk")
-            name, args, call_id = (checked_optional(chunk.get(k), str, f"tool call chunk {k!r}") for k in ("name", "args", "id"))
+            name, args, call_id = (
+                checked_optional(chunk.get(k), str, f"tool call chunk {k!r}") for k in ("name", "args", "id")
+            )
             index = checked_optional(chunk.get("index"), int, "tool call chunk 'index'")
             value = ToolCallChunk(name, args, call_id, index)
         chunks.append(value)
@@ -212,12 +213,8 @@ class BaseMessage:
     content: Content = attrs.field(converter=to_content)
     id: str | None = attrs.field(default=None, kw_only=True)
     name: str | None = attrs.field(default=None, kw_only=True)
-    additional_kwargs: Mapping[str, object] = attrs.field(
-        factory=no_items, converter=to_mapping, kw_only=True
-    )
-    response_metadata: Mapping[str, object] = attrs.field(
-        factory=no_items, converter=to_mapping, kw_only=True
-    )
+    additional_kwargs: Mapping[str, object] = attrs.field(factory=no_items, converter=to_mapping, kw_only=True)
+    response_metadata: Mapping[str, object] = attrs.field(factory=no_items, converter=to_mapping, kw_only=True)
 
     def __attrs_pre_init__(self) -> None:
         if type(self) is BaseMessage:
@@ -279,9 +276,7 @@ class AIMessage(BaseMessage):
     type: ClassVar[str] = "ai"
     role_prefix: ClassVar[str] = "AI"
 
-    tool_calls: tuple[ToolCall, ...] = attrs.field(
-        default=(), converter=_to_tool_calls, kw_only=True
-    )
+    tool_calls: tuple[ToolCall, ...] = attrs.field(default=(), converter=_to_tool_calls, kw_only=True)
     invalid_tool_calls: tuple[InvalidToolCall, ...] = attrs.field(
         default=(), converter=_to_invalid_tool_calls, kw_only=True
     )
@@ -320,9 +315,7 @@ class AIMessageChunk(BaseMessage):
     type: ClassVar[str] = "AIMessageChunk"
     role_prefix: ClassVar[str] = "AI"
 
-    tool_call_chunks: tuple[ToolCallChunk, ...] = attrs.field(
-        default=(), converter=_to_tool_call_chunks, kw_only=True
-    )
+    tool_call_chunks: tuple[ToolCallChunk, ...] = attrs.field(default=(), converter=_to_tool_call_chunks, kw_only=True)
     usage_metadata: UsageMetadata | None = attrs.field(default=None, converter=_to_usage, kw_only=True)
     chunk_position: Literal["last"] | None = attrs.field(default=None, kw_only=True)
 
@@ -464,7 +457,16 @@ def _whole(
 class _Sum:
     """The fields of a sum of chunks, merged by the peer's rules (``merge``)."""
 
-    __slots__ = ("chunks", "content", "id", "name", "additional_kwargs", "response_metadata", "tool_call_chunks", "usage")
+    __slots__ = (
+        "chunks",
+        "content",
+        "id",
+        "name",
+        "additional_kwargs",
+        "response_metadata",
+        "tool_call_chunks",
+        "usage",
+    )
 
     def __init__(self, first: AIMessageChunk, others: Sequence[AIMessageChunk]) -> None:
         chunks = self.chunks = (first, *others)

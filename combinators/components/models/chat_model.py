@@ -55,7 +55,6 @@ ChatOutput: TypeAlias = "AIMessage | AIMessageChunk"
 """What a chat model gives: an ``AIMessage`` from ``invoke``, chunks from ``stream``."""
 
 
-
 def to_messages(value: object, model: str) -> list[Message]:
     """The messages a model input stands for.
 
@@ -183,9 +182,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         """Hook: the reply to ``messages``."""
         raise NotImplementedError(f"{type(self).__name__} must implement _generate")
 
-    async def _agenerate(
-        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
-    ) -> AIMessage:
+    async def _agenerate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         """Hook: async ``_generate`` (default: the sync one, inline)."""
         return self._generate(messages, stop, **kwargs)
 
@@ -262,9 +259,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         """Traces show the provider, the model and its options (``model_params``)."""
         return model_params(self, kwargs)
 
-    def step_invoke(
-        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]
-    ) -> ChatOutput:
+    def step_invoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]) -> ChatOutput:
         stop, options = split_options(kwargs, self.name)
         messages = to_messages(input, self.name)
         if self._invoke_streams(scope, options):
@@ -272,9 +267,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         reply = self._generate(messages, stop, **options)
         return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))
 
-    async def step_ainvoke(
-        self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]
-    ) -> ChatOutput:
+    async def step_ainvoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]) -> ChatOutput:
         stop, options = split_options(kwargs, self.name)
         messages = to_messages(input, self.name)
         if self._invoke_streams(scope, options):
@@ -392,4 +385,3 @@ class SimpleChatModel(BaseChatModel, fields=False):
 async def _async_iter(chunks: Iterator[AIMessageChunk]) -> AsyncIterator[AIMessageChunk]:
     for chunk in chunks:
         yield chunk
-

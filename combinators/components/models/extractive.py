@@ -77,11 +77,7 @@ class ExtractiveChatModel(BaseChatModel):
             [Document(s, {"order": i}) for i, s in enumerate(sentences)],
             stopwords=ENGLISH_STOPWORDS,
         )
-        hits = [
-            (doc, score)
-            for doc, score in index.search(question, self.max_sentences)
-            if score > self.min_score
-        ]
+        hits = [(doc, score) for doc, score in index.search(question, self.max_sentences) if score > self.min_score]
         if not hits:
             return NO_ANSWER
         # Keep the context's own order, so a multi-sentence answer reads as written.

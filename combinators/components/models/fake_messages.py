@@ -45,7 +45,9 @@ def _message(value: AIMessage | str) -> AIMessage:
 
 def _responses(values: object) -> tuple[AIMessage, ...]:
     if isinstance(values, (str, AIMessage)) or not isinstance(values, (list, tuple)):
-        raise TypeError(f"FakeMessagesListChatModel's responses must be a list of messages, got {type(values).__name__}")
+        raise TypeError(
+            f"FakeMessagesListChatModel's responses must be a list of messages, got {type(values).__name__}"
+        )
     return tuple(_message(v) for v in values)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
 
 

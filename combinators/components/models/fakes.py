@@ -73,9 +73,7 @@ class Script:
                     self.replies += (cast(Reply, drawn),)
             if self.position >= len(self.replies):
                 if not self.cycle or not self.replies:
-                    raise IndexError(
-                        f"the fake model's script is exhausted ({len(self.replies)} replies)"
-                    )
+                    raise IndexError(f"the fake model's script is exhausted ({len(self.replies)} replies)")
                 self.position = 0
             reply = self.replies[self.position]
             self.position += 1
@@ -215,9 +213,7 @@ class FakeListChatModel(BaseChatModel):
     sleep: float | None = attrs.field(default=0.0, converter=_seconds)
     error_on_chunk_number: int | None = None
     i: int = 0
-    script: Script = attrs.field(
-        eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True)
-    )
+    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True))
 
     @property
     def _llm_type(self) -> str:
@@ -271,9 +267,7 @@ class FakeListLLM(LLM):
     responses: Sequence[str] = attrs.field(converter=texts)
     i: int = 0
     sleep: float | None = None
-    script: Script = attrs.field(
-        eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True)
-    )
+    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True))
 
     @property
     def _llm_type(self) -> str:

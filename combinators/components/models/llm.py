@@ -29,7 +29,6 @@ from effects.authoring import closing
 from effects.authoring import run_on_total
 
 
-
 def to_prompt_text(value: object, model: str) -> str:
     """The text a model input stands for.
 

@@ -297,9 +297,7 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
     def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(reply_text(input, self.name))
 
-    async def step_ainvoke(
-        self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]
-    ) -> T:
+    async def step_ainvoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(reply_text(input, self.name))
 
     def step_stream(

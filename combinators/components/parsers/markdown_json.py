@@ -33,5 +33,7 @@ def parse_and_check_json_markdown(text: str, expected_keys: Sequence[str]) -> di
     found = cast("dict[str, Any]", value)
     for key in expected_keys:
         if key not in found:
-            raise OutputParserError(f"Got invalid return object. Expected key `{key}` to be present, but got {found}", text)
+            raise OutputParserError(
+                f"Got invalid return object. Expected key `{key}` to be present, but got {found}", text
+            )
     return found

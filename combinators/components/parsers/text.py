@@ -78,9 +78,7 @@ class StrOutputParser(Runnable[str | BaseMessage, str]):
     def step_invoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]) -> str:
         return reply_text(input, self.name)
 
-    async def step_ainvoke(
-        self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]
-    ) -> str:
+    async def step_ainvoke(self, input: str | BaseMessage, scope: Scope, kwargs: Mapping[str, object]) -> str:
         return reply_text(input, self.name)
 
     def step_stream(

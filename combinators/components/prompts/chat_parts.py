@@ -50,7 +50,6 @@ from combinators.components.prompts.values import ChatPromptValue
 from effects.authoring import is_a, is_list_or_tuple
 
 
-
 def shown_fields(value: attrs.AttrsInstance, first: str) -> str:
     """``Class(first, name=value, ...)``: the constructor call, with only non-default fields.
 
@@ -339,9 +338,7 @@ class MessagesPlaceholder:
         elif is_list_or_tuple(value):
             messages = list(coerce_to_messages(value))
         else:
-            raise ValueError(
-                f"variable {name} should be a list of base messages, got {value!r} of type {type(value)}"
-            )
+            raise ValueError(f"variable {name} should be a list of base messages, got {value!r} of type {type(value)}")
         if self.n_messages is not None:
             messages = messages[len(messages) - self.n_messages :] if self.n_messages else []
         return messages

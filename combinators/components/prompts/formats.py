@@ -37,9 +37,7 @@ TemplateFormat: TypeAlias = Literal["f-string", "mustache", "jinja2"]
 TEMPLATE_FORMATS: Final = ("f-string", "mustache", "jinja2")
 
 
-def missing_variables_error(
-    owner: str, expected: Sequence[str], received: Sequence[str]
-) -> KeyError:
+def missing_variables_error(owner: str, expected: Sequence[str], received: Sequence[str]) -> KeyError:
     """The peer's error for a prompt input that lacks some variables.
 
     >>> missing_variables_error("PromptTemplate", ["a", "b"], ["a"]).args[0].splitlines()[0]
@@ -97,7 +95,9 @@ def _parse_fstring(source: str) -> tuple[str | _Placeholder, ...]:
             end = source.find("}", i + 1)
             nested = source.find("{", i + 1)
             if end < 0:
-                raise ValueError(f"unclosed '{{' in f-string template {excerpt(source)}; write '{{{{' for a literal brace")
+                raise ValueError(
+                    f"unclosed '{{' in f-string template {excerpt(source)}; write '{{{{' for a literal brace"
+                )
             field = source[i + 1 : end]
             if not field.isidentifier() or (0 <= nested < end):
                 raise ValueError(
@@ -131,8 +131,6 @@ class _FString:
     def render(self, values: Mapping[str, object]) -> str:
         # str() only: never format(), never a second formatting pass over the result.
         return "".join(p if isinstance(p, str) else str(values[p.name]) for p in self.pieces)
-
-
 
 
 # -- jinja2 (opt-in, sandboxed) -------------------------------------------------------------

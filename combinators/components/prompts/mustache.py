@@ -112,9 +112,7 @@ def _parse_mustache(source: str) -> tuple[_MustacheNode, ...]:
                 raise ValueError(f"mustache section {name!r} closed but never opened, in template {excerpt(source)}")
             open_name, path, inverted, children = stack.pop()
             if open_name != name:
-                raise ValueError(
-                    f"mustache section {open_name!r} closed by {name!r}, in template {excerpt(source)}"
-                )
+                raise ValueError(f"mustache section {open_name!r} closed by {name!r}, in template {excerpt(source)}")
             stack[-1][3].append(_Section(path, inverted, tuple(children)))
         else:
             if not name:
@@ -125,7 +123,6 @@ def _parse_mustache(source: str) -> tuple[_MustacheNode, ...]:
     if emitted < len(source):
         stack[0][3].append(source[emitted:])
     return tuple(stack[0][3])
-
 
 
 def _lookup(path: tuple[str, ...], scopes: Sequence[object]) -> object:

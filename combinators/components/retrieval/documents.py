@@ -77,9 +77,7 @@ class Document:
     page_content: str = attrs.field(validator=_check_page_content)
     # Excluded from the hash (dicts are unhashable); equal documents still hash equal
     # because equality compares the metadata as well.
-    metadata: Mapping[str, object] = attrs.field(
-        factory=dict[str, object], converter=_copy_metadata, hash=False
-    )
+    metadata: Mapping[str, object] = attrs.field(factory=dict[str, object], converter=_copy_metadata, hash=False)
     id: str | None = attrs.field(default=None, validator=_check_id)
 
     def __repr__(self) -> str:

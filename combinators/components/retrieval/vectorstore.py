@@ -251,9 +251,7 @@ class InMemoryVectorStore:
             raise ValueError(f"{name}.embed_documents returned {len(vectors)} vectors for {len(docs)} texts")
         return vectors
 
-    def add_documents(
-        self, documents: Iterable[Document], *, ids: Sequence[str] | None = None
-    ) -> InMemoryVectorStore:
+    def add_documents(self, documents: Iterable[Document], *, ids: Sequence[str] | None = None) -> InMemoryVectorStore:
         """A new store with the documents embedded and added (see `add_vectors` for ids).
 
         >>> from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
@@ -365,9 +363,7 @@ class InMemoryVectorStore:
         vector = await self.embeddings.aembed_query(check_query(query))
         return self.similarity_search_by_vector_with_score(vector, k, filter)
 
-    async def asimilarity_search(
-        self, query: str, k: int = 4, filter: DocumentFilter | None = None
-    ) -> list[Document]:
+    async def asimilarity_search(self, query: str, k: int = 4, filter: DocumentFilter | None = None) -> list[Document]:
         """Async `similarity_search`.
 
         >>> import asyncio
@@ -376,7 +372,6 @@ class InMemoryVectorStore:
         []
         """
         return [document for document, _ in await self.asimilarity_search_with_score(query, k, filter)]
-
 
     def as_retriever(self, k: int = 4, filter: DocumentFilter | None = None) -> VectorStoreRetriever:
         """This store (as it is now) as a retriever of the `k` most similar documents.

@@ -91,7 +91,9 @@ class BaseTool(Runnable[Any, Any], DeclaredFields):
         summary = self.description
         coroutine: Callable[..., Awaitable[object]] = self._arun
         if not own_sync:
-            return StructuredTool.from_function(coroutine=coroutine, name=self.name, description=summary, args_schema=schema)
+            return StructuredTool.from_function(
+                coroutine=coroutine, name=self.name, description=summary, args_schema=schema
+            )
         sync: Callable[..., object] = self._run
         return StructuredTool.from_function(sync, coroutine, self.name, summary, args_schema=schema)
 

@@ -169,8 +169,7 @@ def _plan(func: Callable[..., object], name: str, descriptions: Mapping[str, str
             continue
         if param.kind is param.POSITIONAL_ONLY:
             raise InputError(
-                f"tool {name!r} calls its function with keyword arguments; "
-                f"parameter {param.name!r} is positional-only"
+                f"tool {name!r} calls its function with keyword arguments; parameter {param.name!r} is positional-only"
             )
         if hint is RunConfig:
             config_param = param.name

@@ -169,7 +169,9 @@ def tool_to_openai(tool: ToolSpec, *, strict: bool | None = None) -> dict[str, A
     if isinstance(tool, ToolLike):
         return _function(tool.name, tool.description, _parameters(tool.tool_call_schema()), strict)
     if callable(tool):
-        return _function(getattr(tool, "__name__", type(tool).__name__), _description(tool), function_parameters(tool), strict)
+        return _function(
+            getattr(tool, "__name__", type(tool).__name__), _description(tool), function_parameters(tool), strict
+        )
     raise TypeError(
         f"cannot make a tool of a {type(tool).__name__}: give a tool, a JSON Schema dict or a typed function"
     )

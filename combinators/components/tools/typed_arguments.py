@@ -36,7 +36,12 @@ import attrs
 from combinators.authoring import ArgumentTypeError, strict_validator, type_schema
 
 _SCALARS: frozenset[object] = frozenset({str, bool, type(None)})
-_FROM_ARRAY: dict[type, typing.Callable[[list[object]], object]] = {list: list, set: set, frozenset: frozenset, tuple: tuple}
+_FROM_ARRAY: dict[type, typing.Callable[[list[object]], object]] = {
+    list: list,
+    set: set,
+    frozenset: frozenset,
+    tuple: tuple,
+}
 
 
 @functools.lru_cache(maxsize=256)
@@ -160,9 +165,7 @@ def _class(cls: type[Any], value: object, path: str) -> object:
         hints = get_type_hints(cls)
         fields = {field.name: field for field in attrs.fields(cls) if field.init}
         members = _declared(cls, value, path, fields)
-        built = {
-            fields[name].alias: typed(hints.get(name, Any), x, _key(path, name)) for name, x in members.items()
-        }
+        built = {fields[name].alias: typed(hints.get(name, Any), x, _key(path, name)) for name, x in members.items()}
         try:
             return cls(**built)
         except (TypeError, ValueError) as error:  # its own validators or converters refused it

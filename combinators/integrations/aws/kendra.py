@@ -212,9 +212,7 @@ def kendra_client(region_name: str) -> KendraClient:
     try:
         boto3 = importlib.import_module("boto3")
     except ImportError as error:
-        raise ImportError(
-            "AmazonKendraRetriever needs boto3: pip install 'combinators[aws]'"
-        ) from error
+        raise ImportError("AmazonKendraRetriever needs boto3: pip install 'combinators[aws]'") from error
     return cast("KendraClient", boto3.client("kendra", region_name=region_name))
 
 
@@ -287,9 +285,7 @@ def _attributes(attributes: Sequence[DocumentAttributeOutputTypeDef]) -> dict[st
 
 
 def _document(title: str, excerpt: str, source: str | None, attributes: dict[str, AttributeValue]) -> Document:
-    content = (f"Document Title: {title}\n" if title else "") + (
-        f"Document Excerpt: \n{excerpt}\n" if excerpt else ""
-    )
+    content = (f"Document Title: {title}\n" if title else "") + (f"Document Excerpt: \n{excerpt}\n" if excerpt else "")
     metadata = {"source": source, "title": title, "excerpt": excerpt, "document_attributes": attributes}
     return Document(content, metadata)
 

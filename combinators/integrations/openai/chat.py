@@ -209,9 +209,7 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
             )
         return completion_to_message(completion.to_dict())
 
-    async def _agenerate(
-        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
-    ) -> AIMessage:
+    async def _agenerate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         model, wire, body = self._request(messages, stop, False, kwargs)
         with self._typed_errors(model):
             completion = await self._async_client().chat.completions.create(

@@ -87,8 +87,7 @@ def import_openai() -> ModuleType:
         return importlib.import_module("openai")
     except ImportError as error:
         raise ImportError(
-            "ChatOpenAI and OpenAIEmbeddings need the openai package: "
-            "pip install 'combinators[openai]'"
+            "ChatOpenAI and OpenAIEmbeddings need the openai package: pip install 'combinators[openai]'"
         ) from error
 
 

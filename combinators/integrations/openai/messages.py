@@ -77,12 +77,8 @@ def message_to_openai(message: Message) -> _Json:
         wire = {"role": "user", "content": _content_to_openai(message.content)}
     elif isinstance(message, AIMessage | AIMessageChunk):
         calls = [
-            _tool_call_to_openai(call.id, call.name, json.dumps(dict(call.args)))
-            for call in message.tool_calls
-        ] + [
-            _tool_call_to_openai(call.id, call.name, call.args or "")
-            for call in message.invalid_tool_calls
-        ]
+            _tool_call_to_openai(call.id, call.name, json.dumps(dict(call.args))) for call in message.tool_calls
+        ] + [_tool_call_to_openai(call.id, call.name, call.args or "") for call in message.invalid_tool_calls]
         # With tool calls and no text, OpenAI wants null content rather than "".
         empty = message.content in ("", ())
         wire = {"role": "assistant", "content": None if calls and empty else _content_to_openai(message.content)}

@@ -72,9 +72,7 @@ def schema_of(schema: type[Any] | Mapping[str, Any]) -> dict[str, Any]:
         return dict(schema)
     found = type_schema(schema)
     if found.get("type") != "object":
-        raise TypeError(
-            f"structured output needs an attrs class, a TypedDict or a JSON Schema dict, got {schema!r}"
-        )
+        raise TypeError(f"structured output needs an attrs class, a TypedDict or a JSON Schema dict, got {schema!r}")
     return found
 
 
@@ -183,4 +181,3 @@ class StructuredOutputParser(Runnable[ChatOutput, T], Generic[T]):
 
     def step_invoke(self, input: ChatOutput, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(_text(input))
-

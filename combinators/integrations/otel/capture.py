@@ -43,9 +43,7 @@ def input_item(operation: str | None, value: object, config: OtelConfig) -> Item
     return semconv.INPUT, fit(data, limit)
 
 
-def output_item(
-    operation: str | None, data: JsonValue, finish_reason: str | None, config: OtelConfig
-) -> Item:
+def output_item(operation: str | None, data: JsonValue, finish_reason: str | None, config: OtelConfig) -> Item:
     """The attribute for a run's output (``data``: its JSON form, not yet redacted)."""
     clean = config.redactor.clean(data)
     limit = config.max_content_chars
@@ -62,9 +60,7 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def place(
-    span: Span, item: Item, at_ns: int, operation: str | None, *, on_spans: bool, on_events: bool
-) -> None:
+def place(span: Span, item: Item, at_ns: int, operation: str | None, *, on_spans: bool, on_events: bool) -> None:
     """Record ``item`` on ``span``: as an attribute, an event at ``at_ns``, or both."""
     key, text = item
     if on_spans:

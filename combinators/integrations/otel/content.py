@@ -80,9 +80,7 @@ def message(data: JsonValue) -> dict[str, JsonValue]:
     role = _ROLES.get(kind, "user") if isinstance(kind, str) else "user"
     content = data.get("content", "")
     if role == "tool":
-        parts: list[JsonValue] = [
-            {"type": "tool_call_response", "id": data.get("tool_call_id"), "response": content}
-        ]
+        parts: list[JsonValue] = [{"type": "tool_call_response", "id": data.get("tool_call_id"), "response": content}]
     else:
         parts = [*_parts(content), *_tool_calls(data)]
     shown: dict[str, JsonValue] = {"role": role, "parts": parts}

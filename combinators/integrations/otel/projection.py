@@ -193,7 +193,9 @@ class OtelProjection:
             attributes=attributes,
             start_time=at_ns,
         )
-        record = opened[run_key] = _Open(span, run_key if parent is None else parent.root_id, shape.operation, effect.at)
+        record = opened[run_key] = _Open(
+            span, run_key if parent is None else parent.root_id, shape.operation, effect.at
+        )
         if self._captures:
             record.captured = captured
             if captured and self._config.on_events:
@@ -254,9 +256,7 @@ class OtelProjection:
         if self._metrics is not None and record.operation in MODEL_OPERATIONS:
             self._measure(self._metrics, record, effect, found)
 
-    def _measure(
-        self, metrics: GenAiMetrics, record: _Open, effect: RunEnded | RunFailed, found: Attributes
-    ) -> None:
+    def _measure(self, metrics: GenAiMetrics, record: _Open, effect: RunEnded | RunFailed, found: Attributes) -> None:
         attributes = dict(record.metered)
         for name in _METRIC_END_NAMES:
             if name in found:
@@ -345,4 +345,3 @@ def _error_type(error: BaseException) -> str:
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-

@@ -118,10 +118,7 @@ class Redactor:
         if isinstance(data, list):
             return [self._walk(item) for item in data]
         if isinstance(data, dict):
-            return {
-                key: REDACTED if self.secret_key(key) else self._walk(item)
-                for key, item in data.items()
-            }
+            return {key: REDACTED if self.secret_key(key) else self._walk(item) for key, item in data.items()}
         return data
 
 

@@ -50,6 +50,7 @@ _REQUEST: Final = (
     ("seed", semconv.REQUEST_SEED, (int,)),
 )
 
+
 def _string(params: Mapping[str, object], key: str) -> str | None:
     value = params.get(key)
     return value if isinstance(value, str) and value else None
@@ -69,9 +70,7 @@ def _request(params: Mapping[str, object], redactor: Redactor) -> Attributes:
     return found
 
 
-def metadata_attributes(
-    metadata: Mapping[str, object], keys: tuple[str, ...], redactor: Redactor
-) -> Attributes:
+def metadata_attributes(metadata: Mapping[str, object], keys: tuple[str, ...], redactor: Redactor) -> Attributes:
     """``lcel.metadata.<key>`` for the allowed keys with plain values, redacted.
 
     >>> metadata_attributes({"user": "ann", "api_key": "sk-12345678ab", "n": 2}, ("user", "api_key", "n"), Redactor())
@@ -168,9 +167,7 @@ class SpanShapes:
         return shape
 
 
-def _operation(
-    run: RunInfo, known: tuple[str, SpanKind], attributes: Attributes, redactor: Redactor
-) -> SpanStart:
+def _operation(run: RunInfo, known: tuple[str, SpanKind], attributes: Attributes, redactor: Redactor) -> SpanStart:
     operation, kind = known
     attributes[semconv.OPERATION_NAME] = operation
     params = run.params
@@ -190,9 +187,7 @@ def _operation(
     return SpanStart(f"{operation} {model or run.name}", kind, operation, attributes)
 
 
-def _tool(
-    attributes: Attributes, run: RunInfo, params: Mapping[str, object], redactor: Redactor
-) -> Attributes:
+def _tool(attributes: Attributes, run: RunInfo, params: Mapping[str, object], redactor: Redactor) -> Attributes:
     attributes[semconv.TOOL_NAME] = run.name
     attributes[semconv.TOOL_TYPE] = "function"
     description = _string(params, "description")

@@ -64,7 +64,9 @@ def _path(path: str) -> str:
 
 def _routes(served: Served) -> list[BaseRoute]:
     base = "" if served.path == "/" else served.path
-    routes: list[BaseRoute] = [Route(f"{base}/{name}", PostRoute(served, name), methods=["POST"]) for name in POST_ROUTES]
+    routes: list[BaseRoute] = [
+        Route(f"{base}/{name}", PostRoute(served, name), methods=["POST"]) for name in POST_ROUTES
+    ]
     runnable = served.runnable
     schemas = {
         "input_schema": lambda: dict(served.input_check.schema),
@@ -146,4 +148,6 @@ def mount(app: Starlette, path: str, runnable: Runnable[Any, Any], **settings: U
     base = "" if served.path == "/" else served.path
     for route in _routes(served):
         app.router.routes.append(route)
-    app.router.routes.append(Route(f"{base}/openapi.json", JsonPage(served, lambda: openapi_document([served])), methods=["GET"]))
+    app.router.routes.append(
+        Route(f"{base}/openapi.json", JsonPage(served, lambda: openapi_document([served])), methods=["GET"])
+    )

@@ -116,7 +116,9 @@ def optional_bool(body: Mapping[str, object], key: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise invalid(f"{key!r} must be true or false", problem(("body", key), f"expected a boolean, got {_kind(value)}", "type"))
+        raise invalid(
+            f"{key!r} must be true or false", problem(("body", key), f"expected a boolean, got {_kind(value)}", "type")
+        )
     return value
 
 

@@ -86,7 +86,9 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
     name = _name(served.path)
     schemas[f"{name}Input"] = dict(served.input_check.schema)
     schemas[f"{name}Output"] = served.runnable.output_schema()
-    schemas[f"{name}Config"] = config_schema(served.policy, served.runnable.config_schema()) | {"title": f"{name}Config"}
+    schemas[f"{name}Config"] = config_schema(served.policy, served.runnable.config_schema()) | {
+        "title": f"{name}Config"
+    }
     one: dict[str, Any] = {
         "type": "object",
         "properties": {"input": _ref(f"{name}Input"), "config": _ref(f"{name}Config"), "kwargs": {"type": "object"}},
@@ -103,7 +105,10 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
         "required": ["inputs"],
     }
     metadata: dict[str, Any] = {"type": "object", "properties": {"run_id": {"type": "string"}}}
-    sse: dict[str, Any] = {"description": "server-sent events: metadata, data..., end or error", "content": {"text/event-stream": {}}}
+    sse: dict[str, Any] = {
+        "description": "server-sent events: metadata, data..., end or error",
+        "content": {"text/event-stream": {}},
+    }
     filtered = {**one, "properties": {**one["properties"], **_FILTERS}}
     events = {**filtered, "properties": {**filtered["properties"], "version": {"enum": ["v1", "v2"]}}}
     base = served.path.rstrip("/")

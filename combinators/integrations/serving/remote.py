@@ -139,7 +139,9 @@ class RemoteRunnable(Runnable[In, Out]):
         if not isinstance(input_schema, dict) or not isinstance(output_schema, dict):
             raise ValueError(f"{url} did not answer JSON Schemas for its input and output")
         schemas = (cast("dict[str, Any]", input_schema), cast("dict[str, Any]", output_schema))
-        return RemoteRunnable(url, timeout=timeout, headers=headers, auth=auth, output_types=output_types, schemas=schemas)
+        return RemoteRunnable(
+            url, timeout=timeout, headers=headers, auth=auth, output_types=output_types, schemas=schemas
+        )
 
     def close(self) -> None:
         """Close the sync connection pool (a later call opens a new one)."""
@@ -181,7 +183,9 @@ class RemoteRunnable(Runnable[In, Out]):
 
     def _body(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, object]:
         if kwargs:
-            raise InputError(f"{self!r} takes no keyword arguments (the server would not pass them on), got {sorted(kwargs)}")
+            raise InputError(
+                f"{self!r} takes no keyword arguments (the server would not pass them on), got {sorted(kwargs)}"
+            )
         if self._check is not None:
             problems = self._check.problems(to_wire(input), ("input",))
             if problems:

@@ -71,7 +71,9 @@ class ServerEvents:
         if kind == "on_custom_event":
             run = self._run(fields, "chain")
             name = fields.get("name")
-            return CustomEmitted(run, name if isinstance(name, str) else "", from_wire(fields.get("data"), self.types), now)
+            return CustomEmitted(
+                run, name if isinstance(name, str) else "", from_wire(fields.get("data"), self.types), now
+            )
         match = _EVENT.match(kind) if isinstance(kind, str) else None
         if match is None:
             return None

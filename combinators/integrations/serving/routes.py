@@ -104,7 +104,9 @@ class Call:
         """The configs the runs get (hooks applied, the server's name and fresh run ids)."""
         options = served.options
         return [
-            await server_config(config, options.per_request, self.principal, self.request, served.path, options.new_run_id())
+            await server_config(
+                config, options.per_request, self.principal, self.request, served.path, options.new_run_id()
+            )
             for config in self.configs
         ]
 
@@ -249,7 +251,9 @@ async def stream_events(served: Served, call: Call, receive: Receive, send: Send
     error_map = served.options.error_map
 
     async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
-        events = served.runnable.astream_events(call.inputs[0], config, version=call.version, **call.filters.as_kwargs())
+        events = served.runnable.astream_events(
+            call.inputs[0], config, version=call.version, **call.filters.as_kwargs()
+        )
         async for event in events:
             if event["event"].endswith("_error"):
                 event = _scrubbed(event, error_map)

@@ -125,4 +125,3 @@ def wire_types(extra: Iterable[type] = ()) -> WireTypes:
     """
     extra = tuple(extra)
     return DEFAULT_WIRE_TYPES if not extra else WireTypes((*WIRE_TYPES, *extra))
-

@@ -55,7 +55,9 @@ def test_parrot_repeats_the_last_message() -> None:
 def test_fake_messages_list_answers_with_whole_messages() -> None:
     model = FakeMessagesListChatModel(responses=[AIMessage("one"), AIMessage("two", id="x")])
     assert [model.invoke("a"), model.invoke("b"), model.invoke("c")] == [
-        AIMessage("one"), AIMessage("two", id="x"), AIMessage("one"),
+        AIMessage("one"),
+        AIMessage("two", id="x"),
+        AIMessage("one"),
     ]
     assert list(FakeMessagesListChatModel(responses=[AIMessage("a b")]).stream("x")) == [AIMessage("a b")]
     assert model._llm_type == "fake-messages-list-chat-model"
@@ -69,6 +71,8 @@ def test_generic_fake_chat_model_takes_the_peers_messages_iterator() -> None:
         model.invoke("z")
     endless = GenericFakeChatModel(messages=itertools.cycle(["a"]))
     assert [endless.invoke("q").text for _ in range(3)] == ["a", "a", "a"]
-    assert list(GenericFakeChatModel(messages=iter(["x"])).stream("q"))[-1] == AIMessageChunk("x", chunk_position="last")
+    assert list(GenericFakeChatModel(messages=iter(["x"])).stream("q"))[-1] == AIMessageChunk(
+        "x", chunk_position="last"
+    )
     with pytest.raises(TypeError, match="one of them"):
         GenericFakeChatModel()

@@ -102,7 +102,11 @@ def test_message_likes_classes_dicts_and_placeholders() -> None:
             (AIMessage, "Sure:"),
         ]
     )
-    assert chat.format_messages(style="brief", q="hi") == [SystemMessage("Be brief."), HumanMessage("hi"), AIMessage("Sure:")]
+    assert chat.format_messages(style="brief", q="hi") == [
+        SystemMessage("Be brief."),
+        HumanMessage("hi"),
+        AIMessage("Sure:"),
+    ]
     with_history = chat.format_messages(style="b", q="q", history=[("ai", "earlier")])
     assert with_history[1] == AIMessage("earlier")
     with pytest.raises(ValueError, match="exact keys 'role' and 'content'"):

@@ -28,7 +28,7 @@ from effects.errors import InputError
 def test_json_parser_parse_result_and_partial_results() -> None:
     parser = JsonOutputParser()
     assert parser.parse_result([Generation('{"a": 1}')]) == {"a": 1}
-    assert parser.parse_result([ChatGeneration(AIMessage('```json\n{"b": [1, 2')) ], partial=True) == {"b": [1, 2]}
+    assert parser.parse_result([ChatGeneration(AIMessage('```json\n{"b": [1, 2'))], partial=True) == {"b": [1, 2]}
     assert parser.parse_result([Generation("not json")], partial=True) is None
     assert parser.parse_partial_result([Generation('{"c": "x')]) == {"c": "x"}
     with pytest.raises(OutputParserError, match="Invalid json output"):

@@ -102,7 +102,9 @@ class Echo(BaseChatModel):
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         return AIMessage(self.prefix + messages[-1].text)
 
-    def _stream(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> Iterator[AIMessageChunk]:
+    def _stream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> Iterator[AIMessageChunk]:
         for char in self.prefix + messages[-1].text:
             yield AIMessageChunk(char)
 

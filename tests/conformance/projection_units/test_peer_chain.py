@@ -45,63 +45,183 @@ def chain_effects() -> list[Effect]:
 V2_EXPECTED: list[tuple[list[str], dict[str, object]]] = [
     (
         ["event", "data", "name", "tags", "run_id", "metadata", "parent_ids"],
-        {"event": "on_chain_start", "data": {"input": "hi"}, "name": "RunnableSequence", "tags": [], "run_id": R, "metadata": {}, "parent_ids": []},
+        {
+            "event": "on_chain_start",
+            "data": {"input": "hi"},
+            "name": "RunnableSequence",
+            "tags": [],
+            "run_id": R,
+            "metadata": {},
+            "parent_ids": [],
+        },
     ),
     (
         ["event", "data", "name", "tags", "run_id", "metadata", "parent_ids"],
-        {"event": "on_chain_start", "data": {}, "name": "first", "tags": ["seq:step:1"], "run_id": FIRST, "metadata": {}, "parent_ids": [R]},
+        {
+            "event": "on_chain_start",
+            "data": {},
+            "name": "first",
+            "tags": ["seq:step:1"],
+            "run_id": FIRST,
+            "metadata": {},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"],
-        {"event": "on_chain_stream", "run_id": FIRST, "name": "first", "tags": ["seq:step:1"], "metadata": {}, "data": {"chunk": "hia"}, "parent_ids": [R]},
+        {
+            "event": "on_chain_stream",
+            "run_id": FIRST,
+            "name": "first",
+            "tags": ["seq:step:1"],
+            "metadata": {},
+            "data": {"chunk": "hia"},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "data", "name", "tags", "run_id", "metadata", "parent_ids"],
-        {"event": "on_chain_start", "data": {}, "name": "gen", "tags": ["seq:step:2"], "run_id": GEN, "metadata": {}, "parent_ids": [R]},
+        {
+            "event": "on_chain_start",
+            "data": {},
+            "name": "gen",
+            "tags": ["seq:step:2"],
+            "run_id": GEN,
+            "metadata": {},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"],
-        {"event": "on_chain_stream", "run_id": GEN, "name": "gen", "tags": ["seq:step:2"], "metadata": {}, "data": {"chunk": "HIA"}, "parent_ids": [R]},
+        {
+            "event": "on_chain_stream",
+            "run_id": GEN,
+            "name": "gen",
+            "tags": ["seq:step:2"],
+            "metadata": {},
+            "data": {"chunk": "HIA"},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "data", "name", "tags", "run_id", "metadata", "parent_ids"],
-        {"event": "on_parser_start", "data": {}, "name": "StrOutputParser", "tags": ["seq:step:3"], "run_id": PARSER, "metadata": {}, "parent_ids": [R]},
+        {
+            "event": "on_parser_start",
+            "data": {},
+            "name": "StrOutputParser",
+            "tags": ["seq:step:3"],
+            "run_id": PARSER,
+            "metadata": {},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"],
-        {"event": "on_parser_stream", "run_id": PARSER, "name": "StrOutputParser", "tags": ["seq:step:3"], "metadata": {}, "data": {"chunk": "HIA"}, "parent_ids": [R]},
+        {
+            "event": "on_parser_stream",
+            "run_id": PARSER,
+            "name": "StrOutputParser",
+            "tags": ["seq:step:3"],
+            "metadata": {},
+            "data": {"chunk": "HIA"},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"],
-        {"event": "on_chain_stream", "run_id": R, "name": "RunnableSequence", "tags": [], "metadata": {}, "data": {"chunk": "HIA"}, "parent_ids": []},
+        {
+            "event": "on_chain_stream",
+            "run_id": R,
+            "name": "RunnableSequence",
+            "tags": [],
+            "metadata": {},
+            "data": {"chunk": "HIA"},
+            "parent_ids": [],
+        },
     ),
     (
         ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"],
-        {"event": "on_chain_stream", "run_id": GEN, "name": "gen", "tags": ["seq:step:2"], "metadata": {}, "data": {"chunk": "!"}, "parent_ids": [R]},
+        {
+            "event": "on_chain_stream",
+            "run_id": GEN,
+            "name": "gen",
+            "tags": ["seq:step:2"],
+            "metadata": {},
+            "data": {"chunk": "!"},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"],
-        {"event": "on_parser_stream", "run_id": PARSER, "name": "StrOutputParser", "tags": ["seq:step:3"], "metadata": {}, "data": {"chunk": "!"}, "parent_ids": [R]},
+        {
+            "event": "on_parser_stream",
+            "run_id": PARSER,
+            "name": "StrOutputParser",
+            "tags": ["seq:step:3"],
+            "metadata": {},
+            "data": {"chunk": "!"},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"],
-        {"event": "on_chain_stream", "run_id": R, "name": "RunnableSequence", "tags": [], "metadata": {}, "data": {"chunk": "!"}, "parent_ids": []},
+        {
+            "event": "on_chain_stream",
+            "run_id": R,
+            "name": "RunnableSequence",
+            "tags": [],
+            "metadata": {},
+            "data": {"chunk": "!"},
+            "parent_ids": [],
+        },
     ),
     (
         ["event", "data", "run_id", "name", "tags", "metadata", "parent_ids"],
-        {"event": "on_chain_end", "data": {"output": "hia", "input": "hi"}, "run_id": FIRST, "name": "first", "tags": ["seq:step:1"], "metadata": {}, "parent_ids": [R]},
+        {
+            "event": "on_chain_end",
+            "data": {"output": "hia", "input": "hi"},
+            "run_id": FIRST,
+            "name": "first",
+            "tags": ["seq:step:1"],
+            "metadata": {},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "data", "run_id", "name", "tags", "metadata", "parent_ids"],
-        {"event": "on_chain_end", "data": {"output": "HIA!", "input": "hia"}, "run_id": GEN, "name": "gen", "tags": ["seq:step:2"], "metadata": {}, "parent_ids": [R]},
+        {
+            "event": "on_chain_end",
+            "data": {"output": "HIA!", "input": "hia"},
+            "run_id": GEN,
+            "name": "gen",
+            "tags": ["seq:step:2"],
+            "metadata": {},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "data", "run_id", "name", "tags", "metadata", "parent_ids"],
-        {"event": "on_parser_end", "data": {"output": "HIA!", "input": "HIA!"}, "run_id": PARSER, "name": "StrOutputParser", "tags": ["seq:step:3"], "metadata": {}, "parent_ids": [R]},
+        {
+            "event": "on_parser_end",
+            "data": {"output": "HIA!", "input": "HIA!"},
+            "run_id": PARSER,
+            "name": "StrOutputParser",
+            "tags": ["seq:step:3"],
+            "metadata": {},
+            "parent_ids": [R],
+        },
     ),
     (
         ["event", "data", "run_id", "name", "tags", "metadata", "parent_ids"],
-        {"event": "on_chain_end", "data": {"output": "HIA!"}, "run_id": R, "name": "RunnableSequence", "tags": [], "metadata": {}, "parent_ids": []},
+        {
+            "event": "on_chain_end",
+            "data": {"output": "HIA!"},
+            "run_id": R,
+            "name": "RunnableSequence",
+            "tags": [],
+            "metadata": {},
+            "parent_ids": [],
+        },
     ),
 ]
 
@@ -112,7 +232,10 @@ def test_v2_events_equal_the_peer_with_its_key_orders() -> None:
     assert [list(e) for e in events] == [order for order, _ in V2_EXPECTED]
     # data keys keep the peer's order too: output before input on end events
     assert [list(e["data"]) for e in events if e["event"].endswith("_end")] == [
-        ["output", "input"], ["output", "input"], ["output", "input"], ["output"]
+        ["output", "input"],
+        ["output", "input"],
+        ["output", "input"],
+        ["output"],
     ]
 
 
@@ -146,9 +269,16 @@ def test_v1_events_equal_the_peer_with_its_key_orders() -> None:
 
 def _entry(run_id: str, name: str, run_type: str, tags: list[str], start: str) -> dict[str, object]:
     return {
-        "id": run_id, "name": name, "type": run_type, "tags": tags, "metadata": {},
-        "start_time": start, "streamed_output": [], "streamed_output_str": [],
-        "final_output": None, "end_time": None,
+        "id": run_id,
+        "name": name,
+        "type": run_type,
+        "tags": tags,
+        "metadata": {},
+        "start_time": start,
+        "streamed_output": [],
+        "streamed_output_str": [],
+        "final_output": None,
+        "end_time": None,
     }
 
 
@@ -156,20 +286,54 @@ def test_run_log_patches_equal_the_peer() -> None:
     patches = [p.ops for p in run_log_patches(chain_effects())]
     t = [f"2025-11-29T14:16:57.{195 + i}+00:00" for i in range(15)]
     assert patches == [
-        ({"op": "replace", "path": "", "value": {"id": R, "streamed_output": [], "final_output": None, "logs": {}, "name": "RunnableSequence", "type": "chain"}},),
+        (
+            {
+                "op": "replace",
+                "path": "",
+                "value": {
+                    "id": R,
+                    "streamed_output": [],
+                    "final_output": None,
+                    "logs": {},
+                    "name": "RunnableSequence",
+                    "type": "chain",
+                },
+            },
+        ),
         ({"op": "add", "path": "/logs/first", "value": _entry(FIRST, "first", "chain", ["seq:step:1"], t[1])},),
         ({"op": "add", "path": "/logs/first/streamed_output/-", "value": "hia"},),
         ({"op": "add", "path": "/logs/gen", "value": _entry(GEN, "gen", "chain", ["seq:step:2"], t[3])},),
         ({"op": "add", "path": "/logs/gen/streamed_output/-", "value": "HIA"},),
-        ({"op": "add", "path": "/logs/StrOutputParser", "value": _entry(PARSER, "StrOutputParser", "parser", ["seq:step:3"], t[5])},),
+        (
+            {
+                "op": "add",
+                "path": "/logs/StrOutputParser",
+                "value": _entry(PARSER, "StrOutputParser", "parser", ["seq:step:3"], t[5]),
+            },
+        ),
         ({"op": "add", "path": "/logs/StrOutputParser/streamed_output/-", "value": "HIA"},),
-        ({"op": "add", "path": "/streamed_output/-", "value": "HIA"}, {"op": "replace", "path": "/final_output", "value": "HIA"}),
+        (
+            {"op": "add", "path": "/streamed_output/-", "value": "HIA"},
+            {"op": "replace", "path": "/final_output", "value": "HIA"},
+        ),
         ({"op": "add", "path": "/logs/gen/streamed_output/-", "value": "!"},),
         ({"op": "add", "path": "/logs/StrOutputParser/streamed_output/-", "value": "!"},),
-        ({"op": "add", "path": "/streamed_output/-", "value": "!"}, {"op": "replace", "path": "/final_output", "value": "HIA!"}),
-        ({"op": "add", "path": "/logs/first/final_output", "value": {"output": "hia"}}, {"op": "add", "path": "/logs/first/end_time", "value": t[11]}),
-        ({"op": "add", "path": "/logs/gen/final_output", "value": {"output": "HIA!"}}, {"op": "add", "path": "/logs/gen/end_time", "value": t[12]}),
-        ({"op": "add", "path": "/logs/StrOutputParser/final_output", "value": {"output": "HIA!"}}, {"op": "add", "path": "/logs/StrOutputParser/end_time", "value": t[13]}),
+        (
+            {"op": "add", "path": "/streamed_output/-", "value": "!"},
+            {"op": "replace", "path": "/final_output", "value": "HIA!"},
+        ),
+        (
+            {"op": "add", "path": "/logs/first/final_output", "value": {"output": "hia"}},
+            {"op": "add", "path": "/logs/first/end_time", "value": t[11]},
+        ),
+        (
+            {"op": "add", "path": "/logs/gen/final_output", "value": {"output": "HIA!"}},
+            {"op": "add", "path": "/logs/gen/end_time", "value": t[12]},
+        ),
+        (
+            {"op": "add", "path": "/logs/StrOutputParser/final_output", "value": {"output": "HIA!"}},
+            {"op": "add", "path": "/logs/StrOutputParser/end_time", "value": t[13]},
+        ),
     ]
     # The root's end adds nothing: the peer's log just closes.
 

@@ -89,8 +89,24 @@ def custom_effects() -> list[Effect]:
 def test_custom_events_in_v2() -> None:
     events = [e for e in stream_events_v2(custom_effects()) if e["event"] == "on_custom_event"]
     assert [dict(e) for e in events] == [
-        {"event": "on_custom_event", "run_id": sid(3), "name": "progress", "tags": ["seq:step:2", "T"], "metadata": {"m": 1}, "data": {"p": 1}, "parent_ids": [sid(1)]},
-        {"event": "on_custom_event", "run_id": sid(3), "name": "other", "tags": ["seq:step:2", "T"], "metadata": {"m": 1}, "data": 2, "parent_ids": [sid(1)]},
+        {
+            "event": "on_custom_event",
+            "run_id": sid(3),
+            "name": "progress",
+            "tags": ["seq:step:2", "T"],
+            "metadata": {"m": 1},
+            "data": {"p": 1},
+            "parent_ids": [sid(1)],
+        },
+        {
+            "event": "on_custom_event",
+            "run_id": sid(3),
+            "name": "other",
+            "tags": ["seq:step:2", "T"],
+            "metadata": {"m": 1},
+            "data": 2,
+            "parent_ids": [sid(1)],
+        },
     ]
     assert list(events[0]) == ["event", "run_id", "name", "tags", "metadata", "data", "parent_ids"]
 
@@ -117,7 +133,12 @@ def test_v1_filters_apply_to_the_root_too() -> None:
     assert list(stream_events_v1(custom_effects(), EventFilter(exclude_names=["RunnableSequence"]))) != []
     assert [e["name"] for e in stream_events_v1(custom_effects(), EventFilter(include_names=["I"]))] == ["I", "I", "I"]
     assert [e["name"] for e in stream_events_v1(custom_effects(), EventFilter(exclude_names=["I"]))] == [
-        "RunnableSequence", "cust", "cust", "RunnableSequence", "cust", "RunnableSequence"
+        "RunnableSequence",
+        "cust",
+        "cust",
+        "RunnableSequence",
+        "cust",
+        "RunnableSequence",
     ]
 
 
@@ -139,7 +160,9 @@ def test_repeated_names_get_numbered_keys_and_dicts_stay_unwrapped() -> None:
     s.end(root, "hi", [{"k": "hi"}])
     ops = [(op["op"], op["path"], op.get("value")) for p in run_log_patches(s.effects) for op in p.ops]
     assert [path for _, path, _ in ops if str(path).startswith("/logs/") and str(path).count("/") == 2] == [
-        "/logs/first", "/logs/first:2", "/logs/first:3"
+        "/logs/first",
+        "/logs/first:2",
+        "/logs/first:3",
     ]
     finals = {path: value for _, path, value in ops if str(path).endswith("final_output") and path != "/final_output"}
     assert finals == {
@@ -179,7 +202,10 @@ def test_root_final_output_quirks() -> None:
     patches = [p.ops for p in run_log_patches(s.effects)]
     # A None chunk leaves final_output as it is: no diff op.
     assert patches[1] == ({"op": "add", "path": "/streamed_output/-", "value": None},)
-    assert patches[2] == ({"op": "add", "path": "/streamed_output/-", "value": 2}, {"op": "replace", "path": "/final_output", "value": 2})
+    assert patches[2] == (
+        {"op": "add", "path": "/streamed_output/-", "value": 2},
+        {"op": "replace", "path": "/final_output", "value": 2},
+    )
     without_list = [p.ops for p in run_log_patches(s.effects, with_streamed_output_list=False)]
     assert without_list[1:] == [(), ({"op": "replace", "path": "/final_output", "value": 2},)]
 

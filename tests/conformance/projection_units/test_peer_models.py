@@ -93,7 +93,16 @@ def test_v2_chat_scenario() -> None:
 
 
 CHAT_RESULT_STREAMED = {
-    "generations": [[{"text": "hello world", "generation_info": None, "type": "ChatGenerationChunk", "message": AIChunk("hello world")}]],
+    "generations": [
+        [
+            {
+                "text": "hello world",
+                "generation_info": None,
+                "type": "ChatGenerationChunk",
+                "message": AIChunk("hello world"),
+            }
+        ]
+    ],
     "llm_output": None,
     "run": None,
     "type": "LLMResult",
@@ -196,7 +205,9 @@ def test_llm_tokens_invoked_chat_model_retriever_and_tool() -> None:
     assert ("on_llm_end", {"input": {"prompts": ["q"]}, "output": llm_result}) in v1
     chat_result = {
         "generations": [[{"text": "hey", "generation_info": None, "type": "ChatGeneration", "message": Human("hey")}]],
-        "llm_output": None, "run": None, "type": "LLMResult",
+        "llm_output": None,
+        "run": None,
+        "type": "LLMResult",
     }
     assert ("on_chat_model_end", {"input": MESSAGES, "output": chat_result}) in v1
     assert ("on_retriever_end", {"input": {"query": "q"}, "output": {"documents": ["doc"]}}) in v1

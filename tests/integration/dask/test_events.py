@@ -46,9 +46,11 @@ def test_remote_items_show_in_astream_events_as_local_ones_do(dask_client: Clien
     local = asyncio.run(events({}))
     remote = asyncio.run(events({"executor": executor}))
     assert shapes(remote) == shapes(local)
-    assert remote[-1]["data"]["output"] == local[-1]["data"]["output"] == [
-        {"same": x + 1, "double": 2 * (x + 1)} for x in inputs
-    ]
+    assert (
+        remote[-1]["data"]["output"]
+        == local[-1]["data"]["output"]
+        == [{"same": x + 1, "double": 2 * (x + 1)} for x in inputs]
+    )
     root = remote[0]["run_id"]
     items = [e for e in remote if e["event"] == "on_chain_start" and e["parent_ids"] == [root]]
     assert len(items) == 4
@@ -143,7 +145,11 @@ def test_traced_spans_show_the_remote_items_below_the_batch_span(dask_client: Cl
         assert attributes["lcel.metadata.worker"] in workers
         parent = parent_of(span, spans)
         assert parent is not None
-        assert parent is roots[0] if span.name.startswith("RunnableSequence") else parent.name.startswith("RunnableSequence")
+        assert (
+            parent is roots[0]
+            if span.name.startswith("RunnableSequence")
+            else parent.name.startswith("RunnableSequence")
+        )
 
 
 def test_a_batch_on_dask_shows_its_progress_here(dask_client: Client, capsys: Any) -> None:

@@ -38,7 +38,9 @@ def without(monkeypatch: pytest.MonkeyPatch, hook: object, package: str, module:
 
 def test_without_the_otel_extra_tracing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     without(monkeypatch, TRACING, "opentelemetry", "combinators.integrations.otel")
-    with pytest.raises(MissingExtraError, match=r"with_tracing needs the optional extra 'otel': pip install 'combinators\[otel\]'"):
+    with pytest.raises(
+        MissingExtraError, match=r"with_tracing needs the optional extra 'otel': pip install 'combinators\[otel\]'"
+    ):
         RunnableLambda(inc).with_tracing()
     with pytest.raises(ImportError, match="extra 'otel'"):
         RunnableLambda(inc).invoke(1, {"tracing": True})
@@ -88,7 +90,10 @@ def test_the_config_entry_and_with_config_trace_like_with_tracing(traced: Traced
     RunnableLambda(inc).with_config(tracing=tracing).invoke(1)
     assert [span.name for span in traced.spans] == ["invoke_workflow inc"] * 3
     assert [dict(span.attributes or {}).keys() for span in traced.spans][0] == {
-        "lcel.run.id", "lcel.run.type", "gen_ai.operation.name", "gen_ai.workflow.name"
+        "lcel.run.id",
+        "lcel.run.type",
+        "gen_ai.operation.name",
+        "gen_ai.workflow.name",
     }
 
 

@@ -32,10 +32,10 @@ def ask(text: str) -> ToolCall:
 
 
 def test_a_replayed_recording_exports_the_live_spans() -> None:
-    chain: Any = (
-        RunnableLambda(unavailable).with_fallbacks([ChatAcme() | StrOutputParser()])
-        | {"tool": RunnableLambda(ask) | shout, "length": RunnableLambda(len)}
-    )
+    chain: Any = RunnableLambda(unavailable).with_fallbacks([ChatAcme() | StrOutputParser()]) | {
+        "tool": RunnableLambda(ask) | shout,
+        "length": RunnableLambda(len),
+    }
     for call in ("invoke", "stream"):
         live, replayed = Traced(), Traced()
         recorder = Recorder()

@@ -48,7 +48,8 @@ def test_a_stream_with_the_flag_counts_its_chunks(capsys: pytest.CaptureFixture[
 
 
 def test_off_by_default_nothing_is_shown_or_built(
-    capsys: pytest.CaptureFixture[str], built: list[str]  # noqa: F811 - the fixture imported above
+    capsys: pytest.CaptureFixture[str],
+    built: list[str],  # noqa: F811 - the fixture imported above
 ) -> None:
     assert RunnableLambda(halve).batch([0, 2]) == [0.0, 1.0]
     assert RunnableLambda(halve).batch([0, 2], progress=False) == [0.0, 1.0]

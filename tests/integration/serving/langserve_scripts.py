@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-CLIENT: Final = r'''
+CLIENT: Final = r"""
 import asyncio, json, sys
 import httpx
 from langserve import RemoteRunnable
@@ -41,9 +41,9 @@ async def main():
 
 asyncio.run(main())
 print(json.dumps(out, default=repr))
-'''
+"""
 
-SERVER: Final = r'''
+SERVER: Final = r"""
 import asyncio
 from fastapi import FastAPI
 from langchain_core.runnables import RunnableLambda
@@ -67,4 +67,4 @@ add_routes(app, RunnableLambda(upper), path="/upper")
 add_routes(app, RunnableLambda(letters), path="/letters")
 add_routes(app, RunnableLambda(fail), path="/fail")
 asyncio.run(serve_printing_port(app))
-'''
+"""

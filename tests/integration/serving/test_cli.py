@@ -31,7 +31,16 @@ def readme_curl_lines() -> list[str]:
 def served() -> Iterator[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("OPENAI_BASE_URL", None)
-    command = [sys.executable, "-m", "combinators.integrations.serving", "examples.rag:chain", "--port", "0", "--log-level", "warning"]
+    command = [
+        sys.executable,
+        "-m",
+        "combinators.integrations.serving",
+        "examples.rag:chain",
+        "--port",
+        "0",
+        "--log-level",
+        "warning",
+    ]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None

@@ -44,7 +44,9 @@ def broken_map(error: BaseException) -> ErrorInfo | None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    app = serve({"/fail": RunnableLambda(fail), "/fails": RunnableLambda(fails_after_three)}, error_map=context_too_long)
+    app = serve(
+        {"/fail": RunnableLambda(fail), "/fails": RunnableLambda(fails_after_three)}, error_map=context_too_long
+    )
     with live(app) as running:
         yield running
 
@@ -109,7 +111,9 @@ def test_error_events_carry_the_mapped_error_only(client: httpx.Client) -> None:
 
 
 def test_batch_with_return_exceptions_answers_each_error_in_its_place(client: httpx.Client) -> None:
-    body = client.post("/fail/batch", json={"inputs": ["ok", "rate", "fine", "secret"], "return_exceptions": True}).json()
+    body = client.post(
+        "/fail/batch", json={"inputs": ["ok", "rate", "fine", "secret"], "return_exceptions": True}
+    ).json()
     assert body["output"] == ["OK", None, "FINE", None]
     errors = body["errors"]
     assert errors[0] is None and errors[2] is None

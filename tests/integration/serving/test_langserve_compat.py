@@ -58,7 +58,9 @@ def langserve_server(python: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     log = tmp_path_factory.mktemp("langserve-log") / "stderr.txt"
     with open(log, "w") as stderr:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}  # for bench.serving_apps (nothing of ours at import)
-        process = subprocess.Popen([str(python), str(script)], stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
+        process = subprocess.Popen(
+            [str(python), str(script)], stdout=subprocess.PIPE, stderr=stderr, text=True, env=env
+        )
     try:
         assert process.stdout is not None
         port = ""
@@ -92,5 +94,7 @@ async def test_our_remote_runnable_adopts_a_langserve_servers_events(langserve_s
     node = events[0]
     (server_root,) = [e for e in events if e["event"] == "on_chain_start" and e["name"] == "/letters"]
     assert server_root["parent_ids"] == [node["run_id"]]
-    assert [e["data"]["chunk"] for e in events if e["event"] == "on_chain_stream" and e["name"] == "RemoteRunnable"] == ["a", "b"]
+    assert [
+        e["data"]["chunk"] for e in events if e["event"] == "on_chain_stream" and e["name"] == "RemoteRunnable"
+    ] == ["a", "b"]
     await letters.aclose()

@@ -43,7 +43,9 @@ def test_every_public_name_has_an_example(name: str) -> None:
     value = getattr(serving, name)
     if inspect.isclass(value) or inspect.isfunction(value):
         home = inspect.getmodule(value)
-        assert ">>>" in (inspect.getdoc(value) or "") or (home and ">>>" in (home.__doc__ or "") and name in (home.__doc__ or ""))
+        assert ">>>" in (inspect.getdoc(value) or "") or (
+            home and ">>>" in (home.__doc__ or "") and name in (home.__doc__ or "")
+        )
 
 
 def test_value_classes_are_final_and_frozen() -> None:
@@ -63,8 +65,12 @@ def test_a_builtin_function_has_an_open_input_schema() -> None:
 
 json_data = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["type", "content", "__combinators__", "kwargs", "id", "x"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["type", "content", "__combinators__", "kwargs", "id", "x"]), inner, max_size=4
+        )
+    ),
     max_leaves=12,
 )
 
@@ -101,7 +107,9 @@ def test_values_without_a_way_back_travel_in_their_reading_form() -> None:
     st.booleans(),
     st.none() | st.floats(0, 100),
 )
-def test_error_info_round_trips_through_json(status: int, kind: str, message: str, retryable: bool, after: float | None) -> None:
+def test_error_info_round_trips_through_json(
+    status: int, kind: str, message: str, retryable: bool, after: float | None
+) -> None:
     info = ErrorInfo(status, kind, message, retryable, after)
     assert ErrorInfo.from_json(json.loads(json.dumps(info.to_json()))) == attrs.evolve(
         info, retryable=retryable or status in (429, 503)
@@ -120,7 +128,9 @@ def test_error_info_round_trips_through_json(status: int, kind: str, message: st
         (500, RemoteRunnableError, Exception),
     ],
 )
-def test_remote_errors_are_typed_and_pickle(status: int, cls: type[RemoteRunnableError], builtin: type[Exception]) -> None:
+def test_remote_errors_are_typed_and_pickle(
+    status: int, cls: type[RemoteRunnableError], builtin: type[Exception]
+) -> None:
     error = remote_error(ErrorInfo(status, "T", "m", status in (429, 503)), "http://h/x")
     assert type(error) is cls and isinstance(error, builtin)
     copy = pickle.loads(pickle.dumps(error))
@@ -155,5 +165,7 @@ def test_without_the_extra_the_import_names_it() -> None:
         "except ImportError as error:\n    print(type(error).__name__, error)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.startswith("MissingExtraError combinators.integrations.serving needs the optional extra 'server'")
+    assert done.stdout.startswith(
+        "MissingExtraError combinators.integrations.serving needs the optional extra 'server'"
+    )
     assert "pip install 'combinators[server]'" in done.stdout

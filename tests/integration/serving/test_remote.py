@@ -125,7 +125,9 @@ async def test_pre_remote_post_shows_the_remote_models_tokens_with_parent_ids(se
     assert model_start["metadata"]["remote"] == f"{server.url}/chat"  # where it ran
     assert "remote" not in node["metadata"]
     # The local node streams the server root's chunks, and post streams them on.
-    node_chunks = [e["data"]["chunk"] for e in events if e["event"] == "on_chain_stream" and e["run_id"] == node["run_id"]]
+    node_chunks = [
+        e["data"]["chunk"] for e in events if e["event"] == "on_chain_stream" and e["run_id"] == node["run_id"]
+    ]
     assert "".join(node_chunks) == "the lamp flashes twice" and len(node_chunks) > 1
     assert events[-1]["event"] == "on_chain_end" and events[-1]["data"]["output"] == "THE LAMP FLASHES TWICE"
     # Every start has its end, in order.

@@ -39,13 +39,33 @@ LANGSERVE_BODIES = {
         "config": LANGSERVE_CONFIG,
         "kwargs": {},
         "diff": True,
-        **{k: None for k in ("include_names", "include_types", "include_tags", "exclude_names", "exclude_types", "exclude_tags")},
+        **{
+            k: None
+            for k in (
+                "include_names",
+                "include_types",
+                "include_tags",
+                "exclude_names",
+                "exclude_types",
+                "exclude_tags",
+            )
+        },
     },
     "stream_events": {
         "input": "hi",
         "config": LANGSERVE_CONFIG,
         "kwargs": {},
-        **{k: None for k in ("include_names", "include_types", "include_tags", "exclude_names", "exclude_types", "exclude_tags")},
+        **{
+            k: None
+            for k in (
+                "include_names",
+                "include_types",
+                "include_tags",
+                "exclude_names",
+                "exclude_types",
+                "exclude_tags",
+            )
+        },
     },
 }
 
@@ -185,7 +205,9 @@ def test_auth_runs_on_every_route(guarded: LiveServer, route: str) -> None:
     with httpx.Client(base_url=guarded.url) as client:
         refused = client.request(method, path, json=body)
         assert refused.status_code == 401 and refused.json()["type"] == "Unauthorized"
-        assert client.request(method, path, json=body, headers={"authorization": "Bearer alice-token"}).status_code == 200
+        assert (
+            client.request(method, path, json=body, headers={"authorization": "Bearer alice-token"}).status_code == 200
+        )
         cookie = {"cookie": "session=alice-session"}
         assert client.request(method, path, json=body, headers=cookie).status_code == 200
 

@@ -83,7 +83,9 @@ def test_stream_events_are_v2_events_of_the_whole_chain(client: httpx.Client) ->
 
 
 def test_stream_events_filters_and_v1(client: httpx.Client) -> None:
-    got = frames(client, "/chat/stream_events", {"input": {"question": "q"}, "include_types": ["chat_model"], "version": "v1"})
+    got = frames(
+        client, "/chat/stream_events", {"input": {"question": "q"}, "include_types": ["chat_model"], "version": "v1"}
+    )
     events = [json.loads(f.data or "") for f in got if f.event == "data"]
     assert events and {e["event"].split("_")[1] for e in events} == {"chat"}
     assert any(e["event"] == "on_chat_model_stream" for e in events)
@@ -108,8 +110,14 @@ def test_user_data_is_never_coerced_and_library_values_carry_an_envelope(client:
     message = client.post("/model/invoke", json={"input": {"question": "q"}}).json()["output"]
     assert message["__combinators__"] == 1 and message["type"] == "constructor"
     assert message["id"].endswith(".AIMessage")
-    assert from_wire(message) == AIMessage("hello there", id=message["kwargs"]["id"], response_metadata=from_wire(message["kwargs"]["response_metadata"]))
-    chunks = [json.loads(f.data or "") for f in frames(client, "/model/stream", {"input": {"question": "q"}}) if f.event == "data"]
+    assert from_wire(message) == AIMessage(
+        "hello there", id=message["kwargs"]["id"], response_metadata=from_wire(message["kwargs"]["response_metadata"])
+    )
+    chunks = [
+        json.loads(f.data or "")
+        for f in frames(client, "/model/stream", {"input": {"question": "q"}})
+        if f.event == "data"
+    ]
     assert all(isinstance(from_wire(c), AIMessageChunk) for c in chunks)
 
 

@@ -66,7 +66,9 @@ def slow(n: int) -> int:
 
 def test_max_execution_time() -> None:
     with use_clock(FakeClock()):
-        result = executor(ScriptedChatModel([fresh(("slow", {"n": 1}))] * 3), [slow], max_execution_time=30).invoke({"input": "x"})
+        result = executor(ScriptedChatModel([fresh(("slow", {"n": 1}))] * 3), [slow], max_execution_time=30).invoke(
+            {"input": "x"}
+        )
     assert result["output"] == STOPPED_AT_TIME_LIMIT
 
 

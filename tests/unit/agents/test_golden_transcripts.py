@@ -211,7 +211,9 @@ def _write() -> None:  # pragma: no cover - run by hand (see the module docstrin
     GOLDEN.mkdir(exist_ok=True)
     for scenario, (make, given) in SCENARIOS.items():
         for projection in PROJECTIONS:
-            _golden(scenario, projection).write_text(_dump(asyncio.run(_arecord(make(), projection, given))), encoding="utf-8")
+            _golden(scenario, projection).write_text(
+                _dump(asyncio.run(_arecord(make(), projection, given))), encoding="utf-8"
+            )
             print("wrote", _golden(scenario, projection), file=sys.stderr)
 
 

@@ -183,8 +183,14 @@ def test_async_raise_cancels_the_siblings() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [{"max_iterations": 0}, {"timeout": 0}, {"on_limit": "answer"}, {"tool_errors": "ignore"},
-     {"tool_errors": {"ValueError": "raise"}}, {"max_concurrency": 0}],
+    [
+        {"max_iterations": 0},
+        {"timeout": 0},
+        {"on_limit": "answer"},
+        {"tool_errors": "ignore"},
+        {"tool_errors": {"ValueError": "raise"}},
+        {"max_concurrency": 0},
+    ],
 )
 def test_bad_policies_are_refused(bad: dict[str, object]) -> None:
     with pytest.raises(InputValueError, match="LoopPolicy"):

@@ -53,7 +53,10 @@ def test_a_question_in_an_answer_out() -> None:
     ("given", "conversation"),
     [
         ("hi", [HumanMessage("hi")]),
-        ({"input": "hi", "chat_history": [("human", "a"), ("ai", "b")]}, [HumanMessage("a"), AIMessage("b"), HumanMessage("hi")]),
+        (
+            {"input": "hi", "chat_history": [("human", "a"), ("ai", "b")]},
+            [HumanMessage("a"), AIMessage("b"), HumanMessage("hi")],
+        ),
         ({"messages": [SystemMessage("s"), ("human", "hi")]}, [SystemMessage("s"), HumanMessage("hi")]),
         ([("human", "hi")], [HumanMessage("hi")]),
     ],
@@ -198,7 +201,9 @@ def test_an_async_only_tool_under_sync_invoke_is_an_error_before_the_model_is_ca
 def test_the_agent_is_a_value() -> None:
     agent = agent_loop(ScriptedChatModel(["x"]), [add], policy=LoopPolicy(max_iterations=3))
     assert agent == agent_loop(ScriptedChatModel(["x"]), [add], policy=LoopPolicy(max_iterations=3))
-    assert repr(agent).startswith("agent_loop(ScriptedChatModel(") and "policy=LoopPolicy(max_iterations=3" in repr(agent)
+    assert repr(agent).startswith("agent_loop(ScriptedChatModel(") and "policy=LoopPolicy(max_iterations=3" in repr(
+        agent
+    )
     copy = pickle.loads(cloudpickle.dumps(agent))  # a @tool's function pickles by value: equal by repr
     assert repr(copy) == repr(agent) and copy.invoke("q").output == "x"
 

@@ -137,7 +137,7 @@ def test_operations_hold_copies() -> None:
     reader = PartialJsonReader()
     reader.feed('{"a": [')
     before = reader.mark()
-    reader.feed('[1, 2], 3')
+    reader.feed("[1, 2], 3")
     assert before is not None
     after = reader.mark()
     assert after is not None

@@ -48,7 +48,10 @@ def test_messages_are_frozen_values_with_expression_reprs() -> None:
 def test_equality_includes_the_class_and_every_field() -> None:
     assert HumanMessage("h") == HumanMessage("h")
     assert HumanMessage("h", id="1") != HumanMessage("h")
-    different: list[tuple[object, object]] = [(AIMessageChunk("a"), AIMessage("a")), (HumanMessage("h"), SystemMessage("h"))]
+    different: list[tuple[object, object]] = [
+        (AIMessageChunk("a"), AIMessage("a")),
+        (HumanMessage("h"), SystemMessage("h")),
+    ]
     for left, right in different:
         assert left != right
 
@@ -101,7 +104,9 @@ def test_tool_calls_accept_the_peers_dict_shape() -> None:
 
 @pytest.mark.parametrize("dump", [pickle.dumps, cloudpickle.dumps])
 def test_messages_survive_pickling(dump: object) -> None:
-    chunk = AIMessageChunk("a", tool_call_chunks=[ToolCallChunk("f", '{"x": 1', "c", 0)], usage_metadata=UsageMetadata(1, 1, 2))
+    chunk = AIMessageChunk(
+        "a", tool_call_chunks=[ToolCallChunk("f", '{"x": 1', "c", 0)], usage_metadata=UsageMetadata(1, 1, 2)
+    )
     assert chunk.tool_calls  # fill the cache first: it must not leak into the pickle
     for message in (chunk, AIMessage("b", tool_calls=[ToolCall("f", {})]), ToolMessage("t", tool_call_id="1")):
         assert pickle.loads(dump(message)) == message  # type: ignore[operator]
@@ -159,7 +164,12 @@ def test_content_adds_like_the_peer(left: object, right: object, content: object
         ("a", ["b"], ("ab",), ("a", "b")),
         (["x", "y"], ["z"], ("x", "yz"), ("x", "y", "z")),
         ([], "x", ("x",), ()),
-        ("", [{"type": "text", "text": "a", "index": 0}], ({"type": "text", "text": "a", "index": 0},), ("", {"type": "text", "text": "a", "index": 0})),
+        (
+            "",
+            [{"type": "text", "text": "a", "index": 0}],
+            ({"type": "text", "text": "a", "index": 0},),
+            ("", {"type": "text", "text": "a", "index": 0}),
+        ),
     ],
 )
 def test_adjacent_text_parts_join_unlike_the_peer(left: object, right: object, ours: object, peers: object) -> None:
@@ -169,9 +179,9 @@ def test_adjacent_text_parts_join_unlike_the_peer(left: object, right: object, o
 
 
 def test_tool_call_chunks_merge_by_index_and_reparse() -> None:
-    total = AIMessageChunk("", tool_call_chunks=[{"name": "f", "args": '{"a": 1', "id": "c1", "index": 0}]) + AIMessageChunk(
-        "", tool_call_chunks=[{"name": None, "args": ', "b": "x', "id": None, "index": 0}]
-    )
+    total = AIMessageChunk(
+        "", tool_call_chunks=[{"name": "f", "args": '{"a": 1', "id": "c1", "index": 0}]
+    ) + AIMessageChunk("", tool_call_chunks=[{"name": None, "args": ', "b": "x', "id": None, "index": 0}])
     assert total.tool_call_chunks == (ToolCallChunk("f", '{"a": 1, "b": "x', "c1", 0),)
     assert total.tool_calls == (ToolCall("f", {"a": 1, "b": "x"}, id="c1"),)
     assert total.invalid_tool_calls == ()
@@ -204,18 +214,22 @@ def test_tool_call_chunks_with_clashing_ids_or_no_index_do_not_merge() -> None:
 def test_usage_is_summed_with_details() -> None:
     u1 = {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3}
     u2 = {"input_tokens": 10, "output_tokens": 20, "total_tokens": 30, "input_token_details": {"cache_read": 5}}
-    assert (AIMessageChunk("", usage_metadata=u1) + AIMessageChunk("", usage_metadata=u2)).usage_metadata == UsageMetadata(
-        11, 22, 33, {"cache_read": 5}
-    )
+    assert (
+        AIMessageChunk("", usage_metadata=u1) + AIMessageChunk("", usage_metadata=u2)
+    ).usage_metadata == UsageMetadata(11, 22, 33, {"cache_read": 5})
     assert (AIMessageChunk("", usage_metadata=u1) + AIMessageChunk("")).usage_metadata == UsageMetadata(1, 2, 3)
     assert (AIMessageChunk("") + AIMessageChunk("")).usage_metadata is None
 
 
 def test_metadata_deep_merges_like_the_peer() -> None:
     def added(left: dict[str, object], right: dict[str, object]) -> object:
-        return (AIMessageChunk("", additional_kwargs=left) + AIMessageChunk("", additional_kwargs=right)).additional_kwargs
+        return (
+            AIMessageChunk("", additional_kwargs=left) + AIMessageChunk("", additional_kwargs=right)
+        ).additional_kwargs
 
-    assert added({"a": {"b": "x", "n": 1, "l": [1]}}, {"a": {"b": "y", "n": 1, "l": [2]}}) == {"a": {"b": "xy", "n": 1, "l": [1, 2]}}
+    assert added({"a": {"b": "x", "n": 1, "l": [1]}}, {"a": {"b": "y", "n": 1, "l": [2]}}) == {
+        "a": {"b": "xy", "n": 1, "l": [1, 2]}
+    }
     assert added({"a": {"n": 1}}, {"a": {"n": 2}}) == {"a": {"n": 3}}
     assert added({"model": "x"}, {"model": "x"}) == {"model": "xx"}  # the peer concatenates
     assert added({"finish": None}, {"finish": "stop"}) == {"finish": "stop"}
@@ -242,8 +256,12 @@ def test_adding_a_list_of_chunks_and_bad_operands() -> None:
 
 
 def test_to_message_keeps_everything() -> None:
-    chunk = AIMessageChunk("x", id="i", tool_call_chunks=[ToolCallChunk("f", "{}", "c", 0)], usage_metadata=UsageMetadata(1, 1, 2))
-    assert chunk.to_message() == AIMessage("x", id="i", tool_calls=[ToolCall("f", {}, id="c")], usage_metadata=UsageMetadata(1, 1, 2))
+    chunk = AIMessageChunk(
+        "x", id="i", tool_call_chunks=[ToolCallChunk("f", "{}", "c", 0)], usage_metadata=UsageMetadata(1, 1, 2)
+    )
+    assert chunk.to_message() == AIMessage(
+        "x", id="i", tool_calls=[ToolCall("f", {}, id="c")], usage_metadata=UsageMetadata(1, 1, 2)
+    )
 
 
 # -- laws -----------------------------------------------------------------------------------
@@ -257,11 +275,23 @@ contents = st.text(max_size=4) | st.lists(
     unique_by=lambda part: part["index"] if isinstance(part, dict) else object(),
 )
 tool_call_chunks = st.lists(
-    st.builds(ToolCallChunk, name=st.none() | st.just("f"), args=st.text('{}":1a', max_size=4), id=st.none(), index=st.integers(0, 2)),
+    st.builds(
+        ToolCallChunk,
+        name=st.none() | st.just("f"),
+        args=st.text('{}":1a', max_size=4),
+        id=st.none(),
+        index=st.integers(0, 2),
+    ),
     max_size=2,
     unique_by=lambda chunk: chunk.index,
 )
-usages = st.none() | st.builds(UsageMetadata, st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), st.dictionaries(st.sampled_from(["a", "b"]), st.integers(0, 9)))
+usages = st.none() | st.builds(
+    UsageMetadata,
+    st.integers(0, 9),
+    st.integers(0, 9),
+    st.integers(0, 9),
+    st.dictionaries(st.sampled_from(["a", "b"]), st.integers(0, 9)),
+)
 chunks = st.builds(AIMessageChunk, contents, tool_call_chunks=tool_call_chunks, usage_metadata=usages)
 
 
@@ -269,7 +299,9 @@ chunks = st.builds(AIMessageChunk, contents, tool_call_chunks=tool_call_chunks, 
 def test_chunk_addition_is_associative(a: AIMessageChunk, b: AIMessageChunk, c: AIMessageChunk) -> None:
     left, right = (a + b) + c, a + (b + c)
     assert left.content == right.content
-    assert [(t.name, t.args, t.index) for t in left.tool_call_chunks] == [(t.name, t.args, t.index) for t in right.tool_call_chunks]
+    assert [(t.name, t.args, t.index) for t in left.tool_call_chunks] == [
+        (t.name, t.args, t.index) for t in right.tool_call_chunks
+    ]
     assert left.tool_calls == right.tool_calls
     assert left.usage_metadata == right.usage_metadata
 
@@ -289,7 +321,10 @@ def test_the_chunks_of_a_split_string_add_up_to_it(text: str, cuts: list[int]) -
 @given(st.text('{}[]":, 1ab', max_size=30), st.lists(st.integers(0, 30), max_size=6))
 def test_split_tool_arguments_add_up(args: str, cuts: list[int]) -> None:
     points = sorted({min(c, len(args)) for c in cuts} | {0, len(args)})
-    pieces = [AIMessageChunk("", tool_call_chunks=[ToolCallChunk("f" if i == 0 else None, args[i:j], "c", 0)]) for i, j in zip(points, points[1:], strict=False)]
+    pieces = [
+        AIMessageChunk("", tool_call_chunks=[ToolCallChunk("f" if i == 0 else None, args[i:j], "c", 0)])
+        for i, j in zip(points, points[1:], strict=False)
+    ]
     if pieces:
         total = reduce(lambda x, y: x + y, pieces)
         assert total.tool_call_chunks == (ToolCallChunk("f", args, "c", 0),)
@@ -299,7 +334,13 @@ def test_split_tool_arguments_add_up(args: str, cuts: list[int]) -> None:
 
 
 def test_buffer_string() -> None:
-    conversation: list[Message] = [SystemMessage("s"), HumanMessage("h"), AIMessage("a"), ToolMessage("t", tool_call_id="1"), AIMessageChunk("c")]
+    conversation: list[Message] = [
+        SystemMessage("s"),
+        HumanMessage("h"),
+        AIMessage("a"),
+        ToolMessage("t", tool_call_id="1"),
+        AIMessageChunk("c"),
+    ]
     assert get_buffer_string(conversation) == "System: s\nHuman: h\nAI: a\nTool: t\nAI: c"
     assert get_buffer_string([HumanMessage([{"type": "text", "text": "a"}, "b"])]) == "Human: ab"
     assert get_buffer_string([HumanMessage("h"), AIMessage("a")], human_prefix="U", ai_prefix="B") == "U: h\nB: a"
@@ -315,7 +356,14 @@ def test_message_to_dict_has_the_peers_shape() -> None:
     }  # fmt: skip
     assert message_to_dict(HumanMessage("a")) == {
         "type": "human",
-        "data": {"content": "a", "additional_kwargs": {}, "response_metadata": {}, "type": "human", "name": None, "id": None},
+        "data": {
+            "content": "a",
+            "additional_kwargs": {},
+            "response_metadata": {},
+            "type": "human",
+            "name": None,
+            "id": None,
+        },
     }
 
 
@@ -331,7 +379,10 @@ def test_message_to_dict_has_the_peers_shape() -> None:
         ({"role": "user", "content": "c"}, HumanMessage("c")),
         ({"type": "human", "content": "c"}, HumanMessage("c")),
         ({"role": "tool", "content": "c", "tool_call_id": "1"}, ToolMessage("c", tool_call_id="1")),
-        ({"role": "assistant", "content": "", "tool_calls": [{"name": "f", "args": {}, "id": "1"}]}, AIMessage("", tool_calls=[ToolCall("f", {}, id="1")])),
+        (
+            {"role": "assistant", "content": "", "tool_calls": [{"name": "f", "args": {}, "id": "1"}]},
+            AIMessage("", tool_calls=[ToolCall("f", {}, id="1")]),
+        ),
         ({"role": "user", "content": "c", "extra": 1}, HumanMessage("c", additional_kwargs={"extra": 1})),
         ("plain", HumanMessage("plain")),
         (("developer", "d"), SystemMessage("d", additional_kwargs={"__openai_role__": "developer"})),

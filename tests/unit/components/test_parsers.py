@@ -113,7 +113,7 @@ async def test_str_parser_events_start_without_input_and_stream_each_chunk() -> 
 
 
 def test_json_parser_yields_each_changed_partial_value() -> None:
-    pieces = ['{"a"', ': [1', ', 2]', ', "b": "x', 'yz"}']
+    pieces = ['{"a"', ": [1", ", 2]", ', "b": "x', 'yz"}']
     expected = [{}, {"a": [1]}, {"a": [1, 2]}, {"a": [1, 2], "b": "x"}, {"a": [1, 2], "b": "xyz"}]
     assert chunks_of(JsonOutputParser(), pieces) == expected
     assert astream_chunks(JsonOutputParser(), pieces) == expected
@@ -124,7 +124,7 @@ def test_json_parser_skips_chunks_that_change_nothing() -> None:
 
 
 def test_json_diff_mode_yields_the_references_patch_sequence() -> None:
-    tokens = ['{"a":', '[1,', '2],', '"b":', '"xyz"}']
+    tokens = ['{"a":', "[1,", "2],", '"b":', '"xyz"}']
     expected: list[list[dict[str, object]]] = [
         [{"op": "replace", "path": "", "value": {}}],
         [{"op": "add", "path": "/a", "value": [1]}],

@@ -198,8 +198,9 @@ json_values = st.recursive(
     | st.integers(-(10**6), 10**6)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(alphabet=st.sampled_from(list('ab "\\\n\t/é\U0001f600`{}[],:')), max_size=6),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(alphabet='ab"\\ ', max_size=3), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='ab"\\ ', max_size=3), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -234,9 +235,7 @@ def test_a_complete_text_parses_to_its_value(case: tuple[JsonValue, str]) -> Non
 
 
 @given(json_texts(), st.lists(st.integers(1, 7), max_size=40))
-def test_streaming_equals_parsing_each_prefix(
-    case: tuple[JsonValue, str], sizes: list[int]
-) -> None:
+def test_streaming_equals_parsing_each_prefix(case: tuple[JsonValue, str], sizes: list[int]) -> None:
     _, text = case
     reader = PartialJsonReader()
     seen = ""

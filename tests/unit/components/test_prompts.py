@@ -47,7 +47,9 @@ def test_a_single_variable_template_accepts_a_bare_value() -> None:
 
 
 def test_a_template_with_several_variables_needs_a_mapping() -> None:
-    with pytest.raises(InputError, match=r"^Expected mapping type as input to PromptTemplate. Received <class 'str'>.$"):
+    with pytest.raises(
+        InputError, match=r"^Expected mapping type as input to PromptTemplate. Received <class 'str'>.$"
+    ):
         PromptTemplate.from_template("{b} and {a}").invoke("x")
 
 
@@ -86,9 +88,7 @@ def test_partial_variables_may_be_callables_called_at_each_format() -> None:
 
 
 def test_mustache_templates_read_top_level_names() -> None:
-    prompt = PromptTemplate.from_template(
-        "{{#items}}{{name}}{{/items}} {{person.name}}", template_format="mustache"
-    )
+    prompt = PromptTemplate.from_template("{{#items}}{{name}}{{/items}} {{person.name}}", template_format="mustache")
     assert prompt.input_variables == ("items", "person")
     assert prompt.invoke({"items": [{"name": "x"}], "person": {"name": "P"}}).text == "x P"
 
@@ -170,7 +170,9 @@ def test_message_prompt_templates_format_into_messages() -> None:
     assert SystemMessagePromptTemplate.from_template("{x}").format_messages(x=1) == [SystemMessage("1")]
     assert AIMessagePromptTemplate.from_template("{{x}}", template_format="mustache").format(x=2) == AIMessage("2")
     assert repr(human) == "HumanMessagePromptTemplate('Hi {name}')"
-    assert human == HumanMessagePromptTemplate("Hi {name}") and hash(human) == hash(HumanMessagePromptTemplate("Hi {name}"))
+    assert human == HumanMessagePromptTemplate("Hi {name}") and hash(human) == hash(
+        HumanMessagePromptTemplate("Hi {name}")
+    )
     with pytest.raises(TypeError, match="BaseMessagePromptTemplate is abstract"):
         BaseMessagePromptTemplate("x")
 
@@ -191,7 +193,9 @@ def test_an_optional_placeholder_defaults_to_no_messages() -> None:
 
 
 def test_a_placeholder_value_must_be_a_list_of_messages() -> None:
-    with pytest.raises(ValueError, match="^variable history should be a list of base messages, got 'str' of type <class 'str'>$"):
+    with pytest.raises(
+        ValueError, match="^variable history should be a list of base messages, got 'str' of type <class 'str'>$"
+    ):
         MessagesPlaceholder("history").format_messages(history="str")
 
 
@@ -219,7 +223,12 @@ def test_chat_prompt_variables_as_the_peer_shows_them() -> None:
 def test_a_chat_prompt_formats_messages_and_keeps_message_objects_as_they_are() -> None:
     value = chat().invoke({"persona": "P", "q": "Q"})
     assert isinstance(value, ChatPromptValue)
-    assert value.to_messages() == [SystemMessage("You are P."), HumanMessage("Q"), AIMessage("ok"), HumanMessage("fixed {x}")]
+    assert value.to_messages() == [
+        SystemMessage("You are P."),
+        HumanMessage("Q"),
+        AIMessage("ok"),
+        HumanMessage("fixed {x}"),
+    ]
     assert value.to_string() == "System: You are P.\nHuman: Q\nAI: ok\nHuman: fixed {x}"
 
 
@@ -235,7 +244,16 @@ def test_a_placeholder_inserts_the_history_where_it_stands() -> None:
     ]
 
 
-@pytest.mark.parametrize(("role", "kind"), [("system", SystemMessage), ("human", HumanMessage), ("user", HumanMessage), ("ai", AIMessage), ("assistant", AIMessage)])
+@pytest.mark.parametrize(
+    ("role", "kind"),
+    [
+        ("system", SystemMessage),
+        ("human", HumanMessage),
+        ("user", HumanMessage),
+        ("ai", AIMessage),
+        ("assistant", AIMessage),
+    ],
+)
 def test_every_role_of_the_peer(role: str, kind: type[Any]) -> None:
     assert ChatPromptTemplate.from_messages([(role, "{x}")]).invoke({"x": 1}).to_messages() == [kind("1")]
 
@@ -243,7 +261,10 @@ def test_every_role_of_the_peer(role: str, kind: type[Any]) -> None:
 def test_a_missing_placeholder_variable_raises_the_peers_key_error() -> None:
     prompt = ChatPromptTemplate.from_messages([MessagesPlaceholder("history"), ("human", "{q}")])
     assert prompt.input_variables == ("history", "q")
-    with pytest.raises(KeyError, match=r"Input to ChatPromptTemplate is missing variables \{'history'\}.  Expected: \['history', 'q'\] Received: \['q'\]"):
+    with pytest.raises(
+        KeyError,
+        match=r"Input to ChatPromptTemplate is missing variables \{'history'\}.  Expected: \['history', 'q'\] Received: \['q'\]",
+    ):
         prompt.invoke({"q": 1})
 
 
@@ -255,9 +276,15 @@ def test_a_single_variable_chat_prompt_accepts_a_bare_value() -> None:
 
 
 def test_bad_message_likes_are_rejected_when_the_prompt_is_built() -> None:
-    with pytest.raises(ValueError, match=r"^Unexpected message type: robot. Use one of 'human', 'user', 'ai', 'assistant', 'system' or 'placeholder'.$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^Unexpected message type: robot. Use one of 'human', 'user', 'ai', 'assistant', 'system' or 'placeholder'.$",
+    ):
         ChatPromptTemplate.from_messages([("robot", "{q}")])
-    with pytest.raises(ValueError, match="^Invalid placeholder template: history. Expected a variable name surrounded by curly braces.$"):
+    with pytest.raises(
+        ValueError,
+        match="^Invalid placeholder template: history. Expected a variable name surrounded by curly braces.$",
+    ):
         ChatPromptTemplate.from_messages([("placeholder", "history")])
     with pytest.raises(TypeError, match="cannot make a message template from a int"):
         ChatPromptTemplate.from_messages([3])  # type: ignore[list-item]

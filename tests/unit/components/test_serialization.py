@@ -40,8 +40,13 @@ from combinators.components.serialization import (
 
 # Data whose dicts often look like markers: the marker key, and other marker fields.
 keys = st.sampled_from([MARKER, "type", "id", "kwargs", "items", "name", "a", ""])
-scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5) | st.sampled_from(
-    ["constructor", "escaped", "secret", MARKER]
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=5)
+    | st.sampled_from(["constructor", "escaped", "secret", MARKER])
 )
 json_data = st.recursive(
     scalars,
@@ -80,10 +85,21 @@ messages = st.one_of(
     st.builds(
         AIMessageChunk,
         contents,
-        tool_call_chunks=st.lists(st.builds(ToolCallChunk, st.none() | st.text(max_size=2), st.text(max_size=4), ids, st.none() | st.integers(0, 3)), max_size=2),
+        tool_call_chunks=st.lists(
+            st.builds(
+                ToolCallChunk, st.none() | st.text(max_size=2), st.text(max_size=4), ids, st.none() | st.integers(0, 3)
+            ),
+            max_size=2,
+        ),
         chunk_position=st.none() | st.just("last"),
     ),
-    st.builds(ToolMessage, contents, tool_call_id=st.text(max_size=3), status=st.sampled_from(["success", "error"]), artifact=json_data),
+    st.builds(
+        ToolMessage,
+        contents,
+        tool_call_id=st.text(max_size=3),
+        status=st.sampled_from(["success", "error"]),
+        artifact=json_data,
+    ),
 )
 
 
@@ -148,7 +164,11 @@ def test_bad_constructor_arguments_are_wrapped() -> None:
 
 @pytest.mark.parametrize(
     ("value", "match"),
-    [({1: "a"}, "with a int key at the top level"), ({"a": [object()]}, "cannot serialize a object at /a/0"), ({1, 2}, "a set")],
+    [
+        ({1: "a"}, "with a int key at the top level"),
+        ({"a": [object()]}, "cannot serialize a object at /a/0"),
+        ({1, 2}, "a set"),
+    ],
 )
 def test_unserializable_values_are_named(value: object, match: str) -> None:
     with pytest.raises(MalformedDataError, match=match):
@@ -211,7 +231,11 @@ def test_loading_never_imports_or_reads_the_environment() -> None:
             loads(hostile, allowed=MESSAGE_TYPES)
         except DisallowedTypeError as error:
             refused = error
-    assert loaded == [Secret.placeholder("OPENAI_API_KEY"), {MARKER: 1}, AIMessage("x", tool_calls=[ToolCall("f", {"a": 1})])]
+    assert loaded == [
+        Secret.placeholder("OPENAI_API_KEY"),
+        {MARKER: 1},
+        AIMessage("x", tool_calls=[ToolCall("f", {"a": 1})]),
+    ]
     assert isinstance(refused, DisallowedTypeError)
 
 

@@ -48,7 +48,9 @@ def test_fstring_placeholders_must_be_bare_identifiers(source: str) -> None:
     assert repr(source) in str(caught.value)
 
 
-@pytest.mark.parametrize(("source", "match"), [("}", "single '}'"), ("{", "unclosed '{'"), ("{a", "unclosed '{'"), ("a}", "single '}'")])
+@pytest.mark.parametrize(
+    ("source", "match"), [("}", "single '}'"), ("{", "unclosed '{'"), ("{a", "unclosed '{'"), ("a}", "single '}'")]
+)
 def test_unbalanced_braces_are_named(source: str, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         Template.from_template(source)
@@ -93,7 +95,10 @@ def test_templates_are_values() -> None:
     assert template != Template.from_template("{a}")
     for dump in (pickle.dumps, cloudpickle.dumps):
         assert pickle.loads(dump(template)).format({"a": 2}) == "2"
-    assert repr(Template.from_template("{a}")) == "Template(source='{a}', template_format='f-string', partial_variables={})"
+    assert (
+        repr(Template.from_template("{a}"))
+        == "Template(source='{a}', template_format='f-string', partial_variables={})"
+    )
 
 
 def test_format_wants_a_mapping() -> None:
@@ -166,7 +171,9 @@ def test_mustache_never_reads_attributes() -> None:
     class Person:
         name = "attribute"
 
-    assert Template.from_template("{{person.name}}|{{person.__class__}}", "mustache").format({"person": Person()}) == "|"
+    assert (
+        Template.from_template("{{person.name}}|{{person.__class__}}", "mustache").format({"person": Person()}) == "|"
+    )
 
 
 @pytest.mark.parametrize(
@@ -214,9 +221,14 @@ def test_jinja2_renders_in_a_sandbox_without_attributes() -> None:
 
 def test_jinja2_helpers_keep_their_attributes() -> None:
     # loop, namespace and cycler are jinja2's own objects: their public attributes work.
-    source = "{% set ns = namespace(n=0) %}{% for i in xs %}{{ loop.index }}{% set ns.n = ns.n + i %}{% endfor %}={{ ns.n }}"
+    source = (
+        "{% set ns = namespace(n=0) %}{% for i in xs %}{{ loop.index }}{% set ns.n = ns.n + i %}{% endfor %}={{ ns.n }}"
+    )
     assert Template.from_template(source, "jinja2").format({"xs": [1, 2]}) == "12=3"
-    assert Template.from_template("{% for k, v in d|items %}{{ k }}{{ v }}{% endfor %}", "jinja2").format({"d": {"a": 1}}) == "a1"
+    assert (
+        Template.from_template("{% for k, v in d|items %}{{ k }}{{ v }}{% endfor %}", "jinja2").format({"d": {"a": 1}})
+        == "a1"
+    )
 
 
 def test_jinja2_syntax_errors_fail_at_build() -> None:

@@ -104,7 +104,9 @@ def test_unknown_ids_and_wrong_types_are_refused_before_anything_runs() -> None:
         chain.invoke("a", {"configurable": {"lmm": "other"}})
     with pytest.raises(ConfigurableError, match=r"configurable 'llm' of .* takes one of 'fake', 'other', got 'gpt'"):
         chain.invoke("a", {"configurable": {"llm": "gpt"}})
-    with pytest.raises(ConfigurableError, match=r"configurable 'replies' of .* takes collections.abc.Sequence\[str\], got \[1\]"):
+    with pytest.raises(
+        ConfigurableError, match=r"configurable 'replies' of .* takes collections.abc.Sequence\[str\], got \[1\]"
+    ):
         chain.invoke("a", {"configurable": {"replies": [1]}})
     with pytest.raises(ConfigurableError, match="lmm"):
         list(chain.stream("a", {"configurable": {"lmm": "other"}}))

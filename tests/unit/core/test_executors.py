@@ -67,7 +67,9 @@ class ThreadSubmission:
 
     def _run(self, step: Any, item: ShippedItem, job: BatchJob) -> None:
         try:
-            outcomes = run_items(step, [item], job.kwargs, asynchronous=job.asynchronous, where="here", cancelled=self.stop.is_set)
+            outcomes = run_items(
+                step, [item], job.kwargs, asynchronous=job.asynchronous, where="here", cancelled=self.stop.is_set
+            )
             self.landed.put(pickle.loads(cloudpickle.dumps(outcomes[0])))
         except BaseException as exc:  # the fake's own fault: shown by the test, not a hang
             self.landed.put(exc)

@@ -35,7 +35,12 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(effects._runtime.scope, "new_run_id", counting("run id", effects._runtime.scope.new_run_id))
     # Effects are built by effects._runtime.building (slot by slot) or by their classes.
-    for name, kind in (("run_info", "RunInfo"), ("started", "RunStarted"), ("streamed", "RunStreamed"), ("ended", "RunEnded")):
+    for name, kind in (
+        ("run_info", "RunInfo"),
+        ("started", "RunStarted"),
+        ("streamed", "RunStreamed"),
+        ("ended", "RunEnded"),
+    ):
         for module in (effects._runtime.building, effects._runtime.streaming):
             if hasattr(module, name):
                 monkeypatch.setattr(module, name, counting(kind, getattr(module, name)))

@@ -38,7 +38,9 @@ def test_routes_by_key_in_every_mode() -> None:
 
 def test_an_unknown_key_lists_the_keys_and_other_items_still_run() -> None:
     r = router()
-    with pytest.raises(InputValueError, match=r"RouterRunnable has no runnable for key 'triple'; its keys are: 'double', 'count'"):
+    with pytest.raises(
+        InputValueError, match=r"RouterRunnable has no runnable for key 'triple'; its keys are: 'double', 'count'"
+    ):
         r.invoke({"key": "triple", "input": 1})
     results = r.batch([{"key": "triple", "input": 1}, {"key": "double", "input": 2}], return_exceptions=True)
     assert isinstance(results[0], InputValueError) and results[1] == 4
@@ -47,7 +49,9 @@ def test_an_unknown_key_lists_the_keys_and_other_items_still_run() -> None:
 
 
 def test_the_routed_runnable_runs_as_a_child_with_its_own_events() -> None:
-    events = [(e["event"], e["name"], len(e["parent_ids"])) for e in router().stream_events({"key": "count", "input": 2})]
+    events = [
+        (e["event"], e["name"], len(e["parent_ids"])) for e in router().stream_events({"key": "count", "input": 2})
+    ]
     assert events == [
         ("on_chain_start", "RouterRunnable", 0),
         ("on_chain_start", "count_up", 1),

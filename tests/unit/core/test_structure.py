@@ -54,9 +54,7 @@ EXTENSIBLE = {
 }
 
 
-@pytest.mark.parametrize(
-    "cls", [c for c in concrete_classes() if c not in EXTENSIBLE], ids=lambda c: c.__name__
-)
+@pytest.mark.parametrize("cls", [c for c in concrete_classes() if c not in EXTENSIBLE], ids=lambda c: c.__name__)
 def test_every_public_concrete_value_class_is_final_and_frozen(cls: type[Any]) -> None:
     assert getattr(cls, "__final__", False), f"{cls.__name__} must be @final"
     assert attrs.fields(cls) is not None
@@ -121,7 +119,9 @@ CORE = [p for p in package_files("combinators") if not {"components", "integrati
 
 def test_the_core_imports_neither_components_nor_integrations() -> None:
     for path in CORE:
-        bad = {m for m in imported_modules(path) if m.startswith(("combinators.components", "combinators.integrations"))}
+        bad = {
+            m for m in imported_modules(path) if m.startswith(("combinators.components", "combinators.integrations"))
+        }
         assert bad == set(), path
 
 
@@ -130,9 +130,7 @@ def test_components_use_only_public_names_of_the_core() -> None:
         bad = {
             m
             for m in imported_modules(path)
-            if m.startswith(("combinators", "effects"))
-            and not m.startswith("combinators.components")
-            and is_private(m)
+            if m.startswith(("combinators", "effects")) and not m.startswith("combinators.components") and is_private(m)
         }
         assert bad == set(), f"{path} imports private modules: {sorted(bad)}"
 
@@ -160,9 +158,20 @@ def test_importing_the_components_imports_no_integration() -> None:
 
 def test_nodes_never_import_each_other_upward() -> None:
     for path in package_files("combinators", "_support"):
-        bad = {m for m in imported_modules(path) if m.startswith("combinators.") and not m.startswith(
-            ("combinators._support", "combinators.runnable", "combinators.nodes", "combinators.retry_policy", "combinators.addable")
-        )}
+        bad = {
+            m
+            for m in imported_modules(path)
+            if m.startswith("combinators.")
+            and not m.startswith(
+                (
+                    "combinators._support",
+                    "combinators.runnable",
+                    "combinators.nodes",
+                    "combinators.retry_policy",
+                    "combinators.addable",
+                )
+            )
+        }
         assert bad == set(), path
 
 
@@ -224,9 +233,7 @@ def test_values_have_structural_equality_and_expression_reprs() -> None:
     a = RunnableLambda(inc) | RunnableParallel(x=RunnablePassthrough[int](), y=RunnableLambda(inc))
     b = RunnableLambda(inc) | RunnableParallel(x=RunnablePassthrough[int](), y=RunnableLambda(inc))
     assert a == b and hash(a) == hash(b)
-    assert repr(a) == (
-        "RunnableLambda(inc) | RunnableParallel({'x': RunnablePassthrough(), 'y': RunnableLambda(inc)})"
-    )
+    assert repr(a) == ("RunnableLambda(inc) | RunnableParallel({'x': RunnablePassthrough(), 'y': RunnableLambda(inc)})")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         RunnableLambda(inc).func = abs  # type: ignore[misc]
 

@@ -155,7 +155,7 @@ def test_failed_steps_are_marked_live_and_from_a_recording() -> None:
     for drawing in (live.draw_ascii(), live.draw_mermaid(), live.draw_dot()):
         assert "fail" in drawing
     assert "fail [FAILED]" in live.draw_ascii()
-    assert 'n4["fail"]:::failed' in live.draw_mermaid() or ':::failed' in live.draw_mermaid()
+    assert 'n4["fail"]:::failed' in live.draw_mermaid() or ":::failed" in live.draw_mermaid()
     assert 'label="fail\\n(failed)", fillcolor="#ffd6d6"' in live.draw_dot()
 
 
@@ -212,8 +212,10 @@ def shout(text: str) -> str:
 
 
 def test_remote_runnables_and_agents_are_marked_in_every_drawing() -> None:
-    chain = RunnableLambda(shout) | Remote("http://127.0.0.1:1/chain") | Agent(
-        RunnableLambda(str.strip), (RunnableLambda(str.lower), RunnableLambda(str.title))
+    chain = (
+        RunnableLambda(shout)
+        | Remote("http://127.0.0.1:1/chain")
+        | Agent(RunnableLambda(str.strip), (RunnableLambda(str.lower), RunnableLambda(str.title)))
     )
     graph = chain.get_graph()
     kinds = [(n.name, n.kind) for n in graph.nodes if n.name in ("Remote", "Agent")]

@@ -178,7 +178,9 @@ def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path: Path)
     path = tmp_path / "notes.db"
     path.write_bytes(b"these are my notes, not a database\n" * 200)
     before = path.read_bytes()
-    with pytest.raises(ChatHistoryError, match=r"notes\.db is not a readable chat history \(corrupt, or not a SQLite file\)"):
+    with pytest.raises(
+        ChatHistoryError, match=r"notes\.db is not a readable chat history \(corrupt, or not a SQLite file\)"
+    ):
         SQLiteChatHistory(path, "s").get_messages()
     with pytest.raises(ChatHistoryError):
         SQLiteChatHistory(path, "s").add_messages([HumanMessage("q")])
@@ -232,7 +234,10 @@ def test_stored_values_load_only_if_allowlisted(tmp_path: Path) -> None:
     )
     connection.commit()
     connection.close()
-    with pytest.raises(ChatHistoryError, match=r"message 2 of session 's' .* cannot be loaded: cannot load '[\w.]+\.Document': it is not in the allowed types"):
+    with pytest.raises(
+        ChatHistoryError,
+        match=r"message 2 of session 's' .* cannot be loaded: cannot load '[\w.]+\.Document': it is not in the allowed types",
+    ):
         SQLiteChatHistory(path, "s").get_messages()
 
 

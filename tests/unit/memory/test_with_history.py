@@ -99,7 +99,10 @@ def test_several_output_messages_are_stored_with_the_input() -> None:
 def test_a_missing_session_id_names_the_key_and_stores_nothing() -> None:
     store = InMemoryHistoryStore()
     chat = RunnableWithMessageHistory(RunnableLambda(seen_and_reply), store)
-    with pytest.raises(ConfigurableError, match=r"missing 'session_id'; call it with config=\{'configurable': \{'session_id': \.\.\.\}\}"):
+    with pytest.raises(
+        ConfigurableError,
+        match=r"missing 'session_id'; call it with config=\{'configurable': \{'session_id': \.\.\.\}\}",
+    ):
         chat.invoke("hi")
     with pytest.raises(ConfigurableError, match="has no configurable id 'sesion_id'; its ids are: 'session_id'"):
         chat.invoke("hi", {"configurable": {"sesion_id": "ann"}})
@@ -117,7 +120,10 @@ def test_custom_session_keys_reach_the_factory() -> None:
     chat = RunnableWithMessageHistory(
         RunnableLambda(seen_and_reply),
         history,
-        history_factory_config=[ConfigurableFieldSpec(id="user_id", annotation=str), ConfigurableFieldSpec(id="conversation_id", annotation=str)],
+        history_factory_config=[
+            ConfigurableFieldSpec(id="user_id", annotation=str),
+            ConfigurableFieldSpec(id="conversation_id", annotation=str),
+        ],
     )
     chat.invoke("hi", {"configurable": {"user_id": "u", "conversation_id": "c"}})
     assert list(histories) == [("u", "c")] and len(histories["u", "c"].get_messages()) == 2

@@ -24,7 +24,9 @@ def test_a_function_of_the_messages_makes_the_reply() -> None:
     def echo(messages: list[Message]) -> str:
         return f"{len(messages)} messages, last {messages[-1].text!r}"
 
-    assert ScriptedChatModel([echo]).invoke([("human", "x"), ("ai", "y"), ("human", "z")]).text == "3 messages, last 'z'"
+    assert (
+        ScriptedChatModel([echo]).invoke([("human", "x"), ("ai", "y"), ("human", "z")]).text == "3 messages, last 'z'"
+    )
 
 
 def test_a_scripted_error_is_raised() -> None:

@@ -42,7 +42,9 @@ class Counting(BaseChatModel):
         self.used.append("generate")
         return AIMessage(messages[-1].text.upper())
 
-    def _stream(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> Iterator[AIMessageChunk]:
+    def _stream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> Iterator[AIMessageChunk]:
         self.used.append("stream")
         for word in messages[-1].text.upper().split():
             yield AIMessageChunk(word + " ")
@@ -81,6 +83,7 @@ def test_a_model_invoked_in_a_watched_step_streams_its_tokens_and_returns_the_wh
     if mode == "sync":
         events = list(step.stream_events("q"))
     else:
+
         async def collect() -> list[StreamEvent]:
             return [e async for e in step.astream_events("q")]
 
@@ -190,10 +193,14 @@ def test_scripted_model_sees_the_bound_tools() -> None:
     assert [c.tools for c in model.calls] == [("add_numbers",), ()]
 
 
-@pytest.mark.parametrize("make", [
-    lambda m: GenericFakeChatModel(Script([m])),
-    lambda m: ScriptedChatModel([m]),
-], ids=["GenericFakeChatModel", "ScriptedChatModel"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda m: GenericFakeChatModel(Script([m])),
+        lambda m: ScriptedChatModel([m]),
+    ],
+    ids=["GenericFakeChatModel", "ScriptedChatModel"],
+)
 def test_tool_call_chunks_stream_and_merge(make: Any) -> None:
     calls = [ToolCall("add_numbers", {"a": 1, "b": 2}, id="c1"), ToolCall("add_numbers", {"a": 3, "b": 4}, id="c2")]
     chunks = list(make(AIMessage("Adding.", tool_calls=calls)).stream("go"))

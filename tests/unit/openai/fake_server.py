@@ -127,7 +127,11 @@ def text_stream(
     events = [chunk({"role": "assistant", "content": ""}, model=model)]
     events += [chunk({"content": token}, model=model) for token in tokens]
     events.append(chunk({}, finish_reason="stop", model=model))
-    usage = usage if usage is not None else {"prompt_tokens": 5, "completion_tokens": len(tokens), "total_tokens": 5 + len(tokens)}
+    usage = (
+        usage
+        if usage is not None
+        else {"prompt_tokens": 5, "completion_tokens": len(tokens), "total_tokens": 5 + len(tokens)}
+    )
     events.append(chunk(choices=False, usage=usage, model=model))
     return events
 
@@ -222,9 +226,7 @@ class FakeOpenAIServer:
         self._http = _Server(("127.0.0.1", 0), _Handler)
         self._http.owner = self
         # A short poll interval: shutdown() waits up to one interval.
-        self._thread = threading.Thread(
-            target=self._http.serve_forever, args=(0.01,), name="fake-openai", daemon=True
-        )
+        self._thread = threading.Thread(target=self._http.serve_forever, args=(0.01,), name="fake-openai", daemon=True)
 
     @property
     def url(self) -> str:
@@ -277,4 +279,3 @@ class _InFlight:
     def __exit__(self, *_: object) -> None:
         with self.server._lock:  # pyright: ignore[reportPrivateUsage]
             self.server.in_flight -= 1
-

@@ -52,7 +52,11 @@ def _not_found(request: Recorded) -> JsonReply:
 def test_statuses_become_typed_errors(
     server: FakeOpenAIServer, model: ChatOpenAI, status: int, kind: type[Exception], builtin: type[Exception]
 ) -> None:
-    server.script(JsonReply(error_body(f"failed with {status}", code="some_code"), status=status, headers={"x-request-id": "req_9"}))
+    server.script(
+        JsonReply(
+            error_body(f"failed with {status}", code="some_code"), status=status, headers={"x-request-id": "req_9"}
+        )
+    )
     with pytest.raises(kind) as caught:
         model.invoke("hi")
     error = caught.value
@@ -164,7 +168,9 @@ def _free_port() -> int:
 
 
 def test_unreachable_server() -> None:
-    model = ChatOpenAI(model="m", base_url=f"http://127.0.0.1:{_free_port()}/v1", api_key=KEY, max_retries=0, timeout=2.0)
+    model = ChatOpenAI(
+        model="m", base_url=f"http://127.0.0.1:{_free_port()}/v1", api_key=KEY, max_retries=0, timeout=2.0
+    )
     with pytest.raises(ModelConnectionError) as caught:
         model.invoke("hi")
     assert isinstance(caught.value, ConnectionError) and caught.value.status is None
@@ -172,7 +178,9 @@ def test_unreachable_server() -> None:
 
 
 async def test_unreachable_server_async() -> None:
-    model = ChatOpenAI(model="m", base_url=f"http://127.0.0.1:{_free_port()}/v1", api_key=KEY, max_retries=0, timeout=2.0)
+    model = ChatOpenAI(
+        model="m", base_url=f"http://127.0.0.1:{_free_port()}/v1", api_key=KEY, max_retries=0, timeout=2.0
+    )
     with pytest.raises(ModelConnectionError):
         await model.ainvoke("hi")
 
@@ -187,11 +195,19 @@ def test_timeout(server: FakeOpenAIServer) -> None:
 
 @pytest.mark.parametrize("dumps", [pickle.dumps, cloudpickle.dumps])
 def test_errors_pickle_with_their_fields(dumps: object) -> None:
-    error = ModelNotFoundError("404 from x", status=404, model="gpt-nope", base_url="http://b/v1", code="c", request_id="r", body={"m": 1})
+    error = ModelNotFoundError(
+        "404 from x", status=404, model="gpt-nope", base_url="http://b/v1", code="c", request_id="r", body={"m": 1}
+    )
     copy = pickle.loads(dumps(error))  # type: ignore[operator]
     assert type(copy) is ModelNotFoundError
     assert (str(copy), copy.status, copy.model, copy.base_url, copy.code, copy.request_id, copy.body) == (
-        "404 from x", 404, "gpt-nope", "http://b/v1", "c", "r", {"m": 1}
+        "404 from x",
+        404,
+        "gpt-nope",
+        "http://b/v1",
+        "c",
+        "r",
+        {"m": 1},
     )
     timeout = pickle.loads(pickle.dumps(ModelTimeoutError("slow", model="m")))
     assert isinstance(timeout, ModelTimeoutError) and isinstance(timeout, TimeoutError)

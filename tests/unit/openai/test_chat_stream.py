@@ -161,7 +161,9 @@ def test_a_stream_that_ends_before_the_model_finished_is_broken(server: FakeOpen
 
 
 def test_an_error_event_in_the_stream(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
-    server.script(SseReply([chunk({"content": "a"}), {"error": {"message": "overloaded mid-way", "code": "overloaded"}}]))
+    server.script(
+        SseReply([chunk({"content": "a"}), {"error": {"message": "overloaded mid-way", "code": "overloaded"}}])
+    )
     with pytest.raises(ModelStreamError, match="overloaded mid-way") as caught:
         list(model.stream("hi"))
     assert caught.value.code == "overloaded"
@@ -201,7 +203,6 @@ async def test_leaving_an_async_stream_early_closes_it(server: FakeOpenAIServer,
         async for _ in chunks:
             break
     assert "".join([c.text async for c in model.astream("again")]) == "next"
-
 
 
 def test_streaming_true_makes_invoke_ask_for_a_stream(server: FakeOpenAIServer, model: ChatOpenAI) -> None:

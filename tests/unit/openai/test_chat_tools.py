@@ -50,7 +50,11 @@ SEARCH_SCHEMA = {
 
 def test_bind_tools_sends_the_specs_and_parses_the_calls(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
     server.script(
-        JsonReply(completion(None, tool_calls=[tool_call("multiply", '{"a": 6, "b": 7}', "call_1")], finish_reason="tool_calls"))
+        JsonReply(
+            completion(
+                None, tool_calls=[tool_call("multiply", '{"a": 6, "b": 7}', "call_1")], finish_reason="tool_calls"
+            )
+        )
     )
     bound = model.bind_tools([Multiply(), get_weather, SEARCH_SCHEMA], tool_choice="auto")
 

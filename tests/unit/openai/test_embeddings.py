@@ -26,7 +26,9 @@ def _one_hot(request: Recorded) -> JsonReply:
 
 def test_embed_documents_in_chunks_and_in_order(server: FakeOpenAIServer) -> None:
     server.responder = _one_hot
-    embeddings = OpenAIEmbeddings(model="fake-embed", base_url=server.url, api_key=KEY, chunk_size=2, dimensions=3, max_retries=0)
+    embeddings = OpenAIEmbeddings(
+        model="fake-embed", base_url=server.url, api_key=KEY, chunk_size=2, dimensions=3, max_retries=0
+    )
 
     vectors = embeddings.embed_documents(["fog", "lamp", "ship", "fog ship", "nothing"])
 

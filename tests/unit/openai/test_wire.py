@@ -39,7 +39,11 @@ def test_a_summed_chunk_is_sent_like_the_message() -> None:
 
 def test_a_chat_message_goes_with_its_own_role() -> None:
     assert message_to_openai(ChatMessage("x", role="developer")) == {"role": "developer", "content": "x"}
-    assert message_to_openai(ChatMessage("y", role="critic", name="bo")) == {"role": "critic", "content": "y", "name": "bo"}
+    assert message_to_openai(ChatMessage("y", role="critic", name="bo")) == {
+        "role": "critic",
+        "content": "y",
+        "name": "bo",
+    }
 
 
 def test_content_parts() -> None:

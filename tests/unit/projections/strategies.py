@@ -45,9 +45,7 @@ json_scalars = st.one_of(
 )
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)
-    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)),
     max_leaves=6,
 )
 object_values = st.one_of(
@@ -132,16 +130,11 @@ def _run(
         output = draw(any_values)
     failure = draw(st.one_of(st.none(), st.none(), st.none(), errors))
     own: list[Emit] = [_streamed(info, chunk) for chunk in chunks]
-    customs = draw(
-        st.lists(st.tuples(st.sampled_from(CUSTOM_NAMES), any_values), max_size=2)
-    )
+    customs = draw(st.lists(st.tuples(st.sampled_from(CUSTOM_NAMES), any_values), max_size=2))
     own += [_custom(info, name, data) for name, data in customs]
     # A run's own chunks and custom events keep their order; they interleave with children.
     children = (
-        [
-            _run(draw, ids, info, depth + 1, max_depth, max_children)
-            for _ in range(draw(st.integers(0, max_children)))
-        ]
+        [_run(draw, ids, info, depth + 1, max_depth, max_children) for _ in range(draw(st.integers(0, max_children)))]
         if depth < max_depth
         else []
     )

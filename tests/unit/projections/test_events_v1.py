@@ -63,12 +63,22 @@ def test_model_chunks_llm_token_text_and_chat_generation_kinds() -> None:
         {},
         {"chunk": "to"},
         {"chunk": "ken"},
-        {"output": {"generations": [[{"text": "token", "generation_info": None, "type": "Generation"}]], "llm_output": None, "run": None, "type": "LLMResult"}},
+        {
+            "output": {
+                "generations": [[{"text": "token", "generation_info": None, "type": "Generation"}]],
+                "llm_output": None,
+                "run": None,
+                "type": "LLMResult",
+            }
+        },
     ]
     streamed_end, invoked_end = events[7]["data"], events[9]["data"]
     assert streamed_end["output"]["generations"][0][0]["type"] == "ChatGenerationChunk"  # type: ignore[index]
     assert invoked_end["output"]["generations"][0][0] == {  # type: ignore[index]
-        "text": "yo", "generation_info": None, "type": "ChatGeneration", "message": Message("yo")
+        "text": "yo",
+        "generation_info": None,
+        "type": "ChatGeneration",
+        "message": Message("yo"),
     }
     assert events[6]["data"] == {"chunk": Message("hi")}  # chat models stream the message chunk
 
@@ -100,7 +110,9 @@ def test_filters_hide_runs_the_root_included() -> None:
     s.end(root, "q", 1)
     assert [e["name"] for e in stream_events_v1(s.effects, EventFilter(include_tags=["keep"]))] == ["child", "child"]
     assert [e["event"] for e in stream_events_v1(s.effects, EventFilter(exclude_types=["tool"]))] == [
-        "on_chain_start", "on_chain_stream", "on_chain_end"
+        "on_chain_start",
+        "on_chain_stream",
+        "on_chain_end",
     ]
 
 

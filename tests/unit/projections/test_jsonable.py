@@ -113,7 +113,10 @@ class BadMapping(dict[str, int]):
         (float("inf"), "Infinity"),
         (float("-inf"), "-Infinity"),
         ((1, [2, (3,)]), [1, [2, [3]]]),
-        ({1: "a", None: "b", 1.5: "d", UUID(int=1): "e"}, {"1": "a", "null": "b", "1.5": "d", "00000000-0000-0000-0000-000000000001": "e"}),
+        (
+            {1: "a", None: "b", 1.5: "d", UUID(int=1): "e"},
+            {"1": "a", "null": "b", "1.5": "d", "00000000-0000-0000-0000-000000000001": "e"},
+        ),
         ({False: 0, float("nan"): 1}, {"false": 0, "NaN": 1}),
         ({"b": 1, "a": 2}, {"b": 1, "a": 2}),
         (OrderedDict(z=1), {"z": 1}),
@@ -180,7 +183,11 @@ def test_secret_inside_attrs_field_is_redacted() -> None:
         user: str
         password: object
 
-    assert to_jsonable(Credentials("ann", Secret(SECRET_TEXT))) == {"type": "Credentials", "user": "ann", "password": REDACTED}
+    assert to_jsonable(Credentials("ann", Secret(SECRET_TEXT))) == {
+        "type": "Credentials",
+        "user": "ann",
+        "password": REDACTED,
+    }
 
 
 def test_fallbacks_never_raise() -> None:
@@ -257,6 +264,10 @@ def test_secrets_never_leak(value: object) -> None:
 
 
 def test_secrets_in_exception_arguments_are_redacted() -> None:
-    assert to_jsonable(ValueError(Secret(SECRET_TEXT))) == {"type": "error", "error_type": "ValueError", "message": REDACTED}
+    assert to_jsonable(ValueError(Secret(SECRET_TEXT))) == {
+        "type": "error",
+        "error_type": "ValueError",
+        "message": REDACTED,
+    }
     key_error = to_jsonable(KeyError(Secret(SECRET_TEXT)))
     assert isinstance(key_error, dict) and SECRET_TEXT not in str(key_error["message"])

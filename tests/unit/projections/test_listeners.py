@@ -53,7 +53,13 @@ def test_start_then_end_with_the_whole_tree_in_start_order() -> None:
     assert start.run.child_runs == () and start.run.end_time is None and start.run.outputs is None
     assert start.run.inputs == {"input": "q"}
     run = end.run
-    assert (run.id, run.name, run.run_type, run.tags, run.metadata) == (uid(1), "RunnableSequence", "chain", ("t",), {"m": 1})
+    assert (run.id, run.name, run.run_type, run.tags, run.metadata) == (
+        uid(1),
+        "RunnableSequence",
+        "chain",
+        ("t",),
+        {"m": 1},
+    )
     assert run.outputs == {"k": "q"}  # a dict output is kept as is
     assert run.start_time == dt.datetime.fromtimestamp(T0, tz=dt.UTC)
     assert run.end_time is not None and run.end_time > run.start_time
@@ -98,7 +104,10 @@ def test_each_unrelated_root_gets_its_own_calls() -> None:
     effects = sequence_effects() + [e for e in sequence_effects() if e.run.run_id == uid(2)]
     # run 2 again, now without its parent: a root of its own
     assert [(c.kind, c.run.name) for c in calls(effects)] == [
-        ("on_start", "RunnableSequence"), ("on_end", "RunnableSequence"), ("on_start", "I"), ("on_end", "I")
+        ("on_start", "RunnableSequence"),
+        ("on_end", "RunnableSequence"),
+        ("on_start", "I"),
+        ("on_end", "I"),
     ]
 
 
@@ -112,7 +121,9 @@ def test_chat_model_outputs_are_the_llm_result() -> None:
     assert end.inputs == {"messages": [["hi"]]}
     assert end.outputs == {
         "generations": [[{"text": "a b", "generation_info": None, "type": "ChatGenerationChunk", "message": "a b"}]],
-        "llm_output": None, "run": None, "type": "LLMResult",
+        "llm_output": None,
+        "run": None,
+        "type": "LLMResult",
     }
 
 

@@ -43,7 +43,14 @@ def test_line_format() -> None:
     assert lines[0] == {
         "kind": "start",
         "at": s.effects[0].at,
-        "run": {"id": sid(1), "parent_ids": [], "name": "root", "type": "chain", "tags": ["t"], "metadata": {"m": {"type": "Piece", "text": "x"}}},
+        "run": {
+            "id": sid(1),
+            "parent_ids": [],
+            "name": "root",
+            "type": "chain",
+            "tags": ["t"],
+            "metadata": {"m": {"type": "Piece", "text": "x"}},
+        },
         "input": {"json": {"q": 1}},
     }
     assert lines[1]["input"] == {"no_input": True}
@@ -88,7 +95,9 @@ def test_objects_replay_with_the_facts_projections_need() -> None:
     s.stream(root, Piece("a"), Piece("b"), "c", Piece("d"))
     s.end(root, Message("in"), Piece("d"))
     started, first, second, third, fourth, _ = list(replay(record(s.effects)))
-    assert isinstance(started, RunStarted) and started.input == Replayed({"type": "Message", "content": "in", "id": None}, "in", False)
+    assert isinstance(started, RunStarted) and started.input == Replayed(
+        {"type": "Message", "content": "in", "id": None}, "in", False
+    )
     assert isinstance(first, RunStreamed) and first.chunk == Replayed({"type": "Piece", "text": "a"}, "a", False)
     assert isinstance(second, RunStreamed) and second.chunk == Replayed(
         {"type": "Piece", "text": "b"}, "b", False, added=True, total={"type": "Piece", "text": "ab"}
@@ -109,7 +118,9 @@ def test_a_none_chunk_that_resets_an_object_total_replays_as_none() -> None:
     assert json.loads(lines[2])["chunk"] == {"json": None}
     replayed = list(replay(lines))
     assert list(record(replayed)) == lines
-    assert to_jsonable([p.ops for p in run_log_patches(replayed)]) == to_jsonable([p.ops for p in run_log_patches(s.effects)])
+    assert to_jsonable([p.ops for p in run_log_patches(replayed)]) == to_jsonable(
+        [p.ops for p in run_log_patches(s.effects)]
+    )
 
 
 @pytest.mark.parametrize(
@@ -120,9 +131,14 @@ def test_a_none_chunk_that_resets_an_object_total_replays_as_none() -> None:
         ('{"kind": "start"}', "recording line 2: missing 'at'"),
         ('{"kind": "start", "at": "now"}', "recording line 2: 'at' must be a number, got str"),
         ('{"kind": "start", "at": 1, "run": {"id": "x"}}', "recording line 2: 'x' is not a run id"),
-        ('{"kind": "start", "at": 1, "run": {"id": "00000000-0000-0000-0000-000000000001"}}', "recording line 2: 'metadata' must be an object"),
-        ('{"kind": "stream", "at": 1, "run": {"id": "00000000-0000-0000-0000-000000000001", "parent_ids": [], "name": "r", "type": "chain", "tags": [], "metadata": {}}, "chunk": 3}',
-         "recording line 2: 'chunk' must be a payload object"),
+        (
+            '{"kind": "start", "at": 1, "run": {"id": "00000000-0000-0000-0000-000000000001"}}',
+            "recording line 2: 'metadata' must be an object",
+        ),
+        (
+            '{"kind": "stream", "at": 1, "run": {"id": "00000000-0000-0000-0000-000000000001", "parent_ids": [], "name": "r", "type": "chain", "tags": [], "metadata": {}}, "chunk": 3}',
+            "recording line 2: 'chunk' must be a payload object",
+        ),
     ],
 )
 def test_bad_lines_name_the_line_and_the_field(line: str, message: str) -> None:

@@ -86,7 +86,10 @@ def test_malformed_ops_are_rejected(op: object, message: str) -> None:
 def test_op_values_are_kept_and_only_the_json_form_is_json() -> None:
     patch = RunLogPatch({"op": "add", "path": "/p", "value": Piece("a")})
     assert patch.ops[0]["value"] == Piece("a")
-    assert to_jsonable(patch) == {"type": "RunLogPatch", "ops": [{"op": "add", "path": "/p", "value": {"type": "Piece", "text": "a"}}]}
+    assert to_jsonable(patch) == {
+        "type": "RunLogPatch",
+        "ops": [{"op": "add", "path": "/p", "value": {"type": "Piece", "text": "a"}}],
+    }
 
 
 def test_apply_ops_copies_only_the_touched_path() -> None:
@@ -178,9 +181,16 @@ def test_sub_run_entries_keys_times_and_escaping() -> None:
     assert isinstance(state, dict) and isinstance(state["logs"], dict)
     assert list(state["logs"]) == ["a/b", "a~b"]
     assert state["logs"]["a~b"] == {
-        "id": sid(3), "name": "a~b", "type": "chain", "tags": [], "metadata": {},
-        "start_time": "2025-11-29T14:16:57.197+00:00", "streamed_output": [], "streamed_output_str": [],
-        "final_output": {}, "end_time": "2025-11-29T14:16:57.199+00:00",
+        "id": sid(3),
+        "name": "a~b",
+        "type": "chain",
+        "tags": [],
+        "metadata": {},
+        "start_time": "2025-11-29T14:16:57.197+00:00",
+        "streamed_output": [],
+        "streamed_output_str": [],
+        "final_output": {},
+        "end_time": "2025-11-29T14:16:57.199+00:00",
     }
 
 
@@ -242,7 +252,7 @@ def test_applying_all_patches_gives_the_final_run_log(effects: list[Effect]) -> 
     assert to_jsonable(plain) == to_jsonable(logs[-1].state)
     json.dumps(to_jsonable(_all_ops(patches)), allow_nan=False)  # their JSON form is plain JSON
     for log, patch in zip(logs, patches):
-        assert log.ops[-len(patch.ops):] == patch.ops if patch.ops else True
+        assert log.ops[-len(patch.ops) :] == patch.ops if patch.ops else True
 
 
 @given(effect_trees())
@@ -277,7 +287,19 @@ def test_states_fold_rejects_bad_input() -> None:
         RunLogStates().feed("x")  # type: ignore[arg-type]
 
 
-@given(st.lists(st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2, width=16), st.text(max_size=2), st.lists(st.integers(0, 2), max_size=2)), max_size=6))
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(-3, 3),
+            st.floats(-2, 2, width=16),
+            st.text(max_size=2),
+            st.lists(st.integers(0, 2), max_size=2),
+        ),
+        max_size=6,
+    )
+)
 def test_root_final_output_ops_are_jsonpatch_diffs(chunks: list[object]) -> None:
     s = Script()
     root = s.run(1, "root")

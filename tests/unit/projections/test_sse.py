@@ -39,14 +39,19 @@ def test_frames_are_the_js_peer_bytes() -> None:
 
 def test_json_is_one_line_utf8_and_strict() -> None:
     frame = encode_sse_event({"text": "a\nb\r\u2028é", "n": float("nan"), "p": Piece("x"), "s": Secret(SECRET_TEXT)})
-    body = frame[len(b"event: data\ndata: "):-2]
+    body = frame[len(b"event: data\ndata: ") : -2]
     assert b"\n" not in body and b"\r" not in body
-    assert json.loads(body) == {"text": "a\nb\r\u2028é", "n": "NaN", "p": {"type": "Piece", "text": "x"}, "s": "**********"}
+    assert json.loads(body) == {
+        "text": "a\nb\r\u2028é",
+        "n": "NaN",
+        "p": {"type": "Piece", "text": "x"},
+        "s": "**********",
+    }
     assert "é".encode() in body and SECRET_TEXT.encode() not in frame
 
 
 def test_parser_handles_any_split_crlf_comments_and_unknown_fields() -> None:
-    stream = b": hello\r\nevent: data\r\nid: 7\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\n\n" + SSE_END
+    stream = b': hello\r\nevent: data\r\nid: 7\r\ndata: {"a":\r\ndata: 1}\r\n\r\n\n' + SSE_END
     for cut in range(len(stream) + 1):
         assert list(parse_event_stream([stream[:cut], stream[cut:]])) == [{"a": 1}]
     one_by_one = [stream[i : i + 1] for i in range(len(stream))]
@@ -88,7 +93,7 @@ def test_frame_parser_reads_every_protocol_frame_in_any_cut() -> None:
         sse_frame("metadata", '{"run_id":"r"}')
         + sse_comment("ping")
         + sse_frame("data", '"a"')
-        + b"event: error\r\ndata: {\"status_code\":500}\r\n\r\n"
+        + b'event: error\r\ndata: {"status_code":500}\r\n\r\n'
         + sse_frame("end")
     )
     expected = [

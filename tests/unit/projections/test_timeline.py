@@ -92,7 +92,9 @@ def test_times_come_from_the_effects_so_a_fake_clock_gives_exact_bars() -> None:
         effects = effects_of(RunnableLambda(slow) | RunnableLambda(shout), "x")
     svg = timeline_svg(effects, title="slow then shout")
     assert "slow then shout — 250.0 ms, 3 runs" in svg
-    widths = [float(r.get("width", "0")) for r in ElementTree.fromstring(svg).iter(f"{SVG}rect") if r.get("class") == "bar"]
+    widths = [
+        float(r.get("width", "0")) for r in ElementTree.fromstring(svg).iter(f"{SVG}rect") if r.get("class") == "bar"
+    ]
     assert widths[0] == widths[1] == 640.0  # the root and `slow` take the whole 250 ms
     assert "250.0 ms" in svg and "100.0 ms" in svg  # the axis ticks every 50 ms
 
@@ -115,7 +117,10 @@ def test_chromium_renders_the_quickstart_timeline(tmp_path: Path) -> None:
     svg_path = tmp_path / "run.svg"
     subprocess.run(
         [sys.executable, str(root / "examples" / "rag.py"), "--timeline", str(svg_path)],
-        check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(root)}, timeout=120,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=120,
     )
     png = tmp_path / "run.png"
     subprocess.run(

@@ -236,8 +236,10 @@ def test_sentence_embeddings_without_the_extra_name_it(monkeypatch: pytest.Monke
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"batch_size": 0}, "SentenceEmbeddings batch_size must be an int >= 1, got 0"),
-     ({"device": ""}, "SentenceEmbeddings device must be a non-empty str")],
+    [
+        ({"batch_size": 0}, "SentenceEmbeddings batch_size must be an int >= 1, got 0"),
+        ({"device": ""}, "SentenceEmbeddings device must be a non-empty str"),
+    ],
 )
 def test_sentence_embeddings_bad_parameters(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):

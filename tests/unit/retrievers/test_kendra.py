@@ -194,7 +194,11 @@ def test_query_document_item_uses_the_excerpt() -> None:
         "Type": "DOCUMENT",
         "DocumentExcerpt": {"Text": "Fog\n\nhorn"},
         "AdditionalAttributes": [
-            {"Key": "Other", "ValueType": "TEXT_WITH_HIGHLIGHTS_VALUE", "Value": {"TextWithHighlightsValue": {"Text": "x"}}}
+            {
+                "Key": "Other",
+                "ValueType": "TEXT_WITH_HIGHLIGHTS_VALUE",
+                "Value": {"TextWithHighlightsValue": {"Text": "x"}},
+            }
         ],
     }
     assert query_result_to_document(item).page_content == "Document Excerpt: \nFog horn\n"
@@ -252,7 +256,12 @@ def test_falls_back_to_query_when_retrieve_finds_nothing(client: KendraClient, s
         {
             "QueryId": "q2",
             "ResultItems": [
-                {"Id": "a", "Type": "DOCUMENT", "DocumentTitle": {"Text": "Tides"}, "DocumentExcerpt": {"Text": "Twice a day"}}
+                {
+                    "Id": "a",
+                    "Type": "DOCUMENT",
+                    "DocumentTitle": {"Text": "Tides"},
+                    "DocumentExcerpt": {"Text": "Twice a day"},
+                }
             ],
         },
         expected_params=params,
@@ -282,7 +291,9 @@ def test_nothing_from_either_api_is_an_empty_list(client: KendraClient, stubber:
 def test_keeps_at_most_top_k(client: KendraClient, stubber: Stubber) -> None:
     stubber.add_response("retrieve", {"QueryId": "q1", "ResultItems": [retrieve_item(n) for n in range(5)]})
     stubber.add_response("retrieve", {"QueryId": "q2", "ResultItems": []})
-    stubber.add_response("query", {"QueryId": "q3", "ResultItems": [{"DocumentExcerpt": {"Text": str(n)}} for n in range(4)]})
+    stubber.add_response(
+        "query", {"QueryId": "q3", "ResultItems": [{"DocumentExcerpt": {"Text": str(n)}} for n in range(4)]}
+    )
     assert [d.metadata["title"] for d in search_kendra(client, "x", index_id=INDEX, top_k=2)] == ["Title 0", "Title 1"]
     assert [d.metadata["excerpt"] for d in search_kendra(client, "x", index_id=INDEX, top_k=3)] == ["0", "1", "2"]
 
@@ -346,7 +357,13 @@ def test_error_families_match_builtins() -> None:
     assert issubclass(KendraResourceNotFound, LookupError)
     assert all(
         issubclass(cls, KendraError)
-        for cls in (KendraThrottled, KendraAccessDenied, KendraInvalidRequest, KendraResourceNotFound, KendraConnectionError)
+        for cls in (
+            KendraThrottled,
+            KendraAccessDenied,
+            KendraInvalidRequest,
+            KendraResourceNotFound,
+            KendraConnectionError,
+        )
     )
 
 
@@ -360,7 +377,9 @@ def test_errors_survive_pickling(error_type: type[KendraError]) -> None:
 
 def test_malformed_attribute_filter_is_an_invalid_request(client: KendraClient) -> None:
     bad: AttributeFilterTypeDef = {"EqualsTo": {"Key": "year"}}  # type: ignore[typeddict-item]
-    with pytest.raises(KendraInvalidRequest, match=r"(?s)Kendra Retrieve failed with ParamValidationError: .*EqualsTo: \"Value\""):
+    with pytest.raises(
+        KendraInvalidRequest, match=r"(?s)Kendra Retrieve failed with ParamValidationError: .*EqualsTo: \"Value\""
+    ):
         search_kendra(client, "x", index_id=INDEX, attribute_filter=bad)
 
 

@@ -61,8 +61,10 @@ class AsyncOnly(BaseRetriever):
 def test_a_retriever_is_a_runnable_of_str_to_documents() -> None:
     retriever: Runnable[str, list[Document]] = Echo(copies=2)
     assert retriever.invoke("fog") == [Document("fog", {"n": 0}), Document("fog", {"n": 1})]
-    assert retriever.batch(["a", "b"]) == [[Document("a", {"n": 0}), Document("a", {"n": 1})],
-                                           [Document("b", {"n": 0}), Document("b", {"n": 1})]]
+    assert retriever.batch(["a", "b"]) == [
+        [Document("a", {"n": 0}), Document("a", {"n": 1})],
+        [Document("b", {"n": 0}), Document("b", {"n": 1})],
+    ]
     assert list(retriever.stream("fog")) == [retriever.invoke("fog")]
 
 
@@ -271,4 +273,6 @@ def test_kendra_retriever_without_a_client_pickles_and_compares() -> None:
 
 
 def test_kendra_retriever_repr_hides_the_client_address(client: KendraClient) -> None:
-    assert repr(AmazonKendraRetriever(index_id=INDEX, client=client)).endswith("client=<kendra>, secrets_from_env=True)")
+    assert repr(AmazonKendraRetriever(index_id=INDEX, client=client)).endswith(
+        "client=<kendra>, secrets_from_env=True)"
+    )

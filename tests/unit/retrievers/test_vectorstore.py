@@ -184,7 +184,11 @@ def test_generated_ids_skip_ids_in_use_and_are_never_reused() -> None:
 def test_adding_an_existing_id_replaces_it_in_place() -> None:
     store = compass_store("north", "east", "south")
     store = store.add_documents([Document("northeast", {"v": 2})], ids=["1"])
-    assert [(doc.id, doc.page_content) for doc in store.documents] == [("0", "north"), ("1", "northeast"), ("2", "south")]
+    assert [(doc.id, doc.page_content) for doc in store.documents] == [
+        ("0", "north"),
+        ("1", "northeast"),
+        ("2", "south"),
+    ]
     assert store.similarity_search("northeast", k=1) == [Document("northeast", {"v": 2}, id="1")]
 
 
@@ -213,8 +217,7 @@ def test_store_is_a_picklable_value() -> None:
     assert pickle.loads(pickle.dumps(store)) == store
     assert pickle.loads(pickle.dumps(store)).similarity_search("fog") == store.similarity_search("fog")
     assert repr(store) == (
-        "InMemoryVectorStore(embeddings=HashedNgramEmbeddings(dimension=16, ngram_sizes=(3, 4)), "
-        "<1 document: '0'>)"
+        "InMemoryVectorStore(embeddings=HashedNgramEmbeddings(dimension=16, ngram_sizes=(3, 4)), <1 document: '0'>)"
     )
 
 

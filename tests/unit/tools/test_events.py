@@ -162,7 +162,10 @@ def test_a_tool_ends_before_the_next_step_starts(sync: bool) -> None:
 
 @pytest.mark.parametrize(
     ("given", "call_id"),
-    [({"a": 1, "b": 0}, None), ({"name": "divide", "args": {"a": 1, "b": 0}, "id": "call_3", "type": "tool_call"}, "call_3")],
+    [
+        ({"a": 1, "b": 0}, None),
+        ({"name": "divide", "args": {"a": 1, "b": 0}, "id": "call_3", "type": "tool_call"}, "call_3"),
+    ],
     ids=["plain arguments", "a tool call"],
 )
 def test_on_tool_error_carries_the_tool_call_id(given: dict[str, Any], call_id: str | None) -> None:

@@ -109,8 +109,13 @@ def test_tool_message_content_is_text_json_or_str() -> None:
     @tool
     def info(kind: str) -> object:
         """Info."""
-        return {"text": "t", "json": {"k": [1, "é"]}, "blocks": [{"type": "text", "text": "b"}],
-                "other": Span(1, 2), "message": ToolMessage("kept", tool_call_id="own")}[kind]
+        return {
+            "text": "t",
+            "json": {"k": [1, "é"]},
+            "blocks": [{"type": "text", "text": "b"}],
+            "other": Span(1, 2),
+            "message": ToolMessage("kept", tool_call_id="own"),
+        }[kind]
 
     def call(kind: str) -> Any:
         return info.invoke({"name": "info", "args": {"kind": kind}, "id": "i", "type": "tool_call"})

@@ -77,8 +77,12 @@ json_values = st.recursive(
     | st.floats(-3, 3, allow_nan=False)
     | st.sampled_from([1.0, 2.0, 0.0, "a", "red", "blue", "x", 1, 2])
     | st.text(max_size=3),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["x", "y", "name", "count", "note", "label", "points", "value", "z"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["x", "y", "name", "count", "note", "label", "points", "value", "z"]), inner, max_size=4
+        )
+    ),
     max_leaves=8,
 )
 
@@ -232,15 +236,18 @@ def test_enums_nested_attrs_and_their_validators() -> None:
         got.append((shape, level, positive))
         return "drawn"
 
-    assert draw.invoke(
-        {"shape": {"label": "t", "points": [{"x": 1, "y": 2}]}, "level": 2, "positive": {"value": 3}}
-    ) == "drawn"
+    assert (
+        draw.invoke({"shape": {"label": "t", "points": [{"x": 1, "y": 2}]}, "level": 2, "positive": {"value": 3}})
+        == "drawn"
+    )
     assert got == [(Shape("t", [Point(1, 2.0)]), Level.HIGH, Positive(3))]
     assert type(got[0][0].points[0].y) is float
     with pytest.raises(ToolArgumentsError, match=r"\$\.positive: Positive: "):
         draw.invoke({"shape": {"label": "t", "points": []}, "level": 1, "positive": {"value": 0}})
     with pytest.raises(ToolArgumentsError, match=r"\$\.shape\.points\[0\]\.z: Point has no member 'z'"):
-        draw.invoke({"shape": {"label": "t", "points": [{"x": 1, "y": 2, "z": 3}]}, "level": 1, "positive": {"value": 1}})
+        draw.invoke(
+            {"shape": {"label": "t", "points": [{"x": 1, "y": 2, "z": 3}]}, "level": 1, "positive": {"value": 1}}
+        )
     assert len(got) == 1
 
 

@@ -50,9 +50,7 @@ def test_wrong_type_names_the_tool_and_the_path_and_the_function_is_not_called()
     assert spy.calls == []
     assert caught.value.tool == "transfer"
     assert violations(caught) == [("$.amount", "'100' is not of type 'integer'")]
-    assert str(caught.value) == (
-        "tool 'transfer' got invalid arguments:\n  $.amount: '100' is not of type 'integer'"
-    )
+    assert str(caught.value) == ("tool 'transfer' got invalid arguments:\n  $.amount: '100' is not of type 'integer'")
 
 
 def test_every_violation_is_listed() -> None:
@@ -146,7 +144,7 @@ def test_huge_values_are_shortened_in_the_message() -> None:
     spy = Spy()
     with pytest.raises(ToolArgumentsError) as caught:
         spy.make().invoke({"account": "a", "amount": "9" * 10_000})
-    (_, message), = caught.value.violations
+    ((_, message),) = caught.value.violations
     assert len(message) <= 200 and message.endswith("...")
 
 

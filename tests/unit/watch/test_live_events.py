@@ -267,7 +267,6 @@ def test_consumer_leaving_early_cancels_the_run() -> None:
     assert cleaned == ["source"]
 
 
-
 def test_dispatch_inside_unobserved_runs_is_a_quiet_no_op() -> None:
     from collections.abc import Iterator
 
