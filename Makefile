@@ -25,6 +25,7 @@ typecheck: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check
+	$(VENV)/bin/ruff format --check .
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
