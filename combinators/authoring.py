@@ -17,13 +17,17 @@ from combinators._support.strict_schema import strict_validator as strict_valida
 from combinators._support.type_schema import type_schema as type_schema
 from combinators._support.tool_arguments import SINGLE_ARG as SINGLE_ARG
 from combinators._support.tool_arguments import ArgumentTypeError as ArgumentTypeError
+from combinators.nodes.configurable import SENSITIVE as SENSITIVE
+from combinators.nodes.configurable import sensitive as sensitive
 
 __all__ = [
+    "SENSITIVE",
     "SINGLE_ARG",
     "ArgumentTypeError",
     "DeclaredFields",
     "changed_fields",
     "init_fields",
+    "sensitive",
     "strict_validator",
     "type_schema",
 ]

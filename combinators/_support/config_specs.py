@@ -187,7 +187,7 @@ def config_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
         if spec.description:
             entry["description"] = spec.description
         ok, default = _json_default(spec.default)
-        if ok and default is not None:
+        if ok and default is not None and spec.sensitive is None:  # never publish a URL or a key
             entry["default"] = default
         entry.update(type_schema(spec.annotation))
         properties[spec.id] = entry

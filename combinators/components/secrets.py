@@ -21,7 +21,7 @@ back as a placeholder that must be given the value again.
 from __future__ import annotations
 
 import hmac
-from typing import Final, NoReturn, final
+from typing import ClassVar, Final, NoReturn, final
 
 from effects.errors import CombinatorsError
 from effects.authoring import checked
@@ -60,6 +60,9 @@ class Secret:
     """
 
     __slots__ = ("_value", "_missing_name", "_is_placeholder")
+
+    sensitive_kind: ClassVar[str] = "secret"
+    """A field typed ``Secret`` is sensitive: a served chain's client may never set it."""
 
     _value: str
     _missing_name: str | None

@@ -8,7 +8,7 @@ rebuilt value is constructed again from its fields, so fields derived from other
 >>> from combinators import ConfigurableField, pure
 >>> answer = pure("yes").configurable_fields(value=ConfigurableField(id="answer"))
 >>> answer
-pure('yes').configurable_fields(value=ConfigurableField(id='answer', name=None, description=None, annotation=None, is_shared=False))
+pure('yes').configurable_fields(value=ConfigurableField(id='answer', name=None, description=None, annotation=None, is_shared=False, client_settable=False))
 >>> answer.invoke("?"), answer.invoke("?", {"configurable": {"answer": "no"}})
 ('yes', 'no')
 """
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, final
 
 import attrs
 
-from combinators.nodes.configurable import ConfigurableError, ConfigurableField, ConfigurableFieldSpec
+from combinators.nodes.configurable import ConfigurableError, ConfigurableField, ConfigurableFieldSpec, sensitivity
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.step import StepBinding
@@ -138,7 +138,9 @@ class RunnableConfigurableFields(Runnable[In, Out]):
 
     def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]:
         """One spec per configurable field: its id, type, and the bound value as default."""
-        types = _field_types(type(self.bound))
+        cls = type(self.bound)
+        types = _field_types(cls)
+        fields = _init_fields(cls)
         return (
             tuple(
                 ConfigurableFieldSpec(
@@ -148,6 +150,8 @@ class RunnableConfigurableFields(Runnable[In, Out]):
                     description=spec.description,
                     default=getattr(self.bound, name),
                     is_shared=spec.is_shared,
+                    sensitive=sensitivity(fields[name], types.get(name, Any), getattr(self.bound, name)),
+                    client_settable=spec.client_settable,
                 )
                 for name, spec in self.fields
             )

@@ -70,3 +70,11 @@ def test_json_stream_shows_partial_values_diffs_and_a_typed_result() -> None:
         "Book(title='Moby-Dick', author='Herman Melville', year=1851, tags=['whale', 'sea'])"
     ]
     assert "JSON Schema" in section(lines, "format instructions")[0]
+
+
+def test_the_serving_example_lets_clients_set_only_what_it_names() -> None:
+    lines = run_example("serving.py")
+    assert lines[0] == "a client may set: ['sentences']"
+    default, one, hostile = (line.split(" -> ")[1] for line in lines[1:])
+    assert one in default and len(default) > len(one)  # the id the server named took effect
+    assert hostile == one  # the key it did not name was dropped: the run went on as asked

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Protocol, cast, final
 
 import attrs
 
+from combinators.authoring import sensitive
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.secrets import SET_BY_LOADS, MissingSecretError
 from effects.authoring import is_a
@@ -391,12 +392,13 @@ class AmazonKendraRetriever(BaseRetriever):
     ValueError: Please pass the Kendra index id (index_id=...): it is missing
     """
 
-    index_id: str
+    # A served chain's clients may never set where queries go or with whose credentials.
+    index_id: str = attrs.field(metadata=sensitive("endpoint"))
     top_k: int = 10
-    region_name: str | None = None
+    region_name: str | None = attrs.field(default=None, metadata=sensitive("endpoint"))
     attribute_filter: AttributeFilterTypeDef | None = None
-    client: KendraSearchClient | None = attrs.field(default=None, repr=_client_repr)
-    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False})
+    client: KendraSearchClient | None = attrs.field(default=None, repr=_client_repr, metadata=sensitive("credentials"))
+    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
 
     def __attrs_post_init__(self) -> None:
         check_kendra_settings(

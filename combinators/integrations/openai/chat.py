@@ -49,6 +49,7 @@ from combinators.integrations.openai.tools import (
     tool_choice_to_openai,
     tool_to_openai,
 )
+from combinators.authoring import sensitive
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from combinators import Runnable, RunnableBinding
 from effects import NOTHING
@@ -115,10 +116,10 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
     """
 
     model: str = DEFAULT_MODEL
-    base_url: str | None = None
+    base_url: str | None = attrs.field(default=None, metadata=sensitive("endpoint"))
     # Typed as what the constructor takes: mypy reads these classes' fields through
     # dataclass_transform, which ignores converters.
-    api_key: Secret | str | None = attrs.field(default=None, converter=to_secret)
+    api_key: Secret | str | None = attrs.field(default=None, converter=to_secret, metadata=sensitive("secret"))
     temperature: float | None = None
     max_tokens: int | None = None
     stop: Sequence[str] | str | None = attrs.field(default=None, converter=_to_stop)
@@ -128,7 +129,7 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
     streaming: bool | None = None
     disable_streaming: bool | Literal["tool_calling"] = False
     extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
-    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False})
+    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
 
     def __repr__(self) -> str:

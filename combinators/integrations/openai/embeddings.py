@@ -24,6 +24,7 @@ from combinators.integrations.openai.client import (
     to_secret,
 )
 from combinators.components.models.errors import ModelResponseError
+from combinators.authoring import sensitive
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from effects.authoring import is_a
 
@@ -68,14 +69,14 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
     """
 
     model: str = DEFAULT_EMBEDDING_MODEL
-    base_url: str | None = None
-    api_key: Secret | None = attrs.field(default=None, converter=to_secret)
+    base_url: str | None = attrs.field(default=None, metadata=sensitive("endpoint"))
+    api_key: Secret | None = attrs.field(default=None, converter=to_secret, metadata=sensitive("secret"))
     dimensions: int | None = attrs.field(default=None, validator=_check_dimensions)
     chunk_size: int = attrs.field(default=512, validator=_check_chunk_size)
     timeout: float | None = None
     max_retries: int = attrs.field(default=2, validator=_check_retries)
     extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
-    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False})
+    secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
 
     def __repr__(self) -> str:

@@ -27,7 +27,7 @@ from combinators.integrations.serving.config import AuthHook, PerRequestHook, co
 from combinators.integrations.serving.errors import ErrorInfo, ErrorMap
 from combinators.integrations.serving.http import RunGate
 from combinators.integrations.serving.openapi import openapi_document
-from combinators.integrations.serving.options import ServeOptions, Served
+from combinators.integrations.serving.options import ClientConfigurable, ServeOptions, Served
 from combinators.integrations.serving.pages import JsonPage, PlaygroundPage, Redirect
 from combinators.integrations.serving.routes import POST_ROUTES, PostRoute
 from effects.authoring import is_a
@@ -42,6 +42,7 @@ class ServeSettings(TypedDict, total=False):
     """
 
     config_keys: Sequence[str]
+    client_configurable: ClientConfigurable
     auth: AuthHook | None
     per_request: PerRequestHook | None
     error_map: ErrorMap | None
@@ -98,6 +99,10 @@ def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeS
     shared by all paths (``max_concurrent_runs`` counts runs on every path together):
 
     - ``config_keys``: the config keys a client may set (``("configurable",)``);
+    - ``client_configurable``: the ``configurable`` ids a client may set (none by
+      default; others are dropped), one set for all paths or ``{path: ids}``; an id a
+      component declares sensitive (a URL, a key, headers) is refused here unless its
+      ``ConfigurableField`` says ``client_settable=True`` (see docs/security.md);
     - ``auth(request)``: the principal, or ``None`` for a 401; runs before the body is
       read, on every route; ``per_request(config, principal, request)``: the run's config;
     - ``error_map(exception)``: an ``ErrorInfo``, or ``None`` for the defaults;
@@ -114,6 +119,10 @@ def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeS
     options = ServeOptions(**settings)
     gate = RunGate(options.max_concurrent_runs)
     served = [_served(runnable, path, options, gate) for path, runnable in runnables.items()]
+    chosen = options.client_configurable
+    unknown = sorted(set(chosen) - {one.path for one in served}) if isinstance(chosen, Mapping) else []
+    if unknown:
+        raise ValueError(f"client_configurable names paths that are not served: {', '.join(unknown)}")
     routes = [route for one in served for route in _routes(one)]
     docs = JsonPage(served[0], lambda: openapi_document(served)) if served else None
     if docs is not None:

@@ -31,6 +31,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     ap.add_argument("--path", default=None, help="where to serve it (default: /<attribute>)")
     ap.add_argument("--config-keys", default="configurable", help="comma-separated config keys clients may set")
+    ap.add_argument(
+        "--client-configurable",
+        default="",
+        help="comma-separated configurable ids clients may set (default: none; sensitive fields never)",
+    )
     ap.add_argument("--max-concurrent-runs", type=int, default=None)
     ap.add_argument("--max-body-bytes", type=int, default=10 * 1024 * 1024)
     ap.add_argument("--timeout", type=float, default=None, help="seconds a run may take")
@@ -62,6 +67,7 @@ async def _serve(args: argparse.Namespace, path: str, runnable: Runnable[Any, An
     app = serve(
         {path: runnable},
         config_keys=[key for key in args.config_keys.split(",") if key],
+        client_configurable={key for key in args.client_configurable.split(",") if key},
         max_concurrent_runs=args.max_concurrent_runs,
         max_body_bytes=args.max_body_bytes,
         timeout=args.timeout,

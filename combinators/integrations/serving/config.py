@@ -7,8 +7,14 @@ route's path) and ``run_id``, which nothing overrides. Keys outside ``config_key
 dropped, as LangServe does; a non-empty ``configurable`` where it is not allowed is a
 422, so a client never believes it set something it did not.
 
->>> policy = ConfigPolicy(("configurable",))
->>> policy.read({"tags": ["dropped"], "configurable": {"user": "u1"}}, ("body", "config")).configurable
+Inside ``configurable``, a client sets only the ids the server names in
+``client_configurable`` (none by default); the others are dropped, as LangServe drops
+undeclared keys. An id whose field a component declares sensitive (a URL, a key,
+headers: ``combinators.authoring.SENSITIVE``) cannot be named at all unless its
+``ConfigurableField`` says ``client_settable=True``: ``serve`` refuses it.
+
+>>> policy = ConfigPolicy(("configurable",), frozenset({"user"}))
+>>> policy.read({"tags": ["dropped"], "configurable": {"user": "u1", "base_url": "x"}}, ("body", "config")).configurable
 mappingproxy({'user': 'u1'})
 >>> ConfigPolicy(("tags",)).read({"configurable": {"user": "u1"}}, ("body", "config"))
 Traceback (most recent call last):
@@ -29,7 +35,7 @@ from starlette.requests import Request
 from combinators.integrations.serving.bodies import Loc, problem
 from combinators.integrations.serving.errors import invalid
 from effects import RunConfig
-from effects.authoring import is_dict, is_list_of, is_mapping
+from effects.authoring import is_dict, is_list_of, is_mapping, is_str_mapping
 
 SETTABLE_KEYS: Final = ("configurable", "tags", "metadata", "recursion_limit", "max_concurrency", "timeout")
 """The config keys a server may let clients set (``run_name`` and ``run_id`` are the server's)."""
@@ -76,7 +82,8 @@ _NOTHING_SET: Final = RunConfig()
 @final
 @attrs.frozen
 class ConfigPolicy:
-    """Which config keys a client may set (a subset of ``SETTABLE_KEYS``).
+    """Which config keys a client may set (a subset of ``SETTABLE_KEYS``), and which
+    ``configurable`` ids (``ids``; the others are dropped).
 
     >>> ConfigPolicy(("run_name",))
     Traceback (most recent call last):
@@ -85,6 +92,7 @@ class ConfigPolicy:
     """
 
     keys: tuple[str, ...] = ("configurable",)
+    ids: frozenset[str] = frozenset()
 
     def __attrs_post_init__(self) -> None:
         for key in self.keys:
@@ -105,6 +113,13 @@ class ConfigPolicy:
                 problem((*loc, "configurable"), "the server does not allow this key", "forbidden"),
             )
         kept = {key: _check(key, sent[key], loc) for key in self.keys if sent.get(key) is not None}
+        chosen = kept.get("configurable")
+        if is_str_mapping(chosen):
+            allowed = {key: value for key, value in chosen.items() if key in self.ids}
+            if allowed:
+                kept["configurable"] = allowed
+            else:
+                del kept["configurable"]
         return RunConfig(**cast("dict[str, Any]", kept)) if kept else _NOTHING_SET
 
 
@@ -139,18 +154,38 @@ async def server_config(
     )
 
 
-def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON Schema of the config a client may send: the runnable's own ``configurable``
-    ids (``config_schema()``) and the other keys ``config_keys`` allows.
+def _published(entry: object) -> object:
+    """A configurable id's schema without a default that is a URL (a secret's is never there)."""
+    if not is_str_mapping(entry):
+        return entry
+    default = entry.get("default")
+    if isinstance(default, str) and "://" in default:
+        return {key: value for key, value in entry.items() if key != "default"}
+    return dict(entry)
 
-    >>> schema = {"title": "absConfig", "properties": {"configurable": {"type": "object", "properties": {}}}}
+
+def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of the config a client may send: the ``configurable`` ids it may
+    set (of the runnable's ``config_schema()``) and the other keys ``config_keys`` allows.
+
+    >>> configurable = {"type": "object", "properties": {"t": {"type": "number"}, "url": {"default": "http://10.0.0.1"}}}
+    >>> schema = {"title": "absConfig", "properties": {"configurable": configurable}}
     >>> config_schema(ConfigPolicy(("tags",)), schema)
     {'title': 'absConfig', 'type': 'object', 'properties': {'tags': {'type': 'array', 'items': {'type': 'string'}}}}
+    >>> config_schema(ConfigPolicy(("configurable",), frozenset({"t", "url"})), schema)["properties"]
+    {'configurable': {'title': 'Configurable', 'type': 'object', 'properties': {'t': {'type': 'number'}, 'url': {}}}}
     """
     properties: object = runnable_schema.get("properties")
     configurable = properties.get("configurable") if is_mapping(properties) else None
+    declared: object = configurable.get("properties") if is_mapping(configurable) else None
+    ids = {
+        key: _published(entry)
+        for key, entry in (declared.items() if is_str_mapping(declared) else ())
+        if key in policy.ids
+    }
+    ids.update({key: {} for key in sorted(policy.ids) if key not in ids})  # read by the chain's own functions
     shapes: Mapping[str, Any] = {
-        "configurable": configurable or {"type": "object"},
+        "configurable": {"title": "Configurable", "type": "object", "properties": ids},
         "tags": {"type": "array", "items": {"type": "string"}},
         "metadata": {"type": "object"},
         "recursion_limit": {"type": "integer", "minimum": 1},

@@ -10,7 +10,7 @@ ValueError: queue_size must be at least 1, got 0
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, final
 from uuid import UUID
 
@@ -41,16 +41,52 @@ def _classes(classes: Iterable[type]) -> tuple[type, ...]:
     return tuple(classes)
 
 
+ClientConfigurable = Collection[str] | Mapping[str, Collection[str]]
+"""The ``configurable`` ids clients may set: one set for every path, or a set per path."""
+
+
+def _ids(ids: ClientConfigurable) -> frozenset[str] | Mapping[str, frozenset[str]]:
+    if isinstance(ids, str):
+        raise TypeError(f"client_configurable takes a set of ids, not the str {ids!r}")
+    if isinstance(ids, Mapping):
+        per_path: Mapping[str, Collection[str]] = ids  # pyright: ignore[reportUnknownVariableType]
+        return {path: _ids(one) for path, one in per_path.items()}  # type: ignore[misc]
+    return frozenset(ids)
+
+
+def client_ids(runnable: Runnable[Any, Any], path: str, ids: frozenset[str]) -> frozenset[str]:
+    """``ids`` checked against what ``runnable`` declares: a sensitive field is refused.
+
+    >>> from combinators import ConfigurableField, pure
+    >>> fake = pure("x").configurable_fields(value=ConfigurableField(id="reply"))
+    >>> sorted(client_ids(fake, "/fake", frozenset({"reply", "user_id"})))
+    ['reply', 'user_id']
+    """
+    for spec in runnable.config_specs():
+        if spec.id in ids and not spec.client_may_set:
+            raise ValueError(
+                f"client_configurable names {spec.id!r} for {path}, but {runnable.name} declares that field"
+                f" sensitive ({spec.sensitive}): clients may never set it. If they truly must, say so on the"
+                f" field itself: ConfigurableField(id={spec.id!r}, client_settable=True)"
+            )
+    return ids
+
+
 @final
 @attrs.frozen
 class ServeOptions:
     """Everything ``serve`` and ``mount`` take besides the runnables (see ``serve``).
 
-    >>> ServeOptions(config_keys=("configurable", "tags")).policy.keys
+    >>> from combinators import RunnableLambda
+    >>> ServeOptions(config_keys=("configurable", "tags")).policy(RunnableLambda(str), "/echo").keys
     ('configurable', 'tags')
     """
 
     config_keys: tuple[str, ...] = attrs.field(default=("configurable",), converter=_keys)
+    client_configurable: frozenset[str] | Mapping[str, frozenset[str]] = attrs.field(
+        default=frozenset[str](), converter=_ids
+    )
+    """The ``configurable`` ids clients may set (none by default; the others are dropped)."""
     auth: AuthHook | None = None
     per_request: PerRequestHook | None = None
     error_map: ErrorMap | None = None
@@ -65,10 +101,11 @@ class ServeOptions:
     new_run_id: Callable[[], UUID] = new_run_id
     """Where the server's run ids come from (time-ordered UUIDs by default)."""
 
-    @property
-    def policy(self) -> ConfigPolicy:
-        """The config policy of ``config_keys``."""
-        return ConfigPolicy(self.config_keys)
+    def policy(self, runnable: Runnable[Any, Any], path: str) -> ConfigPolicy:
+        """The config policy of ``config_keys`` and the ids clients may set at ``path``."""
+        chosen = self.client_configurable
+        ids = chosen.get(path, frozenset[str]()) if isinstance(chosen, Mapping) else chosen
+        return ConfigPolicy(self.config_keys, client_ids(runnable, path, ids))
 
 
 @final
@@ -81,7 +118,7 @@ class Served:
         self.runnable = runnable
         self.path = path
         self.options = options
-        self.policy = options.policy
+        self.policy = options.policy(runnable, path)
         self.input_check = InputCheck(runnable.input_schema())
         self.types: WireTypes = wire_types(options.input_types)
         self.gate = gate

@@ -79,6 +79,7 @@ def server() -> Iterator[LiveServer]:
             "/config": RunnableLambda(config_of),
         },
         max_body_bytes=2000,
+        client_configurable={"/config": {"user"}},
     )
     with live(app) as running:
         yield running
@@ -187,7 +188,12 @@ async def _user_from_principal(config: RunConfig, principal: Any, request: Reque
 
 @pytest.fixture(scope="module")
 def guarded() -> Iterator[LiveServer]:
-    app = serve({"/config": RunnableLambda(config_of)}, auth=_principal, per_request=_user_from_principal)
+    app = serve(
+        {"/config": RunnableLambda(config_of)},
+        auth=_principal,
+        per_request=_user_from_principal,
+        client_configurable={"user", "theme"},
+    )
     with live(app) as running:
         yield running
 

@@ -165,7 +165,7 @@ def test_config_schema_shows_the_configurable_ids() -> None:
         return 2 * x
 
     chain = RunnableLambda(abs).configurable_alternatives(ConfigurableField(id="op"), double=RunnableLambda(double))
-    with live(serve({"/op": chain})) as server, httpx.Client(base_url=server.url) as client:
+    with live(serve({"/op": chain}, client_configurable={"op"})) as server, httpx.Client(base_url=server.url) as client:
         schema = client.get("/op/config_schema").json()
         assert schema["properties"]["configurable"]["properties"]["op"]["enum"] == ["default", "double"]
         assert client.post("/op/invoke", json={"input": -3}).json()["output"] == 3
