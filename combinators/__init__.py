@@ -63,7 +63,7 @@ from combinators.nodes.tool import ToolArgumentsError as ToolArgumentsError
 from effects.config import ConfigLike as ConfigLike
 from effects.config import RunConfig as RunConfig
 from effects.config import RunConfigDict as RunConfigDict
-from effects._runtime.scope import Scope as Scope
+from effects.authoring import Scope as Scope
 from effects.step import Step as Step
 from effects.event_types import CustomStreamEvent as CustomStreamEvent
 from effects.event_types import RunEndEvent as RunEndEvent
@@ -78,8 +78,8 @@ from effects.errors import EmptyStreamError as EmptyStreamError
 from effects.errors import InputError as InputError
 from effects.errors import InputValueError as InputValueError
 from effects.errors import StepTimeout as StepTimeout
-from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
-from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
+from effects.authoring import adispatch_custom_event as adispatch_custom_event
+from effects.authoring import dispatch_custom_event as dispatch_custom_event
 
 if _TYPE_CHECKING:
     from effects.projections.jsonable import JsonValue as JsonValue

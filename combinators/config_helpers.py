@@ -18,7 +18,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import attrs
 
-from effects._runtime.context import current_scope
+from effects.authoring import current_scope
 from effects.config import ConfigLike, RunConfig, config_list, merge_configs
 
 P = ParamSpec("P")

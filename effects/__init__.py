@@ -38,7 +38,7 @@ from effects.executors import RemoteError as RemoteError
 from effects.executors import ShippedItem as ShippedItem
 from effects.executors import Submission as Submission
 from effects._runtime.observers import Observer as Observer
-from effects._runtime.scope import Scope as Scope
+from effects.scope import Scope as Scope
 from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
 from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
 from effects.hooks import MissingExtraError as MissingExtraError

@@ -1,16 +1,21 @@
 """The public API for node and component authors: what a step may use from the runtime.
 
-A step runs its children through the ``Scope`` it is given, closes the async streams it
-opens with ``closing``, and adds a stream's chunks up with ``added_up``/``aadded_up``
-(``NOTHING`` when there was no chunk); a stream transform that needs its whole input
-first streams what it makes of the total with ``run_on_total``/``arun_on_total``. It
-guards the typed inputs it gets from untyped callers with ``checked``/``is_a``/
-``is_list_of`` (and reads data of unknown shape with ``is_mapping``/``is_list_or_tuple``);
-``run_indexed`` runs sync work items at once on the shared pool (the caller's thread
-takes part), ``gather_structured`` awaits coroutines under a task group (the first
-failure cancels the others and is raised itself). A run named before it starts (a served
-chain's root) takes its id from ``new_run_id``. Everything else in the runtime is private
-(``effects._runtime``).
+A step runs its children through the ``Scope`` it is given (``current_scope()`` finds it
+from code the step calls), and emits custom events with ``dispatch_custom_event``/
+``adispatch_custom_event``. It closes the async streams it opens with ``closing`` (and
+several streams and tasks at once, whatever happens, with ``aclose_all``), hands a whole
+input to a child's ``astream`` with ``aiter_of``, and adds a stream's chunks up with
+``added_up``/``aadded_up`` (``NOTHING`` when there was no chunk), ``add_up``/``aadd_up``
+(an empty stream is an error naming the step) or chunk by chunk with ``add_chunks``; a
+stream transform that needs its whole input first streams what it makes of the total
+with ``run_on_total``/``arun_on_total``. It guards the typed inputs it gets from untyped
+callers with ``checked``/``is_a``/``is_list_of`` (and reads data of unknown shape with
+``is_mapping``/``is_list_or_tuple``); ``run_indexed`` runs sync work items at once on the
+shared pool (the caller's thread takes part), ``gather_structured`` awaits coroutines
+under a task group (the first failure cancels the others and is raised itself), and
+``each_on_executor``/``aeach_on_executor`` run a child on every item of a list on an
+``Executor``. A run named before it starts (a served chain's root) takes its id from
+``new_run_id``. Everything else in the runtime is private (``effects._runtime``).
 
 >>> from effects.authoring import NOTHING, added_up, run_on_total
 >>> added_up(["a", "b"]), added_up([]) is NOTHING
@@ -19,16 +24,24 @@ chain's root) takes its id from ``new_run_id``. Everything else in the runtime i
 ['ab', 'ab']
 """
 
+from effects._runtime.calls import gather_structured as gather_structured
+from effects._runtime.closing import aclose_all as aclose_all
+from effects._runtime.closing import aiter_of as aiter_of
 from effects._runtime.closing import closing as closing
+from effects._runtime.context import current_scope as current_scope
+from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
+from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
+from effects._runtime.batches import aeach_on_executor as aeach_on_executor
+from effects._runtime.batches import each_on_executor as each_on_executor
 from effects._runtime.run_ids import new_run_id as new_run_id
-from effects._runtime.scope import Scope as Scope
-from effects.values import NOTHING as NOTHING
+from effects._runtime.thread_pool import run_indexed as run_indexed
+from effects._runtime.total import aadd_up as aadd_up
 from effects._runtime.total import aadded_up as aadded_up
+from effects._runtime.total import add_chunks as add_chunks
+from effects._runtime.total import add_up as add_up
 from effects._runtime.total import added_up as added_up
 from effects._runtime.total import arun_on_total as arun_on_total
 from effects._runtime.total import run_on_total as run_on_total
-from effects._runtime.thread_pool import run_indexed as run_indexed
-from effects._runtime.calls import gather_structured as gather_structured
 from effects.guards import checked as checked
 from effects.guards import is_a as is_a
 from effects.guards import is_dict as is_dict
@@ -37,11 +50,14 @@ from effects.guards import is_list_of as is_list_of
 from effects.guards import is_list_or_tuple as is_list_or_tuple
 from effects.guards import is_mapping as is_mapping
 from effects.guards import is_str_mapping as is_str_mapping
+from effects.scope import Scope as Scope
 from effects.step import Step as Step
 from effects.step import StepBinding as StepBinding
+from effects.values import NOTHING as NOTHING
 
 __all__ = [
-    "NOTHING", "Scope", "Step", "StepBinding", "aadded_up", "added_up", "arun_on_total", "checked", "closing",
-    "gather_structured", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping",
-    "is_str_mapping", "new_run_id", "run_indexed", "run_on_total",
+    "NOTHING", "Scope", "Step", "StepBinding", "aadd_up", "aadded_up", "aclose_all", "add_chunks", "add_up",
+    "added_up", "adispatch_custom_event", "aeach_on_executor", "aiter_of", "arun_on_total", "checked", "closing",
+    "current_scope", "dispatch_custom_event", "each_on_executor", "gather_structured", "is_a", "is_dict", "is_list",
+    "is_list_of", "is_list_or_tuple", "is_mapping", "is_str_mapping", "new_run_id", "run_indexed", "run_on_total",
 ]  # fmt: skip

@@ -14,7 +14,7 @@ from effects.config import RunConfig
 
 if TYPE_CHECKING:
     from effects._runtime.observers import Observer
-    from effects._runtime.scope import Scope
+    from effects.scope import Scope
 
 In = TypeVar("In", contravariant=True)
 # Invariant: the runtime hands a step's output back to its own ``describe_output``.

@@ -15,10 +15,7 @@ from typing import TypeVar
 
 from combinators.runnable.composing import Runnable
 from combinators._support.tee import AsyncTee
-from effects._runtime.calls import gather_structured
-from effects._runtime.closing import aclose_all
-from effects._runtime.thread_pool import run_indexed
-from effects._runtime.scope import Scope
+from effects.authoring import Scope, aclose_all, gather_structured, run_indexed
 
 In = TypeVar("In")
 T = TypeVar("T")

@@ -10,6 +10,17 @@ from collections.abc import Callable
 
 
 def init_fields(instance: object, *values: object) -> None:
-    """Call the attrs initialiser of ``instance`` with ``values`` (fields in order)."""
+    """Call the attrs initialiser of ``instance`` with ``values`` (fields in order).
+
+    >>> import attrs
+    >>> @attrs.frozen(init=False)
+    ... class Span:
+    ...     start: int
+    ...     end: int
+    ...     def __init__(self, text: str) -> None:
+    ...         init_fields(self, *map(int, text.split("-")))
+    >>> Span("2-5")
+    Span(start=2, end=5)
+    """
     initialise: Callable[..., None] = getattr(instance, "__attrs_init__")
     initialise(*values)

@@ -25,8 +25,7 @@ from combinators.nodes.parallel import RunnableParallel
 from combinators.runnable.composing import Runnable
 from combinators._support.tee import AsyncTee
 from effects.errors import InputError
-from effects._runtime.scope import Scope
-from effects._runtime.closing import aclose_all, closing
+from effects.authoring import Scope, aclose_all, closing
 
 Input = Mapping[str, Any]
 Mapper = Runnable[dict[str, Any], object] | Callable[[dict[str, Any]], object]

@@ -22,10 +22,8 @@ import attrs
 
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import Runnable
-from effects._runtime.scope import Scope
-from effects._runtime.closing import aiter_of, closing
+from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_list_of
-from effects._runtime.total import arun_on_total, run_on_total
 
 A = TypeVar("A")
 B = TypeVar("B")

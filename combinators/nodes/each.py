@@ -13,9 +13,7 @@ from typing import Generic, TypeVar, final
 import attrs
 
 from combinators.runnable.composing import Runnable
-from effects._runtime.calls import gather_structured
-from effects._runtime.thread_pool import run_indexed
-from effects._runtime.scope import Scope
+from effects.authoring import Scope, aeach_on_executor, each_on_executor, gather_structured, run_indexed
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -42,19 +40,14 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
         items = list(input)
         executor = scope.config.executor
         if executor is not None:
-            from effects._runtime.remote_batch import RemoteBatch
-
-            return RemoteBatch(executor, self.bound, items, [scope] * len(items), kwargs, False, False).in_order()
+            return each_on_executor(scope, executor, self.bound, items, kwargs)
         return run_indexed(lambda i: scope.invoke(self.bound, items[i], None, kwargs), len(items), limit=None)
 
     async def step_ainvoke(self, input: Sequence[A], scope: Scope, kwargs: Mapping[str, object]) -> list[B]:
         items = list(input)
         executor = scope.config.executor
         if executor is not None:
-            from effects._runtime.remote_batch import RemoteBatch
-
-            remote = RemoteBatch(executor, self.bound, items, [scope] * len(items), kwargs, False, True)
-            return await remote.ain_order()
+            return await aeach_on_executor(scope, executor, self.bound, items, kwargs)
         results: dict[int, B] = {}
 
         async def one(i: int) -> None:

@@ -28,8 +28,7 @@ from combinators._support.reprs import keyword_reprs
 from combinators._support.rereadable import AReplayable, Replayable
 from combinators.runnable.composing import Runnable
 from effects.errors import InputError
-from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
+from effects.authoring import Scope, closing
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

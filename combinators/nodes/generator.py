@@ -26,7 +26,7 @@ from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
-from effects._runtime.scope import Scope
+from effects.authoring import Scope
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

@@ -33,9 +33,7 @@ from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.config import RunConfig
 from effects.errors import InputError
-from effects._runtime.scope import Scope
-from effects._runtime.closing import aiter_of, closing
-from effects._runtime.total import aadd_up, add_up, arun_on_total, run_on_total
+from effects.authoring import Scope, aadd_up, add_up, aiter_of, arun_on_total, closing, run_on_total
 
 A = TypeVar("A")
 B = TypeVar("B")

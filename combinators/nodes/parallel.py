@@ -32,8 +32,7 @@ from combinators.runnable.composing import Runnable
 
 if TYPE_CHECKING:
     from combinators.nodes.passthrough import RunnablePassthrough
-from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
+from effects.authoring import Scope, closing
 
 In = TypeVar("In", contravariant=True)
 

@@ -20,8 +20,7 @@ import attrs
 
 from combinators._support.fan_out import TaggedBranch, ainvoke_branches, invoke_branches
 from combinators.runnable.composing import Runnable
-from effects._runtime.scope import Scope
-from effects.authoring import checked
+from effects.authoring import Scope, checked
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

@@ -19,10 +19,8 @@ from combinators.runnable.composing import Runnable
 
 if TYPE_CHECKING:
     from combinators.nodes.assign import Mapper
-from effects._runtime.scope import Scope
-from effects._runtime.total import add_chunks
+from effects.authoring import Scope, add_chunks, closing
 from effects.values import NOTHING, Nothing
-from effects._runtime.closing import closing
 
 T = TypeVar("T")
 

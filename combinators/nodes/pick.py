@@ -25,8 +25,7 @@ import attrs
 from combinators.addable import AddableDict
 from combinators.runnable.composing import Runnable
 from effects.errors import InputError
-from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
+from effects.authoring import Scope, closing
 
 
 def _keys(value: str | Sequence[str]) -> str | tuple[str, ...]:

@@ -18,10 +18,8 @@ import attrs
 from combinators._support.reprs import callable_repr
 from combinators.runnable.composing import Runnable
 from effects.errors import InputError
-from effects._runtime.scope import Scope
-from effects._runtime.closing import aiter_of, closing
+from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_a
-from effects._runtime.total import arun_on_total, run_on_total
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

@@ -27,8 +27,7 @@ from combinators._support.reprs import callable_repr
 from combinators._support.rereadable import AReplayable, Replayable
 from combinators.retry_policy import RetryPolicy
 from combinators.runnable.composing import Runnable
-from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
+from effects.authoring import Scope, closing
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

@@ -28,9 +28,7 @@ import attrs
 
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import Runnable
-from effects._runtime.closing import aiter_of, closing
-from effects._runtime.scope import Scope
-from effects._runtime.total import arun_on_total, run_on_total
+from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.errors import InputError, InputValueError
 from effects.guards import is_a
 

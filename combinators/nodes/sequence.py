@@ -23,7 +23,7 @@ import attrs
 
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
-from effects._runtime.scope import Scope
+from effects.authoring import Scope
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

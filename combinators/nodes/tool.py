@@ -54,7 +54,7 @@ from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
-from effects._runtime.scope import Scope
+from effects.authoring import Scope
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator

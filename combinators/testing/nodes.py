@@ -19,9 +19,7 @@ import attrs
 
 from combinators.runnable.composing import Runnable
 from combinators.testing.steps import ScriptedFailure
-from effects._runtime.scope import Scope
-from effects._runtime.closing import closing
-from effects.authoring import is_a
+from effects.authoring import Scope, closing, is_a
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)

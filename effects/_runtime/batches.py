@@ -26,12 +26,13 @@ from effects._runtime.calls import ashown, call_scope, gather_structured, progre
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.custom_events import RUN_FRAMES
 from effects._runtime.observers import Observer
-from effects._runtime.scope import Scope
+from effects._runtime.scope import RunScope
 from effects._runtime.thread_pool import run_indexed, shared_pool
 from effects.step import Step
 
 if TYPE_CHECKING:
     from effects.executors import Executor
+    from effects.scope import Scope
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -43,7 +44,7 @@ def batch_scopes(
     count: int,
     observers: tuple[Observer, ...] = (),
     executor: Executor | None = None,
-) -> list[Scope]:
+) -> list[RunScope]:
     """One entry scope per input: one per config of a list, a config given once shared."""
     configs = config_list(config, count)
     if is_config_list(config):
@@ -63,12 +64,12 @@ def _on(config: object, executor: Executor | None) -> RunConfig:
     return coerced if executor is None else attrs.evolve(coerced, executor=executor)
 
 
-def _executor(scopes: list[Scope]) -> Executor | None:
+def _executor(scopes: list[RunScope]) -> Executor | None:
     """The executor the batch's items run on (None: here, the default)."""
     return scopes[0].config.executor if scopes else None
 
 
-def _limit(scopes: list[Scope]) -> int | None:
+def _limit(scopes: list[RunScope]) -> int | None:
     limits = [lim.size for s in scopes[:1] for lim in s.limiters]
     return min(limits) if limits else None
 
@@ -286,7 +287,80 @@ async def abatch_as_completed(
                 view.close()
 
 
-__all__ = ["abatch", "abatch_as_completed", "batch", "batch_as_completed", "batch_scopes"]
+def each_on_executor(
+    scope: Scope, executor: Executor, node: Step[In, Out], items: Sequence[In], kwargs: Mapping[str, object]
+) -> list[Out]:
+    """``node`` run on every item on ``executor`` as children of the running step's run
+    (their effects adopted below it), outputs in input order; the first error cancels
+    what is left and is raised (``RunnableEach`` given a config's ``executor``).
+
+    >>> import attrs
+    >>> from combinators import Runnable, RunnableLambda
+    >>> from effects.executors import run_items
+    >>> class Finished:
+    ...     def __init__(self, outcomes): self.left = iter(outcomes)
+    ...     def __iter__(self): return self
+    ...     def __next__(self): return next(self.left)
+    ...     def cancel(self): self.left = iter(())
+    >>> class Inline:
+    ...     name = "inline"
+    ...     def submit(self, job):
+    ...         return Finished(run_items(job.step, job.items, job.kwargs, where="here"))
+    >>> @attrs.frozen
+    ... class Shipped(Runnable[list[int], list[int]]):
+    ...     def step_invoke(self, input, scope, kwargs):
+    ...         return each_on_executor(scope, Inline(), RunnableLambda(abs), input, kwargs)
+    >>> Shipped().invoke([-1, -2])
+    [1, 2]
+    """
+    from effects._runtime.remote_batch import RemoteBatch  # late: only batches on an executor load it
+
+    return RemoteBatch(executor, node, items, [_run_scope(scope)] * len(items), kwargs, False, False).in_order()
+
+
+async def aeach_on_executor(
+    scope: Scope, executor: Executor, node: Step[In, Out], items: Sequence[In], kwargs: Mapping[str, object]
+) -> list[Out]:
+    """Async ``each_on_executor`` (a thread waits on the executor; effects are adopted in
+    the caller's loop).
+
+    >>> import asyncio, attrs
+    >>> from combinators import Runnable, RunnableLambda
+    >>> from effects.executors import run_items
+    >>> class Finished:
+    ...     def __init__(self, outcomes): self.left = iter(outcomes)
+    ...     def __iter__(self): return self
+    ...     def __next__(self): return next(self.left)
+    ...     def cancel(self): self.left = iter(())
+    >>> class Inline:
+    ...     name = "inline"
+    ...     def submit(self, job):
+    ...         return Finished(run_items(job.step, job.items, job.kwargs, where="here"))
+    >>> @attrs.frozen
+    ... class Shipped(Runnable[list[int], list[int]]):
+    ...     async def step_ainvoke(self, input, scope, kwargs):
+    ...         return await aeach_on_executor(scope, Inline(), RunnableLambda(abs), input, kwargs)
+    >>> asyncio.run(Shipped().ainvoke([-1, -2]))
+    [1, 2]
+    """
+    from effects._runtime.remote_batch import RemoteBatch
+
+    remote = RemoteBatch(executor, node, items, [_run_scope(scope)] * len(items), kwargs, False, True)
+    return await remote.ain_order()
+
+
+def _run_scope(scope: Scope) -> RunScope:
+    # Shipping reads the runtime's side of the scope (its observers, limits, deadline):
+    # only the scope the runtime handed to the running step has it.
+    if isinstance(scope, RunScope):
+        return scope
+    raise TypeError(f"expected the scope the runtime gave the running step, got {type(scope).__name__}")
+
+
+__all__ = [
+    "abatch", "abatch_as_completed", "aeach_on_executor", "batch", "batch_as_completed", "batch_scopes",
+    "each_on_executor",
+]  # fmt: skip
 
 # The frames that mark "inside a run" for dispatch_custom_event in unobserved runs.
 RUN_FRAMES.update(f.__code__ for f in (batch, abatch))

@@ -18,7 +18,7 @@ from effects._runtime.custom_events import RUN_FRAMES
 from effects._runtime.closing import aclose_all, close_iterator
 from effects._runtime.observers import Observer
 from effects._runtime.entry import entry_scope
-from effects._runtime.scope import PLAIN_SCOPE, Scope
+from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
 from effects.values import NO_INPUT, Nothing
@@ -29,7 +29,12 @@ T = TypeVar("T")
 
 
 def invoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Out:
-    """Run ``node`` once, synchronously."""
+    """Run ``node`` once, synchronously.
+
+    >>> from combinators import RunnableLambda
+    >>> invoke(RunnableLambda(abs), -2, {"tags": ["t"]}, {})
+    2
+    """
     if config is None and CURRENT_SCOPE.get() is None:
         # The hot path: nothing to observe, limit or propagate.
         return PLAIN_SCOPE.invoke(node, input, None, kwargs)
@@ -42,7 +47,13 @@ def invoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, 
 
 
 async def ainvoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Out:
-    """Run ``node`` once, in the running event loop."""
+    """Run ``node`` once, in the running event loop.
+
+    >>> import asyncio
+    >>> from combinators import RunnableLambda
+    >>> asyncio.run(ainvoke(RunnableLambda(abs), -2, None, {}))
+    2
+    """
     if config is None and CURRENT_SCOPE.get() is None:
         return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
     scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name)
@@ -60,7 +71,12 @@ def stream(
     kwargs: Mapping[str, object],
     observers: tuple[Observer, ...] = (),
 ) -> Iterator[Out]:
-    """Stream ``node``'s output chunks for one input."""
+    """Stream ``node``'s output chunks for one input.
+
+    >>> from combinators import RunnableLambda
+    >>> list(stream(RunnableLambda(str.upper), "ab", None, {}))
+    ['AB']
+    """
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)
@@ -71,7 +87,12 @@ def stream(
 
 
 def transform(node: Step[In, Out], inputs: Iterable[In], config: object, kwargs: Mapping[str, object]) -> Iterator[Out]:
-    """Stream ``node``'s output over a stream of input chunks."""
+    """Stream ``node``'s output over a stream of input chunks.
+
+    >>> from combinators import RunnablePassthrough
+    >>> list(transform(RunnablePassthrough(), iter("ab"), None, {}))
+    ['a', 'b']
+    """
     scope = call_scope(node, config, ())
     return _in_scope(scope, scope.stream(node, iter(inputs), None, kwargs))
 
@@ -87,7 +108,15 @@ def astream(
 ) -> AsyncIterator[Out]:
     """Async ``stream``. ``own_task``: the caller runs it in a task of its own (a watched
     run's producer), so the call's scope is made current once, in that task's context,
-    instead of around every chunk."""
+    instead of around every chunk.
+
+    >>> import asyncio
+    >>> from combinators import RunnableLambda
+    >>> async def main():
+    ...     return [c async for c in astream(RunnableLambda(str.upper), "ab", None, {})]
+    >>> asyncio.run(main())
+    ['AB']
+    """
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)
@@ -104,7 +133,16 @@ def astream(
 def atransform(
     node: Step[In, Out], inputs: AsyncIterable[In], config: object, kwargs: Mapping[str, object]
 ) -> AsyncIterator[Out]:
-    """Async ``transform``."""
+    """Async ``transform``.
+
+    >>> import asyncio
+    >>> from combinators import RunnablePassthrough
+    >>> from effects._runtime.closing import aiter_of
+    >>> async def main():
+    ...     return [c async for c in atransform(RunnablePassthrough(), aiter_of(("a", "b")), None, {})]
+    >>> asyncio.run(main())
+    ['a', 'b']
+    """
     scope = call_scope(node, config, ())
     return _ain_scope(scope, scope.astream(node, aiter(inputs), None, kwargs))
 
@@ -117,7 +155,7 @@ def _known_at_start(node: Step[In, Out], input: In) -> In | Nothing:
     return NO_INPUT
 
 
-def call_scope(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> Scope:
+def call_scope(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> RunScope:
     """The scope a call of ``node`` with ``config`` runs in (the plain one when nothing is asked)."""
     coerced = RunConfig.coerce(config)
     if coerced is EMPTY_CONFIG and not observers and CURRENT_SCOPE.get() is None:
@@ -133,7 +171,7 @@ def _checked(node: Step[In, Out], config: RunConfig) -> RunConfig:
     return config
 
 
-def _in_scope(scope: Scope, chunks: Iterator[T]) -> Iterator[T]:
+def _in_scope(scope: RunScope, chunks: Iterator[T]) -> Iterator[T]:
     if scope is PLAIN_SCOPE:
         return _plain(chunks)
     return _scoped(scope, chunks)
@@ -145,7 +183,7 @@ def _plain(chunks: Iterator[T]) -> Iterator[T]:
     yield from chunks
 
 
-def _scoped(scope: Scope, chunks: Iterator[T]) -> Iterator[T]:
+def _scoped(scope: RunScope, chunks: Iterator[T]) -> Iterator[T]:
     # The scope is current only while the chain works, never while the consumer runs.
     try:
         while True:
@@ -161,7 +199,7 @@ def _scoped(scope: Scope, chunks: Iterator[T]) -> Iterator[T]:
         close_iterator(chunks)
 
 
-def _ain_scope(scope: Scope, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
+def _ain_scope(scope: RunScope, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
     if scope is PLAIN_SCOPE:
         return _aplain(chunks)
     return _ascoped(scope, chunks)
@@ -175,7 +213,7 @@ async def _aplain(chunks: AsyncIterator[T]) -> AsyncIterator[T]:
         await aclose_all((chunks,))
 
 
-async def _ascoped(scope: Scope, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
+async def _ascoped(scope: RunScope, chunks: AsyncIterator[T]) -> AsyncIterator[T]:
     try:
         while True:
             token = CURRENT_SCOPE.set(scope)
@@ -244,6 +282,18 @@ async def gather_structured(coroutines: list[Coroutine[object, object, object]])
 
     When one fails the others are cancelled and awaited before the error
     propagates: nothing is left running.
+
+    >>> import asyncio
+    >>> async def fail():
+    ...     raise ValueError("first")
+    >>> async def main():
+    ...     slow = asyncio.sleep(10)
+    ...     try:
+    ...         await gather_structured([fail(), slow])
+    ...     except ValueError as error:
+    ...         return repr(error)
+    >>> asyncio.run(main())
+    "ValueError('first')"
     """
     import asyncio
 

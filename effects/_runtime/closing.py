@@ -123,6 +123,14 @@ async def aclose_all(streams: Iterable[AsyncIterator[Any]] = (), tasks: Iterable
 
 
 async def aiter_of(items: tuple[T, ...]) -> AsyncIterator[T]:
+    """``items`` as an async stream (a whole input handed to an ``astream`` of a child).
+
+    >>> import asyncio
+    >>> async def main():
+    ...     return [x async for x in aiter_of((1, 2))]
+    >>> asyncio.run(main())
+    [1, 2]
+    """
     for item in items:
         yield item
 

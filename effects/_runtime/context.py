@@ -10,11 +10,17 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from effects._runtime.scope import Scope
+    from effects._runtime.scope import RunScope
+    from effects.scope import Scope
 
-CURRENT_SCOPE: ContextVar[Scope | None] = ContextVar("combinators_scope", default=None)
+CURRENT_SCOPE: ContextVar[RunScope | None] = ContextVar("combinators_scope", default=None)
 
 
 def current_scope() -> Scope | None:
-    """The scope of the step running here, if any (nested calls become its children)."""
+    """The scope of the step running here, if any (nested calls become its children).
+
+    Only steps run with a config or under an observer set it: an unobserved call with no
+    config carries no context (that is what keeps it fast), and then this is ``None``
+    inside it too.
+    """
     return CURRENT_SCOPE.get()

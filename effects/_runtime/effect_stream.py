@@ -86,7 +86,14 @@ class _AsyncBuffer:
 
 
 def aobserve(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> AsyncIterator[Effect]:
-    """The effects of running ``node`` on ``input`` (streamed), as they happen."""
+    """The effects of running ``node`` on ``input`` (streamed), as they happen.
+
+    >>> from combinators import RunnableLambda
+    >>> async def main():
+    ...     return [type(e).__name__ async for e in aobserve(RunnableLambda(abs), -1, None, {})]
+    >>> asyncio.run(main())
+    ['RunStarted', 'RunStreamed', 'RunEnded']
+    """
     return aobserve_projected(node, input, config, kwargs, _itself)
 
 
@@ -181,7 +188,12 @@ class _ThreadBuffer:
 
 
 def observe(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Iterator[Effect]:
-    """Sync ``aobserve``: the chain runs in a producer thread, effects arrive here."""
+    """Sync ``aobserve``: the chain runs in a producer thread, effects arrive here.
+
+    >>> from combinators import RunnableLambda
+    >>> [type(e).__name__ for e in observe(RunnableLambda(abs), -1, None, {})]
+    ['RunStarted', 'RunStreamed', 'RunEnded']
+    """
     buffer = _ThreadBuffer()
 
     def produce() -> None:

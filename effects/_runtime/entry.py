@@ -17,10 +17,10 @@ from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.deadline import Deadline, earlier
 from effects._runtime.limiter import Limiter
 from effects._runtime.observers import Observer, awaiting
-from effects._runtime.scope import PLAIN_SCOPE, Scope
+from effects._runtime.scope import PLAIN_SCOPE, RunScope
 
 
-def entry_scope(config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call") -> Scope:
+def entry_scope(config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call") -> RunScope:
     """The scope a public call (``invoke``, ``stream``, ...) starts its root run in.
 
     Inside a running step, the call becomes a child of that step's run and
@@ -52,7 +52,7 @@ def entry_scope(config: RunConfig, observers: tuple[Observer, ...] = (), owner: 
     run = None if ambient is None else ambient.run
     merged = merge_configs(base, config.for_children())
     root = config if (config.run_name or config.run_id) else None
-    return Scope(merged, observers, run, limiters, deadline, root, listeners)
+    return RunScope(merged, observers, run, limiters, deadline, root, listeners)
 
 
 def _traced(config: RunConfig, observers: tuple[Observer, ...], owner: str) -> tuple[RunConfig, tuple[Observer, ...]]:

@@ -77,7 +77,16 @@ def aevents(
     version: str,
     filter: EventFilter,
 ) -> AsyncIterator[StreamEvent] | AsyncIterator[V1StreamEvent]:
-    """The run's events (v1 or v2), as they happen."""
+    """The run's events (v1 or v2), as they happen.
+
+    >>> import asyncio
+    >>> from combinators import RunnableLambda
+    >>> from effects.projections.filters import EventFilter
+    >>> async def main():
+    ...     return [e["event"] async for e in aevents(RunnableLambda(abs), -1, None, {}, "v2", EventFilter())]
+    >>> asyncio.run(main())
+    ['on_chain_start', 'on_chain_stream', 'on_chain_end']
+    """
     if version == "v2":
         # v2 gives at most one event per effect: folded in the hand-off loop itself.
         project: Callable[[Effect], StreamEvent | None] = EventsV2(filter).event
@@ -96,7 +105,13 @@ def events(
     version: str,
     filter: EventFilter,
 ) -> Iterator[StreamEvent] | Iterator[V1StreamEvent]:
-    """Sync ``aevents``."""
+    """Sync ``aevents``.
+
+    >>> from combinators import RunnableLambda
+    >>> from effects.projections.filters import EventFilter
+    >>> [e["event"] for e in events(RunnableLambda(abs), -1, None, {}, "v1", EventFilter())]
+    ['on_chain_start', 'on_chain_stream', 'on_chain_end']
+    """
     if version == "v2":
         return _projected(EventsV2(filter), node, input, config, kwargs)
     if version == "v1":
@@ -112,7 +127,16 @@ async def aevent_stream_bytes(
     version: str,
     filter: EventFilter,
 ) -> AsyncIterator[bytes]:
-    """``text/event-stream`` frames of the events, then the end frame."""
+    """``text/event-stream`` frames of the events, then the end frame.
+
+    >>> import asyncio
+    >>> from combinators import RunnableLambda
+    >>> from effects.projections.filters import EventFilter
+    >>> async def main():
+    ...     return [f async for f in aevent_stream_bytes(RunnableLambda(abs), -1, None, {}, "v2", EventFilter())]
+    >>> asyncio.run(main())[-1] == SSE_END
+    True
+    """
     async with closing(aevents(node, input, config, kwargs, version, filter)) as stream:
         async for event in stream:
             yield encode_sse_event(event)
@@ -127,7 +151,13 @@ def event_stream_bytes(
     version: str,
     filter: EventFilter,
 ) -> Iterator[bytes]:
-    """Sync ``aevent_stream_bytes``."""
+    """Sync ``aevent_stream_bytes``.
+
+    >>> from combinators import RunnableLambda
+    >>> from effects.projections.filters import EventFilter
+    >>> len(list(event_stream_bytes(RunnableLambda(abs), -1, None, {}, "v2", EventFilter())))
+    4
+    """
     for event in events(node, input, config, kwargs, version, filter):
         yield encode_sse_event(event)
     yield SSE_END
@@ -142,7 +172,16 @@ def alog(
     with_streamed_output_list: bool,
     filter: EventFilter,
 ) -> AsyncIterator[RunLogPatch | RunLog]:
-    """The run log: patches (``diff=True``) or the accumulated log after each patch."""
+    """The run log: patches (``diff=True``) or the accumulated log after each patch.
+
+    >>> import asyncio
+    >>> from combinators import RunnableLambda
+    >>> from effects.projections.filters import EventFilter
+    >>> async def main():
+    ...     return [p async for p in alog(RunnableLambda(abs), -1, None, {}, False, False, EventFilter())][-1]
+    >>> asyncio.run(main()).state["final_output"]
+    1
+    """
     fold: _Fold[RunLogPatch | RunLog] = _log_fold(diff, with_streamed_output_list, filter)
     return _aprojected(fold, node, input, config, kwargs)
 
@@ -156,7 +195,13 @@ def log(
     with_streamed_output_list: bool,
     filter: EventFilter,
 ) -> Iterator[RunLogPatch | RunLog]:
-    """Sync ``alog``."""
+    """Sync ``alog``.
+
+    >>> from combinators import RunnableLambda
+    >>> from effects.projections.filters import EventFilter
+    >>> list(log(RunnableLambda(abs), -1, None, {}, False, False, EventFilter()))[-1].state["final_output"]
+    1
+    """
     fold: _Fold[RunLogPatch | RunLog] = _log_fold(diff, with_streamed_output_list, filter)
     return _projected(fold, node, input, config, kwargs)
 

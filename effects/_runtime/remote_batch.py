@@ -19,7 +19,7 @@ from typing import Any, final
 import attrs
 
 from effects._runtime.closing import closing
-from effects._runtime.scope import Scope
+from effects._runtime.scope import RunScope
 from effects.config import RunConfig
 from effects.errors import CombinatorsError
 from effects.executors import BatchJob, Executor, ItemOutcome, ShippedItem, Submission
@@ -27,11 +27,15 @@ from effects.step import Step
 
 
 def ship(
-    node: Step[Any, Any], inputs: Sequence[Any], scopes: Sequence[Scope], kwargs: Mapping[str, Any], asynchronous: bool
-) -> tuple[BatchJob, list[Scope]]:
+    node: Step[Any, Any],
+    inputs: Sequence[Any],
+    scopes: Sequence[RunScope],
+    kwargs: Mapping[str, Any],
+    asynchronous: bool,
+) -> tuple[BatchJob, list[RunScope]]:
     """The job for ``inputs`` (one scope each), and the scope that adopts each item."""
     items: list[ShippedItem] = []
-    adopters: list[Scope] = []
+    adopters: list[RunScope] = []
     step: Step[Any, Any] = node
     shared: Mapping[str, Any] = kwargs
     window: int | None = None
@@ -56,7 +60,7 @@ def ship(
             window = min(limiter.size for limiter in item.limiters)
         # Observers a binding added (listeners) watch the item's run too.
         adopters.append(
-            scope if item.observers is scope.observers else Scope(scope.config, item.observers, scope.run, (), None)
+            scope if item.observers is scope.observers else RunScope(scope.config, item.observers, scope.run, (), None)
         )
     return BatchJob(step, tuple(items), shared, window, asynchronous), adopters
 
@@ -73,7 +77,7 @@ class RemoteBatch:
         executor: Executor,
         node: Step[Any, Any],
         inputs: Sequence[Any],
-        scopes: Sequence[Scope],
+        scopes: Sequence[RunScope],
         kwargs: Mapping[str, Any],
         return_exceptions: bool,
         asynchronous: bool,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, final
 
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.deadline import Deadline
-from effects._runtime.scope import Scope
+from effects._runtime.scope import RunScope
 from effects.clock import current_clock
 from effects.executors import ItemOutcome, ShippedItem
 from effects.step import Step
@@ -88,7 +88,7 @@ class _ItemRun:
         if item.deadline is not None:
             left, owner, seconds = item.deadline
             deadline = Deadline(current_clock().monotonic() + left, owner, seconds)
-        self.scope = Scope(item.config, (collector,), item.run, (), deadline)
+        self.scope = RunScope(item.config, (collector,), item.run, (), deadline)
         self.shown: object = None
 
     def outcome(self, result: Result[Any, BaseException], where: str) -> ItemOutcome:

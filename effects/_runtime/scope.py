@@ -1,11 +1,13 @@
 """The runtime: the only place where runs start and end.
 
 
-A ``Scope`` is where a step runs: its config, the observers watching it, its run
+A ``RunScope`` is where a step runs: its config, the observers watching it, its run
 (when observed), and the limits it inherits. Nodes run their children through
 ``scope.invoke / ainvoke / stream / astream``; the scope decides whether the child
 is a run of its own, builds effect values for the observers, and takes
-concurrency permits for leaves.
+concurrency permits for leaves. Steps see it as the public ``effects.Scope`` protocol
+(which it satisfies structurally: no wrapper, no extra frame); the rest of it
+(observers, limiters, deadline, effect building) is the runtime's own.
 
 
 Nothing is materialised when nobody observes: a plain scope hands itself to its
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Coroutine, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
-from typing import Final, TypeVar, final
+from typing import TYPE_CHECKING, Final, TypeVar, final
 
 import attrs
 
@@ -34,10 +36,13 @@ from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.observers import AwaitingObserver, Observer
+
+# The public protocol, under its old name here for combinators/runnable until the "surface"
+# rewrite imports it from effects.authoring.
+from effects.scope import Scope as Scope
 from effects.step import Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run
-from effects._runtime.total import add_chunks as add_chunks  # re-exported for node authors
 from effects.values import (
     NO_INPUT,
     NOTHING,
@@ -63,8 +68,9 @@ def _wants_chunks(observer: Observer) -> bool:
 
 
 @final
-class Scope:
-    """Where a step runs. Built by the runtime only; nodes receive it."""
+class RunScope:
+    """Where a step runs. Built by the runtime only; steps receive it as an
+    ``effects.Scope``."""
 
     __slots__ = (
         "config",
@@ -111,7 +117,7 @@ class Scope:
 
     def __repr__(self) -> str:
         run = f", run={self.run.name!r}" if self.run else ""
-        return f"Scope({self.config!r}{run})"
+        return f"RunScope({self.config!r}{run})"
 
     # ---------------------------------------------------------------- children
 
@@ -252,7 +258,7 @@ class Scope:
             return node.step_astream(inputs, child, kwargs)
         return astream_run(child, node, inputs, kwargs, known_input)
 
-    def with_recursion_step(self) -> Scope:
+    def with_recursion_step(self) -> RunScope:
         """The scope for a runnable that a function returned: one less level allowed.
 
         >>> PLAIN_SCOPE.with_recursion_step().config.recursion_limit
@@ -274,7 +280,17 @@ class Scope:
             timeout=self.config.timeout,
             executor=self.config.executor,
         )
-        return Scope(config, self.observers, self.run, self.limiters, self.deadline, listeners=self.listeners)
+        return RunScope(config, self.observers, self.run, self.limiters, self.deadline, listeners=self.listeners)
+
+    @property
+    def runs_inline(self) -> bool:
+        """Whether children may run one after the other in the step's own task with the
+        outcome a task group would give: no listener, permit or deadline in force.
+
+        >>> PLAIN_SCOPE.runs_inline
+        True
+        """
+        return not self.listening and not self.limiters and self.deadline is None
 
     # ---------------------------------------------------------------- live chunks
 
@@ -337,7 +353,7 @@ class Scope:
 
     def _descend(
         self, node: Step[In, Out], tag: str | None, kwargs: Mapping[str, object]
-    ) -> tuple[Step[In, Out], Scope, Mapping[str, object]]:
+    ) -> tuple[Step[In, Out], RunScope, Mapping[str, object]]:
         """Unwrap bindings and make the scope of ``node``'s run."""
         config = self.config
         observers = self.observers
@@ -373,7 +389,7 @@ class Scope:
             and deadline is self.deadline
         ):
             return node, self, kwargs
-        return node, Scope(config, observers, run, limiters, deadline, listeners=listeners), kwargs
+        return node, RunScope(config, observers, run, limiters, deadline, listeners=listeners), kwargs
 
     def run_info(self) -> RunInfo:
         """This scope's run (only observed scopes have one)."""
@@ -445,4 +461,8 @@ class Scope:
             raise deadline.error() from error
 
 
-PLAIN_SCOPE: Final = Scope(EMPTY_CONFIG, (), None, (), None)
+PLAIN_SCOPE: Final = RunScope(EMPTY_CONFIG, (), None, (), None)
+
+if TYPE_CHECKING:
+    # The private class is the public protocol, structurally: both checkers verify it here.
+    _IS_A_SCOPE: Scope = PLAIN_SCOPE

@@ -17,7 +17,7 @@ from effects.values import NO_INPUT, NOTHING, Nothing, RunStreamed
 from effects._runtime.building import STREAMED_SLOTS, ended, started, streamed
 
 if TYPE_CHECKING:
-    from effects._runtime.scope import Scope
+    from effects._runtime.scope import RunScope
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -46,7 +46,7 @@ class StreamWatch(Generic[In, Out]):
         "scope", "node", "known", "observed", "started", "seen", "total", "emits", "run", "now", "observers",
     )  # fmt: skip
 
-    def __init__(self, scope: Scope, node: Step[In, Out], known: In | Nothing) -> None:
+    def __init__(self, scope: RunScope, node: Step[In, Out], known: In | Nothing) -> None:
         self.scope = scope
         self.node = node
         self.known = known
@@ -129,7 +129,7 @@ class StreamWatch(Generic[In, Out]):
 
 
 def stream_run(
-    self: Scope,
+    self: RunScope,
     node: Step[In, Out],
     inputs: Iterator[In],
     kwargs: Mapping[str, object],
@@ -203,7 +203,7 @@ def stream_run(
 
 
 async def astream_run(
-    self: Scope,
+    self: RunScope,
     node: Step[In, Out],
     inputs: AsyncIterator[In],
     kwargs: Mapping[str, object],

@@ -216,7 +216,13 @@ def add_up(chunks: Iterable[T], name: str) -> T:
 
 
 async def aadd_up(chunks: AsyncIterator[T], name: str) -> T:
-    """Async ``add_up``."""
+    """Async ``add_up``; the stream is closed when done.
+
+    >>> import asyncio
+    >>> from effects._runtime.closing import aiter_of
+    >>> asyncio.run(aadd_up(aiter_of(("a", "b")), "x"))
+    'ab'
+    """
     total = await aadded_up(chunks)
     if total is NOTHING:
         raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")

@@ -15,13 +15,13 @@ from typing import Any
 
 from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableParallel, RunnablePassthrough
 from effects._runtime.limiter import Lease
-from effects._runtime.scope import Scope
+from effects._runtime.scope import RunScope
 from effects._runtime.streaming import StreamWatch
 from effects.values import RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from tests.reliability.leftovers import Leftovers
 
 CALLS = 2_000
-RUN_OBJECTS = (Scope, StreamWatch, RunInfo, RunStarted, RunStreamed, RunEnded, RunFailed, Lease)
+RUN_OBJECTS = (RunScope, StreamWatch, RunInfo, RunStarted, RunStreamed, RunEnded, RunFailed, Lease)
 
 
 class Flake:

@@ -28,7 +28,7 @@ from combinators.testing import (
 from combinators.testing import steps
 from combinators.testing.nesting import nesting_problem, root_problem
 from combinators.testing.outcomes import Raised, Returned, same_value
-from effects._runtime.scope import Scope
+from effects.authoring import Scope
 
 ints = st.integers(-100, 100)
 

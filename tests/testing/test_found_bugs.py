@@ -13,7 +13,7 @@ from hypothesis.vendor.pretty import pretty
 from combinators import Runnable, RunnableLambda, RunnableParallel, RunnablePick
 from combinators.testing import assert_laws, check_laws
 from combinators.testing import steps
-from effects._runtime.scope import Scope
+from effects.authoring import Scope
 
 
 def boom(x: int) -> int:

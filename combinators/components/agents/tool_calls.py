@@ -177,7 +177,7 @@ async def _limited(
 async def _every(scope: Scope, planned: list[PlannedCall], policy: LoopPolicy, slots: Slots) -> None:
     if len(planned) == 1:
         await _answered(scope, planned[0], policy, slots, 0)
-    elif all(_never_waits(p) for p in planned) and not (scope.listening or scope.limiters or scope.deadline):
+    elif scope.runs_inline and all(_never_waits(p) for p in planned):
         await _one_by_one(scope, planned, policy, slots)
     elif policy.max_concurrency is None:
         await gather_structured([_answered(scope, p, policy, slots, i) for i, p in enumerate(planned)])
