@@ -3,7 +3,8 @@ hand-written constructors and reprs for frozen values, and bases whose subclasse
 declare fields.
 
 Components (``combinators.components``) import only public names: the package roots,
-this module and ``effects.authoring``.
+this module and ``effects.authoring`` (everything a step needs of the runtime: its
+``Scope``, ``closing``, ``run_on_total``, fan-out helpers, custom events, ...).
 
 >>> from combinators.authoring import type_schema
 >>> type_schema(list[int])

@@ -1,1 +1,5 @@
-"""The runtime, private: scopes, streaming runs, entry calls, the effect stream, limits."""
+"""The runtime, private: scopes, streaming runs, entry calls, the effect stream, limits.
+
+Authors reach it through ``effects.authoring`` (and see their scope as ``effects.Scope``);
+the Runnable starts runs through ``effects.runtime``.
+"""
