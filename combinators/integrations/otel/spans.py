@@ -109,13 +109,14 @@ class SpanStart:
         if metadata_keys and run.metadata:
             attributes.update(metadata_attributes(run.metadata, metadata_keys, redactor))
         known = _OPERATIONS.get(run.run_type)
+        name = redactor.name(run.name)  # a run name may be built from data: redacted, capture or not
         if known is None:
             if is_root and run.run_type in _WORKFLOW_TYPES:
                 attributes[semconv.OPERATION_NAME] = semconv.WORKFLOW
-                attributes[semconv.WORKFLOW_NAME] = run.name
-                return SpanStart(f"{semconv.WORKFLOW} {run.name}", SpanKind.INTERNAL, semconv.WORKFLOW, attributes)
-            return SpanStart(run.name, SpanKind.INTERNAL, None, attributes)
-        return _operation(run, known, attributes, redactor)
+                attributes[semconv.WORKFLOW_NAME] = name
+                return SpanStart(f"{semconv.WORKFLOW} {name}", SpanKind.INTERNAL, semconv.WORKFLOW, attributes)
+            return SpanStart(name, SpanKind.INTERNAL, None, attributes)
+        return _operation(run, name, known, attributes, redactor)
 
 
 _REMEMBERED: Final = 1024
@@ -167,28 +168,31 @@ class SpanShapes:
         return shape
 
 
-def _operation(run: RunInfo, known: tuple[str, SpanKind], attributes: Attributes, redactor: Redactor) -> SpanStart:
+def _operation(
+    run: RunInfo, name: str, known: tuple[str, SpanKind], attributes: Attributes, redactor: Redactor
+) -> SpanStart:
     operation, kind = known
     attributes[semconv.OPERATION_NAME] = operation
     params = run.params
     if operation == semconv.EXECUTE_TOOL:
-        return SpanStart(f"{operation} {run.name}", kind, operation, _tool(attributes, run, params, redactor))
+        return SpanStart(f"{operation} {name}", kind, operation, _tool(attributes, name, params, redactor))
     if operation == semconv.RETRIEVAL:
         source = _string(params, "data_source")
         if source is not None:
+            source = redactor.text(source)
             attributes[semconv.DATA_SOURCE_ID] = source
-        return SpanStart(f"{operation} {source or run.name}", kind, operation, attributes)
+        return SpanStart(f"{operation} {source or name}", kind, operation, attributes)
     model = _string(params, "model")
-    attributes[semconv.PROVIDER_NAME] = _string(params, "provider") or run.name.lower()
+    attributes[semconv.PROVIDER_NAME] = _string(params, "provider") or name.lower()
     if model is not None:
         attributes[semconv.REQUEST_MODEL] = model
     if params:
         attributes.update(_request(params, redactor))
-    return SpanStart(f"{operation} {model or run.name}", kind, operation, attributes)
+    return SpanStart(f"{operation} {model or name}", kind, operation, attributes)
 
 
-def _tool(attributes: Attributes, run: RunInfo, params: Mapping[str, object], redactor: Redactor) -> Attributes:
-    attributes[semconv.TOOL_NAME] = run.name
+def _tool(attributes: Attributes, name: str, params: Mapping[str, object], redactor: Redactor) -> Attributes:
+    attributes[semconv.TOOL_NAME] = name
     attributes[semconv.TOOL_TYPE] = "function"
     description = _string(params, "description")
     if description is not None:

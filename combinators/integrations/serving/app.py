@@ -47,6 +47,8 @@ class ServeSettings(TypedDict, total=False):
     per_request: PerRequestHook | None
     error_map: ErrorMap | None
     max_body_bytes: int
+    max_json_depth: int
+    max_int_digits: int
     max_concurrent_runs: int | None
     timeout: float | None
     queue_size: int
@@ -106,7 +108,8 @@ def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeS
     - ``auth(request)``: the principal, or ``None`` for a 401; runs before the body is
       read, on every route; ``per_request(config, principal, request)``: the run's config;
     - ``error_map(exception)``: an ``ErrorInfo``, or ``None`` for the defaults;
-    - ``max_body_bytes`` (413 above it), ``max_concurrent_runs`` (503 when full),
+    - ``max_body_bytes`` (413 above it), ``max_json_depth`` and ``max_int_digits`` (a
+      400 naming the limit, before anything runs), ``max_concurrent_runs`` (503 when full),
       ``timeout`` (504 or an error frame), ``queue_size`` (frames a stream may hold
       ahead of its reader), ``ping_interval`` (seconds between keep-alive comments);
     - ``input_types``: your attrs classes that inputs may carry; ``playground``: serve the page.

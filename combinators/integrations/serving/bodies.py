@@ -21,7 +21,6 @@ combinators.integrations.serving.errors.Rejected: Invalid JSON body: Expecting v
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal, TypedDict, cast, final
 
@@ -29,7 +28,8 @@ import attrs
 import jsonschema
 from jsonschema.validators import validator_for
 
-from combinators.integrations.serving.errors import ErrorInfo, Rejected, invalid
+from combinators.integrations.serving.errors import invalid
+from combinators.integrations.serving.json_limits import JsonLimits
 from effects.projections import JsonValue
 from effects.projections.filters import RunTypes
 from effects.authoring import is_list_of, is_str_mapping
@@ -44,6 +44,7 @@ FILTER_KEYS: Final = (
     "exclude_types",
     "exclude_tags",
 )
+DEFAULT_LIMITS: Final = JsonLimits()
 MAX_DETAILS: Final = 20
 """A 422 lists at most this many problems."""
 
@@ -57,14 +58,10 @@ def problem(loc: Loc, msg: str, kind: str) -> dict[str, JsonValue]:
     return {"loc": list(loc), "msg": msg, "type": kind}
 
 
-def read_json(raw: bytes) -> Mapping[str, object]:
-    """The body as a JSON object; 400 if it is not JSON, 422 if it is not an object."""
-    try:
-        body: object = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        reason = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
-        where = f" at line {error.lineno} column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
-        raise Rejected(ErrorInfo(400, "InvalidJSON", f"Invalid JSON body: {reason}{where}")) from None
+def read_json(raw: bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Mapping[str, object]:
+    """The body as a JSON object; 400 if it is not JSON or breaks ``limits``, 422 if it is
+    not an object."""
+    body = limits.parse(raw)
     if not is_str_mapping(body):  # a JSON object's keys are str
         raise invalid(
             "the body must be a JSON object",

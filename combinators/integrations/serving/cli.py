@@ -4,6 +4,12 @@ The attribute is a runnable, or a function without arguments that returns one. I
 served at ``--path`` (``/<attribute>`` by default) on uvicorn; the first line printed is
 the URL it answers at.
 
+uvicorn's connection limits get safe defaults (``SERVER_DEFAULTS``): idle keep-alive
+connections close after 5 s, at most 256 connections (and tasks) at once (503 past
+them), a request line and headers of at most 16 KiB (the h11 protocol is used, so the
+limit applies). uvicorn has no timeout for reading a request's headers: run it behind a
+proxy that has one (docs/security.md, "Running behind a proxy").
+
 >>> parse_args(["examples.rag:chain", "--port", "0"]).path is None
 True
 >>> load_target("combinators.integrations.serving.cli:nothing_here")
@@ -18,10 +24,19 @@ import argparse
 import asyncio
 import importlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from combinators import Runnable
 from combinators.integrations.serving.app import serve
+
+
+SERVER_DEFAULTS: Final = {
+    "timeout_keep_alive": 5.0,
+    "limit_concurrency": 256,
+    "h11_max_incomplete_event_size": 16 * 1024,
+    "forwarded_allow_ips": "127.0.0.1",
+}
+"""The uvicorn settings the command line sets unless told otherwise."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -41,7 +56,58 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--timeout", type=float, default=None, help="seconds a run may take")
     ap.add_argument("--no-playground", action="store_true")
     ap.add_argument("--log-level", default="info")
-    return ap.parse_args(argv)
+    server = ap.add_argument_group("connections (uvicorn)")
+    server.add_argument(
+        "--timeout-keep-alive",
+        type=float,
+        default=SERVER_DEFAULTS["timeout_keep_alive"],
+        help="seconds an idle keep-alive connection stays open (default: %(default)s)",
+    )
+    server.add_argument(
+        "--limit-concurrency",
+        type=int,
+        default=SERVER_DEFAULTS["limit_concurrency"],
+        help="connections and tasks at once before new requests get 503 (default: %(default)s)",
+    )
+    server.add_argument(
+        "--h11-max-incomplete-event-size",
+        type=int,
+        default=SERVER_DEFAULTS["h11_max_incomplete_event_size"],
+        help="bytes a request line and its headers may take (default: %(default)s)",
+    )
+    server.add_argument(
+        "--forwarded-allow-ips",
+        default=SERVER_DEFAULTS["forwarded_allow_ips"],
+        help="comma-separated proxy addresses whose X-Forwarded-* headers are trusted (default: %(default)s)",
+    )
+    args = ap.parse_args(argv)
+    for name in ("timeout_keep_alive", "limit_concurrency", "h11_max_incomplete_event_size"):
+        if getattr(args, name) <= 0:
+            ap.error(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    return args
+
+
+def server_config(args: argparse.Namespace, app: Any) -> Any:
+    """The ``uvicorn.Config`` of the parsed arguments.
+
+    >>> args = parse_args(["examples.rag:chain", "--limit-concurrency", "8"])
+    >>> config = server_config(args, None)
+    >>> config.limit_concurrency, config.timeout_keep_alive, config.h11_max_incomplete_event_size, config.http
+    (8, 5.0, 16384, 'h11')
+    """
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        http="h11",  # the header size limit is h11's (httptools, when installed, has its own)
+        timeout_keep_alive=args.timeout_keep_alive,
+        limit_concurrency=args.limit_concurrency,
+        h11_max_incomplete_event_size=args.h11_max_incomplete_event_size,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
 
 
 def load_target(spec: str) -> Runnable[Any, Any]:
@@ -73,7 +139,7 @@ async def _serve(args: argparse.Namespace, path: str, runnable: Runnable[Any, An
         timeout=args.timeout,
         playground=not args.no_playground,
     )
-    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level))
+    server = uvicorn.Server(server_config(args, app))
     running = asyncio.ensure_future(server.serve())
     while not server.started and not running.done():
         await asyncio.sleep(0.02)

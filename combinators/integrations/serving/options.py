@@ -21,6 +21,7 @@ from combinators.integrations.serving.bodies import InputCheck
 from combinators.integrations.serving.config import AuthHook, ConfigPolicy, PerRequestHook
 from combinators.integrations.serving.errors import ErrorMap
 from combinators.integrations.serving.http import RunGate
+from combinators.integrations.serving.json_limits import JsonLimits
 from combinators.integrations.serving.wire import WireTypes, wire_types
 from effects.authoring import new_run_id
 
@@ -91,6 +92,10 @@ class ServeOptions:
     per_request: PerRequestHook | None = None
     error_map: ErrorMap | None = None
     max_body_bytes: int = attrs.field(default=10 * 1024 * 1024, validator=_at_least(1))
+    max_json_depth: int = attrs.field(default=100, validator=_at_least(1))
+    """How deep a request body may nest (400 ``JSONTooDeep`` past it, before anything runs)."""
+    max_int_digits: int = attrs.field(default=1000, validator=_at_least(1))
+    """How many digits an integer in a request body may have (400 ``NumberTooLong``)."""
     max_concurrent_runs: int | None = attrs.field(default=None, validator=_at_least(1))
     timeout: float | None = attrs.field(default=None, validator=_at_least(0.0))
     queue_size: int = attrs.field(default=64, validator=_at_least(1))
@@ -112,7 +117,7 @@ class ServeOptions:
 class Served:
     """One runnable at one path, with what its routes share (built once, at mount time)."""
 
-    __slots__ = ("runnable", "path", "options", "policy", "input_check", "types", "gate")
+    __slots__ = ("runnable", "path", "options", "policy", "input_check", "types", "gate", "json_limits")
 
     def __init__(self, runnable: Runnable[Any, Any], path: str, options: ServeOptions, gate: RunGate) -> None:
         self.runnable = runnable
@@ -122,3 +127,4 @@ class Served:
         self.input_check = InputCheck(runnable.input_schema())
         self.types: WireTypes = wire_types(options.input_types)
         self.gate = gate
+        self.json_limits = JsonLimits(options.max_json_depth, options.max_int_digits)

@@ -38,9 +38,10 @@ from combinators.integrations.serving.http import (
     TrackedSend,
     read_body,
     run_while_connected,
+    send_bytes,
     send_error,
-    send_json,
 )
+from combinators.integrations.serving.json_limits import OutputNotEncodable, encoded
 from combinators.integrations.serving.options import Served
 from combinators.integrations.serving.streaming import (
     data_frame,
@@ -163,6 +164,18 @@ def read_batch(served: Served, body: Mapping[str, object], principal: object, re
 Handler = Callable[[Served, Call, Receive, Send], Awaitable[None]]
 
 
+async def send_output(send: Send, served: Served, body: Callable[[], JsonValue], run_id: str | None = None) -> None:
+    """A 200 with ``body``'s JSON, or, when the output cannot be written as JSON, a short
+    ``OutputNotEncodable`` 500 and one log line (no traceback: the run itself ended)."""
+    try:
+        encoded_body = encoded(body)
+    except OutputNotEncodable as error:
+        log.warning("%s: %s", served.path, error.info.message)
+        await send_error(send, error.info, run_id)
+        return
+    await send_bytes(send, 200, encoded_body)
+
+
 async def invoke(served: Served, call: Call, receive: Receive, send: Send) -> None:
     (config,) = await call.run_configs(served)
     run_id = str(config.run_id)
@@ -175,7 +188,9 @@ async def invoke(served: Served, call: Call, receive: Receive, send: Send) -> No
     except Exception as error:
         await send_error(send, error_info(error, served.options.error_map), run_id)
         return
-    await send_json(send, 200, {"output": to_wire(output), "metadata": {"run_id": run_id, "feedback_tokens": []}})
+    await send_output(
+        send, served, lambda: {"output": to_wire(output), "metadata": {"run_id": run_id, "feedback_tokens": []}}, run_id
+    )
 
 
 async def batch(served: Served, call: Call, receive: Receive, send: Send) -> None:
@@ -193,17 +208,23 @@ async def batch(served: Served, call: Call, receive: Receive, send: Send) -> Non
     except Exception as error:
         await send_error(send, error_info(error, served.options.error_map))
         return
-    answer: dict[str, JsonValue] = {
-        "output": [None if isinstance(o, Exception) else to_wire(o) for o in outputs],
-        "metadata": {
-            "run_ids": run_ids,
-            "responses": [{"run_id": run_id, "feedback_tokens": []} for run_id in run_ids],
-        },
-    }
-    if return_exceptions:
-        error_map = served.options.error_map
-        answer["errors"] = [error_info(o, error_map).to_json() if isinstance(o, Exception) else None for o in outputs]
-    await send_json(send, 200, answer)
+
+    def answer() -> dict[str, JsonValue]:
+        built: dict[str, JsonValue] = {
+            "output": [None if isinstance(o, Exception) else to_wire(o) for o in outputs],
+            "metadata": {
+                "run_ids": run_ids,
+                "responses": [{"run_id": run_id, "feedback_tokens": []} for run_id in run_ids],
+            },
+        }
+        if return_exceptions:
+            error_map = served.options.error_map
+            built["errors"] = [
+                error_info(o, error_map).to_json() if isinstance(o, Exception) else None for o in outputs
+            ]
+        return built
+
+    await send_output(send, served, answer)
 
 
 async def _stream(
@@ -308,7 +329,7 @@ class PostRoute:
         request = Request(scope, receive)
         try:
             principal = await authenticate(served, request)
-            body = read_json(await read_body(scope, receive, served.options.max_body_bytes))
+            body = read_json(await read_body(scope, receive, served.options.max_body_bytes), served.json_limits)
             call = self.read(served, body, principal, request)
         except Rejected as rejected:
             await send_error(send, rejected.info)

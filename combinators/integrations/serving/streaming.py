@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncGenerator, Callable
 from typing import Final
 
@@ -27,7 +28,8 @@ from starlette.types import Receive, Send
 
 from combinators.integrations.serving.errors import ErrorInfo
 from combinators.integrations.serving.http import RunGate, wait_for_disconnect
-from combinators.integrations.serving.wire import wire_text
+from combinators.integrations.serving.json_limits import OutputNotEncodable, encoded
+from combinators.integrations.serving.wire import to_wire
 from effects.projections import SSE_END, compact_json, sse_comment, sse_frame
 
 SSE_HEADERS: Final = (
@@ -35,6 +37,7 @@ SSE_HEADERS: Final = (
     (b"cache-control", b"no-cache"),
     (b"x-accel-buffering", b"no"),
 )
+log: Final = logging.getLogger("combinators.serving")
 PING: Final = sse_comment("ping")
 MAX_WRITE_FRAMES: Final = 256
 """Frames sent in one write at most (a burst is written together, not one by one)."""
@@ -46,12 +49,13 @@ def metadata_frame(run_id: str) -> bytes:
 
 
 def data_frame(value: object) -> bytes:
-    """One ``data`` frame with a value in its wire form.
+    """One ``data`` frame with a value in its wire form (``OutputNotEncodable`` when it
+    has none: too deep, or a lone surrogate).
 
     >>> data_frame({"type": "human", "content": "hi"})
     b'event: data\\ndata: {"type":"human","content":"hi"}\\n\\n'
     """
-    return sse_frame("data", wire_text(value))
+    return b"event: data\ndata: " + encoded(lambda: to_wire(value)) + b"\n\n"
 
 
 def error_frame(info: ErrorInfo) -> bytes:
@@ -107,6 +111,9 @@ async def _produce(
             async for frame in frames:
                 await queue.put(frame)
                 gate.note_queue_depth(queue.qsize())
+    except OutputNotEncodable as error:  # the run's own output: one line, no traceback
+        log.warning("a stream ended: %s", error.info.message)
+        await queue.put(error_frame(error.info))
     except Exception as error:
         await queue.put(on_error(error))
     else:

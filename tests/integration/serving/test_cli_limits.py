@@ -1,0 +1,135 @@
+"""The command line's connection limits, on a real uvicorn on 127.0.0.1: idle keep-alive
+connections are closed, oversized headers are refused, connections past the limit get
+503, and the defaults are the documented ones."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+import uvicorn
+
+from combinators import RunnableLambda
+from combinators.integrations.serving import serve
+from combinators.integrations.serving.cli import SERVER_DEFAULTS, parse_args, server_config
+
+
+@contextmanager
+def cli_server(*flags: str) -> Iterator[int]:
+    """The app the command line would serve, with its settings, on a free port."""
+    args = parse_args(["examples.rag:chain", "--port", "0", "--log-level", "critical", *flags])
+    server = uvicorn.Server(server_config(args, serve({"/echo": RunnableLambda(str)})))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=lambda: loop.run_until_complete(server.serve()), daemon=True)
+    thread.start()
+    for _ in range(500):
+        if server.started:
+            break
+        time.sleep(0.01)
+    assert server.started
+    try:
+        yield server.servers[0].sockets[0].getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        loop.close()
+
+
+def request(port: int, extra_headers: str = "") -> bytes:
+    body = b'{"input": "hi"}'
+    head = (
+        f"POST /echo/invoke HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n{extra_headers}\r\n"
+    )
+    return head.encode() + body
+
+
+def read_answer(connection: socket.socket) -> bytes:
+    connection.settimeout(10)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        try:
+            part = connection.recv(65536)
+        except ConnectionResetError:  # a refused request may end with a reset
+            break
+        if not part:
+            break
+        data += part
+    return data
+
+
+def test_the_defaults_are_the_documented_ones() -> None:
+    args = parse_args(["examples.rag:chain"])
+    config = server_config(args, None)
+    assert (config.timeout_keep_alive, config.limit_concurrency, config.h11_max_incomplete_event_size) == (
+        SERVER_DEFAULTS["timeout_keep_alive"],
+        SERVER_DEFAULTS["limit_concurrency"],
+        SERVER_DEFAULTS["h11_max_incomplete_event_size"],
+    )
+    assert config.http == "h11" and config.forwarded_allow_ips == "127.0.0.1"
+    assert (config.timeout_keep_alive, config.limit_concurrency) == (5.0, 256)
+
+
+@pytest.mark.parametrize("flag", ["--limit-concurrency", "--timeout-keep-alive", "--h11-max-incomplete-event-size"])
+def test_limits_must_be_positive(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(["examples.rag:chain", flag, "0"])
+    assert "must be positive" in capsys.readouterr().err
+
+
+def test_an_idle_keep_alive_connection_is_closed() -> None:
+    with cli_server("--timeout-keep-alive", "0.5") as port, socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall(request(port))
+        rest = read_answer(connection)
+        assert rest.startswith(b"HTTP/1.1 200")
+        connection.settimeout(10)
+        while True:  # the body, then the end of the connection (not a 10 s timeout)
+            part = connection.recv(65536)
+            if not part:
+                break
+            rest += part
+        assert b'"output":"hi"' in rest
+
+
+def test_oversized_headers_are_refused() -> None:
+    with cli_server("--h11-max-incomplete-event-size", "2048") as port:
+        with socket.create_connection(("127.0.0.1", port)) as small:
+            small.sendall(request(port, "X-Note: " + "a" * 1000 + "\r\n"))
+            assert read_answer(small).startswith(b"HTTP/1.1 200")
+        with socket.create_connection(("127.0.0.1", port)) as big:
+            # Headers that have not ended yet are what the limit bounds (a client that
+            # sends them slowly): the server stops buffering them past 2 KiB.
+            whole = request(port, "X-Note: " + "a" * 8000 + "\r\n")
+            big.sendall(whole[:8000])
+            time.sleep(0.2)
+            try:
+                big.sendall(whole[8000:])
+            except OSError:
+                pass  # already closed by the server
+            answer = read_answer(big)
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 4"), answer[:100]
+
+
+def test_connections_past_the_limit_get_503() -> None:
+    with cli_server("--limit-concurrency", "2") as port:
+        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+        try:
+            time.sleep(0.2)  # the server has accepted both
+            with socket.create_connection(("127.0.0.1", port)) as third:
+                third.sendall(request(port))
+                assert read_answer(third).startswith(b"HTTP/1.1 503")
+        finally:
+            for connection in held:
+                connection.close()
+        time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", port)) as later:
+            later.sendall(request(port))
+            assert read_answer(later).startswith(b"HTTP/1.1 200")
