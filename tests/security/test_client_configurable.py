@@ -189,3 +189,26 @@ def test_client_configurable_names_served_paths_and_sets_not_strings() -> None:
         serve({"/c": RunnableLambda(str)}, client_configurable={"/nope": {"x"}})
     with pytest.raises(TypeError, match="not the str 'theme'"):
         serve({"/c": RunnableLambda(str)}, client_configurable="theme")
+
+
+def test_the_librarys_components_declare_their_endpoints_and_keys() -> None:
+    from combinators.authoring import SENSITIVE
+    from combinators.integrations.aws.kendra import AmazonKendraRetriever
+    from combinators.integrations.openai.embeddings import OpenAIEmbeddings
+    from combinators.integrations.serving import RemoteRunnable
+
+    cases: list[tuple[Runnable[Any, Any], list[str]]] = [
+        (ChatOpenAI(), ["base_url", "api_key", "secrets_from_env"]),
+        (
+            AmazonKendraRetriever(index_id="0123abcd-0123-abcd-0123-0123456789ab", region_name="us-east-1"),
+            ["index_id", "region_name", "client"],
+        ),
+        (RemoteRunnable("http://127.0.0.1:1/x"), ["url", "settings"]),
+    ]
+    for component, fields in cases:
+        for field in fields:
+            configured = component.configurable_fields(**{field: ConfigurableField(id=field)})
+            (spec,) = configured.config_specs()
+            assert spec.sensitive is not None and not spec.client_may_set, (component, field)
+    embeddings = attrs.fields_dict(OpenAIEmbeddings)
+    assert [embeddings[name].metadata.get(SENSITIVE) for name in ("base_url", "api_key")] == ["endpoint", "secret"]

@@ -9,17 +9,21 @@ got a 500 after the chain had run and logged ~57 KB of traceback per sub-1 KB re
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 
 from combinators import RunnableLambda
 from combinators.integrations.serving import serve
+from combinators.integrations.serving.json_limits import JsonLimits, outside_strings, text_depth
 from effects.projections import SseFrameParser
 from tests.integration.serving.live import LiveServer, live
 
@@ -150,3 +154,27 @@ def test_an_output_that_cannot_be_encoded_is_a_short_typed_error(
     assert len(logged) == 5  # one short line per failed request, no traceback
     assert not any(record.exc_info for record in logged)
     assert all(len(record.getMessage()) < 200 for record in logged)
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab[]{}"\\\\ é'),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='k[]{}"\\\\'), inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@given(JSON_VALUES, st.booleans())
+def test_the_depth_read_from_the_text_is_the_values_depth(value: Any, ascii_only: bool) -> None:
+    # Brackets, quotes and backslashes inside strings never count.
+    raw = json.dumps(value, ensure_ascii=ascii_only).encode()
+    assert text_depth(outside_strings(raw)) == _depth(value)
+    limits = JsonLimits(max_depth=max(_depth(value), 1))
+    assert limits.parse(raw) == value

@@ -26,7 +26,7 @@ import attrs
 
 from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators import Runnable
-from combinators.authoring import init_fields
+from combinators.authoring import init_fields, sensitive
 from combinators.integrations.serving.bodies import InputCheck
 from combinators.integrations.serving.remote_events import ServerEvents
 from combinators.integrations.serving.remote_http import (
@@ -83,8 +83,9 @@ class RemoteRunnable(Runnable[In, Out]):
     ``await aclose()`` close its connection pool (or use it as a context manager).
     """
 
-    url: str
-    settings: ClientSettings
+    # Where requests go and with which headers: a served chain's clients may never set them.
+    url: str = attrs.field(metadata=sensitive("endpoint"))
+    settings: ClientSettings = attrs.field(metadata=sensitive("header"))
     output_types: tuple[type, ...]
     schemas: tuple[Mapping[str, Any], Mapping[str, Any]] | None = attrs.field(eq=False, hash=False)
     """The server's input and output schemas, once ``connect`` has read them."""
