@@ -8,7 +8,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 import pytest
@@ -23,7 +23,7 @@ from combinators.integrations.serving.cli import SERVER_DEFAULTS, parse_args, se
 
 
 @contextmanager
-def cli_server(*flags: str) -> Iterator[tuple[int, uvicorn.Server]]:
+def cli_server(*flags: str) -> Generator[tuple[int, uvicorn.Server]]:
     """The app the command line would serve, with its settings, on a free port."""
     args = parse_args(["examples.rag:chain", "--port", "0", "--log-level", "critical", *flags])
     server = uvicorn.Server(server_config(args, serve({"/echo": RunnableLambda(str)})))
