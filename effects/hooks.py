@@ -16,7 +16,7 @@ Two hooks ship: ``TRACING`` (OpenTelemetry spans, extra ``otel``) and ``PROGRESS
 >>> Hook("greeting", extra="greet", module="no_such_module_here").get("say_hello()")
 Traceback (most recent call last):
 ...
-effects.hooks.MissingExtraError: say_hello() needs the optional extra 'greet': pip install 'combinators[greet]' (missing module: no_such_module_here)
+effects.hooks.MissingExtraError: say_hello() needs the optional extra 'greet': pip install 'lcel-combinators[greet]' (missing module: no_such_module_here)
 """
 
 from __future__ import annotations
@@ -33,6 +33,19 @@ if TYPE_CHECKING:
     from effects.values import Effect
 
 P = TypeVar("P")
+
+DISTRIBUTION: Final = "lcel-combinators"
+"""The distribution on the package index that provides ``combinators`` and ``effects``
+(the index's own ``combinators`` and ``effects`` are unrelated projects)."""
+
+
+def install_line(extra: str) -> str:
+    """The command that installs an optional extra, as every missing-extra error spells it.
+
+    >>> install_line("otel")
+    "pip install 'lcel-combinators[otel]'"
+    """
+    return f"pip install '{DISTRIBUTION}[{extra}]'"
 
 
 class MissingExtraError(CombinatorsError, ImportError):
@@ -93,8 +106,8 @@ class Hook(Generic[P]):
             if ours:
                 raise  # a broken install of this library, not a missing extra
             raise MissingExtraError(
-                f"{feature} needs the optional extra {self.extra!r}: pip install"
-                f" 'combinators[{self.extra}]' (missing module: {missing})"
+                f"{feature} needs the optional extra {self.extra!r}: {install_line(self.extra)}"
+                f" (missing module: {missing})"
             ) from error
 
 

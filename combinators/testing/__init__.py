@@ -1,6 +1,6 @@
 """Property-based testing of chains: Hypothesis strategies and law checks.
 
-Needs ``hypothesis`` (``pip install hypothesis``). Strategies draw well-typed random
+Needs ``hypothesis`` (the extra ``testing``: ``pip install 'lcel-combinators[testing]'``). Strategies draw well-typed random
 chains (``runnables``), fake models and retrievers with scripted replies, delays and
 failures (``chat_models``, ``documents``, ``retrievers``) and inputs for a chain
 (``inputs_for``). ``check_laws`` / ``assert_laws`` check a deterministic chain of
@@ -24,7 +24,9 @@ from __future__ import annotations
 try:
     import hypothesis as _hypothesis
 except ImportError as _error:  # pragma: no cover - exercised by a test that hides hypothesis
-    raise ImportError("combinators.testing needs hypothesis: pip install hypothesis") from _error
+    from effects.hooks import install_line as _install_line
+
+    raise ImportError(f"combinators.testing needs hypothesis: {_install_line('testing')}") from _error
 
 from combinators.testing.agents import UNKNOWN_TOOL as UNKNOWN_TOOL
 from combinators.testing.agents import agent_scripts as agent_scripts

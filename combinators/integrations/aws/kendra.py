@@ -41,6 +41,7 @@ from combinators.authoring import sensitive
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.secrets import SET_BY_LOADS, MissingSecretError
 from effects.authoring import is_a
+from effects.hooks import install_line
 
 if TYPE_CHECKING:
     from mypy_boto3_kendra.client import KendraClient
@@ -213,7 +214,7 @@ def kendra_client(region_name: str) -> KendraClient:
     try:
         boto3 = importlib.import_module("boto3")
     except ImportError as error:
-        raise ImportError("AmazonKendraRetriever needs boto3: pip install 'combinators[aws]'") from error
+        raise ImportError(f"AmazonKendraRetriever needs boto3: {install_line('aws')}") from error
     return cast("KendraClient", boto3.client("kendra", region_name=region_name))
 
 

@@ -8,10 +8,11 @@ import importlib as _importlib
 try:
     _importlib.import_module("distributed")  # the extra's one dependency
 except ModuleNotFoundError as _missing:
-    from effects import MissingExtraError as _MissingExtraError
+    from effects.hooks import MissingExtraError as _MissingExtraError
+    from effects.hooks import install_line as _install_line
 
     raise _MissingExtraError(
-        "DaskExecutor needs the optional extra 'dask': pip install 'combinators[dask]'"
+        f"DaskExecutor needs the optional extra 'dask': {_install_line('dask')}"
         f" (missing module: {_missing.name})"
     ) from _missing
 

@@ -42,6 +42,7 @@ from combinators.authoring import changed_fields
 from combinators.components.secrets import Secret
 from combinators.integrations.openai.errors import translate_error
 from effects.authoring import is_a
+from effects.hooks import install_line
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
@@ -87,7 +88,7 @@ def import_openai() -> ModuleType:
         return importlib.import_module("openai")
     except ImportError as error:
         raise ImportError(
-            "ChatOpenAI and OpenAIEmbeddings need the openai package: pip install 'combinators[openai]'"
+            f"ChatOpenAI and OpenAIEmbeddings need the openai package: {install_line('openai')}"
         ) from error
 
 

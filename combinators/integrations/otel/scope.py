@@ -22,11 +22,13 @@ INSTRUMENTATION_NAME: Final = "combinators"
 
 @cache
 def scope_version() -> str | None:
-    """The installed version of the package (None when it runs from a source tree)."""
+    """The installed version of the distribution (None when it runs from a source tree)."""
     from importlib.metadata import PackageNotFoundError, version
 
+    from effects.hooks import DISTRIBUTION
+
     try:
-        return version(INSTRUMENTATION_NAME)
+        return version(DISTRIBUTION)
     except PackageNotFoundError:
         return None
 

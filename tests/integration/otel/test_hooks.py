@@ -39,7 +39,7 @@ def without(monkeypatch: pytest.MonkeyPatch, hook: object, package: str, module:
 def test_without_the_otel_extra_tracing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     without(monkeypatch, TRACING, "opentelemetry", "combinators.integrations.otel")
     with pytest.raises(
-        MissingExtraError, match=r"with_tracing needs the optional extra 'otel': pip install 'combinators\[otel\]'"
+        MissingExtraError, match=r"with_tracing needs the optional extra 'otel': pip install 'lcel-combinators\[otel\]'"
     ):
         RunnableLambda(inc).with_tracing()
     with pytest.raises(ImportError, match="extra 'otel'"):

@@ -166,6 +166,6 @@ def test_without_the_extra_the_import_names_it() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.startswith(
-        "MissingExtraError combinators.integrations.serving needs the optional extra 'server'"
+        "MissingExtraError combinators.integrations.serving needs the optional extra 'serving'"
     )
-    assert "pip install 'combinators[server]'" in done.stdout
+    assert "pip install 'lcel-combinators[serving]'" in done.stdout

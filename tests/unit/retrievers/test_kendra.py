@@ -435,7 +435,7 @@ def test_kendra_client_is_built_once_per_region() -> None:
 def test_missing_boto3_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "boto3", None)
     kendra_client.cache_clear()
-    with pytest.raises(ImportError, match=r"pip install 'combinators\[aws\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'lcel-combinators\[aws\]'"):
         kendra_client("us-east-1")
     kendra_client.cache_clear()
 
