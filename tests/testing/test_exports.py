@@ -45,7 +45,9 @@ def test_importing_without_hypothesis_says_what_to_install(monkeypatch: pytest.M
     for name in [n for n in sys.modules if n == "combinators.testing" or n.startswith("combinators.testing.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "hypothesis", None)  # makes `import hypothesis` fail
-    with pytest.raises(ImportError, match=r"combinators.testing needs hypothesis: pip install 'lcel-combinators\[testing\]'"):
+    with pytest.raises(
+        ImportError, match=r"combinators.testing needs hypothesis: pip install 'lcel-combinators\[testing\]'"
+    ):
         importlib.import_module("combinators.testing")
     # monkeypatch puts the real modules back, so later tests see the same classes.
 

@@ -146,9 +146,7 @@ def _jinja2_environment() -> SandboxedEnvironment:
         from jinja2.sandbox import SandboxedEnvironment
         from jinja2.utils import Cycler, Joiner, Namespace
     except ImportError:
-        raise ImportError(
-            f"the 'jinja2' template format needs the jinja2 package: {install_line('jinja2')}"
-        ) from None
+        raise ImportError(f"the 'jinja2' template format needs the jinja2 package: {install_line('jinja2')}") from None
 
     jinja_helpers = (LoopContext, Namespace, Cycler, Joiner)
 

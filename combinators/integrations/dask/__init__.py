@@ -12,8 +12,7 @@ except ModuleNotFoundError as _missing:
     from effects.hooks import install_line as _install_line
 
     raise _MissingExtraError(
-        f"DaskExecutor needs the optional extra 'dask': {_install_line('dask')}"
-        f" (missing module: {_missing.name})"
+        f"DaskExecutor needs the optional extra 'dask': {_install_line('dask')} (missing module: {_missing.name})"
     ) from _missing
 
 from combinators.integrations.dask.executor import DaskExecutor as DaskExecutor

@@ -277,4 +277,6 @@ def test_without_the_extra_the_dask_integration_says_which_extra() -> None:
         "except ImportError as error:\n"
         "    print(type(error).__name__, error)"
     )
-    assert out.startswith("MissingExtraError DaskExecutor needs the optional extra 'dask': pip install 'lcel-combinators[dask]'")
+    assert out.startswith(
+        "MissingExtraError DaskExecutor needs the optional extra 'dask': pip install 'lcel-combinators[dask]'"
+    )

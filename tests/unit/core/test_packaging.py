@@ -70,7 +70,9 @@ def test_every_install_line_names_the_distribution_and_a_real_extra() -> None:
 def test_the_version_is_written_in_one_place() -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+", PROJECT["version"])
     pattern = re.compile(r"__version__\s*=|version\s*=\s*[\"']\d")
-    written = [p for p in (*ROOT.glob("combinators/**/*.py"), *ROOT.glob("effects/**/*.py")) if pattern.search(p.read_text())]
+    written = [
+        p for p in (*ROOT.glob("combinators/**/*.py"), *ROOT.glob("effects/**/*.py")) if pattern.search(p.read_text())
+    ]
     assert written == []
 
 
@@ -85,7 +87,7 @@ def test_the_license_file_is_mit_as_pyproject_says() -> None:
     assert PROJECT["license"] == {"text": "MIT"}
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License")
-    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
+    assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
 
 
 def test_both_packages_ship_their_type_marker() -> None:
