@@ -1,6 +1,6 @@
 """Serving: any runnable over HTTP with LangServe's wire protocol, and ``RemoteRunnable``.
 
-Needs the ``server`` extra (Starlette, uvicorn, httpx).
+Needs the ``serving`` extra (Starlette, uvicorn, httpx): ``pip install 'lcel-combinators[serving]'``.
 
 >>> from combinators import RunnableLambda
 >>> app = serve({"/echo": RunnableLambda(str)})
