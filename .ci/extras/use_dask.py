@@ -11,8 +11,10 @@ def square(n: int) -> int:
 
 
 if __name__ == "__main__":
-    with LocalCluster(n_workers=2, processes=False, dashboard_address="127.0.0.1:0") as cluster:
-        with Client(cluster) as client:
-            out = RunnableLambda(square).batch(list(range(20)), executor=DaskExecutor(client))
+    with (
+        LocalCluster(n_workers=2, processes=False, dashboard_address="127.0.0.1:0") as cluster,
+        Client(cluster) as client,
+    ):
+        out = RunnableLambda(square).batch(list(range(20)), executor=DaskExecutor(client))
     assert out == [n * n for n in range(20)], out
     print("dask: 20 items on 2 workers")
