@@ -1,4 +1,4 @@
-"""The command line serves ``module:attribute``, and the README's curl lines work against it."""
+"""The command line serves ``module:attribute``, and the serving guide's curl lines work against it."""
 
 from __future__ import annotations
 
@@ -22,9 +22,8 @@ README_URL = "http://127.0.0.1:8000"
 
 
 def readme_curl_lines() -> list[str]:
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Serving a chain") : text.index("## Performance")]
-    return [line for line in section.splitlines() if line.startswith("curl ")]
+    text = (ROOT / "docs" / "serving.md").read_text()
+    return [line for line in text.splitlines() if line.startswith("curl ")]
 
 
 @pytest.fixture(scope="module")
