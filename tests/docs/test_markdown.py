@@ -71,3 +71,10 @@ def test_relative_links_in_the_readme_and_the_guides_point_at_files() -> None:
             if target.startswith("reference/") or "/reference/" in target:
                 continue  # generated when the site is built (docs/hooks/reference.py)
             assert (path.parent / target).exists(), f"{path.relative_to(ROOT)} links to a missing {target}"
+
+
+def test_every_page_under_docs_is_in_the_site_navigation() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:", 1)[1]
+    listed = set(re.findall(r":\s*([\w./-]+\.md)\s*$", nav, re.M))
+    pages = {path.relative_to(ROOT / "docs").as_posix() for path in (ROOT / "docs").glob("**/*.md")}
+    assert pages - listed == set(), "add these pages to the nav in mkdocs.yml"
