@@ -61,12 +61,12 @@ def _class_argument(cls: type[Any], index: int) -> object:
     A retriever (``Runnable[str, list[Document]]``) declares its input as ``str``; a node
     generic in its own parameters declares nothing (``Any``).
     """
-    from combinators.runnable.calls import RunnableCore
+    from combinators.runnable.hooks import RunnableHooks
 
     for klass in cls.__mro__:
         for base in klass.__dict__.get("__orig_bases__", ()):
             origin = get_origin(base)
-            if not (isinstance(origin, type) and issubclass(origin, RunnableCore)):
+            if not (isinstance(origin, type) and issubclass(origin, RunnableHooks)):
                 continue
             argument: object = get_args(base)[index]
             if isinstance(argument, TypeVar):

@@ -1,10 +1,15 @@
-"""``Runnable[In, Out]``, one class in layers: ``calls`` (the step hooks and the calls that run
-them), ``batching`` (batches), ``watching`` (effect streams, events and run logs), ``wrapping`` (the wrappers that
-keep ``[In, Out]``), ``composing`` (the pure combinators); ``fluent`` holds the late imports that let the combinators build nodes.
+"""``Runnable[In, Out]``: one class over one level of sibling bases.
+
+``composing`` defines ``Runnable`` and its pure combinators; its bases are ``calls``
+(``RunnableCalls``: invoke, stream, batch, events, logs, bind; generated from ``call_spec``
+by ``_generate``, as are the ``SyncIn`` mirrors in ``sync_calls``), ``wrapping``
+(``RunnableWrappers``: the wrappers that keep ``[In, Out]``) and ``hooks``
+(``RunnableHooks``: the author surface). ``fluent`` holds the late imports that let the
+combinators build nodes.
 
 >>> from combinators.runnable import Runnable
->>> Runnable.__module__
-'combinators.runnable.composing'
+>>> [base.__name__ for base in Runnable.__bases__]
+['RunnableCalls', 'RunnableWrappers', 'RunnableHooks']
 """
 
 from combinators.runnable.composing import Runnable as Runnable

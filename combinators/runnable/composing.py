@@ -1,6 +1,9 @@
 """``Runnable[In, Out]``: the value every chain is, with its pure combinators.
 
-Each combinator returns a new, fully parameterised runnable; a wrong pipe is a
+One class over one level of sibling bases: ``RunnableCalls`` (the calls, generated from
+``call_spec``), ``RunnableWrappers`` (the wrappers that keep ``[In, Out]``) and
+``RunnableHooks`` (the author surface: ``step_*``, ``describe_*``, ...). The combinators
+are written here. Each returns a new, fully parameterised runnable; a wrong pipe is a
 type error at the ``|``.
 
 >>> from combinators import RunnableLambda
@@ -21,13 +24,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mappin
 from typing import TYPE_CHECKING, Any, Literal, Never, TypeAlias, TypeVar, overload
 
 from combinators.runnable import fluent
-from combinators.runnable.wrapping import RunnableWrapping
+from combinators.runnable.calls import RunnableCalls
+from combinators.runnable.hooks import RunnableHooks, default_hooks
+from combinators.runnable.wrapping import RunnableWrappers
 from effects.config import ConfigLike, RunConfig
 
 if TYPE_CHECKING:
+    from combinators.graph import Graph
     from combinators.nodes.assign import Mapper
     from combinators.nodes.parallel import Branch
-    from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
     from combinators.nodes.tool import RunnableTool
     from effects.executors import Executor
 
@@ -39,10 +44,20 @@ C = TypeVar("C")
 V = TypeVar("V")
 
 
-class Runnable(RunnableWrapping[In, Out]):
-    """A typed step of a pipeline: ``In`` in, ``Out`` out (``Out`` chunks when streamed)."""
+class Runnable(RunnableCalls[In, Out], RunnableWrappers[In, Out], RunnableHooks[In, Out]):
+    """A typed step of a pipeline: ``In`` in, ``Out`` out (``Out`` chunks when streamed).
+
+    >>> from combinators import RunnableLambda
+    >>> RunnableLambda(abs).name
+    'abs'
+    """
 
     __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        """The run name in events and logs (the class name unless a node says otherwise)."""
+        return type(self).__name__
 
     # ------------------------------------------------------------------ pipe
 
@@ -183,48 +198,7 @@ class Runnable(RunnableWrapping[In, Out]):
         """
         return fluent.then(self, fluent.coerce(other), name=name)
 
-    # ------------------------------------------------------------------ functor / monad
-
-    @overload
-    def map(self, f: Callable[[Out], AsyncIterator[C]]) -> Runnable[In, C]: ...
-
-    @overload
-    def map(self, f: Callable[[Out], Iterator[C]]) -> Runnable[In, C]: ...
-
-    @overload
-    def map(self, f: Callable[[Out], Awaitable[C]]) -> Runnable[In, C]: ...
-
-    @overload
-    def map(self, f: Callable[[Out], Runnable[Out, C]]) -> Runnable[In, C]: ...
-
-    @overload
-    def map(self, f: Callable[[Out], C]) -> Runnable[In, C]: ...
-
-    @overload
-    def map(self, f: Callable[[Out, RunConfig], Awaitable[C]]) -> Runnable[In, C]: ...
-
-    @overload
-    def map(self, f: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
-
-    def map(self, f: Callable[..., object]) -> Runnable[In, object]:
-        """Functor map over the output (LangChain's ``.map()`` is ``.each()`` here).
-
-        >>> from combinators import RunnableLambda
-        >>> RunnableLambda(str.split).map(len).invoke("a b c")
-        3
-        """
-        return fluent.then(self, fluent.function(f))
-
-    def bind(self, f: Callable[[Out], Runnable[In, C]]) -> Runnable[In, C]:
-        """Reader-monad bind: ``x`` maps to ``f(self(x))(x)``.
-
-        >>> from combinators import RunnableLambda, pure
-        >>> def pick_op(n: int) -> Runnable[int, int]:
-        ...     return RunnableLambda(lambda x: x * 10) if n > 0 else pure(0)
-        >>> RunnableLambda(lambda x: x - 1).bind(pick_op).batch([5, 1])
-        [50, 0]
-        """
-        return fluent.bind(self, f)
+    # ------------------------------------------------------------------ lists (map and bind: RunnableCalls)
 
     def each(self, *, executor: Executor | None = None) -> Runnable[Sequence[In], list[Out]]:
         """Element-wise over a list (LangChain's ``.map()``); with an ``executor``, the
@@ -356,19 +330,6 @@ class Runnable(RunnableWrapping[In, Out]):
         """
         return fluent.graph(self)
 
-    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
-        """Hook: add this runnable's part of a graph (default: the library's rule for its
-        type, else one step). Override it to expand a runnable of your own, or to mark
-        it: ``graph.step(self, place, kind="remote")``.
-
-        >>> from combinators import RunnableLambda
-        >>> from combinators.graph import GraphBuilder, RunPlace
-        >>> builder = GraphBuilder()
-        >>> RunnableLambda(abs).graph_fragment(builder, RunPlace((), None, "abs"))
-        Fragment(entry='n0', exit='n0')
-        """
-        return fluent.graph_fragment(self, graph, place)
-
     # ------------------------------------------------------------------ the peer's schema names
 
     def get_input_schema(self, config: ConfigLike = None) -> dict[str, Any]:
@@ -411,6 +372,8 @@ class Runnable(RunnableWrapping[In, Out]):
         """
         return self.output_schema()
 
+
+default_hooks(RunnableCalls, RunnableHooks)
 
 AnyRunnable: TypeAlias = "Runnable[Never, object]"
 """Any runnable at all (every ``Runnable[A, B]`` is one): for code that reads a chain's

@@ -14,9 +14,11 @@ first call (Python caches each module after that, so the cost is one dictionary 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING:
+    from returns.result import Failure, Success
+
     from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
     from combinators.nodes.assign import Mapper
     from combinators.nodes.binding import ListenerFn, RunnableBinding
@@ -24,11 +26,26 @@ if TYPE_CHECKING:
     from combinators.nodes.tool import RunnableTool
     from combinators.retry_policy import RetryPolicy
     from combinators.runnable.composing import AnyRunnable, Runnable
-    from effects.step import ObserverFactory
+    from effects.step import ObserverFactory, Step
 
 A = TypeVar("A")
 B = TypeVar("B")
 C = TypeVar("C")
+
+
+def runnable(step: Step[A, B]) -> Runnable[A, B]:
+    """``step`` as the ``Runnable`` it is (the generated calls type ``self`` as a ``Step``;
+    every step that reaches them is a ``Runnable``)."""
+    return cast("Runnable[A, B]", step)
+
+
+def as_result(outcome: A | Exception) -> Success[A] | Failure[Exception]:
+    """A batch outcome as a ``returns`` ``Result`` (``returns`` loads on first use)."""
+    from returns.result import Failure, Success
+
+    if isinstance(outcome, Exception):
+        return Failure(outcome)
+    return Success(outcome)
 
 
 def coerce(other: object) -> Runnable[Any, Any]:

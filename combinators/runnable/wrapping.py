@@ -2,8 +2,8 @@
 (config, keyword arguments, declared types, listeners, a timeout, retries, fallbacks,
 configurable fields and alternatives).
 
-``RunnableWrapping`` adds them to ``RunnableWatching``; ``Runnable`` builds on it. Every
-wrapper is a node built through ``fluent`` (see there why).
+``RunnableWrappers`` is one of ``Runnable``'s sibling bases (beside ``RunnableCalls`` and
+``RunnableHooks``). Every wrapper is a node built through ``fluent`` (see there why).
 
 >>> from combinators import RunnableLambda
 >>> RunnableLambda(abs).with_config(tags=["t"]).with_retry(stop_after_attempt=2).invoke(-1)
@@ -13,10 +13,9 @@ wrapper is a node built through ``fluent`` (see there why).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, Unpack, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, Unpack, cast
 
 from combinators.runnable import fluent
-from combinators.runnable.watching import RunnableWatching
 from effects.config import ConfigLike, RunConfig, RunConfigDict
 from effects.hooks import TRACING, TracingOptions
 
@@ -34,14 +33,14 @@ In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
 
-class RunnableWrapping(RunnableWatching[In, Out]):
+class RunnableWrappers(Generic[In, Out]):
     """The wrappers of every runnable: each returns a new runnable of the same type."""
 
     __slots__ = ()
 
     @property
     def _runnable(self) -> Runnable[In, Out]:
-        # ``Runnable`` is the only subclass of this layer: every instance is one.
+        # ``Runnable`` is the only class with this base: every instance is one.
         return cast("Runnable[In, Out]", self)
 
     # ------------------------------------------------------------------ wrappers keep [In, Out]
@@ -228,3 +227,6 @@ class RunnableWrapping(RunnableWatching[In, Out]):
         {'op': {'title': 'op', 'default': 'default', 'enum': ['default', 'neg']}}
         """
         return fluent.config_schema(self._runnable)
+
+
+__all__ = ["RunnableWrappers"]

@@ -38,6 +38,10 @@ async def fetch(url: str) -> str:
 
 
 parse_r = RunnableLambda(parse)
+
+
+def shout_r_of(n: int) -> RunnableLambda[str, str, str]:
+    return RunnableLambda(shout)
 shout_r = RunnableLambda(shout)
 
 
@@ -47,6 +51,18 @@ def pipe_into_a_function_of_another_input() -> None:
 
 def pipe_into_an_async_function_of_another_input() -> None:
     parse_r.pipe(ashout)  # M-mypy: incompatible type "Callable[[str], Coroutine[Any, Any, str]]"; expected "Callable[[int], Never]"  # M-pyright: No overloads for "pipe" match  # M-pyright: Parameter 1: type "int" is incompatible with type "str"
+
+
+def map_with_a_function_of_another_input() -> None:
+    parse_r.map(shout)  # M-mypy: incompatible type "Callable[[str], str]"; expected "Callable[[int], Never]"  # M-pyright: No overloads for "map" match  # M-pyright: Parameter 1: type "int" is incompatible with type "str"
+
+
+def map_with_an_async_function_of_another_input() -> None:
+    parse_r.map(ashout)  # M-mypy: incompatible type "Callable[[str], Coroutine[Any, Any, str]]"; expected "Callable[[int], Never]"  # M-pyright: No overloads for "map" match  # M-pyright: Parameter 1: type "int" is incompatible with type "str"
+
+
+def bind_with_a_function_and_keywords() -> None:
+    parse_r.bind(shout_r_of, stop=["\n"])  # M-mypy: No overload variant of "bind" of "RunnableCalls" matches argument types  # M-pyright: No overloads for "bind" match
 
 
 def pipe_into_a_runnable_of_another_input() -> None:
@@ -72,7 +88,7 @@ def async_only_lambda_invoked() -> None:
 
 
 def async_only_chain_batched() -> None:
-    aparse_step.batch(["1", "2"])  # M-mypy: List item 0 has incompatible type "str"; expected "Never"  # M-mypy: List item 1 has incompatible type "str"; expected "Never"  # M-pyright: Argument of type "list[str]" cannot be assigned to parameter "inputs" of type "list[Never] | tuple[()]" in function "batch"
+    aparse_step.batch(["1", "2"])  # M-mypy: List item 0 has incompatible type "str"; expected "Never"  # M-mypy: List item 1 has incompatible type "str"; expected "Never"  # M-pyright: Argument of type "list[str]" cannot be assigned to parameter "inputs" of type "Sequence[Never]" in function "batch"
 
 
 def async_only_tool_invoked() -> None:

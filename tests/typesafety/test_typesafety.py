@@ -569,9 +569,9 @@ def test_most_mistakes_against_the_application_are_caught() -> None:
     from tests.typesafety.app import count_mistakes
 
     names = list(count_mistakes.functions())
-    assert len(names) == 50
+    assert len(names) == 51
     limits = {"m22", "m27", "m30", "m31"}  # documented limits (see mistakes.py)
     for checker, lines in (("mypy", count_mistakes.mypy_lines()), ("pyright", count_mistakes.pyright_lines())):
         caught = set(count_mistakes.caught(lines))
-        assert len(caught) >= 42, f"{checker} caught only {len(caught)} of 50"
+        assert len(caught) >= 42, f"{checker} caught only {len(caught)} of {len(names)}"
         assert set(names) - caught <= limits, f"{checker} missed {sorted(set(names) - caught - limits)}"

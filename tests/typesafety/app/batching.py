@@ -1,8 +1,11 @@
 """Batches, with every outcome a returns Result."""
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from returns.result import Failure, Success
 
-from combinators import RunnableLambda
+from combinators import Runnable, RunnableLambda
 
 
 def parse(text: str) -> int:
@@ -25,3 +28,28 @@ def parsed_or_zero(texts: list[str]) -> list[int]:
 
 def errors_of(texts: list[str]) -> list[Exception]:
     return [r for r in parser.batch(texts, return_exceptions=True) if isinstance(r, Exception)]
+
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+
+def run_all(r: Runnable[In, Out], xs: Sequence[In]) -> list[Out]:
+    """The idiomatic helper: any runnable over any sequence of its inputs."""
+    return r.batch(xs)
+
+
+async def arun_all(r: Runnable[In, Out], xs: Sequence[In]) -> list[Out]:
+    return await r.abatch(xs)
+
+
+def outcomes_of(r: Runnable[In, Out], xs: Sequence[In]) -> list[Success[Out] | Failure[Exception]]:
+    return r.batch_results(xs)
+
+
+def first_done(r: Runnable[In, Out], xs: Sequence[In]) -> tuple[int, Out] | None:
+    return next(r.batch_as_completed(xs), None)
+
+
+def parsed(texts: Sequence[str]) -> list[int]:
+    return run_all(parser, texts)

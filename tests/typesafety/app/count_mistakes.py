@@ -42,7 +42,7 @@ def mypy_lines() -> set[int]:
 
 def pyright_lines() -> set[int]:
     config = {"typeCheckingMode": "strict", "pythonVersion": "3.11", "stubPath": str(ROOT / "typings"),
-              "extraPaths": [str(ROOT)], "reportMissingTypeStubs": True}
+              "extraPaths": [str(ROOT)], "reportMissingTypeStubs": True, "reportDeprecated": "error"}
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "pyrightconfig.json"
         path.write_text(json.dumps(config), encoding="utf-8")

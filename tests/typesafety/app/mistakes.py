@@ -218,3 +218,7 @@ def m49() -> object:
 
 def m50() -> object:
     return [e["data"]["output"] for e in rag.rag_chain.stream_events("q") if e["event"] == "on_chat_model_stream"]
+
+
+def m51() -> object:
+    return batching.parser.batch("123")

@@ -31,6 +31,14 @@ rag_chain: Runnable[str, str] = (
     | StrOutputParser()
 )
 
+# LangChain's bind(**kwargs): keyword arguments bound to every call of the model.
+terse_chain: Runnable[str, str] = (
+    {"context": retriever | format_documents, "question": RunnablePassthrough()}
+    | prompt
+    | model.bind(stop=["\n"])
+    | StrOutputParser()
+)
+
 typed_prompt = prompt.with_variables(Question)
 
 

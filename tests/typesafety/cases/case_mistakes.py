@@ -69,7 +69,7 @@ def tool_called_with_an_unknown_argument() -> object:
 
 
 def batch_of_one_string() -> object:
-    return shout_r.batch("123")  # type: ignore[call-overload]  # E: call-overload / reportArgumentType
+    return shout_r.batch("123")  # type: ignore[deprecated]  # E: deprecated / reportDeprecated
 
 
 def include_types_as_one_string() -> object:

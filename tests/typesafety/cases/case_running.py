@@ -91,7 +91,7 @@ def invoke_with_a_wrong_config() -> object:
 
 
 def batch_with_a_wrong_input() -> object:
-    return chain.batch(["4", 2])  # type: ignore[list-item]  # E: list-item / reportArgumentType
+    return chain.batch(["4", 2])  # type: ignore[list-item]  # E: list-item / reportCallIssue, reportArgumentType, reportUnknownVariableType
 
 
 def batch_with_exceptions_is_not_a_list_of_outputs() -> object:

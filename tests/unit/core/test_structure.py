@@ -232,20 +232,6 @@ def test_projections_are_folds_that_never_reach_into_the_runtime() -> None:
         assert not {m for m in imported_modules(path) if m.startswith("effects._runtime")}, path
 
 
-# The Runnable's own files still start runs through ``effects._runtime`` itself; the
-# "surface" rewrite of combinators/runnable/ (issue 25 item 1) moves them onto
-# ``effects.runtime`` and removes this allowance. Temporary: the test below fails once a
-# listed file no longer needs it, so the list only shrinks.
-PRIVATE_RUNTIME_ALLOWANCE_UNTIL_THE_SURFACE_REWRITE = frozenset(
-    {
-        "combinators/runnable/batching.py",
-        "combinators/runnable/calls.py",
-        "combinators/runnable/sync_calls.py",
-        "combinators/runnable/watching.py",
-    }
-)
-
-
 def private_runtime_imports(path: pathlib.Path) -> list[str]:
     return sorted(m for m in imported_modules(path) if m == "effects._runtime" or m.startswith("effects._runtime."))
 
@@ -258,9 +244,7 @@ def test_nothing_in_combinators_imports_the_private_runtime() -> None:
         for path in package_files("combinators")
         if private_runtime_imports(path)
     }
-    allowed = PRIVATE_RUNTIME_ALLOWANCE_UNTIL_THE_SURFACE_REWRITE
-    assert {name: modules for name, modules in reaching.items() if name not in allowed} == {}
-    assert set(reaching) == allowed, "a file no longer needs the allowance: remove it from the list"
+    assert reaching == {}
 
 
 def test_only_the_runnable_imports_the_runtime_entry_calls() -> None:
@@ -357,3 +341,112 @@ def test_every_public_name_has_a_runnable_example(module: Any) -> None:
 def test_packages_are_marked_typed(package: str) -> None:
     # PEP 561: without the marker an installed package is untyped to mypy and pyright.
     assert (ROOT / package / "py.typed").is_file()
+
+
+# ---------------------------------------------------------------------- Runnable's shape
+
+
+def test_runnable_is_one_class_over_one_level_of_sibling_bases() -> None:
+    from typing import Generic
+
+    from combinators.runnable.calls import RunnableCalls
+    from combinators.runnable.hooks import RunnableHooks
+    from combinators.runnable.wrapping import RunnableWrappers
+
+    assert Runnable.__bases__ == (RunnableCalls, RunnableWrappers, RunnableHooks)
+    for base in Runnable.__bases__:
+        assert base.__bases__ == (Generic,), f"{base.__name__} must not be a layer over another base"
+
+
+CALLS = [
+    "invoke", "ainvoke", "batch", "abatch", "batch_as_completed", "abatch_as_completed", "stream", "astream",
+    "transform", "atransform", "stream_events", "astream_events", "stream_log", "astream_log",
+]  # fmt: skip
+COMBINATORS = [
+    "pipe", "map", "bind", "each", "pick", "assign", "with_config", "with_kwargs", "with_listeners",
+    "with_retry", "with_fallbacks", "with_timeout", "with_types", "as_tool",
+]  # fmt: skip
+
+# Every public name of ``dir(Runnable)`` that is not an author hook, with why a user calls it.
+USER_API = {
+    # DESIGN.md §2, the calls
+    **dict.fromkeys(CALLS, "DESIGN.md §2: the calls"),
+    "batch_results": "DESIGN.md §2: results as returns.Result",
+    "abatch_results": "DESIGN.md §2: results as returns.Result",
+    # DESIGN.md §2, the combinators
+    **dict.fromkeys(COMBINATORS, "DESIGN.md §2: the combinators"),
+    # named by issue 25 beside §2
+    "name": "the run name in events and logs",
+    "input_schema": "JSON Schema of the input (tools need it)",
+    "output_schema": "JSON Schema of the output",
+    "config_specs": "the configurable ids a chain declares",
+    "get_graph": "the picture of a chain",
+    # the rest of today's public API
+    "astream_effects": "the effect stream every projection folds over (recordings replay it)",
+    "stream_effects": "sync astream_effects",
+    "with_tracing": "OpenTelemetry spans per run (the otel extra)",
+    "with_config_specs": "declare configurable ids a function reads (checked, in config_schema)",
+    "configurable_fields": "LangChain's configurable fields",
+    "configurable_alternatives": "LangChain's configurable alternatives",
+    "config_schema": "LangChain's config_schema (JSON Schema of the configurable ids)",
+    "get_input_schema": "LangChain's name for input_schema",
+    "get_output_schema": "LangChain's name for output_schema",
+    "get_input_jsonschema": "LangChain's name for input_schema",
+    "get_output_jsonschema": "LangChain's name for output_schema",
+}
+
+AUTHOR_HOOKS = {
+    "run_type", "is_leaf", "input_known_at_start", "emits_stream_events", "step_binding",
+    "step_invoke", "step_ainvoke", "step_stream", "step_astream",
+    "describe_input", "describe_output", "describe_params", "tool_call_id",
+    "check_config", "graph_fragment", "receiver_repr",
+}  # fmt: skip
+
+
+def _public(names: list[str]) -> set[str]:
+    return {n for n in names if not n.startswith("_")}
+
+
+def test_dir_of_runnable_less_the_author_base_is_exactly_the_user_api() -> None:
+    from combinators.runnable.hooks import RunnableHooks
+
+    assert _public(dir(Runnable)) - _public(dir(RunnableHooks)) == set(USER_API)
+
+
+def test_the_author_base_holds_the_hooks_and_nothing_users_call() -> None:
+    from combinators.runnable.hooks import RunnableHooks
+
+    assert _public(dir(RunnableHooks)) == AUTHOR_HOOKS
+    assert not AUTHOR_HOOKS & set(USER_API)
+
+
+def test_every_author_hook_is_documented_in_the_internals() -> None:
+    internals = (ROOT / "docs" / "internals.md").read_text()
+    assert [hook for hook in sorted(AUTHOR_HOOKS) if hook not in internals] == []
+
+
+def test_the_generated_call_modules_are_fresh() -> None:
+    # Regenerated in memory from call_spec and compared: edit the spec, then run the generator.
+    from combinators.runnable import _generate
+
+    assert _generate.stale() == [], f"regenerate with `{_generate.COMMAND}`"
+
+
+def test_the_generated_modules_say_they_are_generated() -> None:
+    for name in ("calls.py", "sync_calls.py"):
+        head = (ROOT / "combinators" / "runnable" / name).read_text().splitlines()[:2]
+        assert head[0].startswith("# AUTOGENERATED") and "do not edit" in head[0]
+        assert "combinators/runnable/_generate.py" in head[1]
+
+
+def test_the_event_filters_are_spelled_once_and_reach_every_projected_call() -> None:
+    import inspect as insp
+
+    from combinators.runnable import call_spec
+
+    spec_text = (ROOT / "combinators" / "runnable" / "call_spec.py").read_text()
+    assert spec_text.count('"include"') == 1 and "include_names" not in spec_text.split("FILTERS = ")[1][:200]
+    filters = [p.name for p in call_spec.FILTERS]
+    for name in ("stream_events", "astream_events", "stream_log", "astream_log"):
+        params = list(insp.signature(getattr(Runnable, name)).parameters)
+        assert params[-len(filters) - 1 : -1] == filters, name

@@ -1,0 +1,230 @@
+"""``RunnableHooks``: the author base of every runnable, apart from what users call.
+
+A runnable is an immutable description; building one never runs anything, the runtime in
+``effects`` runs it through these hooks. To write your own, subclass ``Runnable`` and
+implement ``step_invoke`` (and optionally ``step_ainvoke``, ``step_stream``,
+``step_astream``); run children through the ``scope`` you are given. The names defined
+here are the author surface (a test keeps them apart from the user API: ``dir(Runnable)``
+less these names is exactly what users call).
+
+>>> import attrs
+>>> from combinators import Runnable
+>>> @attrs.frozen
+... class Shout(Runnable[str, str]):
+...     def step_invoke(self, input, scope, kwargs):
+...         return input.upper() + "!"
+>>> Shout().invoke("hi")
+'HI!'
+>>> list(Shout().stream("hey"))
+['HEY!']
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, cast
+
+from combinators.runnable import fluent
+from effects.authoring import Scope, aadd_up, add_up, aiter_of, arun_on_total, run_on_total
+from effects.config import RunConfig
+from effects.step import StepBinding
+from effects.values import NO_PARAMS
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
+    from combinators.runnable.composing import Runnable
+
+
+In = TypeVar("In", contravariant=True)
+Out = TypeVar("Out", covariant=True)
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+class _Printer(Protocol):
+    """What IPython and hypothesis hand to ``_repr_pretty_``."""
+
+    def text(self, text: str) -> None: ...
+
+
+class RunnableHooks(Generic[In, Out]):
+    """The hooks the runtime calls on a step, with their defaults (the author surface).
+
+    >>> from combinators import RunnableLambda
+    >>> from combinators.runnable.hooks import RunnableHooks
+    >>> isinstance(RunnableLambda(abs), RunnableHooks), RunnableLambda(abs).run_type
+    (True, 'chain')
+    """
+
+    __slots__ = ()
+
+    run_type: str = "chain"
+    """How events and logs classify this step's runs."""
+    is_leaf: bool = True
+    """Leaves take a ``max_concurrency`` permit; containers (sequences, maps) do not."""
+    input_known_at_start: bool = True
+    """Whether, when streamed, this step takes its whole input before it starts (so its
+    start event shows the input); stream transforms (lambdas, generators, parsers,
+    containers) set False and report their input at their end."""
+
+    step_binding: StepBinding[In, Out] | None = None
+    """Set by nodes that adjust how another runs instead of being a run themselves
+    (a class attribute, read on every step: cheaper than a property)."""
+
+    @property
+    def emits_stream_events(self) -> bool:
+        """Whether this step's chunks show as stream events when it runs inside a chain:
+        only a step that streams by itself (it implements ``step_stream``, or ``stream``
+        in the peer's way) does."""
+        return not _STREAM_HOOKS.isdisjoint(_own_hooks(type(self)))
+
+    def receiver_repr(self) -> str:
+        """``repr`` as the receiver of a method call (``x.with_retry()``): a chain of
+        ``|`` gets parentheses, so the text still reads as the value it is."""
+        return repr(self)
+
+    def _repr_pretty_(self, printer: _Printer, cycle: bool) -> None:
+        # IPython and hypothesis print values with this: show the expression, not fields.
+        printer.text(repr(self))
+
+    # ------------------------------------------------------------------ running hooks
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
+        """Hook: compute the output for one input (default: add up ``step_stream``, or
+        call the ``invoke`` a subclass wrote in the peer's way)."""
+        if _overrides(self, "invoke"):
+            written: Out = getattr(self, "invoke")(input, scope.config.for_children(), **kwargs)
+            return written
+        if not _overrides(self, "step_stream") and not _overrides(self, "stream"):
+            raise NotImplementedError(f"{type(self).__name__} must implement step_invoke or step_stream (or invoke)")
+        return add_up(self.step_stream(iter((input,)), scope, kwargs), _name(self))
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
+        """Hook: async ``step_invoke`` (default: the async stream added up, else the sync
+        one; a peer-style ``invoke`` without ``ainvoke`` runs on a thread, as the peer's)."""
+        if _overrides(self, "ainvoke"):
+            written: Out = await getattr(self, "ainvoke")(input, scope.config.for_children(), **kwargs)
+            return written
+        if _overrides(self, "step_astream") or _overrides(self, "astream"):
+            return await aadd_up(self.step_astream(aiter_of((input,)), scope, kwargs), _name(self))
+        if _overrides(self, "invoke"):
+            import asyncio
+
+            return await asyncio.to_thread(self.step_invoke, input, scope, kwargs)
+        return self.step_invoke(input, scope, kwargs)
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
+        """Hook: a stream transform (default: add the input up with ``+``, then invoke, or
+        the ``stream`` a subclass wrote in the peer's way)."""
+        return run_on_total(inputs, lambda total: _stream_total(self, total, scope, kwargs))
+
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
+        """Hook: async ``step_stream`` (default: add up, then ``step_ainvoke``; a peer-style
+        ``astream`` if a subclass wrote one)."""
+        return arun_on_total(inputs, lambda total: _astream_total(self, total, scope, kwargs))
+
+    # ------------------------------------------------------------------ describing hooks
+
+    def describe_input(self, input: In) -> object:
+        """How events show this step's input (as is, unless a component says otherwise)."""
+        return input
+
+    def describe_output(self, output: Out) -> object:  # type: ignore[misc]
+        """How end events show this step's output."""
+        return output
+
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
+        """What traces show of a call (a model's name and options); nothing by default."""
+        return NO_PARAMS
+
+    def tool_call_id(self, input: In) -> str | None:
+        """The id of the tool call ``input`` is, for a tool run's error events (else None)."""
+        return None
+
+    def check_config(self, config: RunConfig) -> None:
+        """Refuse, at the root of a call, configurable ids or values this chain does not take.
+
+        >>> from combinators import ConfigurableField, pure
+        >>> answer = pure("yes").configurable_fields(value=ConfigurableField(id="answer"))
+        >>> answer.invoke("?", {"configurable": {"anwser": "no"}})
+        Traceback (most recent call last):
+        ...
+        combinators.nodes.configurable.ConfigurableError: pure has no configurable id 'anwser'; its ids are: 'answer'
+        """
+        fluent.check_config(cast("Runnable[Any, Any]", self), config.configurable)
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """Hook: add this runnable's part of a graph (default: the library's rule for its
+        type, else one step). Override it to expand a runnable of your own, or to mark
+        it: ``graph.step(self, place, kind="remote")``.
+
+        >>> from combinators import RunnableLambda
+        >>> from combinators.graph import GraphBuilder, RunPlace
+        >>> builder = GraphBuilder()
+        >>> RunnableLambda(abs).graph_fragment(builder, RunPlace((), None, "abs"))
+        Fragment(entry='n0', exit='n0')
+        """
+        return fluent.graph_fragment(cast("Runnable[Any, Any]", self), graph, place)
+
+
+def _name(runnable: RunnableHooks[Any, Any]) -> str:
+    name: str = getattr(runnable, "name", type(runnable).__name__)
+    return name
+
+
+def _stream_total(runnable: RunnableHooks[A, B], total: A, scope: Scope, kwargs: Mapping[str, object]) -> Iterator[B]:
+    if _overrides(runnable, "stream"):
+        yield from getattr(runnable, "stream")(total, scope.config.for_children(), **kwargs)
+        return
+    yield runnable.step_invoke(total, scope, kwargs)
+
+
+async def _astream_total(
+    runnable: RunnableHooks[A, B], total: A, scope: Scope, kwargs: Mapping[str, object]
+) -> AsyncIterator[B]:
+    if _overrides(runnable, "astream"):
+        async for chunk in getattr(runnable, "astream")(total, scope.config.for_children(), **kwargs):
+            yield chunk
+        return
+    if _overrides(runnable, "step_stream") and not _overrides(runnable, "step_ainvoke"):
+        # A sync-only stream transform: run its generator over the collected input.
+        for out in runnable.step_stream(iter((total,)), scope, kwargs):
+            yield out
+        return
+    yield await runnable.step_ainvoke(total, scope, kwargs)
+
+
+_STREAM_HOOKS: Final = frozenset({"step_stream", "step_astream", "stream", "astream"})
+
+_DEFAULTS: Final[dict[str, object]] = {}
+"""Each hook's default definition (filled by ``Runnable``'s module: the peer-style
+``invoke`` and friends are defined in ``RunnableCalls``, not here)."""
+
+_OWN_HOOKS: Final[dict[type, frozenset[str]]] = {}
+
+
+def default_hooks(*owners: type) -> None:
+    """Record the definitions on ``owners`` as the defaults ``_overrides`` compares with."""
+    for hook in ("invoke", "ainvoke", "stream", "astream", "step_stream", "step_astream", "step_ainvoke"):
+        for owner in owners:
+            if hook in vars(owner):
+                _DEFAULTS[hook] = vars(owner)[hook]
+
+
+def _own_hooks(cls: type) -> frozenset[str]:
+    """The hooks ``cls`` implements itself (not the defaults), worked out once per class:
+    the default hooks ask on every run."""
+    found = _OWN_HOOKS.get(cls)
+    if found is None:
+        found = _OWN_HOOKS[cls] = frozenset(
+            hook for hook, default in _DEFAULTS.items() if getattr(cls, hook, default) is not default
+        )
+    return found
+
+
+def _overrides(runnable: RunnableHooks[Any, object], hook: str) -> bool:
+    """Whether ``runnable``'s class implements ``hook`` itself (not the default)."""
+    return hook in _own_hooks(type(runnable))
+
+
+__all__ = ["RunConfig", "RunnableHooks", "default_hooks"]
