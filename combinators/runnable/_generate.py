@@ -77,8 +77,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Never, TypeVar, overload
 
-from typing_extensions import deprecated
-
 from combinators.runnable import fluent
 from effects import runtime
 from effects.config import ConfigLike, RunConfig
@@ -87,6 +85,7 @@ from effects.step import Step
 if TYPE_CHECKING:
     # Only for annotations: `returns` loads on first use, which keeps `import combinators` cheap.
     from returns.result import Failure, Success
+    from typing_extensions import deprecated
 
     from combinators.nodes.binding import RunnableBinding
     from combinators.runnable.composing import Runnable
@@ -100,6 +99,14 @@ if TYPE_CHECKING:
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 C = TypeVar("C")
+F = TypeVar("F")
+
+if not TYPE_CHECKING:
+
+    def deprecated(message: str) -> Callable[[F], F]:
+        """The checkers read ``typing_extensions.deprecated``; at run time an overload never
+        runs, and the real decorator would import asyncio with ``import combinators``."""
+        return lambda overload_stub: overload_stub
 
 
 class RunnableCalls(Generic[In, Out]):
@@ -133,12 +140,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Never, TypeVar, overload
 
-from typing_extensions import deprecated
-
 from effects.config import ConfigLike
 
 if TYPE_CHECKING:
     from returns.result import Failure, Success
+    from typing_extensions import deprecated
 
     from combinators.nodes.tool import RunnableTool
     from effects.runtime import EventsVersion

@@ -450,3 +450,14 @@ def test_the_event_filters_are_spelled_once_and_reach_every_projected_call() -> 
     for name in ("stream_events", "astream_events", "stream_log", "astream_log"):
         params = list(insp.signature(getattr(Runnable, name)).parameters)
         assert params[-len(filters) - 1 : -1] == filters, name
+
+
+def test_importing_the_core_loads_no_asyncio_nor_the_generated_calls_decorators() -> None:
+    # Sync code pays nothing for async: the generated calls' @deprecated overloads are
+    # for the checkers only (typing_extensions' decorator would import asyncio).
+    import subprocess
+    import sys
+
+    code = "import sys, combinators; print(sorted(m for m in sys.modules if m.split('.')[0] == 'asyncio'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
