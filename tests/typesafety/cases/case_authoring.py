@@ -126,3 +126,16 @@ def an_async_stream_on_the_whole_input_is_typed(chunks: AsyncIterator[str]) -> N
 
 def a_stream_on_the_wrong_chunks(chunks: Iterator[bytes]) -> object:
     return run_on_total(chunks, lengths)  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+def the_scope_shows_its_run(scope: Scope) -> None:
+    reveal_type(scope.run)  # R: RunInfo | None
+    reveal_type(scope.runs_inline)  # R: bool
+
+
+def the_runtime_side_of_a_scope_is_not_the_authors(scope: Scope) -> object:
+    return scope.limiters  # type: ignore[attr-defined]  # E: attr-defined / reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType
+
+
+def a_scope_is_not_built_by_authors() -> object:
+    return Scope()  # type: ignore[misc]  # E: misc / reportAbstractUsage
