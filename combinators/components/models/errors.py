@@ -1,26 +1,42 @@
-"""Typed errors for OpenAI-compatible servers: what failed, with which status and model.
+"""Typed errors for model servers: the models' branch of the one service-error family.
 
-Each error is a ``CombinatorsError`` and, where one fits, the matching builtin
-(``PermissionError`` for 401/403, ``LookupError`` for 404, ``ValueError`` for a
-rejected request, ``ConnectionError`` / ``TimeoutError`` when the server could not be
-reached or the stream broke). The ones worth trying again (429, 5xx, connection,
-timeout, broken stream) share the base ``TransientModelError``, so retries and
-fallbacks can target them:
+Each error is a ``ServiceError`` of the matching family class (``ModelNotFoundError`` is
+a ``ServiceNotFound``, so a ``LookupError``; ``ModelRateLimitError`` a
+``ServiceRateLimited``), chosen by the family's one status mapping
+(``ModelAPIError.for_status``). The ones worth trying again (429, 5xx, connection,
+timeout, broken stream) are ``TransientModelError``\\ s, the family's
+``TransientServiceError`` under its old name, so one retry policy covers models, remote
+runnables and search services:
 
 >>> from combinators import RunnableLambda
 >>> retried = RunnableLambda(len).with_retry(retry_if_exception_type=(TransientModelError,))
->>> error = ModelNotFoundError("no such model", status=404, model="gpt-nope")
->>> isinstance(error, LookupError), error.status, error.model
-(True, 404, 'gpt-nope')
+>>> error = ModelNotFoundError("The model `gpt-nope` does not exist", status=404, model="gpt-nope")
+>>> isinstance(error, LookupError), error.status, error.model, str(error)
+(True, 404, 'gpt-nope', 'the model server has no such model (404)')
 
-Errors pickle with their fields, so batch results survive a trip to a worker process.
+The first argument is what the server said: it is kept as ``detail`` for the log (a
+traceback shows it, with the model and base URL, as a note) and never shown in ``str()``,
+which a served chain may send to its clients. The OpenAI integration raises subclasses
+that are also the ``openai`` package's own error classes. Errors pickle with their fields,
+so batch results survive a trip to a worker process.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from effects.errors import CombinatorsError
+from combinators.service_errors import (
+    ServiceAuthError,
+    ServiceBadRequest,
+    ServiceConnectionError,
+    ServiceError,
+    ServiceNotFound,
+    ServiceRateLimited,
+    ServiceResponseError,
+    ServiceTimeout,
+    ServiceUnavailable,
+    TransientServiceError,
+)
 
 __all__ = [
     "ModelAPIError",
@@ -36,24 +52,29 @@ __all__ = [
     "TransientModelError",
 ]
 
+MODEL_SERVER = "the model server"
 
-def _rebuild(cls: type[ModelAPIError], message: str, fields: dict[str, Any]) -> ModelAPIError:
-    return cls(message, **fields)
+TransientModelError = TransientServiceError
+"""The family's ``TransientServiceError`` (rate limits, 5xx, timeouts, network trouble).
+
+>>> issubclass(ModelRateLimitError, TransientModelError)
+True
+"""
 
 
-class ModelAPIError(CombinatorsError):
+class ModelAPIError(ServiceError):
     """A model server answered with an error, or could not be reached.
 
-    ``status`` is the HTTP status (``None`` when no response came), ``model`` the model
-    asked for, ``base_url`` the server, ``code`` the server's error code (such as
-    ``"model_not_found"``) and ``request_id`` its ``x-request-id``.
+    ``status`` is the HTTP status (``None`` when no response came); ``service`` the
+    provider's name. Kept for the log, never shown: ``detail`` (the first argument: what
+    the server said), ``model``, ``base_url`` (also ``url``), ``code`` (the server's error
+    code such as ``"model_not_found"``), ``request_id`` (its ``x-request-id``) and ``body``.
 
     >>> error = ModelAPIError("teapot", status=418, model="m", base_url="http://127.0.0.1:1/v1")
-    >>> str(error), error.status
-    ('teapot', 418)
+    >>> str(error), error.status, error.detail
+    ('the model server answered 418', 418, 'teapot')
     """
 
-    status: int | None
     model: str | None
     base_url: str | None
     code: str | None
@@ -62,7 +83,7 @@ class ModelAPIError(CombinatorsError):
 
     def __init__(
         self,
-        message: str,
+        message: str = "",
         *,
         status: int | None = None,
         model: str | None = None,
@@ -70,36 +91,54 @@ class ModelAPIError(CombinatorsError):
         code: str | None = None,
         request_id: str | None = None,
         body: object = None,
+        service: str = MODEL_SERVER,
+        argument: str | None = None,
+        limit: str | None = None,
+        retry_after: float | None = None,
+        hint: str | None = None,
     ) -> None:
-        super().__init__(message)
-        self.status = status
         self.model = model
         self.base_url = base_url
         self.code = code
         self.request_id = request_id
         self.body = body
+        super().__init__(
+            status=status,
+            service=service,
+            argument=argument,
+            limit=limit,
+            retry_after=retry_after,
+            hint=hint,
+            detail=message or None,
+            url=base_url,
+        )
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        fields = {
+    def _log_fields(self) -> list[tuple[str, object]]:
+        return [
+            ("detail", self.detail),
+            ("model", self.model),
+            ("base_url", self.base_url),
+            ("code", self.code),
+            ("request_id", self.request_id),
+        ]
+
+    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, Any]]:
+        return (self.detail or "",), {
             "status": self.status,
             "model": self.model,
             "base_url": self.base_url,
             "code": self.code,
             "request_id": self.request_id,
             "body": self.body,
+            "service": self.service,
+            "argument": self.argument,
+            "limit": self.limit,
+            "retry_after": self.retry_after,
+            "hint": self.hint,
         }
-        return _rebuild, (type(self), str(self), fields)
 
 
-class TransientModelError(ModelAPIError):
-    """A failure that may pass on its own: rate limits, server errors, network trouble.
-
-    >>> issubclass(ModelRateLimitError, TransientModelError)
-    True
-    """
-
-
-class ModelAuthenticationError(ModelAPIError, PermissionError):
+class ModelAuthenticationError(ModelAPIError, ServiceAuthError):
     """401 or 403: the API key is missing, wrong, or may not use this model.
 
     >>> issubclass(ModelAuthenticationError, PermissionError)
@@ -107,23 +146,25 @@ class ModelAuthenticationError(ModelAPIError, PermissionError):
     """
 
 
-class ModelNotFoundError(ModelAPIError, LookupError):
+class ModelNotFoundError(ModelAPIError, ServiceNotFound):
     """404: the server does not know the model (or ``base_url`` misses a path like ``/v1``).
 
     >>> issubclass(ModelNotFoundError, LookupError)
     True
     """
 
+    summary = "has no such model"
 
-class ModelBadRequestError(ModelAPIError, ValueError):
+
+class ModelBadRequestError(ModelAPIError, ServiceBadRequest):
     """400, 409, 413 or 422: the server rejected the request (bad parameters, too long).
 
-    >>> issubclass(ModelBadRequestError, ValueError)
-    True
+    >>> issubclass(ModelBadRequestError, ValueError), ModelAPIError.for_status(422).__name__
+    (True, 'ModelBadRequestError')
     """
 
 
-class ModelResponseError(ModelAPIError, ValueError):
+class ModelResponseError(ModelAPIError, ServiceResponseError):
     """The server's answer does not follow the protocol.
 
     >>> issubclass(ModelResponseError, ValueError)
@@ -131,15 +172,15 @@ class ModelResponseError(ModelAPIError, ValueError):
     """
 
 
-class ModelRateLimitError(TransientModelError):
+class ModelRateLimitError(ModelAPIError, ServiceRateLimited):
     """429: too many requests (or, with ``code == "insufficient_quota"``, no credit left).
 
-    >>> ModelRateLimitError("slow down", status=429).status
-    429
+    >>> ModelRateLimitError("slow down", status=429, retry_after=2).retry_after
+    2.0
     """
 
 
-class ModelServerError(TransientModelError):
+class ModelServerError(ModelAPIError, ServiceUnavailable):
     """5xx: the server failed.
 
     >>> ModelServerError("boom", status=503).status
@@ -147,7 +188,7 @@ class ModelServerError(TransientModelError):
     """
 
 
-class ModelConnectionError(TransientModelError, ConnectionError):
+class ModelConnectionError(ModelAPIError, ServiceConnectionError):
     """The server could not be reached.
 
     >>> issubclass(ModelConnectionError, ConnectionError)
@@ -155,18 +196,20 @@ class ModelConnectionError(TransientModelError, ConnectionError):
     """
 
 
-class ModelTimeoutError(TransientModelError, TimeoutError):
-    """The request took longer than the model's ``timeout``.
+class ModelTimeoutError(ModelAPIError, ServiceTimeout):
+    """The request took longer than the model's ``timeout`` (or the server answered 408/504).
 
     >>> issubclass(ModelTimeoutError, TimeoutError)
     True
     """
 
 
-class ModelStreamError(TransientModelError, ConnectionError):
+class ModelStreamError(ModelAPIError, ServiceConnectionError):
     """A stream broke: the connection dropped, the server sent an error event, or the
     stream ended before the model said it was done.
 
-    >>> issubclass(ModelStreamError, ConnectionError)
-    True
+    >>> issubclass(ModelStreamError, ConnectionError), str(ModelStreamError(service="openai"))
+    (True, 'openai broke off the stream')
     """
+
+    summary = "broke off the stream"

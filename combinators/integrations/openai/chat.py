@@ -164,9 +164,9 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
     # ------------------------------------------------------------------ errors
 
     def _unfinished(self, model: str) -> ModelStreamError:
-        where = f"{self.resolved_base_url} (model {model!r})"
         return ModelStreamError(
-            f"the stream from {where} ended before the model finished (no finish_reason)",
+            service="openai",
+            hint="the stream ended before the model finished: no finish_reason",
             model=model,
             base_url=self.resolved_base_url,
         )

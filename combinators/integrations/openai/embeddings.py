@@ -95,7 +95,8 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
         items = sorted(response.data, key=lambda item: item.index)
         if len(items) != count:
             raise ModelResponseError(
-                f"{self.resolved_base_url} (model {self.model!r}) sent {len(items)} vectors for {count} texts",
+                service="openai",
+                hint=f"{len(items)} vectors for {count} texts",
                 model=self.model,
                 base_url=self.resolved_base_url,
             )

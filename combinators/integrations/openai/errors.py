@@ -1,45 +1,33 @@
-"""Translating the ``openai`` client's failures into our typed model errors."""
+"""Translating the ``openai`` client's failures into the typed model errors (and their SDK twins)."""
 
 from __future__ import annotations
 
 import importlib
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from effects.authoring import is_mapping
 
 from combinators.components.models.errors import (
     ModelAPIError,
     ModelAuthenticationError,
-    ModelBadRequestError,
     ModelConnectionError,
     ModelNotFoundError,
-    ModelRateLimitError,
     ModelResponseError,
-    ModelServerError,
     ModelStreamError,
     ModelTimeoutError,
 )
+from combinators.service_errors import parse_retry_after, safe_name
 
 __all__ = ["translate_error"]
 
 
-def _status_class(status: int) -> type[ModelAPIError]:
-    if status in (401, 403):
-        return ModelAuthenticationError
-    if status == 404:
-        return ModelNotFoundError
-    if status == 429:
-        return ModelRateLimitError
-    if status >= 500:
-        return ModelServerError
-    if status in (400, 409, 413, 422):
-        return ModelBadRequestError
-    return ModelAPIError
+_SERVICE: Final = "openai"
+_NOT_FOUND_HINT: Final = "check the model name, and that base_url ends in the API root such as /v1"
 
 
 def _server_message(body: object, fallback: str) -> str:
     # OpenAI and vLLM send {"message": ...}; Ollama sends {"error": "..."}, which the SDK
-    # unwraps to the bare string.
+    # unwraps to the bare string. Kept as the error's detail: for the log, never shown.
     if isinstance(body, str) and body:
         return body
     if is_mapping(body):
@@ -50,6 +38,18 @@ def _server_message(body: object, fallback: str) -> str:
             if is_mapping(value):
                 return _server_message(value, fallback)
     return fallback
+
+
+def _retry_after(headers: Any) -> float | None:
+    # The SDK's own retries read retry-after-ms first, then retry-after (seconds).
+    millis = parse_retry_after(headers.get("retry-after-ms"))
+    if millis is not None:
+        return millis / 1000
+    return parse_retry_after(headers.get("retry-after"))
+
+
+def _field(body: object, key: str) -> object:
+    return body.get(key) if is_mapping(body) else None
 
 
 def _code(body: object) -> str | None:
@@ -81,8 +81,12 @@ def translate_error(
 ) -> ModelAPIError | None:
     """The typed error for a failure of the ``openai`` client (``None`` for anything else).
 
-    ``hint`` is added to authentication errors (say, where the key should have come
-    from); ``streaming`` turns a lost connection into a ``ModelStreamError``.
+    The class comes from the service-error family's one status mapping and is also the
+    ``openai`` package's own class (see ``sdk_errors``). Its message names the provider,
+    the status, the argument the server blamed and the wait it asked for; what the server
+    said, the model and ``base_url`` stay on the error for the log. ``hint`` is added to
+    authentication errors (say, where the key should have come from); ``streaming`` turns
+    a lost connection into a ``ModelStreamError``.
 
     >>> translate_error(KeyError("x"), model="m", base_url="http://127.0.0.1:1/v1") is None
     True
@@ -91,42 +95,46 @@ def translate_error(
         import openai
     except ImportError:  # without the extra, nothing here came from the client
         return None
-    where = f"{base_url} (model {model!r})"
-    context: dict[str, Any] = {"model": model, "base_url": base_url}
+    from combinators.integrations.openai.sdk_errors import sdk_twin
+
+    context: dict[str, Any] = {"model": model, "base_url": base_url, "service": _SERVICE}
+    raised = type(error)
     if isinstance(error, openai.APIStatusError):
         status = error.status_code
         body = error.body
-        cls = _status_class(status)
-        text = _server_message(body, str(error))
+        cls = ModelAPIError.for_status(status)
         extra = ""
-        if cls is ModelAuthenticationError and hint:
-            extra = f" ({hint})"
-        elif cls is ModelNotFoundError:
-            extra = " (check the model name, and that base_url ends in the API root such as /v1)"
-        return cls(
-            f"{status} from {where}: {text}{extra}",
+        if issubclass(cls, ModelAuthenticationError) and hint:
+            extra = hint
+        elif issubclass(cls, ModelNotFoundError):
+            extra = _NOT_FOUND_HINT
+        return sdk_twin(cls, raised)(
+            _server_message(body, str(error)),
             status=status,
             code=_code(body),
             request_id=error.response.headers.get("x-request-id"),
             body=body,
+            argument=safe_name(_field(body, "param")),
+            retry_after=_retry_after(error.response.headers),
+            hint=extra or None,
+            response=error.response,
             **context,
         )
     if isinstance(error, openai.APITimeoutError):
-        return ModelTimeoutError(f"timed out waiting for {where}", **context)
+        return sdk_twin(ModelTimeoutError, raised)(str(error), request=error.request, **context)
     if isinstance(error, openai.APIConnectionError):
         cause = error.__cause__ or error.__context__
-        detail = f": {cause}" if cause is not None and str(cause) else ""
-        if streaming:
-            return ModelStreamError(f"the stream from {where} broke{detail}", **context)
-        return ModelConnectionError(f"could not reach {where}{detail}", **context)
+        detail = f"{error}: {cause}" if cause is not None and str(cause) else str(error)
+        cls = ModelStreamError if streaming else ModelConnectionError
+        return sdk_twin(cls, raised)(detail, request=error.request, **context)
     if isinstance(error, openai.APIResponseValidationError):
-        return ModelResponseError(f"{where} sent an invalid response: {error}", **context)
+        return sdk_twin(ModelResponseError, raised)(str(error), body=error.body, **context)
     if isinstance(error, openai.APIError):
         # An error event inside a stream (no HTTP status).
         body = error.body
         text = _server_message(body, str(error))
-        return ModelStreamError(f"{where} sent an error in the stream: {text}", code=_code(body), body=body, **context)
+        return sdk_twin(ModelStreamError, raised)(text, code=_code(body), body=body, **context)
     if isinstance(error, _transport_errors()):
         cls = ModelStreamError if streaming else ModelConnectionError
-        return cls(f"connection to {where} failed: {type(error).__name__}: {error}", **context)
+        return cls(f"{type(error).__name__}: {error}", **context)
     return None

@@ -6,6 +6,7 @@ import pickle
 import socket
 
 import cloudpickle  # type: ignore[import-untyped]
+import openai
 import pytest
 
 from combinators import RunnableLambda
@@ -36,21 +37,29 @@ def _not_found(request: Recorded) -> JsonReply:
 
 
 @pytest.mark.parametrize(
-    ("status", "kind", "builtin"),
+    ("status", "kind", "builtin", "sdk"),
     [
-        (400, ModelBadRequestError, ValueError),
-        (401, ModelAuthenticationError, PermissionError),
-        (403, ModelAuthenticationError, PermissionError),
-        (404, ModelNotFoundError, LookupError),
-        (422, ModelBadRequestError, ValueError),
-        (429, ModelRateLimitError, TransientModelError),
-        (500, ModelServerError, TransientModelError),
-        (503, ModelServerError, TransientModelError),
-        (418, ModelAPIError, CombinatorsError),
+        (400, ModelBadRequestError, ValueError, openai.BadRequestError),
+        (401, ModelAuthenticationError, PermissionError, openai.AuthenticationError),
+        (403, ModelAuthenticationError, PermissionError, openai.PermissionDeniedError),
+        (404, ModelNotFoundError, LookupError, openai.NotFoundError),
+        (409, ModelBadRequestError, ValueError, openai.ConflictError),
+        (413, ModelBadRequestError, ValueError, openai.APIStatusError),
+        (422, ModelBadRequestError, ValueError, openai.UnprocessableEntityError),
+        (429, ModelRateLimitError, TransientModelError, openai.RateLimitError),
+        (500, ModelServerError, TransientModelError, openai.InternalServerError),
+        (503, ModelServerError, TransientModelError, openai.InternalServerError),
+        (504, ModelTimeoutError, TimeoutError, openai.InternalServerError),
+        (418, ModelAPIError, CombinatorsError, openai.APIStatusError),
     ],
 )
 def test_statuses_become_typed_errors(
-    server: FakeOpenAIServer, model: ChatOpenAI, status: int, kind: type[Exception], builtin: type[Exception]
+    server: FakeOpenAIServer,
+    model: ChatOpenAI,
+    status: int,
+    kind: type[Exception],
+    builtin: type[Exception],
+    sdk: type[Exception],
 ) -> None:
     server.script(
         JsonReply(
@@ -60,19 +69,23 @@ def test_statuses_become_typed_errors(
     with pytest.raises(kind) as caught:
         model.invoke("hi")
     error = caught.value
-    assert type(error) is kind
+    assert isinstance(error, ModelAPIError) and error.public_type == kind.__name__
     assert isinstance(error, builtin) and isinstance(error, CombinatorsError)
-    assert isinstance(error, ModelAPIError)
+    assert isinstance(error, sdk)  # an `except openai.XError` written for the SDK catches it
     assert (error.status, error.model, error.base_url) == (status, "fake-model", server.url)
     assert (error.code, error.request_id) == ("some_code", "req_9")
-    assert f"failed with {status}" in str(error) and str(status) in str(error) and "fake-model" in str(error)
+    # The message names the provider and the status; what the server said stays off it.
+    assert str(error).startswith("openai ") and str(status) in str(error)
+    assert "failed with" not in str(error) and server.url not in str(error)
+    assert error.detail == f"failed with {status}"
     assert error.__cause__ is not None  # the openai client's own error is kept
 
 
 async def test_async_errors_are_typed_too(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
     server.script(JsonReply(error_body("no such model"), status=404))
-    with pytest.raises(ModelNotFoundError, match="no such model"):
+    with pytest.raises(openai.NotFoundError) as caught:
         await model.ainvoke("hi")
+    assert isinstance(caught.value, ModelNotFoundError) and caught.value.detail == "no such model"
 
 
 def test_unknown_model_in_a_batch_shows_the_404_in_its_slot(server: FakeOpenAIServer) -> None:
@@ -91,14 +104,16 @@ def test_unknown_model_in_a_batch_shows_the_404_in_its_slot(server: FakeOpenAISe
     error = results[1]
     assert isinstance(error, ModelNotFoundError)
     assert (error.status, error.model, error.code) == (404, "gpt-nope", "model_not_found")
-    assert "does not exist" in str(error) and "base_url" in str(error)
+    assert error.detail is not None and "does not exist" in error.detail
+    assert "base_url" in str(error) and "does not exist" not in str(error)
 
 
 def test_batch_of_a_bad_model_returns_errors_in_every_slot(server: FakeOpenAIServer) -> None:
     server.responder = _not_found
     bad = ChatOpenAI(model="gpt-nope", base_url=server.url, api_key=KEY, max_retries=0)
     results = bad.batch(["a", "b"], return_exceptions=True)
-    assert [type(r) for r in results] == [ModelNotFoundError, ModelNotFoundError]
+    assert [type(r).__name__ for r in results] == ["OpenAINotFoundError", "OpenAINotFoundError"]
+    assert all(isinstance(r, ModelNotFoundError) for r in results)
 
 
 def test_fallback_on_unknown_model(server: FakeOpenAIServer) -> None:
@@ -150,8 +165,9 @@ def test_missing_key_hint_on_401(server: FakeOpenAIServer) -> None:
 
 def test_ollama_style_error_bodies(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
     server.script(JsonReply({"error": "model 'llama9' not found"}, status=404))
-    with pytest.raises(ModelNotFoundError, match="model 'llama9' not found"):
+    with pytest.raises(ModelNotFoundError) as caught:
         model.invoke("hi")
+    assert caught.value.detail == "model 'llama9' not found"
 
 
 def test_html_error_pages(server: FakeOpenAIServer, model: ChatOpenAI) -> None:
@@ -174,7 +190,8 @@ def test_unreachable_server() -> None:
     with pytest.raises(ModelConnectionError) as caught:
         model.invoke("hi")
     assert isinstance(caught.value, ConnectionError) and caught.value.status is None
-    assert "could not reach" in str(caught.value)
+    assert str(caught.value) == "openai could not be reached"
+    assert isinstance(caught.value, openai.APIConnectionError)
 
 
 async def test_unreachable_server_async() -> None:
@@ -190,7 +207,7 @@ def test_timeout(server: FakeOpenAIServer) -> None:
     server.script(JsonReply(completion("late"), delay=1.0))
     with pytest.raises(ModelTimeoutError) as caught:
         model.invoke("hi")
-    assert isinstance(caught.value, TimeoutError)
+    assert isinstance(caught.value, TimeoutError) and isinstance(caught.value, openai.APITimeoutError)
 
 
 @pytest.mark.parametrize("dumps", [pickle.dumps, cloudpickle.dumps])
@@ -200,7 +217,7 @@ def test_errors_pickle_with_their_fields(dumps: object) -> None:
     )
     copy = pickle.loads(dumps(error))  # type: ignore[operator]
     assert type(copy) is ModelNotFoundError
-    assert (str(copy), copy.status, copy.model, copy.base_url, copy.code, copy.request_id, copy.body) == (
+    assert (copy.detail, copy.status, copy.model, copy.base_url, copy.code, copy.request_id, copy.body) == (
         "404 from x",
         404,
         "gpt-nope",

@@ -1,0 +1,302 @@
+"""Model errors that are also the ``openai`` package's own: ``except openai.NotFoundError`` works.
+
+Imported only once a call's failure came from the ``openai`` client (so the SDK is already
+loaded); importing the library never imports it. Each class extends the library's model
+error and the SDK's class of the same meaning, and keeps the SDK's attributes
+(``status_code``, ``response``, ``body``, ``request_id``, ``code``, ``param``, ``type``,
+``message``, where ``message`` is the safe message). A served chain shows the library
+class's name (``public_type``), never the twin's. They pickle; the HTTP ``response`` and
+``request`` do not travel (``None`` after a round trip).
+
+>>> import openai
+>>> error = OpenAINotFoundError("no such model", status=404, model="gpt-nope", service="openai")
+>>> isinstance(error, openai.NotFoundError), isinstance(error, ModelNotFoundError), error.status_code
+(True, True, 404)
+>>> error.public_type
+'ModelNotFoundError'
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Final
+
+import openai
+
+from combinators.components.models.errors import (
+    ModelAPIError,
+    ModelAuthenticationError,
+    ModelBadRequestError,
+    ModelConnectionError,
+    ModelNotFoundError,
+    ModelRateLimitError,
+    ModelResponseError,
+    ModelServerError,
+    ModelStreamError,
+    ModelTimeoutError,
+)
+from effects.authoring import is_mapping
+
+__all__ = [
+    "OpenAIAPIStatusError",
+    "OpenAIAuthenticationError",
+    "OpenAIBadRequestError",
+    "OpenAIConflictError",
+    "OpenAIConnectionError",
+    "OpenAIGatewayTimeoutError",
+    "OpenAIInternalServerError",
+    "OpenAINotFoundError",
+    "OpenAIPermissionDeniedError",
+    "OpenAIRateLimitError",
+    "OpenAIRequestTooLargeError",
+    "OpenAIResponseValidationError",
+    "OpenAIStreamConnectionError",
+    "OpenAIStreamError",
+    "OpenAITimeoutError",
+    "OpenAIUnprocessableEntityError",
+    "sdk_twin",
+]
+
+
+def _body_text(body: object, key: str) -> str | None:
+    value = body.get(key) if is_mapping(body) else None
+    return value if isinstance(value, str) else None
+
+
+class OpenAIModelError(ModelAPIError):
+    """The fields the ``openai`` classes carry, filled without running their ``__init__``
+    (which needs a live response).
+
+    >>> OpenAIModelError("x", status=418, body={"param": "n"}).param
+    'n'
+    """
+
+    sdk_twin: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        response: Any = None,
+        request: Any = None,
+        **fields: Any,
+    ) -> None:
+        super().__init__(message, **fields)
+        # The SDK's attribute names, for code written against its classes.
+        self.message = str(self)
+        self.response = response
+        self.request = request if request is not None or response is None else response.request
+        self.status_code = self.status
+        self.param = _body_text(self.body, "param")
+        self.type = _body_text(self.body, "type")
+
+
+class OpenAIBadRequestError(OpenAIModelError, ModelBadRequestError, openai.BadRequestError):
+    """400, also an ``openai.BadRequestError``.
+
+    >>> issubclass(OpenAIBadRequestError, openai.BadRequestError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIConflictError(OpenAIModelError, ModelBadRequestError, openai.ConflictError):
+    """409, also an ``openai.ConflictError``.
+
+    >>> issubclass(OpenAIConflictError, ValueError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIUnprocessableEntityError(OpenAIModelError, ModelBadRequestError, openai.UnprocessableEntityError):
+    """422, also an ``openai.UnprocessableEntityError``.
+
+    >>> issubclass(OpenAIUnprocessableEntityError, openai.UnprocessableEntityError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIRequestTooLargeError(OpenAIModelError, ModelBadRequestError, openai.APIStatusError):
+    """413, also an ``openai.APIStatusError``.
+
+    >>> issubclass(OpenAIRequestTooLargeError, openai.APIStatusError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIAuthenticationError(OpenAIModelError, ModelAuthenticationError, openai.AuthenticationError):
+    """401, also an ``openai.AuthenticationError``.
+
+    >>> issubclass(OpenAIAuthenticationError, PermissionError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIPermissionDeniedError(OpenAIModelError, ModelAuthenticationError, openai.PermissionDeniedError):
+    """403, also an ``openai.PermissionDeniedError``.
+
+    >>> issubclass(OpenAIPermissionDeniedError, openai.PermissionDeniedError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAINotFoundError(OpenAIModelError, ModelNotFoundError, openai.NotFoundError):
+    """404, also an ``openai.NotFoundError``.
+
+    >>> issubclass(OpenAINotFoundError, LookupError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIRateLimitError(OpenAIModelError, ModelRateLimitError, openai.RateLimitError):
+    """429, also an ``openai.RateLimitError``.
+
+    >>> issubclass(OpenAIRateLimitError, openai.RateLimitError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIInternalServerError(OpenAIModelError, ModelServerError, openai.InternalServerError):
+    """5xx (but 504), also an ``openai.InternalServerError``.
+
+    >>> issubclass(OpenAIInternalServerError, openai.InternalServerError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIGatewayTimeoutError(OpenAIModelError, ModelTimeoutError, openai.InternalServerError):
+    """504: a ``ModelTimeoutError`` that is also an ``openai.InternalServerError``.
+
+    >>> issubclass(OpenAIGatewayTimeoutError, TimeoutError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIAPIStatusError(OpenAIModelError, openai.APIStatusError):
+    """Any other status, also an ``openai.APIStatusError``.
+
+    >>> issubclass(OpenAIAPIStatusError, openai.APIStatusError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAITimeoutError(OpenAIModelError, ModelTimeoutError, openai.APITimeoutError):
+    """No answer within ``timeout``, also an ``openai.APITimeoutError``.
+
+    >>> issubclass(OpenAITimeoutError, openai.APITimeoutError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIConnectionError(OpenAIModelError, ModelConnectionError, openai.APIConnectionError):
+    """The server could not be reached, also an ``openai.APIConnectionError``.
+
+    >>> issubclass(OpenAIConnectionError, ConnectionError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIStreamConnectionError(OpenAIModelError, ModelStreamError, openai.APIConnectionError):
+    """A stream's connection broke, also an ``openai.APIConnectionError``.
+
+    >>> issubclass(OpenAIStreamConnectionError, ModelStreamError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIStreamError(OpenAIModelError, ModelStreamError, openai.APIError):
+    """An error event inside a stream, also an ``openai.APIError``.
+
+    >>> issubclass(OpenAIStreamError, openai.APIError)
+    True
+    """
+
+    sdk_twin = True
+
+
+class OpenAIResponseValidationError(OpenAIModelError, ModelResponseError, openai.APIResponseValidationError):
+    """An answer that breaks the protocol, also an ``openai.APIResponseValidationError``.
+
+    >>> issubclass(OpenAIResponseValidationError, ValueError)
+    True
+    """
+
+    sdk_twin = True
+
+
+_TWINS: Final[tuple[type[OpenAIModelError], ...]] = (
+    OpenAIBadRequestError,
+    OpenAIConflictError,
+    OpenAIUnprocessableEntityError,
+    OpenAIRequestTooLargeError,
+    OpenAIAuthenticationError,
+    OpenAIPermissionDeniedError,
+    OpenAINotFoundError,
+    OpenAIRateLimitError,
+    OpenAIInternalServerError,
+    OpenAIGatewayTimeoutError,
+    OpenAITimeoutError,
+    OpenAIConnectionError,
+    OpenAIStreamConnectionError,
+    OpenAIStreamError,
+    OpenAIResponseValidationError,
+    OpenAIAPIStatusError,
+)
+
+
+def _library_class(twin: type[OpenAIModelError]) -> type[ModelAPIError]:
+    for base in twin.__bases__:
+        if issubclass(base, ModelAPIError) and base is not OpenAIModelError:
+            return base
+    return ModelAPIError
+
+
+def _sdk_class(twin: type[OpenAIModelError]) -> type[BaseException]:
+    return next(b for b in twin.__bases__ if issubclass(b, openai.OpenAIError))
+
+
+_BY_PAIR: Final[dict[tuple[type[ModelAPIError], type[BaseException]], type[OpenAIModelError]]] = {
+    (_library_class(t), _sdk_class(t)): t for t in _TWINS
+}
+
+
+def sdk_twin(ours: type[ModelAPIError], raised: type[BaseException]) -> type[ModelAPIError]:
+    """The class that is both ``ours`` and the nearest ``openai`` class of ``raised``
+    (``ours`` itself when there is none).
+
+    >>> sdk_twin(ModelNotFoundError, openai.NotFoundError).__name__
+    'OpenAINotFoundError'
+    >>> sdk_twin(ModelNotFoundError, KeyError).__name__
+    'ModelNotFoundError'
+    """
+    for sdk in raised.__mro__:
+        found = _BY_PAIR.get((ours, sdk))
+        if found is not None:
+            return found
+    return ours
