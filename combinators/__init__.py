@@ -53,6 +53,19 @@ from combinators.retry_policy import ExponentialWait as ExponentialWait
 from combinators.retry_policy import FixedWait as FixedWait
 from combinators.retry_policy import NoWait as NoWait
 from combinators.retry_policy import RetryPolicy as RetryPolicy
+from combinators.service_errors import ServiceAuthError as ServiceAuthError
+from combinators.service_errors import ServiceBadRequest as ServiceBadRequest
+from combinators.service_errors import ServiceConflict as ServiceConflict
+from combinators.service_errors import ServiceConnectionError as ServiceConnectionError
+from combinators.service_errors import ServiceError as ServiceError
+from combinators.service_errors import ServiceNotFound as ServiceNotFound
+from combinators.service_errors import ServicePayloadTooLarge as ServicePayloadTooLarge
+from combinators.service_errors import ServiceRateLimited as ServiceRateLimited
+from combinators.service_errors import ServiceResponseError as ServiceResponseError
+from combinators.service_errors import ServiceTimeout as ServiceTimeout
+from combinators.service_errors import ServiceUnavailable as ServiceUnavailable
+from combinators.service_errors import ServiceUnprocessable as ServiceUnprocessable
+from combinators.service_errors import TransientServiceError as TransientServiceError
 from combinators.runnable.composing import AnyRunnable as AnyRunnable
 from combinators.runnable.composing import Runnable as Runnable
 from combinators.nodes.sequence import RunnableSequence as RunnableSequence
@@ -148,6 +161,19 @@ __all__ = [
     "RunnableTool",
     "RunnableWithFallbacks",
     "Scope",
+    "ServiceAuthError",
+    "ServiceBadRequest",
+    "ServiceConflict",
+    "ServiceConnectionError",
+    "ServiceError",
+    "ServiceNotFound",
+    "ServicePayloadTooLarge",
+    "ServiceRateLimited",
+    "ServiceResponseError",
+    "ServiceTimeout",
+    "ServiceUnavailable",
+    "ServiceUnprocessable",
+    "TransientServiceError",
     "StandardStreamEvent",
     "Step",
     "StepTimeout",

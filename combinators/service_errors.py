@@ -200,7 +200,15 @@ class ServiceError(CombinatorsError):
         >>> ServiceError.for_status(422).__name__, ServiceError.for_status(None).__name__
         ('ServiceUnprocessable', 'ServiceError')
         """
-        family = service_error_class(status) if status is not None else ServiceError
+        return cls.in_family(service_error_class(status) if status is not None else ServiceError)
+
+    @classmethod
+    def in_family(cls: type[E], family: type[ServiceError]) -> type[E]:
+        """This class's most specific subclass for the family class ``family``.
+
+        >>> ServiceError.in_family(ServiceRateLimited).__name__, TransientServiceError.in_family(ServiceNotFound).__name__
+        ('ServiceRateLimited', 'TransientServiceError')
+        """
         for wanted in family.__mro__:
             if issubclass(wanted, cls):
                 return cast("type[E]", wanted)  # cls is a family class above ``wanted``

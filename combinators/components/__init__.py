@@ -129,6 +129,7 @@ if _TYPE_CHECKING:
     from combinators.integrations.aws.kendra import KendraInvalidRequest as KendraInvalidRequest
     from combinators.integrations.aws.kendra import KendraResourceNotFound as KendraResourceNotFound
     from combinators.integrations.aws.kendra import KendraThrottled as KendraThrottled
+    from combinators.integrations.aws.kendra import KendraUnavailable as KendraUnavailable
     from combinators.integrations.openai.chat import ChatOpenAI as ChatOpenAI
     from combinators.integrations.openai.embeddings import OpenAIEmbeddings as OpenAIEmbeddings
     from combinators.integrations.openai.structured import StructuredOutputError as StructuredOutputError
@@ -142,6 +143,7 @@ _INTEGRATIONS: dict[str, str] = {
     "KendraInvalidRequest": "combinators.integrations.aws.kendra",
     "KendraResourceNotFound": "combinators.integrations.aws.kendra",
     "KendraThrottled": "combinators.integrations.aws.kendra",
+    "KendraUnavailable": "combinators.integrations.aws.kendra",
     "ChatOpenAI": "combinators.integrations.openai.chat",
     "OpenAIEmbeddings": "combinators.integrations.openai.embeddings",
     "StructuredOutputError": "combinators.integrations.openai.structured",
@@ -229,6 +231,7 @@ __all__ = [
     "KendraInvalidRequest",
     "KendraResourceNotFound",
     "KendraThrottled",
+    "KendraUnavailable",
     "LanguageModelInput",
     "MessageLikeRepresentation",
     "MalformedDataError",

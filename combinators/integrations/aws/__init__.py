@@ -7,6 +7,7 @@ from combinators.integrations.aws.kendra import KendraError as KendraError
 from combinators.integrations.aws.kendra import KendraInvalidRequest as KendraInvalidRequest
 from combinators.integrations.aws.kendra import KendraResourceNotFound as KendraResourceNotFound
 from combinators.integrations.aws.kendra import KendraThrottled as KendraThrottled
+from combinators.integrations.aws.kendra import KendraUnavailable as KendraUnavailable
 
 __all__ = [
     "AmazonKendraRetriever",
@@ -16,4 +17,5 @@ __all__ = [
     "KendraInvalidRequest",
     "KendraResourceNotFound",
     "KendraThrottled",
+    "KendraUnavailable",
 ]

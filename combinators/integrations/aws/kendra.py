@@ -16,7 +16,9 @@ Where we differ from the peer, on purpose:
   8601 string in UTC, so metadata stays JSON-ready for events, logs and SSE.
 - A Retrieve response without ``ResultItems`` also falls back to Query.
 - Service and connection failures are typed (`KendraThrottled`, `KendraAccessDenied`,
-  ...), so ``with_retry(retry_if_exception_type=(KendraThrottled,))`` targets throttling.
+  ...: the service-error family's Kendra branch, in ``kendra_errors``), so
+  ``with_retry(retry_if_exception_type=(KendraThrottled,))`` targets throttling; their
+  messages never include AWS's own text (which can hold account ids and ARNs).
 
 `AmazonKendraRetriever` runs the flow as a runnable. boto3 is the optional extra
 ``aws``; it is imported only when a client is built.
@@ -40,6 +42,14 @@ import attrs
 from combinators.authoring import sensitive
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.secrets import SET_BY_LOADS, MissingSecretError
+from combinators.integrations.aws.kendra_errors import KendraAccessDenied as KendraAccessDenied
+from combinators.integrations.aws.kendra_errors import KendraConnectionError as KendraConnectionError
+from combinators.integrations.aws.kendra_errors import KendraError as KendraError
+from combinators.integrations.aws.kendra_errors import KendraInvalidRequest as KendraInvalidRequest
+from combinators.integrations.aws.kendra_errors import KendraResourceNotFound as KendraResourceNotFound
+from combinators.integrations.aws.kendra_errors import KendraThrottled as KendraThrottled
+from combinators.integrations.aws.kendra_errors import KendraUnavailable as KendraUnavailable
+from combinators.integrations.aws.kendra_errors import kendra_error
 from effects.authoring import is_a
 from effects.hooks import install_line
 
@@ -68,6 +78,7 @@ __all__ = [
     "KendraResourceNotFound",
     "KendraSearchClient",
     "KendraThrottled",
+    "KendraUnavailable",
     "check_kendra_settings",
     "clean_result",
     "document_attribute_value",
@@ -96,84 +107,6 @@ class KendraSearchClient(Protocol):
     def query(self, **kwargs: Unpack[QueryRequestTypeDef]) -> QueryResultTypeDef:
         """Answers and document excerpts for a query."""
         ...
-
-
-# --- errors ---------------------------------------------------------------------------
-
-
-class KendraError(Exception):
-    """A Kendra call failed: which `operation`, AWS's error `code`, and its `message`.
-
-    >>> str(KendraThrottled("Retrieve", "ThrottlingException", "Rate exceeded"))
-    'Kendra Retrieve failed with ThrottlingException: Rate exceeded'
-    """
-
-    def __init__(self, operation: str, code: str, message: str) -> None:
-        # All three in args, so the error pickles back whole (batches run on workers).
-        super().__init__(operation, code, message)
-        self.operation = operation
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"Kendra {self.operation} failed with {self.code}: {self.message}"
-
-
-class KendraThrottled(KendraError):
-    """Kendra refused the call for now (ThrottlingException); retrying later may work."""
-
-
-class KendraAccessDenied(KendraError):
-    """The credentials may not call this operation on this index (AccessDeniedException)."""
-
-
-class KendraInvalidRequest(KendraError, ValueError):
-    """Kendra (ValidationException) or botocore (ParamValidationError) rejected the request.
-
-    >>> issubclass(KendraInvalidRequest, ValueError)
-    True
-    """
-
-
-class KendraResourceNotFound(KendraError, LookupError):
-    """The index does not exist in this account and region (ResourceNotFoundException).
-
-    >>> issubclass(KendraResourceNotFound, LookupError)
-    True
-    """
-
-
-class KendraConnectionError(KendraError):
-    """The Kendra endpoint could not be reached or did not answer in time.
-
-    >>> issubclass(KendraConnectionError, KendraError)
-    True
-    """
-
-
-_ERRORS_BY_CODE: dict[str, type[KendraError]] = {
-    "ThrottlingException": KendraThrottled,
-    "AccessDeniedException": KendraAccessDenied,
-    "ValidationException": KendraInvalidRequest,
-    "ResourceNotFoundException": KendraResourceNotFound,
-}
-
-
-def _typed_error(operation: str, error: Exception) -> KendraError | None:
-    """The `KendraError` for a botocore failure, or None for anything else."""
-    try:
-        from botocore import exceptions
-    except ImportError:  # a fake client without boto3 installed raises its own errors
-        return None
-    if isinstance(error, exceptions.ClientError):
-        details = error.response.get("Error", {})
-        code = details.get("Code", "Unknown")
-        return _ERRORS_BY_CODE.get(code, KendraError)(operation, code, details.get("Message", str(error)))
-    if isinstance(error, exceptions.ParamValidationError):
-        return KendraInvalidRequest(operation, "ParamValidationError", str(error))
-    if isinstance(error, exceptions.ConnectionError | exceptions.HTTPClientError):  # unreachable, timeouts
-        return KendraConnectionError(operation, type(error).__name__, str(error))
-    return None
 
 
 # --- settings and the client -----------------------------------------------------------
@@ -353,14 +286,14 @@ def search_kendra(
     try:
         retrieved = client.retrieve(**retrieve_request(index_id, query, top_k, attribute_filter))
     except Exception as error:
-        raise (_typed_error("Retrieve", error) or error) from error
+        raise (kendra_error("Retrieve", error) or error) from error
     passages = retrieved.get("ResultItems") or []
     if passages:
         return [retrieve_result_to_document(item) for item in passages[:top_k]]
     try:
         queried = client.query(**query_request(index_id, query, top_k, attribute_filter))
     except Exception as error:
-        raise (_typed_error("Query", error) or error) from error
+        raise (kendra_error("Query", error) or error) from error
     return [query_result_to_document(item) for item in (queried.get("ResultItems") or [])[:top_k]]
 
 
