@@ -2,13 +2,15 @@
 
 The server turns an exception into an ``ErrorInfo`` (status, type, message, whether
 trying again may work) with the ``error_map`` it was given, falling back on
-``default_error_info``: input errors (and a ``configurable`` the chain cannot take) 422, rate limits 429 and other transient model
-errors 503 (both with ``Retry-After``), timeouts 504, anything else 500 with its message
-scrubbed. ``/invoke`` and ``/batch`` answer it as a JSON body; a stream sends it as its
-last frame (``event: error``).
+``default_error_info``: a failure of a service the chain called (the service-error family:
+models, remote runnables, Kendra) 429, 503, 504 or 502; input errors (and a
+``configurable`` the chain cannot take) 422; timeouts 504; anything else 500. The message
+is always built by the library from safe fields (never an exception's own text, an
+upstream body, a URL or a key); the rest goes to the server's log. ``/invoke`` and
+``/batch`` answer it as a JSON body; a stream sends it as its last frame (``event: error``).
 
->>> default_error_info(TimeoutError("slow"))
-ErrorInfo(status_code=504, type='Timeout', message='slow', retryable=True, retry_after=None, detail=())
+>>> default_error_info(TimeoutError("model at http://10.0.0.7 took 2s"))
+ErrorInfo(status_code=504, type='Timeout', message='the run took longer than its time limit', retryable=True, retry_after=None, detail=())
 >>> default_error_info(KeyError("secret-key")).message
 'Internal Server Error'
 """
@@ -22,7 +24,7 @@ from typing import Final, TypeAlias, cast, final
 import attrs
 
 from combinators import ConfigurableError
-from combinators.components import ModelRateLimitError, TransientModelError
+from combinators.service_errors import ServiceError, ServiceRateLimited, ServiceTimeout, TransientServiceError
 from effects import InputError, InputValueError
 from effects.projections import JsonValue
 from effects.authoring import is_dict
@@ -107,24 +109,49 @@ INTERNAL_ERROR: Final = ErrorInfo(500, "InternalServerError", "Internal Server E
 DEFAULT_RETRY_AFTER: Final = 1.0
 
 
-def default_error_info(error: BaseException) -> ErrorInfo:
-    """The default answer to an exception raised by a served chain.
+INPUT_MESSAGE: Final = "the chain cannot take this input"
+TIMEOUT_MESSAGE: Final = "the run took longer than its time limit"
 
+
+def service_error_info(error: ServiceError) -> ErrorInfo:
+    """How a served chain answers a failure of a service it called (a model provider, a
+    remote runnable, a search service): the family's type and safe message, never what the
+    service said. A rate limit is 429 (its ``Retry-After`` when the service gave one), a
+    timeout 504, another transient failure 503, anything else 502 (the service refused the
+    server's request: not the client's doing).
+
+    >>> from combinators.components import ModelNotFoundError
+    >>> service_error_info(ModelNotFoundError("no model sk-123 at 10.0.0.7", status=404, service="openai"))
+    ErrorInfo(status_code=502, type='ModelNotFoundError', message='openai has no such model (404)', retryable=False, retry_after=None, detail=())
+    """
+    kind = error.public_type
+    if isinstance(error, ServiceRateLimited):
+        return ErrorInfo(429, kind, str(error), True, error.retry_after or DEFAULT_RETRY_AFTER)
+    if isinstance(error, ServiceTimeout):
+        return ErrorInfo(504, kind, str(error), True)
+    if isinstance(error, TransientServiceError):
+        return ErrorInfo(503, kind, str(error), True, error.retry_after or DEFAULT_RETRY_AFTER)
+    return ErrorInfo(502, kind, str(error))
+
+
+def default_error_info(error: BaseException) -> ErrorInfo:
+    """The default answer to an exception raised by a served chain: built by the library
+    from safe fields only. Service errors as ``service_error_info`` says; input errors (and
+    a ``configurable`` the chain cannot take) 422, timeouts 504, each with a fixed message
+    (their own text can hold values from inside the chain); anything else 500.
+
+    >>> from combinators.components import ModelRateLimitError
     >>> default_error_info(ModelRateLimitError("slow down", status=429)).status_code
     429
+    >>> default_error_info(ValueError("x")).message
+    'Internal Server Error'
     """
-    from combinators.integrations.serving.remote_errors import RemoteRunnableError
-
-    if isinstance(error, RemoteRunnableError):
-        return error.info  # a remote chain's answer passes through as it was given
+    if isinstance(error, ServiceError):
+        return service_error_info(error)
     if isinstance(error, InputError | InputValueError | ConfigurableError):
-        return ErrorInfo(422, type(error).__name__, str(error))
-    if isinstance(error, ModelRateLimitError):
-        return ErrorInfo(429, type(error).__name__, str(error), True, DEFAULT_RETRY_AFTER)
-    if isinstance(error, TransientModelError):
-        return ErrorInfo(503, type(error).__name__, str(error), True, DEFAULT_RETRY_AFTER)
+        return ErrorInfo(422, type(error).__name__, INPUT_MESSAGE)
     if isinstance(error, TimeoutError):
-        return ErrorInfo(504, "Timeout", str(error) or "the run took too long", True)
+        return ErrorInfo(504, "Timeout", TIMEOUT_MESSAGE, True)
     return INTERNAL_ERROR
 
 
@@ -145,7 +172,15 @@ def error_info(error: BaseException, error_map: ErrorMap | None, *, logged: bool
         info = default_error_info(error)
     if logged and info.status_code >= 500 and info.status_code not in (503, 504):
         log.error("a served run failed", exc_info=error)
+    elif logged and isinstance(error, ServiceError):
+        # A rate limit or an outage upstream: one line for the log, with what the service said.
+        log.warning("a served run failed: %s %s", type(error).__name__, _log_text(error))
     return info
+
+
+def _log_text(error: BaseException) -> str:
+    text = "; ".join([str(error), *getattr(error, "__notes__", ())])
+    return text if len(text) <= 1000 else text[:1000] + "..."
 
 
 @final

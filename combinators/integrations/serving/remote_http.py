@@ -21,6 +21,7 @@ import attrs
 import httpx
 
 from combinators.integrations.serving.errors import ErrorInfo
+from combinators.service_errors import parse_retry_after
 from combinators.integrations.serving.remote_errors import (
     RemoteConnectionError,
     RemoteRunnableError,
@@ -104,16 +105,19 @@ def _failure(response: httpx.Response, body: bytes, url: str) -> RemoteRunnableE
     info = ErrorInfo.from_json(shown, response.status_code)
     if info.status_code != response.status_code:
         info = attrs.evolve(info, status_code=response.status_code)
-    retry_after = response.headers.get("retry-after")
-    if info.retry_after is None and retry_after is not None and retry_after.isdigit():
-        info = attrs.evolve(info, retry_after=float(retry_after))
+    retry_after = parse_retry_after(response.headers.get("retry-after"))
+    if info.retry_after is None and retry_after is not None:
+        info = attrs.evolve(info, retry_after=retry_after)
     return remote_error(info, url)
 
 
 def _transport(error: httpx.TransportError, url: str) -> RemoteRunnableError:
+    # No answer came: the message says so (no status); what httpx said stays in the detail.
     if isinstance(error, httpx.TimeoutException):
-        return RemoteTimeout(ErrorInfo(504, "ClientTimeout", str(error) or type(error).__name__, True), url)
-    return RemoteConnectionError(ErrorInfo(503, "ConnectionError", str(error) or type(error).__name__, True), url)
+        return RemoteTimeout(ErrorInfo(504, "ClientTimeout", str(error) or type(error).__name__, True), url, answered=False)
+    return RemoteConnectionError(
+        ErrorInfo(503, "ConnectionError", str(error) or type(error).__name__, True), url, answered=False
+    )
 
 
 def post_json(connections: Connections, url: str, body: object) -> object:
@@ -179,7 +183,12 @@ def _frames(chunks: Iterator[bytes], url: str) -> Iterator[tuple[str, object]]:
 
 
 def _broken(url: str) -> RemoteRunnableError:
-    return RemoteConnectionError(ErrorInfo(503, "StreamBroken", "the stream ended before its end frame", True), url)
+    return RemoteConnectionError(
+        ErrorInfo(503, "StreamBroken", "the stream ended before its end frame", True),
+        url,
+        answered=False,
+        hint="the stream ended before its end frame",
+    )
 
 
 @asynccontextmanager

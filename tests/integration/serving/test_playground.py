@@ -145,7 +145,7 @@ def test_a_failing_chain_shows_its_error_with_its_type(browser: Any, server: Liv
     page.wait_for_selector("#error:not([hidden])", timeout=20000)
     assert page.text_content("#error-type") == "ModelRateLimitError"
     assert page.text_content("#error-status") == "(429)"
-    assert page.text_content("#error-message") == "slow down"
+    assert page.text_content("#error-message") == "the model server rate-limited the request (429)"
     assert page.text_content("#status") == "failed"
     assert page.text_content("#output") == "partial "
     assert page.eval_on_selector_all("#tree .run.failed", "els => els.length") == 1

@@ -22,6 +22,7 @@ from combinators.integrations.serving import (
     RemoteRunnableError,
     RemoteInputError,
     RemoteRateLimited,
+    RemoteUnavailable,
     RemoteRunnable,
     serve,
 )
@@ -197,8 +198,9 @@ def test_sync_stream_close_cancels_the_server_run(server: LiveServer) -> None:
 def test_errors_come_back_typed(server: LiveServer) -> None:
     with pytest.raises(RemoteRunnableError) as caught:
         remote(server, "/secret").invoke("x")
-    assert type(caught.value) is RemoteRunnableError and caught.value.status_code == 500
-    assert "the-secret-key" not in str(caught.value)
+    assert type(caught.value) is RemoteUnavailable and caught.value.status_code == 500
+    assert str(caught.value) == "the remote runnable answered 500 InternalServerError"
+    assert "the-secret-key" not in str(caught.value) and server.url not in str(caught.value)
     with pytest.raises(RemoteInputError) as bad:
         remote(server, "/shout").invoke(5)
     assert bad.value.status_code == 422 and isinstance(bad.value, ValueError)

@@ -173,4 +173,5 @@ def test_config_schema_shows_the_configurable_ids() -> None:
         assert picked.json()["output"] == -6
         unknown = client.post("/op/invoke", json={"input": -3, "config": {"configurable": {"op": "nope"}}})
         assert unknown.status_code == 422, unknown.text
-        assert unknown.json()["type"] == "ConfigurableError" and "takes one of" in unknown.json()["message"]
+        # The library's message, not the error's own text (which can echo values).
+        assert unknown.json()["type"] == "ConfigurableError" and "nope" not in unknown.text
