@@ -49,7 +49,7 @@ from combinators.integrations.serving.streaming import (
     metadata_frame,
     send_event_stream,
 )
-from combinators.integrations.serving.wire import from_wire, to_wire
+from combinators.integrations.serving.wire import RefusedWireValue, from_request, to_wire
 from effects import RunConfig
 from effects.projections import JsonValue
 
@@ -74,7 +74,16 @@ def _input(served: Served, value: object, loc: tuple[str | int, ...]) -> object:
     problems = served.input_check.problems(value, loc)
     if problems:
         raise invalid(f"the input does not fit {served.path}'s input schema", *problems)
-    return from_wire(value, served.types)
+    return _read_wire(served, value, loc)
+
+
+def _read_wire(served: Served, value: object, loc: tuple[str | int, ...]) -> object:
+    try:
+        return from_request(value, served.types)
+    except RefusedWireValue as refused:
+        where = [*loc, *refused.where]
+        detail = problem(tuple(where), refused.reason, "wire")
+        raise Rejected(ErrorInfo(400, "RefusedInput", refused.reason, detail=(detail,))) from None
 
 
 @final
@@ -158,7 +167,8 @@ def read_batch(served: Served, body: Mapping[str, object], principal: object, re
         kept = [served.policy.read(c, ("body", "config", i)) for i, c in enumerate(configs)]
     else:
         kept = [served.policy.read(sent, ("body", "config"))] * len(items)
-    return Call([from_wire(item, served.types) for item in items], kept, body, principal, request)
+    inputs = [_read_wire(served, item, ("body", "inputs", i)) for i, item in enumerate(items)]
+    return Call(inputs, kept, body, principal, request)
 
 
 Handler = Callable[[Served, Call, Receive, Send], Awaitable[None]]

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, cast
 
-from combinators.components import PROMPT_VALUE_TYPES, Document
+from combinators.components import PROMPT_VALUE_TYPES, DisallowedTypeError, Document, MalformedDataError
 from combinators.components.serialization import MARKER, from_data, to_data, type_id
 from effects.projections import JsonValue, compact_json, to_jsonable
 from effects.authoring import is_dict, is_list
@@ -125,3 +125,54 @@ def wire_types(extra: Iterable[type] = ()) -> WireTypes:
     """
     extra = tuple(extra)
     return DEFAULT_WIRE_TYPES if not extra else WireTypes((*WIRE_TYPES, *extra))
+
+
+class RefusedWireValue(ValueError):
+    """A request's value the server will not read: a serialized secret, or a malformed
+    envelope. ``where`` is the path inside the value (keys and indexes, at most 8 shown).
+
+    >>> RefusedWireValue("a serialized secret", ("a", 0)).where
+    ('a', 0)
+    """
+
+    def __init__(self, reason: str, where: tuple[str | int, ...] = ()) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.where = where
+
+
+def _secret_path(data: object) -> tuple[str | int, ...] | None:
+    """Where the first serialized secret sits in ``data``, in any wire form a server could
+    read (this library's envelope, LangChain's ``{"lc": 1, "type": "secret"}``)."""
+    stack: list[tuple[object, tuple[str | int, ...]]] = [(data, ())]
+    while stack:  # a loop, not recursion: the data may nest deeply
+        value, path = stack.pop()
+        if is_dict(value):
+            if value.get("type") == "secret" and (MARKER in value or value.get("lc") == 1):
+                return path
+            stack.extend((item, (*path, str(key))[:8]) for key, item in value.items())
+        elif is_list(value):
+            stack.extend((item, (*path, index)[:8]) for index, item in enumerate(value))
+    return None
+
+
+def from_request(data: object, types: WireTypes = DEFAULT_WIRE_TYPES) -> object:
+    """``from_wire`` for what a client sent: a serialized secret anywhere in it, or an
+    envelope that cannot be read, is refused (``RefusedWireValue``; the server answers 400).
+
+    A request never carries a ``Secret``: a server reads its secrets from its own settings.
+
+    >>> from_request({"key": {"__combinators__": 1, "type": "secret", "name": "OPENAI_API_KEY"}})
+    Traceback (most recent call last):
+    ...
+    combinators.integrations.serving.wire.RefusedWireValue: a request may not carry a serialized secret
+    """
+    if data is None or type(data) is str or type(data) is int or type(data) is bool:
+        return data
+    where = _secret_path(data)
+    if where is not None:
+        raise RefusedWireValue("a request may not carry a serialized secret", where)
+    try:
+        return from_wire(data, types)
+    except (MalformedDataError, DisallowedTypeError):
+        raise RefusedWireValue("a serialized value in the request cannot be read") from None
