@@ -26,7 +26,7 @@ domain's class for a status. Every error pickles with its fields.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Final, TypeVar, cast
+from typing import Any, ClassVar, Final, TypeVar
 
 from effects.errors import CombinatorsError
 
@@ -211,7 +211,7 @@ class ServiceError(CombinatorsError):
         """
         for wanted in family.__mro__:
             if issubclass(wanted, cls):
-                return cast("type[E]", wanted)  # cls is a family class above ``wanted``
+                return wanted  # cls is a family class above ``wanted``
             for candidate in _subclasses(cls):
                 if wanted in candidate.__bases__ and not candidate.sdk_twin:
                     return candidate

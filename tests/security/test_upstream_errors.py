@@ -90,9 +90,7 @@ def test_invoke_and_batch_answers_carry_status_and_type_only(
     # The details are not lost: they go to the server's log.
     assert LEAKED_KEY in caplog.text or status != 429
 
-    batch = httpx.post(
-        f"{served.url}/chat/batch", json={"inputs": ["a", "b"], "return_exceptions": True}, timeout=10
-    )
+    batch = httpx.post(f"{served.url}/chat/batch", json={"inputs": ["a", "b"], "return_exceptions": True}, timeout=10)
     assert [e["type"] for e in batch.json()["errors"]] == [kind, kind]
     _assert_clean(batch.text, upstream)
 

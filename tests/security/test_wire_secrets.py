@@ -24,7 +24,12 @@ SECRET_INPUTS: dict[str, object] = {
     "envelope": OURS,
     "nested in a dict": {"question": "q", "key": OURS},
     "nested in a list": ["a", ["b", OURS]],
-    "in a constructor's kwargs": {"__combinators__": 1, "type": "constructor", "id": MESSAGE, "kwargs": {"content": OURS}},
+    "in a constructor's kwargs": {
+        "__combinators__": 1,
+        "type": "constructor",
+        "id": MESSAGE,
+        "kwargs": {"content": OURS},
+    },
     "malformed secret marker": {"__combinators__": 1, "type": "secret", "name": 5},
     "langchain form": {"lc": 1, "type": "secret", "id": ["OPENAI_API_KEY"]},
     "langchain form nested": {"messages": [LANGCHAINS]},
@@ -60,7 +65,9 @@ def test_a_serialized_secret_in_a_request_is_a_400(server: LiveServer, form: str
 def test_a_malformed_envelope_is_a_400_too(server: LiveServer) -> None:
     bad = {"__combinators__": 1, "type": "constructor", "id": MESSAGE, "kwargs": {"content": 5}}
     response = httpx.post(f"{server.url}/seen/invoke", json={"input": bad}, timeout=10)
-    assert response.status_code == 400 and response.json()["message"] == "a serialized value in the request cannot be read"
+    assert (
+        response.status_code == 400 and response.json()["message"] == "a serialized value in the request cannot be read"
+    )
 
 
 def test_allowed_values_still_travel(server: LiveServer) -> None:

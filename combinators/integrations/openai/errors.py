@@ -95,7 +95,7 @@ def translate_error(
         import openai
     except ImportError:  # without the extra, nothing here came from the client
         return None
-    from combinators.integrations.openai.sdk_errors import sdk_twin
+    from combinators.integrations.openai.sdk_errors import sdk_error
 
     context: dict[str, Any] = {"model": model, "base_url": base_url, "service": _SERVICE}
     raised = type(error)
@@ -108,7 +108,9 @@ def translate_error(
             extra = hint
         elif issubclass(cls, ModelNotFoundError):
             extra = _NOT_FOUND_HINT
-        return sdk_twin(cls, raised)(
+        return sdk_error(
+            cls,
+            raised,
             _server_message(body, str(error)),
             status=status,
             code=_code(body),
@@ -121,19 +123,19 @@ def translate_error(
             **context,
         )
     if isinstance(error, openai.APITimeoutError):
-        return sdk_twin(ModelTimeoutError, raised)(str(error), request=error.request, **context)
+        return sdk_error(ModelTimeoutError, raised, str(error), request=error.request, **context)
     if isinstance(error, openai.APIConnectionError):
         cause = error.__cause__ or error.__context__
         detail = f"{error}: {cause}" if cause is not None and str(cause) else str(error)
         cls = ModelStreamError if streaming else ModelConnectionError
-        return sdk_twin(cls, raised)(detail, request=error.request, **context)
+        return sdk_error(cls, raised, detail, request=error.request, **context)
     if isinstance(error, openai.APIResponseValidationError):
-        return sdk_twin(ModelResponseError, raised)(str(error), body=error.body, **context)
+        return sdk_error(ModelResponseError, raised, str(error), body=error.body, **context)
     if isinstance(error, openai.APIError):
         # An error event inside a stream (no HTTP status).
         body = error.body
         text = _server_message(body, str(error))
-        return sdk_twin(ModelStreamError, raised)(text, code=_code(body), body=body, **context)
+        return sdk_error(ModelStreamError, raised, text, code=_code(body), body=body, **context)
     if isinstance(error, _transport_errors()):
         cls = ModelStreamError if streaming else ModelConnectionError
         return cls(f"{type(error).__name__}: {error}", **context)

@@ -53,6 +53,7 @@ __all__ = [
     "OpenAIStreamError",
     "OpenAITimeoutError",
     "OpenAIUnprocessableEntityError",
+    "sdk_error",
     "sdk_twin",
 ]
 
@@ -85,7 +86,9 @@ class OpenAIModelError(ModelAPIError):
         self.message = str(self)
         self.response = response
         self.request = request if request is not None or response is None else response.request
-        self.status_code = self.status
+        if self.status is not None:  # the SDK's connection errors have no status_code either
+            # Through __dict__: each SDK class types it as the Literal of its own status.
+            self.__dict__["status_code"] = self.status
         self.param = _body_text(self.body, "param")
         self.type = _body_text(self.body, "type")
 
@@ -300,3 +303,26 @@ def sdk_twin(ours: type[ModelAPIError], raised: type[BaseException]) -> type[Mod
         if found is not None:
             return found
     return ours
+
+
+def sdk_error(
+    ours: type[ModelAPIError],
+    raised: type[BaseException],
+    message: str,
+    *,
+    response: Any = None,
+    request: Any = None,
+    **fields: Any,
+) -> ModelAPIError:
+    """An error of class ``ours`` that is also the ``openai`` class of ``raised`` when there
+    is such a twin (the SDK's ``response`` and ``request`` kept on it), else plain ``ours``.
+
+    >>> type(sdk_error(ModelTimeoutError, openai.APIStatusError, "late", status=408)).__name__
+    'ModelTimeoutError'
+    >>> type(sdk_error(ModelRateLimitError, openai.RateLimitError, "slow", status=429)).__name__
+    'OpenAIRateLimitError'
+    """
+    twin = sdk_twin(ours, raised)
+    if issubclass(twin, OpenAIModelError):
+        return twin(message, response=response, request=request, **fields)
+    return twin(message, **fields)

@@ -114,7 +114,9 @@ def _failure(response: httpx.Response, body: bytes, url: str) -> RemoteRunnableE
 def _transport(error: httpx.TransportError, url: str) -> RemoteRunnableError:
     # No answer came: the message says so (no status); what httpx said stays in the detail.
     if isinstance(error, httpx.TimeoutException):
-        return RemoteTimeout(ErrorInfo(504, "ClientTimeout", str(error) or type(error).__name__, True), url, answered=False)
+        return RemoteTimeout(
+            ErrorInfo(504, "ClientTimeout", str(error) or type(error).__name__, True), url, answered=False
+        )
     return RemoteConnectionError(
         ErrorInfo(503, "ConnectionError", str(error) or type(error).__name__, True), url, answered=False
     )

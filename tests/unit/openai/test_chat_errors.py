@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import socket
+from typing import Any
 
 import cloudpickle  # type: ignore[import-untyped]
 import openai
@@ -229,3 +230,51 @@ def test_errors_pickle_with_their_fields(dumps: object) -> None:
     timeout = pickle.loads(pickle.dumps(ModelTimeoutError("slow", model="m")))
     assert isinstance(timeout, ModelTimeoutError) and isinstance(timeout, TimeoutError)
     assert timeout.model == "m"
+
+
+@pytest.mark.parametrize("dumps", [pickle.dumps, cloudpickle.dumps])
+@pytest.mark.parametrize(
+    ("status", "sdk", "ours"),
+    [
+        (404, openai.NotFoundError, ModelNotFoundError),
+        (429, openai.RateLimitError, ModelRateLimitError),
+        (500, openai.InternalServerError, ModelServerError),
+        (401, openai.AuthenticationError, ModelAuthenticationError),
+    ],
+)
+def test_sdk_twins_are_caught_by_sdk_except_clauses_and_pickle(
+    server: FakeOpenAIServer, model: ChatOpenAI, dumps: Any, status: int, sdk: type[Exception], ours: type[Exception]
+) -> None:
+    server.script(JsonReply(error_body("nope", code="c"), status=status, headers={"retry-after": "3"}))
+    try:
+        model.invoke("hi")
+    except sdk as caught:  # an `except` clause written for the openai package keeps working
+        error = caught
+    assert isinstance(error, ours) and isinstance(error, ModelAPIError)
+    assert error.status_code == status and error.body == {
+        "message": "nope",
+        "type": "invalid_request_error",
+        "param": None,
+        "code": "c",
+    }
+    copy = pickle.loads(dumps(error))
+    assert type(copy) is type(error) and isinstance(copy, sdk) and isinstance(copy, ours)
+    assert (str(copy), copy.status, copy.status_code, copy.detail, copy.model, copy.retry_after) == (
+        str(error),
+        status,
+        status,
+        "nope",
+        "fake-model",
+        3.0,
+    )
+    assert copy.response is None  # the HTTP response does not travel
+
+
+def test_timeouts_and_unreachable_servers_are_the_sdks_classes_too(server: FakeOpenAIServer) -> None:
+    slow = ChatOpenAI(model="fake-model", base_url=server.url, api_key=KEY, max_retries=0, timeout=0.2)
+    server.script(JsonReply(completion("late"), delay=1.0))
+    with pytest.raises(openai.APITimeoutError) as caught:
+        slow.invoke("hi")
+    assert isinstance(caught.value, ModelTimeoutError)
+    copy = pickle.loads(cloudpickle.dumps(caught.value))
+    assert isinstance(copy, openai.APITimeoutError) and isinstance(copy, ModelTimeoutError)

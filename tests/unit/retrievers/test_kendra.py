@@ -384,7 +384,9 @@ def test_error_families_match_builtins() -> None:
     assert issubclass(KendraInvalidRequest, ValueError)
     assert issubclass(KendraResourceNotFound, LookupError)
     assert issubclass(KendraAccessDenied, PermissionError) and issubclass(KendraConnectionError, ConnectionError)
-    assert issubclass(KendraThrottled, TransientServiceError) and not issubclass(KendraAccessDenied, TransientServiceError)
+    assert issubclass(KendraThrottled, TransientServiceError) and not issubclass(
+        KendraAccessDenied, TransientServiceError
+    )
     assert all(
         issubclass(cls, KendraError)
         for cls in (
