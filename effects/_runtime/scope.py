@@ -36,10 +36,6 @@ from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.run_ids import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.observers import AwaitingObserver, Observer
-
-# The public protocol, under its old name here for combinators/runnable until the "surface"
-# rewrite imports it from effects.authoring.
-from effects.scope import Scope as Scope
 from effects.step import Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run
@@ -464,5 +460,7 @@ class RunScope:
 PLAIN_SCOPE: Final = RunScope(EMPTY_CONFIG, (), None, (), None)
 
 if TYPE_CHECKING:
+    from effects.scope import Scope
+
     # The private class is the public protocol, structurally: both checkers verify it here.
     _IS_A_SCOPE: Scope = PLAIN_SCOPE
