@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("openai")
 pytest.importorskip("uvicorn")
@@ -130,3 +132,44 @@ def test_a_remote_runnable_re_raises_from_safe_fields(
         shown = f"{error!s} {error!r} {error.args}"
         _assert_clean(shown, upstream)
         assert served.url not in shown  # the remote's own address stays off the message too
+
+
+def _failures() -> list[type[BaseException]]:
+    from combinators import ConfigurableError, InputError, InputValueError, StepTimeout
+    from combinators.components.models import errors as model_errors
+    from combinators import service_errors
+    from combinators.integrations.aws import kendra_errors
+    from combinators.integrations.serving import remote_errors
+
+    found: list[type[BaseException]] = [ConfigurableError, InputError, InputValueError, StepTimeout, TimeoutError]
+    found += [getattr(model_errors, name) for name in model_errors.__all__]
+    found += [getattr(remote_errors, name) for name in remote_errors.__all__ if name != "remote_error"]
+    found += [getattr(service_errors, name) for name in service_errors.__all__ if name[0].isupper()]
+    found += [getattr(kendra_errors, name) for name in kendra_errors.__all__ if name[0].isupper()]
+    return found
+
+
+TEXT = st.text(min_size=8, max_size=60).map(lambda t: f"<<{t}>>")
+
+
+@given(st.sampled_from(_failures()), TEXT, st.integers(min_value=400, max_value=599))
+def test_default_answers_never_carry_an_exceptions_text(cls: type[BaseException], text: str, status: int) -> None:
+    from combinators import ServiceError
+    from combinators.components.models.errors import ModelAPIError
+    from combinators.integrations.aws.kendra_errors import KendraError
+    from combinators.integrations.serving import default_error_info
+    from combinators.integrations.serving.errors import ErrorInfo
+    from combinators.integrations.serving.remote_errors import RemoteRunnableError
+
+    if issubclass(cls, RemoteRunnableError):
+        error: BaseException = cls(ErrorInfo(status, "T", text), f"http://{text}/x")
+    elif issubclass(cls, ModelAPIError):
+        error = cls(text, status=status, base_url=f"http://{text}/v1", model=text)
+    elif issubclass(cls, KendraError):
+        error = cls("Retrieve", "AccessDeniedException", text, status=status)
+    elif issubclass(cls, ServiceError):
+        error = cls(status=status, detail=text, url=f"http://{text}/")
+    else:
+        error = cls(text)
+    answer = json.dumps(default_error_info(error).to_json())
+    assert text not in answer and json.dumps(text)[1:-1] not in answer
