@@ -7,8 +7,9 @@ the URL it answers at.
 uvicorn's connection limits get safe defaults (``SERVER_DEFAULTS``): idle keep-alive
 connections close after 5 s, at most 256 connections (and tasks) at once (503 past
 them), a request line and headers of at most 16 KiB (the h11 protocol is used, so the
-limit applies). uvicorn has no timeout for reading a request's headers: run it behind a
-proxy that has one (docs/security.md, "Running behind a proxy").
+limit applies), and headers must arrive within 10 s (``--timeout-headers``: uvicorn has
+no such timeout, so the command line adds one; see ``header_timeout``). Behind a proxy,
+see docs/security.md ("Running behind a proxy").
 
 >>> parse_args(["examples.rag:chain", "--port", "0"]).path is None
 True
@@ -35,6 +36,7 @@ SERVER_DEFAULTS: Final = {
     "limit_concurrency": 256,
     "h11_max_incomplete_event_size": 16 * 1024,
     "forwarded_allow_ips": "127.0.0.1",
+    "timeout_headers": 10.0,
 }
 """The uvicorn settings the command line sets unless told otherwise."""
 
@@ -76,12 +78,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="bytes a request line and its headers may take (default: %(default)s)",
     )
     server.add_argument(
+        "--timeout-headers",
+        type=float,
+        default=SERVER_DEFAULTS["timeout_headers"],
+        help="seconds a request's line and headers may take to arrive (default: %(default)s)",
+    )
+    server.add_argument(
         "--forwarded-allow-ips",
         default=SERVER_DEFAULTS["forwarded_allow_ips"],
         help="comma-separated proxy addresses whose X-Forwarded-* headers are trusted (default: %(default)s)",
     )
     args = ap.parse_args(argv)
-    for name in ("timeout_keep_alive", "limit_concurrency", "h11_max_incomplete_event_size"):
+    for name in ("timeout_keep_alive", "limit_concurrency", "h11_max_incomplete_event_size", "timeout_headers"):
         if getattr(args, name) <= 0:
             ap.error(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     return args
@@ -92,17 +100,22 @@ def server_config(args: argparse.Namespace, app: Any) -> Any:
 
     >>> args = parse_args(["examples.rag:chain", "--limit-concurrency", "8"])
     >>> config = server_config(args, None)
-    >>> config.limit_concurrency, config.timeout_keep_alive, config.h11_max_incomplete_event_size, config.http
-    (8, 5.0, 16384, 'h11')
+    >>> config.limit_concurrency, config.timeout_keep_alive, config.h11_max_incomplete_event_size
+    (8, 5.0, 16384)
+    >>> config.http.header_timeout
+    10.0
     """
     import uvicorn
+
+    from combinators.integrations.serving.header_timeout import header_timeout_protocol
 
     return uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        http="h11",  # the header size limit is h11's (httptools, when installed, has its own)
+        # h11 (with a header timeout): the header size limit is h11's (httptools has its own)
+        http=header_timeout_protocol(args.timeout_headers),
         timeout_keep_alive=args.timeout_keep_alive,
         limit_concurrency=args.limit_concurrency,
         h11_max_incomplete_event_size=args.h11_max_incomplete_event_size,

@@ -20,6 +20,7 @@ import uvicorn
 from combinators import RunnableLambda
 from combinators.integrations.serving import serve
 from combinators.integrations.serving.cli import SERVER_DEFAULTS, parse_args, server_config
+from combinators.integrations.serving.header_timeout import HeaderTimeoutH11Protocol
 
 
 @contextmanager
@@ -66,6 +67,18 @@ def read_answer(connection: socket.socket) -> bytes:
     return data
 
 
+def read_response(connection: socket.socket) -> bytes:
+    """One whole response (headers and a ``content-length`` body)."""
+    data = read_answer(connection)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(
+        next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+    )
+    while len(body) < length:
+        body += connection.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
 def test_the_defaults_are_the_documented_ones() -> None:
     args = parse_args(["examples.rag:chain"])
     config = server_config(args, None)
@@ -74,7 +87,8 @@ def test_the_defaults_are_the_documented_ones() -> None:
         SERVER_DEFAULTS["limit_concurrency"],
         SERVER_DEFAULTS["h11_max_incomplete_event_size"],
     )
-    assert config.http == "h11" and config.forwarded_allow_ips == "127.0.0.1"
+    assert issubclass(config.http, HeaderTimeoutH11Protocol) and config.http.header_timeout == 10.0
+    assert config.forwarded_allow_ips == "127.0.0.1"
     assert (config.timeout_keep_alive, config.limit_concurrency) == (5.0, 256)
 
 
@@ -136,3 +150,42 @@ def test_connections_past_the_limit_get_503() -> None:
         with socket.create_connection(("127.0.0.1", port)) as later:
             later.sendall(request(port))
             assert read_answer(later).startswith(b"HTTP/1.1 200")
+
+
+def _closed_within(connection: socket.socket, seconds: float) -> bool:
+    """Whether the server closes the connection within ``seconds`` (reading what it sends)."""
+    connection.settimeout(seconds)
+    try:
+        while connection.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def test_headers_that_take_too_long_close_the_connection() -> None:
+    with cli_server("--timeout-headers", "0.5", "--timeout-keep-alive", "30") as (port, _):
+        with socket.create_connection(("127.0.0.1", port)) as silent:
+            assert _closed_within(silent, 10)  # connected, sent nothing
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.sendall(b"POST /echo/invoke HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the rest
+            assert _closed_within(slow, 10)
+        with socket.create_connection(("127.0.0.1", port)) as kept:
+            kept.sendall(request(port))
+            assert read_response(kept).startswith(b"HTTP/1.1 200")
+            kept.sendall(b"POST /echo/invoke HTTP/1.1\r\n")  # the next request on the same connection, stalled
+            assert _closed_within(kept, 10)
+
+
+def test_a_request_whose_headers_arrive_in_time_is_served() -> None:
+    with cli_server("--timeout-headers", "2") as (port, _), socket.create_connection(("127.0.0.1", port)) as client:
+        whole = request(port)
+        client.sendall(whole[:20])
+        time.sleep(0.3)
+        client.sendall(whole[20:])
+        assert read_response(client).startswith(b"HTTP/1.1 200")
+        time.sleep(2.5)  # past the header timeout, but the connection is idle: keep-alive's business
+        client.sendall(request(port))
+        assert read_answer(client).startswith(b"HTTP/1.1 200")
