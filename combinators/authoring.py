@@ -11,6 +11,7 @@ this module and ``effects.authoring`` (everything a step needs of the runtime: i
 {'type': 'array', 'items': {'type': 'integer'}}
 """
 
+from combinators._support.callables import is_library_code as is_library_code
 from combinators._support.declared import DeclaredFields as DeclaredFields
 from combinators._support.fields import init_fields as init_fields
 from combinators._support.reprs import changed_fields as changed_fields
@@ -28,6 +29,7 @@ __all__ = [
     "DeclaredFields",
     "changed_fields",
     "init_fields",
+    "is_library_code",
     "sensitive",
     "strict_validator",
     "type_schema",

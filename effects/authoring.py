@@ -11,8 +11,10 @@ stream transform that needs its whole input first streams what it makes of the t
 with ``run_on_total``/``arun_on_total``. It guards the typed inputs it gets from untyped
 callers with ``checked``/``is_a``/``is_list_of`` (and reads data of unknown shape with
 ``is_mapping``/``is_list_or_tuple``); ``run_indexed`` runs sync work items at once on the
-shared pool (the caller's thread takes part), ``gather_structured`` awaits coroutines
-under a task group (the first failure cancels the others and is raised itself), and
+shared pool (the caller's thread takes part), ``in_worker``/``stream_in_worker`` run a
+user's sync function or iterator on a worker thread under async (never holding the event
+loop), ``gather_structured`` awaits coroutines under a task group (the first failure
+cancels the others and is raised itself), and
 ``each_on_executor``/``aeach_on_executor`` run a child on every item of a list on an
 ``Executor``. A run named before it starts (a served chain's root) takes its id from
 ``new_run_id``. Everything else in the runtime is private (``effects._runtime``).
@@ -42,6 +44,8 @@ from effects._runtime.total import add_up as add_up
 from effects._runtime.total import added_up as added_up
 from effects._runtime.total import arun_on_total as arun_on_total
 from effects._runtime.total import run_on_total as run_on_total
+from effects._runtime.sync_steps import in_worker as in_worker
+from effects._runtime.sync_steps import stream_in_worker as stream_in_worker
 from effects.guards import checked as checked
 from effects.guards import is_a as is_a
 from effects.guards import is_dict as is_dict
@@ -58,6 +62,7 @@ from effects.values import NOTHING as NOTHING
 __all__ = [
     "NOTHING", "Scope", "Step", "StepBinding", "aadd_up", "aadded_up", "aclose_all", "add_chunks", "add_up",
     "added_up", "adispatch_custom_event", "aeach_on_executor", "aiter_of", "arun_on_total", "checked", "closing",
-    "current_scope", "dispatch_custom_event", "each_on_executor", "gather_structured", "is_a", "is_dict", "is_list",
-    "is_list_of", "is_list_or_tuple", "is_mapping", "is_str_mapping", "new_run_id", "run_indexed", "run_on_total",
+    "current_scope", "dispatch_custom_event", "each_on_executor", "gather_structured", "in_worker", "is_a", "is_dict",
+    "is_list", "is_list_of", "is_list_or_tuple", "is_mapping", "is_str_mapping", "new_run_id", "run_indexed",
+    "run_on_total", "stream_in_worker",
 ]  # fmt: skip

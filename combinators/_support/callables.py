@@ -68,3 +68,18 @@ def is_generator(func: Callable[..., object]) -> bool:
     (True, False)
     """
     return kind_of(func) in (CallableKind.GENERATOR, CallableKind.ASYNC_GENERATOR)
+
+
+_LIBRARY_PACKAGES = ("combinators.", "effects.")
+
+
+def is_library_code(func: object) -> bool:
+    """Whether ``func`` is defined in this library (``combinators`` or ``effects``), not by a
+    user: under async, a component runs its own sync hooks inline (they are cheap and
+    never block) and a user's on a worker thread.
+
+    >>> is_library_code(kind_of), is_library_code(len)
+    (True, False)
+    """
+    module = getattr(func, "__module__", None)
+    return isinstance(module, str) and module.startswith(_LIBRARY_PACKAGES)

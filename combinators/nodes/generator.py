@@ -26,7 +26,7 @@ from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
-from effects.authoring import Scope
+from effects.authoring import Scope, closing, stream_in_worker
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -41,6 +41,10 @@ B = TypeVar("B")
 @attrs.frozen(init=False, repr=False)
 class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out, SyncIn]):  # type: ignore[misc, type-var]
     """A generator function over the input chunks (sync, async, or both).
+
+    Under an async call, a transform given only as a sync generator runs on one worker
+    thread of the library's pool for its whole life, handing its chunks over a bounded
+    queue: it never holds the event loop.
 
     >>> import asyncio
     >>> from collections.abc import AsyncIterator
@@ -116,7 +120,10 @@ class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, O
     async def _sync_over_async(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
-        # Only a sync transform: feed it the collected input chunks.
+        # Only a sync transform: feed it the collected input chunks, on a worker thread
+        # for its whole life (it must not hold the event loop), its chunks handed over.
         collected = [chunk async for chunk in inputs]
-        for chunk in self.step_stream(iter(collected), scope, kwargs):
-            yield chunk
+        made = stream_in_worker(scope, lambda: self.step_stream(iter(collected), scope, kwargs))
+        async with closing(made) as chunks:
+            async for chunk in chunks:
+                yield chunk

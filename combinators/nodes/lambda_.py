@@ -33,7 +33,17 @@ from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.config import RunConfig
 from effects.errors import InputError
-from effects.authoring import Scope, aadd_up, add_up, aiter_of, arun_on_total, closing, run_on_total
+from effects.authoring import (
+    Scope,
+    aadd_up,
+    add_up,
+    aiter_of,
+    arun_on_total,
+    closing,
+    in_worker,
+    run_on_total,
+    stream_in_worker,
+)
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -72,8 +82,12 @@ def _function_name(func: Callable[..., object]) -> str:
 class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out, SyncIn]):  # type: ignore[misc, type-var]
     """A function (sync, async, generator, or returning a runnable) as a step.
 
-    An async call runs a sync function inline in the event loop; pass
-    ``in_thread=True`` for a blocking function so it runs on a worker thread.
+    Under an async call (``ainvoke``, ``astream``, ``astream_events``, ``abatch``) a sync
+    function (or sync generator) runs on a worker thread of the library's own bounded
+    pool, so it never holds the event loop and time limits apply to it (the thread
+    itself cannot be killed: an abandoned call runs on, its result dropped). Pass
+    ``in_thread=False`` for a cheap function to run it inline in the loop instead,
+    without the thread hop. An async function always runs in the loop.
 
     >>> async def aplus(x: int) -> int:
     ...     return x + 1
@@ -99,7 +113,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None: ...
 
     @overload
@@ -109,7 +123,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: Callable[[A], AsyncIterator[B]] | None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None: ...
 
     @overload
@@ -119,7 +133,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None: ...
 
     @overload
@@ -129,7 +143,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None: ...
 
     @overload
@@ -139,7 +153,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: Callable[[A], Awaitable[B]] | None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None: ...
 
     @overload
@@ -149,7 +163,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None: ...
 
     @overload
@@ -159,7 +173,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: Callable[[A, RunConfig], Awaitable[B]] | None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None: ...
 
     def __init__(
@@ -168,7 +182,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         afunc: Callable[..., Any] | None = None,
         *,
         name: str | None = None,
-        in_thread: bool = False,
+        in_thread: bool = True,
     ) -> None:
         if not callable(func):
             raise TypeError(f"RunnableLambda needs a callable, got {type(func).__name__}")
@@ -190,7 +204,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         shown = [callable_repr(self.func)]
         if self.afunc is not None:
             shown.append(f"afunc={callable_repr(self.afunc)}")
-        shown += keyword_reprs(name=(self.label, None), in_thread=(self.in_thread, False))
+        shown += keyword_reprs(name=(self.label, None), in_thread=(self.in_thread, True))
         return f"RunnableLambda({', '.join(shown)})"
 
     # ------------------------------------------------------------------ running
@@ -218,17 +232,18 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         return result
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        import asyncio
-
         func, kind = self._async_func()
         if kind is CallableKind.ASYNC:
             out = await func(*self._args(input, scope), **kwargs)
         elif kind is CallableKind.ASYNC_GENERATOR:
             out = await aadd_up(func(*self._args(input, scope), **kwargs), self.name)
         elif kind is CallableKind.GENERATOR:
-            out = add_up(func(*self._args(input, scope), **kwargs), self.name)
+            if self.in_thread:
+                out = await in_worker(scope, self._added_up, func, self._args(input, scope), kwargs)
+            else:
+                out = self._added_up(func, self._args(input, scope), kwargs)
         elif self.in_thread:
-            out = await asyncio.to_thread(func, *self._args(input, scope), **kwargs)
+            out = await in_worker(scope, func, *self._args(input, scope), **kwargs)
         else:
             out = func(*self._args(input, scope), **kwargs)
         if isinstance(out, Runnable):
@@ -255,8 +270,6 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         yield out
 
     async def _astream_total(self, total: In, scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
-        import asyncio
-
         func, kind = self._async_func()
         if kind is CallableKind.ASYNC_GENERATOR:
             async with closing(func(*self._args(total, scope), **kwargs)) as stream:
@@ -264,13 +277,19 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
                     yield chunk
             return
         if kind is CallableKind.GENERATOR:
-            for chunk in func(*self._args(total, scope), **kwargs):
-                yield chunk
+            args = self._args(total, scope)
+            if self.in_thread:
+                async with closing(stream_in_worker(scope, lambda: func(*args, **kwargs))) as chunks:
+                    async for chunk in chunks:
+                        yield chunk
+            else:
+                for chunk in func(*args, **kwargs):
+                    yield chunk
             return
         if kind is CallableKind.ASYNC:
             out = await func(*self._args(total, scope), **kwargs)
         elif self.in_thread:
-            out = await asyncio.to_thread(func, *self._args(total, scope), **kwargs)
+            out = await in_worker(scope, func, *self._args(total, scope), **kwargs)
         else:
             out = func(*self._args(total, scope), **kwargs)
         if isinstance(out, Runnable):
@@ -286,6 +305,9 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         if self.kind is not CallableKind.SYNC:
             raise InputError(f"{self.name} has only an async function; call ainvoke/astream instead")
         return self.func(*self._args(input, scope), **kwargs)
+
+    def _added_up(self, func: Callable[..., Any], args: tuple[object, ...], kwargs: Mapping[str, object]) -> object:
+        return add_up(func(*args, **kwargs), self.name)
 
     def _async_func(self) -> tuple[Callable[..., Any], CallableKind]:
         if self.afunc is not None and self.afunc_kind is not None:

@@ -54,7 +54,7 @@ from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
-from effects.authoring import Scope
+from effects.authoring import Scope, in_worker
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -90,7 +90,8 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
     receives the ``RunConfig``; ``converters`` turn validated arguments into the
     values the function takes (for example a dict into an attrs instance). Only the
     validated arguments reach the body: keyword arguments given to ``invoke`` (or bound
-    with ``with_kwargs``) are not passed on.
+    with ``with_kwargs``) are not passed on. Under an async call a tool with only a sync
+    function runs it on a worker thread (it never holds the event loop).
 
     >>> def shout(text: str) -> str:
     ...     return text.upper()
@@ -463,8 +464,9 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         elif self.afunc is not None:
             output = await self._call(self.afunc, arguments, scope)
         else:
+            # A plain function must not hold the event loop: it runs on a worker thread.
             assert self.func is not None
-            output = self._call(self.func, arguments, scope)
+            output = await in_worker(scope, self._call, self.func, arguments, scope)
         return self._answer(output, input)
 
 

@@ -1,11 +1,11 @@
 """Running the tool calls of one step: each call an ordinary tool run, in parallel.
 
 Sync calls run on the shared pool (the caller's thread takes part), async ones under
-a task group; ``max_concurrency`` bounds both the same way. Under async, calls whose
-tools are plain functions cannot overlap anyway (each holds the loop until it ends):
-they run in order in the step's own task, as one call does, with no task each.
-Outcomes come back in call order. A call to an unknown tool or with arguments that are not a JSON object
-is answered without running anything; arguments that fail the tool's schema fail
+a task group; ``max_concurrency`` bounds both the same way. Under async, a tool that
+is a plain function runs on a worker thread, so such calls overlap too (and their
+events may interleave). Outcomes come back in call order, whatever order they end in.
+A call to an unknown tool or with arguments that are not a JSON object is answered
+without running anything; arguments that fail the tool's schema fail
 inside the tool run (``on_tool_error``) before its function is called.
 
 Calls are written into ``slots`` as they finish, so whoever stops the step midway
@@ -177,30 +177,8 @@ async def _limited(
 async def _every(scope: Scope, planned: list[PlannedCall], policy: LoopPolicy, slots: Slots) -> None:
     if len(planned) == 1:
         await _answered(scope, planned[0], policy, slots, 0)
-    elif scope.runs_inline and all(_never_waits(p) for p in planned):
-        await _one_by_one(scope, planned, policy, slots)
     elif policy.max_concurrency is None:
         await gather_structured([_answered(scope, p, policy, slots, i) for i, p in enumerate(planned)])
     else:
         limit = asyncio.Semaphore(policy.max_concurrency)
         await gather_structured([_limited(scope, p, policy, slots, i, limit) for i, p in enumerate(planned)])
-
-
-def _never_waits(planned: PlannedCall) -> bool:
-    # A plain function's tool (or a refused call) runs to its end once started: under a
-    # task group it would block the loop just the same, one call after the other.
-    tool = planned.tool
-    return tool is None or (tool.afunc is None and tool.runnable is None)
-
-
-async def _one_by_one(scope: Scope, planned: list[PlannedCall], policy: LoopPolicy, slots: Slots) -> None:
-    """Calls that never wait, in order, without a task each: what a task group does with
-    them (every call runs, then the first error is raised), as a single call runs."""
-    first: Exception | None = None
-    for i, p in enumerate(planned):
-        try:
-            await _answered(scope, p, policy, slots, i)
-        except Exception as error:
-            first = first or error
-    if first is not None:
-        raise first

@@ -20,7 +20,7 @@ AIMessage('HELLO')
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
@@ -37,12 +37,12 @@ from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
 from combinators import Runnable
-from combinators.authoring import DeclaredFields
+from combinators.authoring import DeclaredFields, is_library_code
 from effects.errors import EmptyStreamError, InputError
 from effects import RunInfo
 from effects.authoring import Scope
 from effects.authoring import closing
-from effects.authoring import arun_on_total, is_list_of, run_on_total
+from effects.authoring import arun_on_total, in_worker, is_list_of, run_on_total, stream_in_worker
 
 MessageLikeRepresentation: TypeAlias = "BaseMessage | str | tuple[str, str] | list[str] | Mapping[str, object]"
 """One message, or what stands for one: a (role, content) pair, a str (from a human), a
@@ -183,7 +183,10 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         raise NotImplementedError(f"{type(self).__name__} must implement _generate")
 
     async def _agenerate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
-        """Hook: async ``_generate`` (default: the sync one, inline)."""
+        """Hook: async ``_generate`` (default: the sync one, on a worker thread when it is
+        a user's, so it never holds the event loop; inline when it is the library's own)."""
+        if self._generate_blocks():
+            return await in_worker(None, self._generate, messages, stop, **kwargs)
         return self._generate(messages, stop, **kwargs)
 
     def _stream(
@@ -195,8 +198,22 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
     def _astream(
         self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
     ) -> AsyncIterator[AIMessageChunk]:
-        """Hook: async ``_stream`` (default: the sync one)."""
+        """Hook: async ``_stream`` (default: the sync one, on one worker thread when it is
+        a user's; inline when it is the library's own)."""
+        if self._stream_blocks():
+            return stream_in_worker(None, lambda: self._stream(messages, stop, **kwargs))
         return _async_iter(self._stream(messages, stop, **kwargs))
+
+    def _generate_blocks(self) -> bool:
+        """Whether an async call runs ``_generate`` on a worker thread: it is a user's sync
+        code (no ``_agenerate`` of its own), which must not hold the event loop."""
+        hooks = type(self)
+        return hooks._agenerate is BaseChatModel._agenerate and not is_library_code(hooks._generate)
+
+    def _stream_blocks(self) -> bool:
+        """Whether an async stream runs ``_stream`` on a worker thread (as ``_generate_blocks``)."""
+        hooks = type(self)
+        return hooks._astream is BaseChatModel._astream and not is_library_code(hooks._stream)
 
     @property
     def _llm_type(self) -> str:
@@ -271,13 +288,24 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         stop, options = split_options(kwargs, self.name)
         messages = to_messages(input, self.name)
         if self._invoke_streams(scope, options):
+            if self._stream_blocks():
+                chunks = stream_in_worker(scope, lambda: self._stream(messages, stop, **options))
+                return await self._astreamed_whole(chunks, scope)
             if type(self)._astream is BaseChatModel._astream:
-                # The default async stream is the sync one, which never waits: read it
-                # as it is, without an async generator around every chunk.
+                # The library's own sync stream never waits: read it as it is, without an
+                # async generator around every chunk.
                 return self._streamed_whole(self._stream(messages, stop, **options), scope)
             return await self._astreamed_whole(self._astream(messages, stop, **options), scope)
-        reply = await self._agenerate(messages, stop, **options)
+        reply = await self._areply(messages, stop, options, scope)
         return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))
+
+    def _areply(
+        self, messages: list[Message], stop: list[str] | None, options: Mapping[str, Any], scope: Scope
+    ) -> Awaitable[AIMessage]:
+        """``_agenerate``, or a user's sync ``_generate`` on a worker thread of this run."""
+        if self._generate_blocks():
+            return in_worker(scope, self._generate, messages, stop, **options)
+        return self._agenerate(messages, stop, **options)
 
     def _streamed_whole(self, chunks: Iterator[AIMessageChunk], scope: Scope) -> AIMessage:
         message_id = run_message_id(scope.run, streamed=True)
@@ -337,11 +365,16 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         stop, options = split_options(kwargs, self.name)
         messages = to_messages(input, self.name)
         if not self._streams_with(options):
-            reply = await self._agenerate(messages, stop, **options)
+            reply = await self._areply(messages, stop, options, scope)
             yield _with_id(reply, run_message_id(scope.run, streamed=False))
             return
         message_id = run_message_id(scope.run, streamed=True)
-        async with closing(self._astream(messages, stop, **options)) as chunks:
+        made = (
+            stream_in_worker(scope, lambda: self._stream(messages, stop, **options))
+            if self._stream_blocks()
+            else self._astream(messages, stop, **options)
+        )
+        async with closing(made) as chunks:
             async for message_chunk in chunks:
                 yield _with_id(message_chunk, message_id)
 
@@ -371,6 +404,16 @@ class SimpleChatModel(BaseChatModel, fields=False):
     @property
     def streams(self) -> bool:
         return getattr(type(self), "_call_stream") is not SimpleChatModel._call_stream
+
+    def _generate_blocks(self) -> bool:
+        return super()._generate_blocks() or (
+            type(self)._agenerate is BaseChatModel._agenerate and not is_library_code(type(self)._call)
+        )
+
+    def _stream_blocks(self) -> bool:
+        return super()._stream_blocks() or (
+            type(self)._astream is BaseChatModel._astream and not is_library_code(type(self)._call_stream)
+        )
 
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         return AIMessage(self._call(messages, stop))

@@ -23,10 +23,10 @@ from combinators.components.messages.values import get_buffer_string
 from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators import Runnable
-from combinators.authoring import DeclaredFields
+from combinators.authoring import DeclaredFields, is_library_code
 from effects.authoring import Scope
 from effects.authoring import closing
-from effects.authoring import run_on_total
+from effects.authoring import run_on_total, stream_in_worker
 
 
 def to_prompt_text(value: object, model: str) -> str:
@@ -43,7 +43,8 @@ def to_prompt_text(value: object, model: str) -> str:
 
 
 class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
-    """Base of text models: implement ``_generate`` (and optionally ``_stream``)."""
+    """Base of text models: implement ``_generate`` (and optionally ``_stream``); under an
+    async call they run on a worker thread, so they never hold the event loop."""
 
     __slots__ = ()
 
@@ -104,6 +105,14 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
         else:
             yield self._generate(prompt, stop, **options)
 
+    def _blocks(self) -> bool:
+        """Whether an async call runs the sync hooks on a worker thread: they are a user's
+        code (the library's own models run theirs inline)."""
+        hooks = type(self)
+        return not all(
+            is_library_code(getattr(hooks, name)) for name in ("_generate", "_stream", "_call") if hasattr(hooks, name)
+        )
+
     async def step_astream(
         self, inputs: AsyncIterator[LanguageModelInput], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[str]:
@@ -111,8 +120,14 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
         async with closing(inputs) as stream:
             async for chunk in stream:
                 collected.append(chunk)
-        for out in self.step_stream(iter(collected), scope, kwargs):
-            yield out
+        if not self._blocks():
+            for out in self.step_stream(iter(collected), scope, kwargs):
+                yield out
+            return
+        made = stream_in_worker(scope, lambda: self.step_stream(iter(collected), scope, kwargs))
+        async with closing(made) as outs:
+            async for out in outs:
+                yield out
 
 
 class LLM(BaseLLM, fields=False):

@@ -20,10 +20,10 @@ from typing import final
 import attrs
 
 from combinators import Runnable
-from combinators.authoring import DeclaredFields
+from combinators.authoring import DeclaredFields, is_library_code
 from effects.errors import InputError
 from effects.authoring import Scope
-from effects.authoring import is_a
+from effects.authoring import in_worker, is_a
 
 __all__ = ["BaseRetriever", "Document", "format_documents_as_string", "load_text_documents"]
 
@@ -132,10 +132,11 @@ class BaseRetriever(Runnable[str, list[Document]], DeclaredFields, fields=False)
     """A query in, the relevant Documents out; runs as a ``retriever`` run.
 
     Subclass it as a frozen attrs class and implement `_get_relevant_documents`.
-    Override `_aget_relevant_documents` too when there is a native async way; by
-    default it calls the sync hook inline (right for in-memory search; run blocking
-    I/O on a thread, as `AmazonKendraRetriever` does). Events show the input of a
-    nested retriever run as ``{"query": q}``, like LangChain's.
+    Override `_aget_relevant_documents` too when there is a native async way; without
+    one, an async call runs your sync hook on a worker thread of the library's pool, so
+    it never holds the event loop (the library's own in-memory retrievers run theirs
+    inline). Events show the input of a nested retriever run as ``{"query": q}``, like
+    LangChain's.
 
     >>> @attrs.frozen
     ... class Echo(BaseRetriever):
@@ -153,8 +154,11 @@ class BaseRetriever(Runnable[str, list[Document]], DeclaredFields, fields=False)
         raise NotImplementedError(f"{type(self).__name__} must implement _get_relevant_documents")
 
     async def _aget_relevant_documents(self, query: str) -> list[Document]:
-        """Hook: async `_get_relevant_documents` (by default the sync one, inline)."""
-        return self._get_relevant_documents(query)
+        """Hook: async `_get_relevant_documents` (by default the sync one: on a worker
+        thread when it is a user's, inline when it is the library's own)."""
+        if is_library_code(type(self)._get_relevant_documents):
+            return self._get_relevant_documents(query)
+        return await in_worker(None, self._get_relevant_documents, query)
 
     def _query(self, input: object, kwargs: Mapping[str, object]) -> str:
         if kwargs:
@@ -170,8 +174,15 @@ class BaseRetriever(Runnable[str, list[Document]], DeclaredFields, fields=False)
         return self._get_relevant_documents(self._query(input, kwargs))
 
     async def step_ainvoke(self, input: str, scope: Scope, kwargs: Mapping[str, object]) -> list[Document]:
-        """Run the async hook on the query."""
-        return await self._aget_relevant_documents(self._query(input, kwargs))
+        """Run the async hook on the query (a user's sync hook, when there is no async
+        one, on a worker thread of this run)."""
+        query = self._query(input, kwargs)
+        hooks = type(self)
+        if hooks._aget_relevant_documents is BaseRetriever._aget_relevant_documents and not is_library_code(
+            hooks._get_relevant_documents
+        ):
+            return await in_worker(scope, self._get_relevant_documents, query)
+        return await self._aget_relevant_documents(query)
 
     def describe_input(self, input: str) -> object:
         """Events show a nested retriever's input as ``{"query": q}``.

@@ -34,7 +34,7 @@ import attrs
 from combinators import Runnable, RunnableTool
 from combinators.authoring import DeclaredFields
 from combinators.components.tools.message_tools import ArgsSchema, StructuredTool, function_schema
-from effects.authoring import Scope
+from effects.authoring import Scope, in_worker
 
 _SKIPPED: frozenset[str] = frozenset({"run_manager", "callbacks"})
 
@@ -76,10 +76,9 @@ class BaseTool(Runnable[Any, Any], DeclaredFields):
         raise NotImplementedError(f"{type(self).__name__} must implement _run (or _arun)")
 
     async def _arun(self, *args: Any, **kwargs: Any) -> Any:
-        """Hook: async ``_run`` (default: ``_run`` on a worker thread, as the peer does)."""
-        import asyncio
-
-        return await asyncio.to_thread(functools.partial(self._run, *args, **kwargs))
+        """Hook: async ``_run`` (default: ``_run`` on a worker thread of the library's pool,
+        as the peer runs it in an executor: it never holds the event loop)."""
+        return await in_worker(None, functools.partial(self._run, *args, **kwargs))
 
     @functools.cached_property
     def _tool(self) -> RunnableTool[Any]:
@@ -95,6 +94,9 @@ class BaseTool(Runnable[Any, Any], DeclaredFields):
                 coroutine=coroutine, name=self.name, description=summary, args_schema=schema
             )
         sync: Callable[..., object] = self._run
+        if type(self)._arun is BaseTool._arun:
+            # No async hook of its own: the tool's async calls run _run on a worker thread.
+            return StructuredTool.from_function(sync, name=self.name, description=summary, args_schema=schema)
         return StructuredTool.from_function(sync, coroutine, self.name, summary, args_schema=schema)
 
     @property

@@ -29,7 +29,6 @@ Where we differ from the peer, on purpose:
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import importlib
 import re
@@ -50,7 +49,7 @@ from combinators.integrations.aws.kendra_errors import KendraResourceNotFound as
 from combinators.integrations.aws.kendra_errors import KendraThrottled as KendraThrottled
 from combinators.integrations.aws.kendra_errors import KendraUnavailable as KendraUnavailable
 from combinators.integrations.aws.kendra_errors import kendra_error
-from effects.authoring import is_a
+from effects.authoring import in_worker, is_a
 from effects.hooks import install_line
 
 if TYPE_CHECKING:
@@ -356,4 +355,6 @@ class AmazonKendraRetriever(BaseRetriever):
         )
 
     async def _aget_relevant_documents(self, query: str) -> list[Document]:
-        return await asyncio.to_thread(self._get_relevant_documents, query)
+        # boto3 blocks: on a worker thread of the library's pool (never the loop's
+        # default executor, which asyncio.run's shutdown would wait for).
+        return await in_worker(None, self._get_relevant_documents, query)

@@ -56,8 +56,8 @@ async def _ainc(x: int) -> int:
 
 
 def test_a_lambda_shows_its_afunc_name_and_thread() -> None:
-    step = RunnableLambda(steps.inc, afunc=_ainc, name="plus", in_thread=True)
-    assert repr(step) == "RunnableLambda(inc, afunc=_ainc, name='plus', in_thread=True)"
+    step = RunnableLambda(steps.inc, afunc=_ainc, name="plus", in_thread=False)
+    assert repr(step) == "RunnableLambda(inc, afunc=_ainc, name='plus', in_thread=False)"
     assert eval(repr(step), {**namespace(), "_ainc": _ainc}) == step
 
 

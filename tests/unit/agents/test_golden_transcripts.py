@@ -1,8 +1,10 @@
 """Golden transcripts of our agent: its events (v1, v2) and its run log, exactly.
 
 The issue's seed-transcript tests check the shape (order, nesting); these pin every
-event's content and order, so that making the loop faster can never change what its
-observers see. Each scenario runs under ``astream_events`` v2 and v1 and ``astream_log``
+event's content, and its order within its run (under async, plain-function tools run
+on worker threads at once, so the events of different runs interleave as the threads
+go; the sync goldens, one call at a time, are compared exactly), so that making the
+loop faster can never change what its observers see. Each scenario runs under ``astream_events`` v2 and v1 and ``astream_log``
 (async and sync); run ids, message ids made from them and times are normalised
 (``tests.conformance.transcripts``), and so are the ids ``ScriptedChatModel`` makes.
 
@@ -94,11 +96,13 @@ def one_by_one() -> Runnable[Any, Any]:
 
 
 def raising() -> Runnable[Any, Any]:
-    """``tool_errors="raise"``: the run fails (every call of the step ran first)."""
+    """``tool_errors="raise"``: the run fails; one call at a time, so the call after the
+    failing one is cancelled as it starts (calls running at once would race the failure)."""
     asked = AIMessage(
         "", tool_calls=[ToolCall("broken", {"reason": "no"}, id="r1"), ToolCall("add", {"a": 1, "b": 1}, id="r2")]
     )
-    return agent_loop(ScriptedChatModel([asked, "never"]), [add, broken], policy=LoopPolicy(tool_errors="raise"))
+    policy = LoopPolicy(tool_errors="raise", max_concurrency=1)
+    return agent_loop(ScriptedChatModel([asked, "never"]), [add, broken], policy=policy)
 
 
 def limited() -> Runnable[Any, Any]:
@@ -178,12 +182,31 @@ def _dump(transcript: Json) -> str:
     return f'{{"raised": {json.dumps(transcript["raised"])},\n "items": [\n  {lines}\n ]\n}}\n'
 
 
+def _by_run(transcript: Json, projection: str) -> Json:
+    """Each run's own events (or run log operations) in order, the runs in order of
+    their start: under async, plain-function tools run on worker threads at once, so
+    their events interleave as the threads go. Starts come in call order (each call's
+    task starts its run at once), and so do the ids numbered by first appearance; the
+    tree is in each event's ``parent_ids``."""
+    runs: dict[str, list[Json]] = {}
+    for item in transcript["items"]:
+        if projection == "log":
+            for op in item:
+                parts = op["path"].split("/")
+                runs.setdefault(parts[2] if parts[1:2] == ["logs"] else "", []).append(op)
+        else:
+            runs.setdefault(item["run_id"], []).append(item)
+    return {"raised": transcript["raised"], "runs": dict(runs)}
+
+
 @pytest.mark.parametrize("projection", PROJECTIONS)
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_async_transcript_is_the_golden_one(scenario: str, projection: str) -> None:
     make, given = SCENARIOS[scenario]
     got = asyncio.run(_arecord(make(), projection, given))
-    assert _dump(got) == _golden(scenario, projection).read_text(encoding="utf-8")
+    golden = json.loads(_golden(scenario, projection).read_text(encoding="utf-8"))
+    assert _by_run(got, projection) == _by_run(golden, projection)
+    assert list(_by_run(got, projection)["runs"]) == list(_by_run(golden, projection)["runs"])
 
 
 @pytest.mark.parametrize("projection", PROJECTIONS)

@@ -142,7 +142,7 @@ def test_kwargs_reach_the_function() -> None:
     assert seq.invoke(3, by=2) == 7  # kwargs reach the first step only
 
 
-def test_sync_function_in_async_mode_runs_inline_unless_asked_for_a_thread() -> None:
+def test_sync_function_in_async_mode_runs_on_a_thread_unless_asked_to_run_inline() -> None:
     import threading
 
     threads: list[str] = []
@@ -152,8 +152,8 @@ def test_sync_function_in_async_mode_runs_inline_unless_asked_for_a_thread() -> 
         return x
 
     async def main() -> None:
+        await RunnableLambda(where, in_thread=False).ainvoke(1)
         await RunnableLambda(where).ainvoke(1)
-        await RunnableLambda(where, in_thread=True).ainvoke(1)
 
     asyncio.run(main())
     assert threads[0] == threading.main_thread().name
