@@ -12,19 +12,35 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
+import attrs
 import pytest
 
-from combinators import RunnableGenerator, RunnableLambda
-from combinators.components import ScriptedChatModel, tool
+from combinators import Runnable, RunnableGenerator, RunnableLambda
+from combinators.components import (
+    LLM,
+    BaseChatModel,
+    BaseRetriever,
+    BaseTool,
+    Bm25Retriever,
+    Document,
+    FakeListChatModel,
+    ScriptedChatModel,
+    SimpleChatModel,
+    StrOutputParser,
+    tool,
+)
 from combinators.components.agents import LoopPolicy, TimedOut, agent_loop
+from combinators.components.messages import AIMessage, AIMessageChunk, Message
 from effects import StepTimeout, dispatch_custom_event
-from effects._runtime import calls as entry
-from effects._runtime.sync_steps import WORKERS
+from effects._runtime import calls as entry, sync_steps
+from effects._runtime.sync_steps import WORKERS, worker_pool
 from effects.values import CustomEmitted, Effect, RunEnded, RunFailed, RunStarted
 from tests.unit.agents.helpers import calls
+
+T = TypeVar("T")
 
 PATIENCE = 20.0
 """How long a step waits for what the test promises before it gives up (a failure, never a hang)."""
@@ -33,8 +49,13 @@ PATIENCE = 20.0
 def heartbeat_ticks_while(step_waits_for_ticks: RunnableLambda[Any, bool]) -> bool:
     """Run the step under ``ainvoke`` next to a heartbeat task; the step's result says
     whether it saw the heartbeat tick while it was running."""
+    return beside_a_heartbeat(lambda: step_waits_for_ticks.ainvoke(None))
 
-    async def main() -> bool:
+
+def beside_a_heartbeat(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()`` awaited next to a heartbeat task that sets ``HEARD`` once it ticked."""
+
+    async def main() -> T:
         ticks = 0
 
         async def heartbeat() -> None:
@@ -47,7 +68,7 @@ def heartbeat_ticks_while(step_waits_for_ticks: RunnableLambda[Any, bool]) -> bo
 
         beating = asyncio.create_task(heartbeat())
         try:
-            return await step_waits_for_ticks.ainvoke(None)
+            return await call()
         finally:
             beating.cancel()
 
@@ -306,3 +327,98 @@ def test_interpreter_exit_does_not_wait_for_an_abandoned_sync_step() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "StepTimeout", done.stderr
     assert time.monotonic() - started < 300  # far below the step's 600 s: nobody waited for it
+
+
+@attrs.frozen
+class WaitingRetriever(BaseRetriever):
+    def _get_relevant_documents(self, query: str) -> list[Document]:
+        return [Document(str(HEARD.wait(PATIENCE)))]
+
+
+@attrs.frozen
+class WaitingChatModel(BaseChatModel):
+    def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        return AIMessage(str(HEARD.wait(PATIENCE)))
+
+
+@attrs.frozen
+class WaitingStreamingModel(BaseChatModel):
+    def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        return AIMessage(str(HEARD.wait(PATIENCE)))  # unwatched, ainvoke asks for the whole reply
+
+    def _stream(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> Iterator[AIMessageChunk]:
+        yield AIMessageChunk(str(HEARD.wait(PATIENCE)))
+
+
+@attrs.frozen
+class WaitingSimpleModel(SimpleChatModel):
+    def _call(self, messages: list[Message], stop: list[str] | None = None) -> str:
+        return str(HEARD.wait(PATIENCE))
+
+
+@attrs.frozen
+class WaitingLLM(LLM):
+    def _call(self, prompt: str, stop: list[str] | None = None) -> str:
+        return str(HEARD.wait(PATIENCE))
+
+
+class WaitingTool(BaseTool):
+    name: str = "waiting"
+    description: str = "Waits for the heartbeat."
+
+    def _run(self, x: int) -> str:
+        return str(HEARD.wait(PATIENCE))
+
+
+def _text(output: object) -> str:
+    if isinstance(output, list):
+        return str(output[0].page_content)
+    return output if isinstance(output, str) else str(getattr(output, "text", output))
+
+
+@pytest.mark.parametrize(
+    ("component", "given"),
+    [
+        (WaitingRetriever(), "q"),
+        (WaitingChatModel(), "hi"),
+        (WaitingStreamingModel(), "hi"),
+        (WaitingSimpleModel(), "hi"),
+        (WaitingLLM(), "hi"),
+        (WaitingTool(), {"x": 1}),
+    ],
+    ids=lambda c: type(c).__name__,
+)
+@pytest.mark.parametrize("call", ["ainvoke", "astream"])
+def test_a_users_sync_component_hook_never_holds_the_loop(component: Runnable[Any, Any], given: object, call: str) -> None:
+    async def run() -> str:
+        if call == "ainvoke":
+            return _text(await component.ainvoke(given))
+        return "".join([_text(chunk) async for chunk in component.astream(given)])
+
+    assert beside_a_heartbeat(run) == "True"
+
+
+def test_the_librarys_own_components_keep_their_native_async_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    hops: list[object] = []
+    pool = worker_pool()
+
+    class Counting:
+        def submit(self, work: Callable[[], None]) -> None:
+            hops.append(work)
+            pool.submit(work)
+
+    monkeypatch.setattr(sync_steps, "_pool", Counting())
+    retriever = Bm25Retriever.from_documents([Document("a b"), Document("c d")])
+    chain = FakeListChatModel(responses=["x y"]) | StrOutputParser()
+
+    async def main() -> None:
+        await retriever.ainvoke("a")
+        await chain.ainvoke("hi")
+        [c async for c in chain.astream("hi")]
+        await RunnableLambda(str.upper, in_thread=False).ainvoke("a")
+        assert hops == []
+        await WaitingChatModel().ainvoke("hi")  # a user's hook: one hop
+        assert len(hops) == 1
+
+    HEARD.set()
+    asyncio.run(main())
