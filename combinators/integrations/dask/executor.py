@@ -1,7 +1,8 @@
 """``DaskExecutor``: a batch's items as tasks on an existing Dask cluster.
 
 The runnable is pickled once per call, broadcast to every worker and kept by the
-executor for the next call with the same runnable; each task carries a chunk of items
+executor for the next call with the same runnable (shipped again once the cluster has
+lost it: every worker restarted); each task carries a chunk of items
 and runs them with this library's interpreter (``effects.executors.run_items``); the
 items' effects come back as values and the caller adopts them, so events, logs and
 listeners show the remote items below the local run.
@@ -37,9 +38,15 @@ class _Shipments:
         self.kept: OrderedDict[int, tuple[Step[Any, Any], Future[bytes], str]] = OrderedDict()
 
     def get(self, step: Step[Any, Any]) -> tuple[Future[bytes], str] | None:
+        """The shipment of ``step``, if the cluster still holds it: once every worker that
+        had it died or restarted, its future is no longer ``finished`` and it is shipped
+        again (else every later batch would fail at once)."""
         with self.lock:
             kept = self.kept.get(id(step))
             if kept is None or kept[0] is not step:
+                return None
+            if kept[1].status != "finished":
+                del self.kept[id(step)]
                 return None
             self.kept.move_to_end(id(step))
             return kept[1], kept[2]
@@ -73,9 +80,24 @@ def _resources(value: Mapping[str, float] | None) -> Mapping[str, float]:
 class DaskExecutor:
     """Runs batches on the cluster of a ``distributed.Client`` (an ``effects.Executor``).
 
-    ``chunk_size`` items go in one task (``"auto"``: about four tasks per worker thread,
-    for cheap items; 1, the default, streams and balances best); ``retries`` re-run a task
-    whose worker died (an item's own error is its result: use ``with_retry`` for those);
+    ``chunk_size`` items go in one task. The default, ``"auto"``, chooses from the batch,
+    as Dask's own collections choose their partitions: about four tasks per worker
+    thread (``ceil(items / (4 * threads))``), so a small batch (up to four items per
+    thread) still gets one item per task, results streaming back one by one, and a large
+    batch of cheap items pays a task's overhead once per chunk, not once per item. Give
+    an int to fix it (1: every item a task of its own, for few, long items).
+
+    ``retries`` are Dask's task retries: a chunk whose task itself failed (its runnable
+    could not be loaded on the worker, say) runs again up to that many times. An item's
+    own error is its result, never retried here (use ``with_retry``). Independently of
+    ``retries``, Dask re-runs a task whose worker died or restarted while it ran, on
+    another worker, up to the scheduler's ``distributed.scheduler.allowed-failures``
+    times (3 by default; then its items fail with ``KilledWorker``): an item in flight
+    on a killed worker can run twice, ``retries=0`` included. Make such items
+    idempotent, or start the scheduler with ``allowed-failures`` 0 to run each at most
+    once (the items a killed worker was running, or had queued, then fail with
+    ``KilledWorker``).
+
     ``resources`` are worker resources every task needs (``{"GPU": 1}``).
 
     >>> from distributed import Client, LocalCluster
@@ -87,7 +109,7 @@ class DaskExecutor:
     """
 
     client: Client
-    chunk_size: int | Literal["auto"] = attrs.field(default=1, converter=_chunk_size)
+    chunk_size: int | Literal["auto"] = attrs.field(default="auto", converter=_chunk_size)
     retries: int = 0
     resources: Mapping[str, float] = attrs.field(default=None, converter=_resources)
     _shipments: _Shipments = attrs.field(factory=_Shipments, init=False)
@@ -99,7 +121,7 @@ class DaskExecutor:
 
     def __repr__(self) -> str:
         shown = [repr(self.client)]
-        if self.chunk_size != 1:
+        if self.chunk_size != "auto":
             shown.append(f"chunk_size={self.chunk_size!r}")
         if self.retries:
             shown.append(f"retries={self.retries!r}")

@@ -19,7 +19,7 @@ from returns.result import Failure
 
 from combinators.integrations.dask.travel import unpack
 from combinators.integrations.dask.worker import run_chunk
-from effects.executors import ItemOutcome, RemoteError
+from effects.executors import ExecutorError, ItemOutcome, RemoteError
 
 _WAKE: Final = object()
 
@@ -121,7 +121,7 @@ class DaskSubmission:
         fetched: list[tuple[int, bytes | BaseException]] = [
             (chunk, blob) for (_, chunk), blob in zip(finished, blobs, strict=True)
         ]
-        return fetched + [(chunk, _lost(future)) for future, chunk in mine if future.status != "finished"]
+        return fetched + [(chunk, self._lost(future)) for future, chunk in mine if future.status != "finished"]
 
     def _free(self) -> int:
         with self.lock:
@@ -147,6 +147,28 @@ class DaskSubmission:
         for future in futures:
             future.add_done_callback(self.landed.put)
 
+    def _lost(self, future: Future[bytes]) -> BaseException:
+        """Why a task brought nothing: it failed itself (a worker died past its retries, the
+        step could not be loaded there), the cluster went away or lost the shipped
+        runnable, or someone else cancelled it."""
+        if future.status == "error":
+            error = future.exception()
+            if error is not None:
+                return error
+        status = self.client.status
+        if status != "running":
+            return ExecutorError(
+                f"the Dask cluster went away while the batch ran (the client is {status}):"
+                f" the task {future.key} never finished"
+            )
+        step = self.task_kwargs["step"]
+        if isinstance(step, Future) and step.status != "finished":
+            return ExecutorError(
+                f"the cluster lost the runnable shipped for this batch (every worker that held it died or"
+                f" restarted): the task {future.key} could not run; the next batch ships it again"
+            )
+        return CancelledError(f"the task {future.key} was cancelled outside this batch")
+
     def _read(self, chunk: int, blob: bytes) -> list[ItemOutcome]:
         try:
             return unpack(blob)
@@ -156,12 +178,3 @@ class DaskSubmission:
 
     def _failed(self, chunk: int, error: BaseException, where: str) -> list[ItemOutcome]:
         return [ItemOutcome(index, Failure(error), (), where) for index in self.chunks[chunk][0]]
-
-
-def _lost(future: Future[bytes]) -> BaseException:
-    """Why a task brought nothing: it failed itself (a worker died past its retries, the
-    step could not be loaded there) or someone else cancelled it."""
-    error = future.exception() if future.status == "error" else None
-    if error is None:
-        error = CancelledError(f"the task {future.key} was cancelled outside this batch")
-    return error
