@@ -18,7 +18,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import attrs
 
-from effects.authoring import current_scope
+from effects.authoring import current_scope, in_worker
 from effects.config import ConfigLike, RunConfig, config_list, merge_configs
 
 P = ParamSpec("P")
@@ -83,15 +83,14 @@ def get_config_list(config: ConfigLike | Sequence[ConfigLike], length: int) -> l
 
 
 async def run_in_executor(config: ConfigLike, func: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run the blocking ``func`` on a worker thread, keeping the caller's context.
+    """Run the blocking ``func`` on a worker thread of the library's pool (as a sync step
+    runs under async: never the loop's default executor), keeping the caller's context.
 
     >>> import asyncio
     >>> asyncio.run(run_in_executor(None, sum, [1, 2]))
     3
     """
-    import asyncio  # here: `import combinators` stays cheap for sync code
-
-    return await asyncio.to_thread(func, *args, **kwargs)
+    return await in_worker(None, func, *args, **kwargs)
 
 
 __all__ = ["ensure_config", "get_config_list", "patch_config", "run_in_executor"]
