@@ -29,21 +29,25 @@ def ours_app() -> Any:
 
 
 def raw_app() -> Any:
-    """The floor: Starlette reading JSON and answering it, with no chain behind it."""
+    """The floor: Starlette reading JSON and answering it with the same sync ``echo``, with
+    no chain behind it; ``echo`` runs in Starlette's thread pool, as Starlette runs sync
+    code (and both servers run the chain's sync step: never in the event loop)."""
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
     async def invoke(request: Request) -> Response:
         body = await request.json()
-        return JSONResponse({"output": body["input"], "metadata": {}})
+        return JSONResponse({"output": await run_in_threadpool(echo, body["input"]), "metadata": {}})
 
     async def stream(request: Request) -> Response:
         body = await request.json()
+        output = await run_in_threadpool(echo, body["input"])
 
         async def frames() -> AsyncIterator[bytes]:
-            yield b"event: data\ndata: " + json.dumps(body["input"]).encode() + b"\n\nevent: end\n\n"
+            yield b"event: data\ndata: " + json.dumps(output).encode() + b"\n\nevent: end\n\n"
 
         return StreamingResponse(frames(), media_type="text/event-stream")
 

@@ -2,7 +2,8 @@
 
 Three uvicorn processes (h11, one worker, no access log), started once: ours
 (``serve({"/echo": chain})``), the peer (LangServe 0.3.3 in its own virtual environment:
-``bench.langserve_env``) and the floor (Starlette answering the JSON it reads, no chain).
+``bench.langserve_env``) and the floor (Starlette answering the JSON it reads through
+the same sync function, run in its thread pool; no chain).
 A light asyncio client in this process measures, in interleaved repeats: time per
 request on one keep-alive connection (median of many), requests per second over 8
 connections, and time to the first ``data`` frame of ``/stream``. Full run only.
@@ -103,7 +104,7 @@ def w14_serving(res: Results) -> None:
         "µs",
         outcomes("invoke"),
         US,
-        note="floor: Starlette echoing the JSON it reads",
+        note="floor: Starlette echoing the JSON it reads through the same sync function in its thread pool",
     )
     rate = res.add("W14", f"/invoke, {CONNECTIONS} connections: requests/s", "req/s", outcomes("rate"))
     res.add("W14", "/stream, one connection: time per request", "µs", outcomes("stream"), US)

@@ -306,7 +306,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
             raise InputError(f"{self.name} has only an async function; call ainvoke/astream instead")
         return self.func(*self._args(input, scope), **kwargs)
 
-    def _added_up(self, func: Callable[..., Any], args: tuple[object, ...], kwargs: Mapping[str, object]) -> object:
+    def _added_up(self, func: Callable[..., Any], args: tuple[object, ...], kwargs: Mapping[str, object]) -> Any:
         return add_up(func(*args, **kwargs), self.name)
 
     def _async_func(self) -> tuple[Callable[..., Any], CallableKind]:

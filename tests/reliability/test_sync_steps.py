@@ -346,7 +346,9 @@ class WaitingStreamingModel(BaseChatModel):
     def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
         return AIMessage(str(HEARD.wait(PATIENCE)))  # unwatched, ainvoke asks for the whole reply
 
-    def _stream(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> Iterator[AIMessageChunk]:
+    def _stream(
+        self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any
+    ) -> Iterator[AIMessageChunk]:
         yield AIMessageChunk(str(HEARD.wait(PATIENCE)))
 
 
@@ -389,7 +391,9 @@ def _text(output: object) -> str:
     ids=lambda c: type(c).__name__,
 )
 @pytest.mark.parametrize("call", ["ainvoke", "astream"])
-def test_a_users_sync_component_hook_never_holds_the_loop(component: Runnable[Any, Any], given: object, call: str) -> None:
+def test_a_users_sync_component_hook_never_holds_the_loop(
+    component: Runnable[Any, Any], given: object, call: str
+) -> None:
     async def run() -> str:
         if call == "ainvoke":
             return _text(await component.ainvoke(given))
