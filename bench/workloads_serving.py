@@ -111,4 +111,5 @@ def w14_serving(res: Results) -> None:
     first = res.add("W14", "/stream: time to the first data frame", "µs", outcomes("first"), US)
     res.budget("W14", "/invoke requests/s: ours/peer", rate.ratio("peer"), ">=", 2.5)
     res.budget("W14", "/invoke time per request: ours/floor", invoke.ratio("floor"), "<=", 1.3)
-    res.budget("W14", "/stream time to first data frame: ours/peer", quotient(first.ours, first.peer), "<=", 1 / 3)
+    # The echo is a sync function: both servers run it on a worker thread (one hop each).
+    res.budget("W14", "/stream time to first data frame: ours/peer", quotient(first.ours, first.peer), "<=", 1 / 2)
