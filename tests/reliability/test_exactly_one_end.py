@@ -86,7 +86,11 @@ def test_cancelled_caller_closes_every_run_once(width: int) -> None:
         await asyncio.sleep(10)
         return x
 
-    chain = RunnableLambda(abs) | RunnableParallel({f"k{i}": RunnableLambda(slow) for i in range(width)})
+    # abs inline (not on a worker thread): the branches must be running when the caller
+    # is cancelled 10 ms in, whatever the machine's load.
+    chain = RunnableLambda(abs, in_thread=False) | RunnableParallel(
+        {f"k{i}": RunnableLambda(slow) for i in range(width)}
+    )
 
     async def invoked() -> None:
         # The scope a public ainvoke starts in, with the recorder as its observer.

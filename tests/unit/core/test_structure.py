@@ -57,6 +57,7 @@ EXTENSIBLE = {
     components.SimpleChatModel,
     components.BaseLLM,
     components.LLM,
+    components.BaseTool,  # an attrs class once a subclass was built (DeclaredFields), in any test before
     components.BaseMessagePromptTemplate,
 }
 
