@@ -49,7 +49,7 @@ from combinators.components.models.chat_model import BaseChatModel
 CORPUS = Path(__file__).parent / "corpus"
 DEFAULT_QUESTION = "What pattern of flashes does the light show?"
 
-_ARCHIVE = Bm25Index.from_documents(load_text_documents(CORPUS), stopwords=ENGLISH_STOPWORDS).as_retriever(k=2)
+_ARCHIVE = Bm25Index.from_documents(load_text_documents(CORPUS), stopwords=ENGLISH_STOPWORDS).as_retriever(k=3)
 
 
 @tool

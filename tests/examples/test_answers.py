@@ -9,6 +9,10 @@ retrieval, then ``ExtractiveChatModel``), so a change to either is judged here.
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -84,3 +88,38 @@ def test_the_quickstart_answers(question: str, document: str, says: str, never: 
     assert says in answer, f"{question!r} ({document}) was answered {answer!r}"
     if never is not None:
         assert never not in answer, f"{question!r} was answered with {never!r}: {answer!r}"
+
+
+def readme_served_question() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (curl,) = [line for line in readme.splitlines() if line.startswith("curl ") and "/chain/invoke" in line]
+    match = re.search(r'"input": "([^"]+)"', curl)
+    assert match is not None, curl
+    return match.group(1)
+
+
+def test_the_served_chain_answers_the_readme_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.testclient import TestClient
+
+    from combinators.integrations.serving import serve
+    from combinators.integrations.serving.cli import load_target
+
+    question = readme_served_question()
+    assert question == "Who keeps the light?"
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)  # the offline model
+    app = serve({"/chain": load_target("examples.rag:chain")})
+    with TestClient(app) as http:
+        reply = http.post("/chain/invoke", json={"input": question})
+    assert reply.status_code == 200, reply.text
+    output = reply.json()["output"]
+    assert "Ida Marr" in output and "Tomas Reyne" not in output, output
+
+
+def test_the_agent_example_answers_who_keeps_the_light() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "agent.py"), "Who keeps the light?"],
+        capture_output=True, text=True, timeout=120, check=True, env={**env, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    (output,) = [line for line in done.stdout.splitlines() if line.startswith("Agent output was: ")]
+    assert "Ida Marr" in output and "Tomas Reyne" not in output, output

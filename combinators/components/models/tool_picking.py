@@ -40,12 +40,12 @@ from typing import Any, Final, cast, final
 
 import attrs
 
-from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, Bm25Index, tokenize
+from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, tokenize
 from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.retrieval.documents import Document
 from combinators.components.messages import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
 from combinators.components.models.chunking import apaced, message_chunks
 from combinators.components.models.ids import fresh_id
+from combinators.components.models.extractive import context_sentences, ranked_sentences
 
 NO_TOOL: Final = "I don't know: none of my tools matches the question."
 
@@ -98,16 +98,14 @@ class ToolPickingChatModel(BaseChatModel):
         return AIMessage(NO_TOOL) if call is None else AIMessage("", tool_calls=[call])
 
     def _answer(self, question: str, results: list[str]) -> str:
-        sentences = [s.strip() for r in results for s in _SENTENCE_END.split(" ".join(r.split())) if s.strip()]
+        # Ranked as ExtractiveChatModel ranks: stems, section titles, the kind of answer asked for.
+        sentences = context_sentences("\n\n".join(results))
         if len(sentences) <= 1:
-            return " ".join(sentences)
-        index = Bm25Index.from_documents(
-            [Document(s, {"order": i}) for i, s in enumerate(sentences)], stopwords=ENGLISH_STOPWORDS
-        )
-        hits = index.search(question, self.max_sentences)
-        if not hits:
-            return sentences[0]
-        return " ".join(doc.page_content for doc, _ in sorted(hits, key=lambda h: int(str(h[0].metadata["order"]))))
+            return " ".join(sentence for sentence, _ in sentences)
+        ranked = ranked_sentences(question, sentences)[: self.max_sentences]
+        if not ranked:
+            return sentences[0][0]
+        return " ".join(sentences[order][0] for order in sorted(order for order, _ in ranked))
 
     def _call(self, question: str, specs: list[Mapping[str, Any]]) -> ToolCall | None:
         expression = arithmetic(question)
