@@ -8,10 +8,15 @@ name, so a second run with the same ``--db`` and ``--session`` remembers the
 conversation. ``/history`` prints what the session remembers, ``/sessions`` the
 sessions in the file, ``/quit`` (or the end of the input) ends.
 
-The chain is the quickstart's, with the history placed between the system message
-and the question::
+A follow-up question that refers to an earlier turn ("When do they leave?", "and after
+that?") is first rewritten with the history into one that stands alone, and that one is
+what the retriever searches and the model answers, as LangChain's history-aware retriever
+does (there a model rewrites it; here, offline, the words of the earlier questions it
+refers to are added to it). The chain is the quickstart's, with the history placed
+between the system message and the question::
 
-    RunnablePassthrough.assign(context=question | retriever | format_documents_as_string)
+    RunnablePassthrough.assign(standalone=standalone_question)
+    | RunnablePassthrough.assign(context=standalone | retriever | format_documents_as_string)
     | prompt (system, MessagesPlaceholder("history"), human) | model | StrOutputParser()
 
 wrapped in ``RunnableWithMessageHistory(chain, SQLiteHistoryStore(db),
@@ -21,7 +26,9 @@ input_messages_key="question", history_messages_key="history")``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from collections.abc import Mapping, Sequence
 import tempfile
 from pathlib import Path
 from typing import Any, TextIO
@@ -38,8 +45,57 @@ from combinators.components import (
     load_text_documents,
 )
 from combinators.components.memory import RunnableWithMessageHistory, SQLiteHistoryStore
+from combinators.components.messages import HumanMessage
 
 CORPUS = Path(__file__).parent / "corpus"
+
+# Words that point back at an earlier turn, and openings that continue one.
+_POINTERS = frozenset("it its they them their he him his she her there that this those these then".split())
+_CONTINUES = re.compile(r"^\s*(?:and|but|also|so|then|what about|how about|after that)\b", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOPWORDS and w not in _POINTERS]
+
+
+def refers_back(question: str) -> bool:
+    """Whether a question leans on an earlier turn: a pronoun, a continuing opening, or
+    at most one word of its own.
+
+    >>> refers_back("When do they leave?"), refers_back("and after that?"), refers_back("When is the museum open?")
+    (True, True, False)
+    """
+    words = _WORD.findall(question.lower())
+    return bool(_CONTINUES.match(question)) or any(w in _POINTERS for w in words) or len(_content_words(question)) <= 1
+
+
+def standalone_question(inputs: Mapping[str, object]) -> str:
+    """The question, made to stand alone with the history: when it refers back, the words
+    of the earlier questions it leans on (back to the last one that stood alone) are added.
+    (A model would also read the answers: "When did she take over?" after "Who keeps the
+    light?" would become "When did Ida Marr take over?"; this offline rewrite does not.)
+
+    >>> from combinators.components.messages import AIMessage
+    >>> history = [HumanMessage("When do puffins nest?"), AIMessage("In early April.")]
+    >>> standalone_question({"question": "When do they leave?", "history": history})
+    'When do they leave? (puffins nest)'
+    >>> standalone_question({"question": "When is the museum open?", "history": history})
+    'When is the museum open?'
+    """
+    question = str(inputs["question"])
+    history = inputs.get("history")
+    if not isinstance(history, Sequence) or not refers_back(question):
+        return question
+    earlier = [m.text for m in history if isinstance(m, HumanMessage)]
+    leaned_on: list[str] = []
+    for text in reversed(earlier):
+        leaned_on = _content_words(text) + leaned_on
+        if not refers_back(text):
+            break
+    own = set(_content_words(question))
+    added = list(dict.fromkeys(w for w in leaned_on if w not in own))
+    return f"{question} ({' '.join(added)})" if added else question
 
 
 def build_chat(store: SQLiteHistoryStore) -> Runnable[Any, str]:
@@ -49,11 +105,12 @@ def build_chat(store: SQLiteHistoryStore) -> Runnable[Any, str]:
         [
             ("system", "Answer the question from the context only."),
             MessagesPlaceholder("history"),
-            ("human", "Context:\n{context}\n\nQuestion: {question}"),
+            ("human", "Context:\n{context}\n\nQuestion: {standalone}"),
         ]
     )
     chain = (
-        RunnablePassthrough.assign(context=RunnablePick("question") | retriever | format_documents_as_string)
+        RunnablePassthrough.assign(standalone=standalone_question)
+        | RunnablePassthrough.assign(context=RunnablePick("standalone") | retriever | format_documents_as_string)
         | prompt
         | ExtractiveChatModel(max_sentences=2)
         | StrOutputParser()

@@ -38,3 +38,23 @@ def test_the_chat_answers_and_remembers_across_runs(tmp_path: Path) -> None:
     assert second[6:] == ["you> /sessions", "  ann", "you> /quit"]
     other = chat(db, "bob", "/history\n")
     assert other == [f"session 'bob' in {db}: 0 earlier messages", "you> /history"]
+
+
+def test_a_follow_up_question_is_read_with_the_history(tmp_path: Path) -> None:
+    lines = chat(
+        tmp_path / "chat.db",
+        "follow",
+        "When do puffins nest?\nWhen do they leave?\nWho keeps the light?\nand what does she do every evening?\n"
+        "How long does the ferry take?\nAnd how often does it sail?\n",
+    )
+    answers = [line.removeprefix("bot> ") for line in lines if line.startswith("bot> ")]
+    assert len(answers) == 6
+    assert "leave for the open sea in August" in answers[1]  # "they": the puffins
+    assert "Ida Marr" in answers[2] and "Tomas Reyne" not in answers[2]
+    assert "Every evening Ida climbs the tower" in answers[3]  # "she": the keeper
+    assert "sails once a day" in answers[5] or "sails twice a day" in answers[5]  # "it": the ferry
+
+
+def test_without_the_history_the_same_follow_up_misses(tmp_path: Path) -> None:
+    (_, _, answer) = chat(tmp_path / "chat.db", "fresh", "And how often does it sail?\n")
+    assert "sails" not in answer  # the history is what found the ferry above
