@@ -50,7 +50,26 @@ from combinators.components.messages import HumanMessage
 CORPUS = Path(__file__).parent / "corpus"
 
 # Words that point back at an earlier turn, and openings that continue one.
-_POINTERS = frozenset("it its they them their he him his she her there that this those these then".split())
+_POINTERS = frozenset(
+    [
+        "it",
+        "its",
+        "they",
+        "them",
+        "their",
+        "he",
+        "him",
+        "his",
+        "she",
+        "her",
+        "there",
+        "that",
+        "this",
+        "those",
+        "these",
+        "then",
+    ]
+)
 _CONTINUES = re.compile(r"^\s*(?:and|but|also|so|then|what about|how about|after that)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 
