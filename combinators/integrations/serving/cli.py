@@ -42,7 +42,9 @@ SERVER_DEFAULTS: Final = {
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m combinators.integrations.serving", description=__doc__)
+    # --help shows the docstring's prose, not its doctest examples
+    about = (__doc__ or "").split("\n>>>", 1)[0].strip()
+    ap = argparse.ArgumentParser(prog="python -m combinators.integrations.serving", description=about)
     ap.add_argument("target", help="module:attribute, a runnable or a function that returns one")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8000, help="0 picks a free port")
