@@ -20,6 +20,7 @@ from combinators.components.retrieval.embeddings import Embeddings, check_query,
 from combinators.integrations.openai.client import (
     ClientCache,
     OpenAIConnection,
+    preload_openai,
     shown_fields,
     to_secret,
 )
@@ -78,6 +79,10 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
     extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
     secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # The SDK loads when the model is built, not inside its first run.
+        preload_openai()
 
     def __repr__(self) -> str:
         return f"OpenAIEmbeddings({shown_fields(self)})"
