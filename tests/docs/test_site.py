@@ -38,6 +38,12 @@ def test_the_site_has_the_guides_and_the_reference(site: Path) -> None:
         assert (site / f"{page}.html").exists(), page
 
 
+def test_the_pictures_are_drawn_from_a_run(site: Path) -> None:
+    svg = (site / "pictures" / "quickstart-timeline.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "ExtractiveChatModel" in svg and "Who keeps the light?" in svg
+    assert 'src="pictures/quickstart-timeline.svg"' in (site / "pictures.html").read_text(encoding="utf-8")
+
+
 def test_no_page_loads_anything_from_another_host(site: Path) -> None:
     pages = list(site.glob("**/*.html"))
     assert len(pages) > 20
