@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import FrameType
 
 import pytest
 from hypothesis import given
@@ -95,3 +96,44 @@ def test_the_spec_keeps_pick_required_honest_at_run_time() -> None:
     picked = RunnableLambda(counts).pick(["chars", "words"], required=True)
     with pytest.raises(Exception, match="missing the key 'words'"):
         picked.invoke("abc")
+
+
+def _python_frames(call: Callable[[], object]) -> list[str]:
+    """The Python functions entered while ``call()`` runs, in order (module:function)."""
+    import sys
+
+    entered: list[str] = []
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call":
+            entered.append(f"{frame.f_globals.get('__name__')}:{frame.f_code.co_name}")
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return [name for name in entered if name.startswith(("combinators", "effects"))]
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("invoke", lambda r: r.invoke(1)),
+        ("ainvoke", lambda r: asyncio.run(r.ainvoke(1))),
+        ("stream", lambda r: list(r.stream(1))),
+        ("batch", lambda r: r.batch([1])),
+    ],
+)
+def test_a_call_goes_straight_from_the_generated_method_into_the_runtime(
+    name: str, call: Callable[[Runnable[int, int]], object]
+) -> None:
+    # "The hot paths gain no frame": the surface is one frame (the generated method),
+    # whose next frame is already the runtime's function of the same name.
+    r = RunnableLambda(abs)
+    frames = _python_frames(lambda: call(r))
+    assert frames[:2] == [f"combinators.runnable.calls:{name}", f"effects._runtime.{_home(name)}:{name}"]
+
+
+def _home(name: str) -> str:
+    return "batches" if "batch" in name else "calls"
