@@ -17,7 +17,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Self, final
+from typing import TYPE_CHECKING, Self, final
 
 import attrs
 
@@ -49,6 +49,9 @@ from combinators.components.prompts.inputs import check_declared
 from combinators.components.prompts.values import ChatPromptValue
 from effects.authoring import is_a, is_list_or_tuple
 
+if TYPE_CHECKING:  # string_prompt imports this module (shown_fields)
+    from combinators.components.prompts.string_prompt import PromptTemplate
+
 
 def shown_fields(value: attrs.AttrsInstance, first: str) -> str:
     """``Class(first, name=value, ...)``: the constructor call, with only non-default fields.
@@ -64,15 +67,42 @@ def _read(path: str | PathLike[str]) -> str:
     return Path(path).read_text(encoding="utf-8")
 
 
-@attrs.frozen(repr=False)
+def _from_prompt(
+    template: ContentLike | None,
+    prompt: PromptTemplate | None,
+    template_format: TemplateFormat,
+    partial_variables: Mapping[str, PartialValue] | None,
+    owner: str,
+) -> tuple[ContentLike, TemplateFormat, Mapping[str, PartialValue]]:
+    """The content, format and partials of a message template given its text or the
+    peer's ``prompt=PromptTemplate(...)`` (exactly one of the two)."""
+    if (template is None) == (prompt is None):
+        raise TypeError(f"{owner} takes its content as template= or prompt=PromptTemplate(...), exactly one of them")
+    if prompt is not None:
+        from combinators.components.prompts.string_prompt import PromptTemplate
+
+        if not isinstance(prompt, PromptTemplate):
+            raise TypeError(f"{owner}(prompt=...) expects a PromptTemplate, got {type(prompt).__name__}")
+        return prompt.template, prompt.template_format, {**prompt.partial_variables, **(partial_variables or {})}
+    assert template is not None
+    return template, template_format, to_partials(partial_variables)
+
+
+@attrs.frozen(repr=False, init=False)
 class BaseMessagePromptTemplate:
     """A template for one message of a role (abstract: build a concrete one).
 
     Its content is text with variables, or a list of content parts (text blocks, image
     URL blocks, any provider block) with variables in their text (see ``content``).
+    As in LangChain, the content may be given as ``prompt=PromptTemplate(...)``; the
+    ``prompt`` attribute reads it back as a ``PromptTemplate`` (text content only).
 
     >>> SystemMessagePromptTemplate("Be {style}.").input_variables
     ('style',)
+    >>> from combinators.components import PromptTemplate
+    >>> t = SystemMessagePromptTemplate(prompt=PromptTemplate(template="Be {style}.", input_variables=["style"]))
+    >>> t == SystemMessagePromptTemplate("Be {style}."), t.prompt.template
+    (True, 'Be {style}.')
     """
 
     # Content parts hold dicts (unhashable): the hash leaves the content out, which keeps
@@ -83,6 +113,19 @@ class BaseMessagePromptTemplate:
         factory=dict[str, PartialValue], converter=to_partials, kw_only=True, hash=False
     )
     _parsed: ContentTemplate = attrs.field(init=False, repr=False, eq=False)
+
+    def __init__(
+        self,
+        template: ContentLike | None = None,
+        *,
+        prompt: PromptTemplate | None = None,
+        template_format: TemplateFormat = "f-string",
+        partial_variables: Mapping[str, PartialValue] | None = None,
+    ) -> None:
+        content, form, partials = _from_prompt(
+            template, prompt, template_format, partial_variables, type(self).__name__
+        )
+        getattr(self, "__attrs_init__")(content, template_format=form, partial_variables=partials)
 
     def __attrs_pre_init__(self) -> None:
         if type(self) is BaseMessagePromptTemplate:
@@ -139,6 +182,21 @@ class BaseMessagePromptTemplate:
             template_format,
             partial_variables=partial_variables,
             input_variables=input_variables,
+        )
+
+    @property
+    def prompt(self) -> PromptTemplate:
+        """The content as the peer's ``PromptTemplate`` (for a text template).
+
+        >>> HumanMessagePromptTemplate("Hi {name}").prompt.input_variables
+        ('name',)
+        """
+        if not isinstance(self.template, str):
+            raise TypeError(f"{type(self).__name__}.prompt: a template of content parts is no single PromptTemplate")
+        from combinators.components.prompts.string_prompt import PromptTemplate
+
+        return PromptTemplate(
+            self.template, template_format=self.template_format, partial_variables=self.partial_variables
         )
 
     @functools.cached_property
@@ -209,7 +267,7 @@ class BaseMessagePromptTemplate:
 
 
 @final
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, init=False)
 class SystemMessagePromptTemplate(BaseMessagePromptTemplate):
     """A template for a system message.
 
@@ -222,7 +280,7 @@ class SystemMessagePromptTemplate(BaseMessagePromptTemplate):
 
 
 @final
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, init=False)
 class HumanMessagePromptTemplate(BaseMessagePromptTemplate):
     """A template for a human message (text, or content parts such as images).
 
@@ -237,7 +295,7 @@ class HumanMessagePromptTemplate(BaseMessagePromptTemplate):
 
 
 @final
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, init=False)
 class AIMessagePromptTemplate(BaseMessagePromptTemplate):
     """A template for an AI message (a scripted turn of the model).
 
@@ -250,7 +308,7 @@ class AIMessagePromptTemplate(BaseMessagePromptTemplate):
 
 
 @final
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, init=False)
 class ChatMessagePromptTemplate(BaseMessagePromptTemplate):
     """A template for a ``ChatMessage`` of any ``role``.
 
@@ -259,6 +317,20 @@ class ChatMessagePromptTemplate(BaseMessagePromptTemplate):
     """
 
     role: str = attrs.field(kw_only=True)
+
+    def __init__(
+        self,
+        template: ContentLike | None = None,
+        *,
+        role: str,
+        prompt: PromptTemplate | None = None,
+        template_format: TemplateFormat = "f-string",
+        partial_variables: Mapping[str, PartialValue] | None = None,
+    ) -> None:
+        content, form, partials = _from_prompt(
+            template, prompt, template_format, partial_variables, type(self).__name__
+        )
+        getattr(self, "__attrs_init__")(content, template_format=form, partial_variables=partials, role=role)
 
     @classmethod
     def from_template(  # type: ignore[override]  # role is required here

@@ -1,0 +1,1 @@
+"""LangChain's own unit tests (langchain-core's sdist) run against this library through a renaming shim."""
