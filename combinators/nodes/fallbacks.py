@@ -5,6 +5,11 @@ last error under that key; the caller's dict is never changed. When all fail,
 the primary's error is raised with the fallbacks' errors recorded as notes.
 Streams fall back only before their first chunk; an empty stream is a result.
 
+As the peer's, an attribute the wrapper lacks is read from the primary, and a method
+of the primary that returns a runnable (``bind_tools``, ``with_structured_output``, ...)
+is applied to the primary and to every fallback, giving the same fallbacks over the
+results (hidden from the type checkers: typed code calls the method on each model).
+
 >>> from combinators import RunnableLambda
 >>> def broken(x: dict) -> str:
 ...     raise KeyError("primary")
@@ -19,8 +24,9 @@ Streams fall back only before their first chunk; an empty stream is a result.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, TypeVar, final
+import functools
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, final
 
 import attrs
 
@@ -50,6 +56,40 @@ class RunnableWithFallbacks(Runnable[In, Out]):
     def runnables(self) -> tuple[Runnable[In, Out], ...]:
         """The primary, then the fallbacks."""
         return (self.runnable, *self.fallbacks)
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            return self._forwarded(name)
+
+    def _forwarded(self, name: str) -> Any:
+        """The primary's ``name``; a method returning a runnable applies to every candidate.
+
+        >>> from combinators import RunnableLambda
+        >>> both = RunnableLambda(str.upper).with_fallbacks([RunnableLambda(str.lower)])
+        >>> both._forwarded("with_types")(input_type=str).fallbacks[0].input_type
+        <class 'str'>
+        """
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            primary = object.__getattribute__(self, "runnable")
+        except AttributeError:  # not built yet (unpickling)
+            raise AttributeError(name) from None
+        found = getattr(primary, name)
+        if not callable(found) or isinstance(found, Runnable):
+            return found
+        method: Callable[..., object] = found
+
+        @functools.wraps(method)
+        def on_every_candidate(*args: Any, **kwargs: Any) -> object:
+            result = method(*args, **kwargs)
+            if not isinstance(result, Runnable):
+                return result
+            fallbacks = tuple(getattr(f, name)(*args, **kwargs) for f in self.fallbacks)
+            return attrs.evolve(self, runnable=result, fallbacks=fallbacks)
+
+        return on_every_candidate
 
     def __repr__(self) -> str:
         shown = [

@@ -29,7 +29,7 @@ from typing import Any, Final, Literal, final
 
 import attrs
 
-from combinators.components.agents.loop import AgentLoop, Prompt, tools_tuple
+from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, tools_tuple
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.stops import MaxIterations, TimedOut
 from combinators.components.agents.values import AgentResult
@@ -63,9 +63,7 @@ class ToolCallingAgent:
     prompt: Prompt | None
 
 
-def create_tool_calling_agent(
-    llm: BaseChatModel, tools: Sequence[RunnableTool[object]], prompt: Prompt
-) -> ToolCallingAgent:
+def create_tool_calling_agent(llm: BaseChatModel, tools: Sequence[AgentTool], prompt: Prompt) -> ToolCallingAgent:
     """The peer's ``create_tool_calling_agent``: ``prompt`` must have an
     ``agent_scratchpad`` placeholder (the run's messages so far).
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from contextlib import contextmanager
-from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias, final
 
 import attrs
@@ -50,6 +50,8 @@ from combinators.components.messages import AIMessage, AIMessageChunk
 from combinators.components.models.ids import fresh_id
 from combinators import Runnable
 from combinators import RunnableTool
+from combinators.components.tools.base_tool import BaseTool
+from combinators.components.tools.message_tools import tool
 from effects.errors import InputError, InputValueError
 from effects.authoring import Scope
 from effects.authoring import arun_on_total, run_on_total
@@ -86,9 +88,37 @@ class Emit:
 Request: TypeAlias = "CallModel | RunTools | Emit"
 
 
-def tools_tuple(tools: Iterable[RunnableTool[object]]) -> tuple[RunnableTool[object], ...]:
-    """The tools as a tuple (an attrs converter)."""
-    return tuple(tools)
+AgentTool: TypeAlias = "RunnableTool[Any] | BaseTool | Callable[..., Any]"
+"""What an agent takes as a tool: a ``RunnableTool`` (``@tool``, ``StructuredTool``, a
+runnable's or retriever's ``as_tool()``), a ``BaseTool`` subclass's instance, or a plain
+function (made a tool as ``@tool`` makes it)."""
+
+
+def runnable_tool(given: AgentTool) -> RunnableTool[object]:
+    """The ``RunnableTool`` an agent runs for ``given`` (see ``AgentTool``).
+
+    >>> def add(a: int, b: int) -> int:
+    ...     "Add two numbers."
+    ...     return a + b
+    >>> runnable_tool(add).name
+    'add'
+    """
+    if isinstance(given, RunnableTool):
+        found: RunnableTool[object] = given
+        return found
+    if isinstance(given, BaseTool):
+        return given.as_structured_tool()
+    if isinstance(given, Runnable) or not callable(given):
+        raise InputError(
+            "an agent's tools are functions, @tool or StructuredTool tools, BaseTool subclasses or"
+            f" as_tool() of a runnable; got {type(given).__name__} (make a runnable a tool with .as_tool())"
+        )
+    return tool(given)
+
+
+def tools_tuple(tools: Iterable[AgentTool]) -> tuple[RunnableTool[object], ...]:
+    """The tools as a tuple of ``RunnableTool`` (an attrs converter; see ``runnable_tool``)."""
+    return tuple(runnable_tool(t) for t in tools)
 
 
 def _with_call_ids(message: AIMessage) -> AIMessage:
@@ -107,11 +137,16 @@ def _asks_for_tools(message: AIMessage) -> bool:
 
 
 def _prompt_variables(prompt: object) -> tuple[str, ...] | None:
-    found = getattr(prompt, "input_variables", None)
-    if isinstance(found, Sequence) and not isinstance(found, str):
-        names: Sequence[object] = found  # pyright: ignore[reportUnknownVariableType]
-        return tuple(str(n) for n in names)
-    return None
+    # Optional ones count: the peer's usual ("placeholder", "{agent_scratchpad}") is optional.
+    names: list[str] = []
+    for attribute in ("input_variables", "optional_variables"):
+        found = getattr(prompt, attribute, None)
+        if isinstance(found, Sequence) and not isinstance(found, str):
+            listed: Sequence[object] = found  # pyright: ignore[reportUnknownVariableType]
+            names += [str(n) for n in listed]
+        elif attribute == "input_variables":
+            return None
+    return tuple(names)
 
 
 @final
@@ -377,7 +412,7 @@ class _Driving:
 
 def agent_loop(
     model: BaseChatModel,
-    tools: Sequence[RunnableTool[object]],
+    tools: Sequence[AgentTool],
     *,
     prompt: Prompt | None = None,
     policy: LoopPolicy = LoopPolicy(),

@@ -48,6 +48,14 @@ class Script:
     ...
     IndexError: the fake model's script is exhausted (0 replies)
 
+    As the peer's ``FakeListLLM(responses=["foo"], i=1)``, a start past the end raises at
+    the first reply (a cycling script wraps only after its last reply):
+
+    >>> Script(["foo"], cycle=True, position=1).next()
+    Traceback (most recent call last):
+    ...
+    IndexError: the fake model's script starts at reply 1, past its 1 replies
+
     Given an iterator (the peer's ``messages=iter([...])``), replies are drawn from it as
     they are needed (an endless ``itertools.cycle`` works too) and kept in ``replies``.
     """
@@ -72,11 +80,16 @@ class Script:
                 else:
                     self.replies += (cast(Reply, drawn),)
             if self.position >= len(self.replies):
-                if not self.cycle or not self.replies:
-                    raise IndexError(f"the fake model's script is exhausted ({len(self.replies)} replies)")
-                self.position = 0
+                if self.cycle and self.replies:
+                    # Only a start position past the end gets here: cycling wraps after a reply.
+                    raise IndexError(
+                        f"the fake model's script starts at reply {self.position}, past its {len(self.replies)} replies"
+                    )
+                raise IndexError(f"the fake model's script is exhausted ({len(self.replies)} replies)")
             reply = self.replies[self.position]
-            self.position += 1
+            # As the peer's fakes: back to the first reply right after the last one.
+            wrap = self.cycle and self.position == len(self.replies) - 1 and self._pending is None
+            self.position = 0 if wrap else self.position + 1
             return reply
 
     def __repr__(self) -> str:

@@ -99,6 +99,17 @@ class BaseTool(Runnable[Any, Any], DeclaredFields):
             return StructuredTool.from_function(sync, name=self.name, description=summary, args_schema=schema)
         return StructuredTool.from_function(sync, coroutine, self.name, summary, args_schema=schema)
 
+    def as_structured_tool(self) -> RunnableTool[Any]:
+        """The ``StructuredTool`` this tool runs as (same name, description and schema).
+
+        >>> class Echo(BaseTool):
+        ...     def _run(self, text: str) -> str:
+        ...         return text
+        >>> Echo().as_structured_tool().invoke({"text": "hi"})
+        'hi'
+        """
+        return self._tool
+
     @property
     def args(self) -> dict[str, Any]:
         """The arguments' property schemas (the peer's ``tool.args``)."""

@@ -186,3 +186,17 @@ def test_sync_batch_stops_at_the_first_failure_unless_exceptions_are_returned() 
     started.clear()
     outcomes = runnable.batch([0, 1, 2, 3], {"max_concurrency": 1}, return_exceptions=True)
     assert sorted(started) == [0, 1, 2, 3] and outcomes[1:] == [1, 2, 3]
+
+
+def test_fallbacks_forward_the_primary_s_attributes_and_runnable_returning_methods() -> None:
+    from combinators import RunnableBinding, RunnableWithFallbacks
+    from combinators.components import FakeListChatModel
+
+    both = FakeListChatModel(["a"]).with_fallbacks([FakeListChatModel(["b"])])
+    assert getattr(both, "responses") == ("a",)
+    bound = getattr(both, "bind_tools")([])
+    assert isinstance(bound, RunnableWithFallbacks)
+    assert isinstance(bound.runnable, RunnableBinding)
+    assert all(isinstance(f, RunnableBinding) for f in bound.fallbacks)
+    with pytest.raises(AttributeError):
+        getattr(both, "no_such_attribute")

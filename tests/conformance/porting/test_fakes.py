@@ -76,3 +76,18 @@ def test_generic_fake_chat_model_takes_the_peers_messages_iterator() -> None:
     )
     with pytest.raises(TypeError, match="one of them"):
         GenericFakeChatModel()
+
+
+def test_a_start_past_the_end_raises_index_error_at_the_first_call() -> None:
+    # The peer's fallback tests use FakeListLLM(responses=["foo"], i=1) as a failing primary.
+    with pytest.raises(IndexError):
+        FakeListLLM(responses=["foo"], i=1).invoke("x")
+    with pytest.raises(IndexError):
+        FakeListChatModel(responses=["foo"], i=1).invoke("x")
+    fallback = FakeListLLM(responses=["foo"], i=1).with_fallbacks([FakeListLLM(responses=["bar"])])
+    assert fallback.invoke("x") == "bar"
+
+
+def test_cycling_still_wraps_after_the_last_response() -> None:
+    llm = FakeListLLM(responses=["a", "b"], i=1)
+    assert [llm.invoke("x") for _ in range(4)] == ["b", "a", "b", "a"]
