@@ -40,6 +40,10 @@ In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
 
+def _is_method(value: object) -> bool:
+    return callable(value) and not isinstance(value, Runnable)
+
+
 @final
 @attrs.frozen(repr=False)
 class RunnableWithFallbacks(Runnable[In, Out]):
@@ -76,8 +80,8 @@ class RunnableWithFallbacks(Runnable[In, Out]):
             primary = object.__getattribute__(self, "runnable")
         except AttributeError:  # not built yet (unpickling)
             raise AttributeError(name) from None
-        found = getattr(primary, name)
-        if not callable(found) or isinstance(found, Runnable):
+        found: Any = getattr(primary, name)
+        if not _is_method(found):
             return found
         method: Callable[..., object] = found
 

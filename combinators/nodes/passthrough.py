@@ -1,6 +1,6 @@
 """``RunnablePassthrough``: the identity step, with an optional side effect.
 
->>> from combinators import RunnablePassthrough
+>>> from combinators import RunConfig, RunnablePassthrough
 >>> RunnablePassthrough().invoke({"q": 1})
 {'q': 1}
 >>> RunnablePassthrough.assign(double=lambda d: d["q"] * 2).invoke({"q": 2})
@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, final
 
@@ -25,13 +26,29 @@ from effects.values import NOTHING, Nothing
 T = TypeVar("T")
 
 
+def _takes_config_keyword(func: Callable[..., object]) -> bool:
+    try:
+        return "config" in inspect.signature(func).parameters
+    except (TypeError, ValueError):  # builtins without a signature
+        return False
+
+
 @final
 @attrs.frozen(repr=False)
 class RunnablePassthrough(Runnable[T, T]):
     """Passes its input on; ``func`` (if any) is called with it for a side effect.
 
-    While streaming, chunks pass through at once and ``func`` gets them added up
-    at the end.
+    As the peer's, ``func`` also gets the call's keyword arguments, and the run's
+    config as ``config=`` when it has a parameter of that name. While streaming,
+    chunks pass through at once and ``func`` gets them added up at the end.
+
+    >>> seen = []
+    >>> def tap(x: int, config: RunConfig, **kwargs: object) -> None:
+    ...     seen.append((x, config.tags, kwargs))
+    >>> RunnablePassthrough(tap).invoke(1, {"tags": ["t"]}, flag=True)
+    1
+    >>> seen
+    [(1, ('t',), {'flag': True})]
     """
 
     input_known_at_start = False
@@ -54,30 +71,36 @@ class RunnablePassthrough(Runnable[T, T]):
 
         return RunnableAssign.of(mappers)
 
+    def _extra(self, func: Callable[..., object], scope: Scope, kwargs: Mapping[str, object]) -> dict[str, object]:
+        # The call's kwargs, and the config to a function with a `config` parameter.
+        if _takes_config_keyword(func):
+            return {**kwargs, "config": scope.config}
+        return dict(kwargs)
+
     def step_invoke(self, input: T, scope: Scope, kwargs: Mapping[str, object]) -> T:
         if self.func is not None:
-            self.func(input)
+            self.func(input, **self._extra(self.func, scope, kwargs))
         return input
 
     async def step_ainvoke(self, input: T, scope: Scope, kwargs: Mapping[str, object]) -> T:
         if self.afunc is not None:
-            await self.afunc(input)
+            await self.afunc(input, **self._extra(self.afunc, scope, kwargs))
         elif self.func is not None:
-            self.func(input)
+            self.func(input, **self._extra(self.func, scope, kwargs))
         return input
 
     def step_stream(self, inputs: Iterator[T], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[T]:
         if self.func is None:
             return inputs
-        return self._stream_then_call(inputs)
+        return self._stream_then_call(inputs, scope, kwargs)
 
-    def _stream_then_call(self, inputs: Iterator[T]) -> Iterator[T]:
+    def _stream_then_call(self, inputs: Iterator[T], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[T]:
         total: T | Nothing = NOTHING
         for chunk in inputs:
             total = add_chunks(total, chunk)
             yield chunk
         if total is not NOTHING and self.func is not None:
-            self.func(total)
+            self.func(total, **self._extra(self.func, scope, kwargs))
 
     async def step_astream(
         self, inputs: AsyncIterator[T], scope: Scope, kwargs: Mapping[str, object]
@@ -91,6 +114,6 @@ class RunnablePassthrough(Runnable[T, T]):
         if total is NOTHING:
             return
         if self.afunc is not None:
-            await self.afunc(total)
+            await self.afunc(total, **self._extra(self.afunc, scope, kwargs))
         elif self.func is not None:
-            self.func(total)
+            self.func(total, **self._extra(self.func, scope, kwargs))

@@ -108,12 +108,17 @@ def runnable_tool(given: AgentTool) -> RunnableTool[object]:
         return found
     if isinstance(given, BaseTool):
         return given.as_structured_tool()
-    if isinstance(given, Runnable) or not callable(given):
+    if not _is_plain_function(given):
         raise InputError(
             "an agent's tools are functions, @tool or StructuredTool tools, BaseTool subclasses or"
             f" as_tool() of a runnable; got {type(given).__name__} (make a runnable a tool with .as_tool())"
         )
     return tool(given)
+
+
+def _is_plain_function(value: object) -> bool:
+    # Untyped callers may pass a runnable (callable too) or anything else.
+    return callable(value) and not isinstance(value, Runnable)
 
 
 def tools_tuple(tools: Iterable[AgentTool]) -> tuple[RunnableTool[object], ...]:

@@ -81,7 +81,7 @@ def _from_prompt(
     if prompt is not None:
         from combinators.components.prompts.string_prompt import PromptTemplate
 
-        if not isinstance(prompt, PromptTemplate):
+        if not is_a(prompt, PromptTemplate):
             raise TypeError(f"{owner}(prompt=...) expects a PromptTemplate, got {type(prompt).__name__}")
         return prompt.template, prompt.template_format, {**prompt.partial_variables, **(partial_variables or {})}
     assert template is not None
@@ -316,7 +316,8 @@ class ChatMessagePromptTemplate(BaseMessagePromptTemplate):
     ChatMessage('Too long.', role='critic')
     """
 
-    role: str = attrs.field(kw_only=True)
+    # Required by __init__; the default keeps the attrs initialiser compatible with the base's.
+    role: str = attrs.field(default="", kw_only=True)
 
     def __init__(
         self,

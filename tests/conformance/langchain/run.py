@@ -8,6 +8,7 @@ package keeps its name), runs pytest on them with the renaming shim
 (``plugin.py``), and prints the count against ``applicable.py``. Nothing of the sdist is
 ever written into the repository.
 
+``--prune`` drops the listed failures that now pass (and rewrites the README);
 ``--lay-out DIR`` only lays the tests out in DIR and prints the pytest command (to
 debug one test by hand). ``--write-outcomes FILE`` keeps each test's outcome; ``--list-failures`` prints the
 failing applicable tests that ``applicable.EXPECTED_FAILURES`` does not name.
@@ -122,6 +123,20 @@ def write_readme() -> None:
     README.write_text(f"{head}{FAILURES_START}\n{failures_markdown()}{FAILURES_END}{tail}")
 
 
+def prune(passing: list[str]) -> None:
+    """Drop ``passing`` from ``EXPECTED_FAILURES`` in applicable.py, then rewrite the README."""
+    import importlib
+
+    from tests.conformance.langchain import applicable
+
+    path = Path(applicable.__file__)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if not any(line.startswith(f'    "{t}":') for t in passing)))
+    importlib.reload(applicable)
+    globals()["failures_markdown"] = applicable.failures_markdown
+    write_readme()
+
+
 def main(argv: list[str] | None = None) -> Tally:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write-outcomes", type=Path, default=None)
@@ -129,6 +144,7 @@ def main(argv: list[str] | None = None) -> Tally:
     parser.add_argument(
         "--readme", action="store_true", help="rewrite the failures section of tests/conformance/README.md"
     )
+    parser.add_argument("--prune", action="store_true", help="drop listed failures that now pass, then --readme")
     parser.add_argument("--lay-out", type=Path, default=None, help="only lay the tests out there and print the command")
     options = parser.parse_args(argv)
     if options.readme:
@@ -145,6 +161,8 @@ def main(argv: list[str] | None = None) -> Tally:
         options.write_outcomes.write_text(json.dumps(outcomes, indent=1, sort_keys=True) + "\n")
     result = tally(outcomes)
     print(result.summary())
+    if options.prune:
+        prune(result.unexpected_passes)
     if options.list_failures:
         for test in result.unexpected_failures:
             print("unexpected failure:", test)

@@ -200,3 +200,20 @@ def test_fallbacks_forward_the_primary_s_attributes_and_runnable_returning_metho
     assert all(isinstance(f, RunnableBinding) for f in bound.fallbacks)
     with pytest.raises(AttributeError):
         getattr(both, "no_such_attribute")
+
+
+def test_a_passthrough_function_gets_the_call_kwargs_and_its_config() -> None:
+    from combinators import RunConfig, RunnablePassthrough
+
+    calls: list[tuple[object, ...]] = []
+
+    def tap(x: object, **kwargs: object) -> None:
+        calls.append((x, kwargs))
+
+    def tap_with_config(x: object, config: RunConfig) -> None:
+        calls.append((x, config.metadata["who"]))
+
+    assert RunnablePassthrough(tap).invoke("hello", my_kwarg="value") == "hello"
+    assert asyncio.run(RunnablePassthrough(tap).ainvoke("hi", k=1)) == "hi"
+    assert list(RunnablePassthrough(tap_with_config).stream("s", {"metadata": {"who": "me"}})) == ["s"]
+    assert calls == [("hello", {"my_kwarg": "value"}), ("hi", {"k": 1}), ("s", "me")]

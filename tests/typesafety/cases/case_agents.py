@@ -47,8 +47,8 @@ def it_pipes_like_any_runnable() -> None:
     reveal_type(agent | answer_of)  # R: Runnable[str | Sequence[Any] | Mapping[str, Any], str]
 
 
-def a_function_is_not_a_tool() -> None:
-    agent_loop(model, [parse])  # type: ignore[list-item]  # E: list-item / reportArgumentType
+def a_function_is_a_tool() -> None:
+    agent_loop(model, [parse])
 
 
 def a_runnable_that_does_not_take_tool_input_is_not_a_tool() -> None:
