@@ -13,6 +13,10 @@ alternatives is a ``ConfigurableError`` listing them.
 ...     ConfigurableField(id="voice"), default_key="shout", whisper=RunnableLambda(whisper))
 >>> voice.invoke("Hi"), voice.invoke("Hi", {"configurable": {"voice": "whisper"}})
 ('HI', 'hi')
+>>> lazy = RunnableLambda(shout).configurable_alternatives(
+...     ConfigurableField(id="voice"), whisper=lambda: RunnableLambda(whisper))  # a factory, as the peer's
+>>> lazy.invoke("Hi", {"configurable": {"voice": "whisper"}})
+'hi'
 >>> voice.invoke("Hi", {"configurable": {"voice": "sing"}})
 Traceback (most recent call last):
 ...
@@ -21,7 +25,7 @@ combinators.nodes.configurable.ConfigurableError: configurable 'voice' of shout 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final
 
 import attrs
@@ -41,6 +45,16 @@ A = TypeVar("A")
 B = TypeVar("B")
 
 
+def _made(alternative: Runnable[A, B] | Callable[[], Runnable[A, B]], key: str) -> Runnable[A, B]:
+    """The alternative itself, or the runnable its factory makes (checked)."""
+    if not callable(alternative) or is_a(alternative, Runnable):
+        return alternative  # pyright: ignore[reportUnknownVariableType]  # is_a erases its type arguments
+    made = alternative()
+    if not is_a(made, Runnable):
+        raise TypeError(f"the factory of alternative {key!r} must return a runnable, got {type(made).__name__}")
+    return made
+
+
 @final
 @attrs.frozen(repr=False)
 class RunnableConfigurableAlternatives(Runnable[In, Out]):
@@ -48,7 +62,8 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
 
     which: ConfigurableField
     default: Runnable[In, Out]
-    alternatives: tuple[tuple[str, Runnable[In, Out]], ...]
+    # A runnable, or a factory making it when chosen (the peer's ``Callable[[], Runnable]``).
+    alternatives: tuple[tuple[str, Runnable[In, Out] | Callable[[], Runnable[In, Out]]], ...]
     default_key: str = "default"
     step_binding: StepBinding[In, Out] | None = attrs.field(init=False, eq=False, repr=False)
 
@@ -56,7 +71,7 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
     def of(
         default: Runnable[A, B],
         which: ConfigurableField,
-        alternatives: Mapping[str, Runnable[A, B]],
+        alternatives: Mapping[str, Runnable[A, B] | Callable[[], Runnable[A, B]]],
         default_key: str = "default",
     ) -> RunnableConfigurableAlternatives[A, B]:
         """Declare the alternatives (the keys must differ from ``default_key``)."""
@@ -67,8 +82,10 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
         if not alternatives:
             raise ConfigurableError("configurable_alternatives needs at least one alternative")
         for key, alternative in alternatives.items():
-            if not is_a(alternative, Runnable):
-                raise TypeError(f"alternative {key!r} must be a runnable, got {type(alternative).__name__}")
+            if not (is_a(alternative, Runnable) or callable(alternative)):
+                raise TypeError(
+                    f"alternative {key!r} must be a runnable or a function making one, got {type(alternative).__name__}"
+                )
         return RunnableConfigurableAlternatives(which, default, tuple(alternatives.items()), default_key)
 
     def __attrs_post_init__(self) -> None:
@@ -117,13 +134,13 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
             return self.default
         for name, alternative in self.alternatives:
             if name == key:
-                return alternative
+                return _made(alternative, name)
         check_value(self.name, self.own_config_specs()[0], key)
         raise AssertionError("unreachable: a key that is no alternative fails the check")
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A fork with one conditional edge per key; each alternative in this node's place."""
-        options = [(self.default_key, self.default), *self.alternatives]
+        options = [(self.default_key, self.default), *((k, _made(a, k)) for k, a in self.alternatives)]
         arms = [
             (
                 f"{self.which.id}={key}" + (" (default)" if key == self.default_key else ""),

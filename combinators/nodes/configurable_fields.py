@@ -40,11 +40,19 @@ def _init_fields(cls: type[Any]) -> dict[str, attrs.Attribute[Any]]:
     return {f.name: f for f in attrs.fields(cls) if f.init}
 
 
+CONFIGURABLE_AS = "configurable_as"
+"""An attrs field's metadata key: the type a configured value may have when the class's
+constructor converts more than the field holds (``GenericFakeChatModel.messages`` holds a
+``Script`` and is configured with an iterator of messages, as the peer's)."""
+
+
 def _field_types(cls: type[Any]) -> dict[str, Any]:
     try:
-        return typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls)
     except Exception:  # annotations that do not resolve: the values go unchecked
         return {}
+    declared = {f.name: f.metadata[CONFIGURABLE_AS] for f in attrs.fields(cls) if CONFIGURABLE_AS in f.metadata}
+    return {**hints, **declared}
 
 
 def _derived(field: attrs.Attribute[Any]) -> bool:

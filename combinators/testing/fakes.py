@@ -7,7 +7,7 @@ Delays go through the runtime's clock: install ``effects.clock.FakeClock`` with
 >>> from effects.clock import FakeClock, use_clock
 >>> model = find(chat_models(token_delays=st.just(0.5)), lambda m: True)
 >>> model
-GenericFakeChatModel(script=Script(['fog'], cycle=True), token_delay=0.5)
+GenericFakeChatModel(messages=Script(['fog'], cycle=True), token_delay=0.5)
 >>> clock = FakeClock()
 >>> with use_clock(clock):
 ...     [chunk.text for chunk in model.stream("hi")], clock.sleeps
@@ -66,7 +66,7 @@ def chat_models(
     >>> from hypothesis import find
     >>> model = find(chat_models(max_failures=1), lambda m: len(m.script.replies) == 2)
     >>> model
-    GenericFakeChatModel(script=Script([ScriptedFailure('rate limited'), 'fog'], cycle=True), token_delay=0.0)
+    GenericFakeChatModel(messages=Script([ScriptedFailure('rate limited'), 'fog'], cycle=True), token_delay=0.0)
     >>> model.with_retry(stop_after_attempt=2, wait_exponential_jitter=False).invoke("hi")
     AIMessage('fog')
     """

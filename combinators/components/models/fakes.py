@@ -28,6 +28,7 @@ from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.models.llm import LLM
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
+from combinators.nodes.configurable_fields import CONFIGURABLE_AS
 from effects.clock import current_clock
 
 Reply = str | AIMessage | BaseException
@@ -102,6 +103,15 @@ class Script:
         return hash((tuple(map(repr, self.replies)), self.cycle))
 
 
+def as_script(replies: Script | Iterable[Reply]) -> Script:
+    """A ``Script`` as it is; replies drawn lazily from an iterable (an attrs converter).
+
+    >>> as_script(iter(["a"])).next()
+    'a'
+    """
+    return replies if isinstance(replies, Script) else Script(iter(replies))
+
+
 def _cut_at_stop(text: str, stop: list[str] | None) -> str:
     if not stop:
         return text
@@ -134,16 +144,29 @@ class GenericFakeChatModel(BaseChatModel):
     [AIMessage('hi'), AIMessage('there')]
     """
 
-    script: Script
+    # Named as the peer's field, so ``configurable_fields(messages=...)`` works as there.
+    messages: Script = attrs.field(converter=as_script, metadata={CONFIGURABLE_AS: Script | Iterable[Reply]})
     token_delay: float = 0.0
 
     def __init__(
-        self, script: Script | None = None, token_delay: float = 0.0, *, messages: Iterable[Reply] | None = None
+        self,
+        script: Script | None = None,
+        token_delay: float = 0.0,
+        *,
+        messages: Script | Iterable[Reply] | None = None,
     ) -> None:
         if (script is None) == (messages is None):
             raise TypeError("GenericFakeChatModel takes a Script or messages=iter([...]) (one of them)")
-        chosen = script if script is not None else Script(iter(cast(Iterable[Reply], messages)))
-        init_fields(self, chosen, token_delay)
+        init_fields(self, script if script is not None else messages, token_delay)
+
+    @property
+    def script(self) -> Script:
+        """The replies and the position in them (the ``messages`` field).
+
+        >>> GenericFakeChatModel(Script(["a"])).script
+        Script(['a'], cycle=False)
+        """
+        return self.messages
 
     @property
     def _llm_type(self) -> str:

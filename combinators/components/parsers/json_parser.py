@@ -77,6 +77,7 @@ from combinators.components.partial_json.values import NO_VALUE, JsonTooDeepErro
 from combinators.authoring import init_fields
 from combinators.authoring import type_schema
 from combinators import Runnable
+from effects.errors import InputError
 from effects.authoring import Scope
 from effects.authoring import closing, is_dict, is_list
 
@@ -183,6 +184,9 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
     """Parses a JSON reply (fenced or not, possibly cut short) into a value.
 
     ``JsonOutputParser()`` gives ``JsonValue``; ``JsonOutputParser(Joke)`` gives ``Joke``.
+    As the peer's, ``JsonOutputParser(pydantic_object=Model)`` still gives plain JSON and
+    tells the model the pydantic class's JSON Schema (pydantic is only needed by the
+    caller who passes such a class).
 
     >>> JsonOutputParser().invoke('```json\\n{"a": 1}\\n```')
     {'a': 1}
@@ -197,19 +201,32 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
 
     schema: type[T] | None
     diff: bool
+    pydantic_object: type[Any] | None = None
 
     @overload
-    def __init__(self: JsonOutputParser[JsonValue], schema: None = None, *, diff: bool = False) -> None: ...
+    def __init__(
+        self: JsonOutputParser[JsonValue],
+        schema: None = None,
+        *,
+        diff: bool = False,
+        pydantic_object: type[Any] | None = None,
+    ) -> None: ...
 
     @overload
     def __init__(self: JsonOutputParser[S], schema: type[S], *, diff: Literal[False] = False) -> None: ...
 
-    def __init__(self, schema: type[Any] | None = None, *, diff: bool = False) -> None:
+    def __init__(
+        self, schema: type[Any] | None = None, *, diff: bool = False, pydantic_object: type[Any] | None = None
+    ) -> None:
         if schema is not None:
             if diff:
                 raise ValueError("diff=True streams JSON patch operations; it takes no schema")
             schema_type_check(schema)
-        init_fields(self, schema, bool(diff))
+        if pydantic_object is not None and not callable(getattr(pydantic_object, "model_json_schema", None)):
+            raise InputError(
+                f"JsonOutputParser(pydantic_object=...) expects a pydantic model class, got {pydantic_object!r}"
+            )
+        init_fields(self, schema, bool(diff), pydantic_object)
 
     @functools.cached_property
     def _validator(self) -> Validator | None:
@@ -221,9 +238,13 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         >>> JsonOutputParser().get_format_instructions()
         'Return a JSON object.'
         """
-        if self.schema is None:
+        if self.pydantic_object is not None:
+            described: dict[str, Any] = self.pydantic_object.model_json_schema()
+        elif self.schema is None:
             return "Return a JSON object."
-        schema = {k: v for k, v in type_schema(self.schema).items() if k not in ("title", "type")}
+        else:
+            described = type_schema(self.schema)
+        schema = {k: v for k, v in described.items() if k not in ("title", "type")}
         return _FORMAT.format(schema=json.dumps(schema, ensure_ascii=False))
 
     def _typed(self, value: JsonValue, text: str) -> T:
@@ -323,6 +344,8 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         shown = [] if self.schema is None else [self.schema.__name__]
         if self.diff:
             shown.append("diff=True")
+        if self.pydantic_object is not None:
+            shown.append(f"pydantic_object={self.pydantic_object.__name__}")
         return f"JsonOutputParser({', '.join(shown)})"
 
 

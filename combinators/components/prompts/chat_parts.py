@@ -49,7 +49,8 @@ from combinators.components.prompts.inputs import check_declared
 from combinators.components.prompts.values import ChatPromptValue
 from effects.authoring import is_a, is_list_or_tuple
 
-if TYPE_CHECKING:  # string_prompt imports this module (shown_fields)
+if TYPE_CHECKING:  # string_prompt and chat_prompt import this module
+    from combinators.components.prompts.chat_prompt import ChatPromptTemplate
     from combinators.components.prompts.string_prompt import PromptTemplate
 
 
@@ -262,6 +263,16 @@ class BaseMessagePromptTemplate:
         """
         return self.render(values)
 
+    def __add__(self, other: object) -> ChatPromptTemplate:
+        """A chat prompt of this message, then ``other`` (as ``ChatPromptTemplate`` + other).
+
+        >>> (SystemMessagePromptTemplate("Be {style}.") + "Hi {name}").input_variables
+        ('name', 'style')
+        """
+        from combinators.components.prompts.chat_prompt import ChatPromptTemplate
+
+        return ChatPromptTemplate.from_messages([self]) + other
+
     def __repr__(self) -> str:
         return shown_fields(self, "template")
 
@@ -352,6 +363,33 @@ class ChatMessagePromptTemplate(BaseMessagePromptTemplate):
         built = cls(template, template_format=template_format, partial_variables=partials, role=role)
         check_declared(cls.__name__, input_variables, built.input_variables, (), template_format)
         return built
+
+    @classmethod
+    def from_template_file(  # type: ignore[override]  # role is required here
+        cls,
+        template_file: str | PathLike[str],
+        input_variables: Sequence[str] | None = None,
+        *,
+        role: str,
+        template_format: TemplateFormat = "f-string",
+        partial_variables: Mapping[str, PartialValue] | None = None,
+    ) -> ChatMessagePromptTemplate:
+        """A chat message template of ``role`` from a UTF-8 file's text.
+
+        >>> import tempfile, os
+        >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        ...     _ = f.write("{x}?")
+        >>> ChatMessagePromptTemplate.from_template_file(f.name, role="judge").format(x="ok")
+        ChatMessage('ok?', role='judge')
+        >>> os.unlink(f.name)
+        """
+        return cls.from_template(
+            _read(template_file),
+            template_format,
+            role=role,
+            partial_variables=partial_variables,
+            input_variables=input_variables,
+        )
 
     def _message(self, content: Rendered) -> Message:
         return ChatMessage(content, role=self.role)

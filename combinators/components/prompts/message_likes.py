@@ -35,6 +35,7 @@ from combinators.components.prompts.chat_parts import (
 from combinators.components.prompts.content import ContentLike
 from combinators.components.prompts.formats import TemplateFormat
 from effects.authoring import is_list_or_tuple, is_mapping
+from effects.errors import InputValueError
 
 ChatPromptPart: TypeAlias = "BaseMessagePromptTemplate | MessagesPlaceholder | Message"
 """One part of a chat prompt, as it is kept once built."""
@@ -81,7 +82,9 @@ def _from_role(role: object, template: object, template_format: TemplateFormat, 
     if role == "placeholder":
         return _placeholder(template)
     if not isinstance(template, (str, list, tuple)):
-        raise TypeError(f"a message template is a str or a list of content parts, got {source!r}")
+        raise InputValueError(
+            f"Invalid template: {template}. A message template is a str or a list of content parts, got {source!r}"
+        )
     kind = _TEMPLATES.get(role)
     if kind is None:
         raise ValueError(

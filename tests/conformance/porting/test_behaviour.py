@@ -217,3 +217,25 @@ def test_a_passthrough_function_gets_the_call_kwargs_and_its_config() -> None:
     assert asyncio.run(RunnablePassthrough(tap).ainvoke("hi", k=1)) == "hi"
     assert list(RunnablePassthrough(tap_with_config).stream("s", {"metadata": {"who": "me"}})) == ["s"]
     assert calls == [("hello", {"my_kwarg": "value"}), ("hi", {"k": 1}), ("s", "me")]
+
+
+def test_configurable_alternatives_accept_a_factory() -> None:
+    from functools import partial
+
+    from combinators import ConfigurableField
+    from combinators.components import FakeListChatModel
+
+    made: list[str] = []
+
+    def model(answer: str) -> FakeListChatModel:
+        made.append(answer)
+        return FakeListChatModel([answer])
+
+    chosen = FakeListChatModel(["default"]).configurable_alternatives(
+        ConfigurableField(id="model"),
+        other=partial(model, "other"),  # type: ignore[arg-type]  # the typed signature is engineer surface's
+    )
+    assert made == []  # made only when chosen
+    assert chosen.invoke("x", {"configurable": {"model": "other"}}).content == "other"
+    assert chosen.invoke("x").content == "default"
+    assert made == ["other"]

@@ -91,3 +91,14 @@ def test_a_start_past_the_end_raises_index_error_at_the_first_call() -> None:
 def test_cycling_still_wraps_after_the_last_response() -> None:
     llm = FakeListLLM(responses=["a", "b"], i=1)
     assert [llm.invoke("x") for _ in range(4)] == ["b", "a", "b", "a"]
+
+
+def test_generic_fake_chat_model_is_configurable_by_the_peer_s_field_name() -> None:
+    from combinators import ConfigurableField
+
+    model = GenericFakeChatModel(messages=iter(["first"])).configurable_fields(
+        messages=ConfigurableField(id="messages", name="Messages")
+    )
+    assert model.invoke("x").content == "first"
+    configured = model.with_config(configurable={"messages": iter(["second"])})
+    assert configured.invoke("x").content == "second"
