@@ -12,9 +12,9 @@ unknown top-level keys move into ``configurable`` as the peer does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, TypeAlias, TypedDict, TypeGuard, TypeVar, final
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, TypedDict, TypeGuard, TypeVar, final, overload
 from uuid import UUID
 
 import attrs
@@ -161,15 +161,81 @@ class RunConfig:
             return self
         return attrs.evolve(self, run_name=None, run_id=None, tracing=None, progress=False)
 
+    # Read as the peer's RunnableConfig dict (ported code receives a RunConfig where it
+    # received a dict): config["tags"], config.get(...), {**config}, dict(config), with
+    # the peer's key types. It is a value: setting a key is an error.
+    @overload
+    def __getitem__(self, key: Literal["tags"]) -> list[str]: ...
+    @overload
+    def __getitem__(self, key: Literal["metadata", "configurable"]) -> Mapping[str, object]: ...
+    @overload
+    def __getitem__(self, key: Literal["run_name"]) -> str | None: ...
+    @overload
+    def __getitem__(self, key: Literal["run_id"]) -> UUID | None: ...
+    @overload
+    def __getitem__(self, key: Literal["max_concurrency"]) -> int | None: ...
+    @overload
+    def __getitem__(self, key: Literal["recursion_limit"]) -> int: ...
+    @overload
+    def __getitem__(self, key: Literal["timeout"]) -> float | None: ...
+    @overload
+    def __getitem__(self, key: Literal["callbacks"]) -> None: ...
+    @overload
+    def __getitem__(self, key: str) -> object: ...
+
     def __getitem__(self, key: str) -> object:
         """Read a key of the LangChain-shaped dict (``config["tags"]``), for ported code.
 
         >>> RunConfig(tags=("a",))["tags"], RunConfig()["configurable"]
         (['a'], {})
+        >>> config = RunConfig(configurable={"user_id": 7})
+        >>> config["configurable"]["user_id"], {**config}["recursion_limit"], dict(config)["metadata"]
+        (7, 25, {})
         """
         if key == "callbacks":
             return None
         return self._shape()[key]
+
+    def __setitem__(self, key: str, value: object) -> None:
+        """A config is a value: changing it is an error naming the ways to make a new one.
+
+        >>> RunConfig()["tags"] = ["x"]
+        Traceback (most recent call last):
+        ...
+        TypeError: RunConfig is immutable: config['tags'] cannot be set; pass a new config with runnable.with_config(tags=...) or build one with patch_config(config, tags=...)
+        """
+        raise TypeError(
+            f"RunConfig is immutable: config[{key!r}] cannot be set; pass a new config with"
+            f" runnable.with_config({key}=...) or build one with patch_config(config, {key}=...)"
+        )
+
+    def __delitem__(self, key: str) -> None:
+        raise TypeError(f"RunConfig is immutable: config[{key!r}] cannot be deleted; use patch_config")
+
+    def keys(self) -> KeysView[str]:
+        """The keys of the LangChain-shaped dict (what ``{**config}`` and ``dict(config)`` read).
+
+        >>> sorted(RunConfig(run_name="r").keys())
+        ['configurable', 'metadata', 'recursion_limit', 'run_name', 'tags']
+        """
+        return self._shape().keys()
+
+    def items(self) -> ItemsView[str, object]:
+        """The LangChain-shaped dict's items."""
+        return self._shape().items()
+
+    def values(self) -> ValuesView[object]:
+        """The LangChain-shaped dict's values."""
+        return self._shape().values()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._shape()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._shape())
+
+    def __len__(self) -> int:
+        return len(self._shape())
 
     def get(self, key: str, default: object = None) -> object:
         """``config.get(key, default)`` over the LangChain-shaped dict.

@@ -13,14 +13,20 @@ Fog.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import final
+from uuid import UUID
 
 import attrs
 
 from combinators import Runnable
 from combinators.authoring import DeclaredFields, is_library_code
+from combinators.components.retrieval.run_manager import (
+    AsyncRetrieverRunManager,
+    RetrieverRunManager,
+    takes_run_manager,
+)
 from effects.errors import InputError
 from effects.authoring import Scope
 from effects.authoring import in_worker, is_a
@@ -128,10 +134,17 @@ def load_text_documents(folder: str | Path, pattern: str = "*.md") -> list[Docum
     return documents
 
 
+def _run_facts(scope: Scope) -> tuple[UUID | None, tuple[str, ...], Mapping[str, object]]:
+    run = scope.run
+    return (None if run is None else run.run_id), scope.config.tags, scope.config.metadata
+
+
 class BaseRetriever(Runnable[str, list[Document]], DeclaredFields, fields=False):
     """A query in, the relevant Documents out; runs as a ``retriever`` run.
 
     Subclass it as a frozen attrs class and implement `_get_relevant_documents`.
+    A hook written the LangChain way, ``_get_relevant_documents(self, query, *,
+    run_manager)``, gets a small ``RetrieverRunManager`` (``get_child()``, ``on_text``).
     Override `_aget_relevant_documents` too when there is a native async way; without
     one, an async call runs your sync hook on a worker thread of the library's pool, so
     it never holds the event loop (the library's own in-memory retrievers run theirs
@@ -170,19 +183,26 @@ class BaseRetriever(Runnable[str, list[Document]], DeclaredFields, fields=False)
         return input
 
     def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, object]) -> list[Document]:
-        """Run the sync hook on the query."""
-        return self._get_relevant_documents(self._query(input, kwargs))
+        """Run the sync hook on the query (with a ``run_manager`` if the hook takes one)."""
+        query = self._query(input, kwargs)
+        hook: Callable[..., list[Document]] = getattr(self, "_get_relevant_documents")  # any signature
+        if takes_run_manager(type(self)._get_relevant_documents):
+            return hook(query, run_manager=RetrieverRunManager(*_run_facts(scope)))
+        return hook(query)
 
     async def step_ainvoke(self, input: str, scope: Scope, kwargs: Mapping[str, object]) -> list[Document]:
-        """Run the async hook on the query (a user's sync hook, when there is no async
-        one, on a worker thread of this run)."""
+        """Run the async hook on the query (with a ``run_manager`` if the hook takes one;
+        a user's sync hook, when there is no async one, on a worker thread of this run)."""
         query = self._query(input, kwargs)
         hooks = type(self)
-        if hooks._aget_relevant_documents is BaseRetriever._aget_relevant_documents and not is_library_code(
-            hooks._get_relevant_documents
-        ):
-            return await in_worker(scope, self._get_relevant_documents, query)
-        return await self._aget_relevant_documents(query)
+        if hooks._aget_relevant_documents is BaseRetriever._aget_relevant_documents:
+            if not is_library_code(hooks._get_relevant_documents):
+                return await in_worker(scope, self.step_invoke, query, scope, {})
+            return self.step_invoke(query, scope, {})
+        hook: Callable[..., Awaitable[list[Document]]] = getattr(self, "_aget_relevant_documents")  # any signature
+        if takes_run_manager(hooks._aget_relevant_documents):
+            return await hook(query, run_manager=AsyncRetrieverRunManager(*_run_facts(scope)))
+        return await hook(query)
 
     def describe_input(self, input: str) -> object:
         """Events show a nested retriever's input as ``{"query": q}``.

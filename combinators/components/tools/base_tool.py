@@ -103,6 +103,7 @@ class BaseTool(Runnable[Any, Any], DeclaredFields):
         """The ``StructuredTool`` this tool runs as (same name, description and schema).
 
         >>> class Echo(BaseTool):
+        ...     "Say the text back."
         ...     def _run(self, text: str) -> str:
         ...         return text
         >>> Echo().as_structured_tool().invoke({"text": "hi"})

@@ -114,3 +114,23 @@ def test_add_and_aadd() -> None:
             yield part
 
     assert asyncio.run(aadd(parts())) == [1, 2]
+
+
+def test_the_config_a_function_receives_reads_as_the_peer_s_dict() -> None:
+    from combinators import RunnableLambda
+
+    seen: dict[str, object] = {}
+
+    def read(x: int, config: RunConfig) -> int:
+        seen["tags"] = config["tags"]
+        seen["user"] = config["configurable"]["user_id"]
+        seen["copy"] = {**config}["metadata"]
+        seen["dict"] = dict(config)["recursion_limit"]
+        seen["get"] = config.get("configurable")
+        with pytest.raises(TypeError, match=r"with_config\(tags=...\).*patch_config"):
+            config["tags"] = ["changed"]  # immutable on purpose
+        return x
+
+    plain_dict = {"tags": ["t"], "metadata": {"m": 1}, "configurable": {"user_id": 7}}
+    assert RunnableLambda(read).invoke(1, plain_dict) == 1
+    assert seen == {"tags": ["t"], "user": 7, "copy": {"m": 1}, "dict": 25, "get": {"user_id": 7}}

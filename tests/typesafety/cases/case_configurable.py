@@ -5,7 +5,7 @@ Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 
 from typing import reveal_type
 
-from combinators import ConfigurableField, ConfigurableFieldSpec, RunnableLambda, RunnablePick
+from combinators import ConfigurableField, ConfigurableFieldSpec, RunConfig, RunnableLambda, RunnablePick
 from combinators.components import AIMessage, Message
 from combinators.components.memory import InMemoryHistoryStore, RunnableWithMessageHistory
 
@@ -62,3 +62,11 @@ def a_history_keeps_the_output_type() -> None:
     chat = RunnableWithMessageHistory(RunnableLambda(reply), InMemoryHistoryStore())
     reveal_type(chat)  # R: RunnableWithMessageHistory[AIMessage]
     reveal_type(chat.invoke("hi", {"configurable": {"session_id": "s"}}))  # R: AIMessage
+
+
+def a_config_reads_as_the_peer_s_dict(config: RunConfig) -> None:
+    reveal_type(config["tags"])  # R: list[str]
+    reveal_type(config["configurable"])  # R: Mapping[str, object]
+    reveal_type(config["configurable"]["user_id"])  # R: object
+    reveal_type(config["max_concurrency"])  # R: int | None
+    reveal_type(config.get("run_name"))  # R: object
