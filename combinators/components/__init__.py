@@ -70,6 +70,7 @@ from combinators.components.models.fakes import GenericFakeChatModel as GenericF
 from combinators.components.models.fakes import Script as Script
 from combinators.components.memory import ChatHistory as ChatHistory
 from combinators.components.memory import ChatHistoryError as ChatHistoryError
+from combinators.components.memory import BaseChatMessageHistory as BaseChatMessageHistory
 from combinators.components.memory import InMemoryChatHistory as InMemoryChatHistory
 from combinators.components.memory import InMemoryHistoryStore as InMemoryHistoryStore
 from combinators.components.memory import RunnableWithMessageHistory as RunnableWithMessageHistory
@@ -218,6 +219,7 @@ __all__ = [
     "ParrotFakeChatModel",
     "HashedNgramEmbeddings",
     "HumanMessage",
+    "BaseChatMessageHistory",
     "InMemoryChatHistory",
     "InMemoryHistoryStore",
     "InMemoryVectorStore",

@@ -68,7 +68,7 @@ def chat_models(
     >>> model
     GenericFakeChatModel(messages=Script([ScriptedFailure('rate limited'), 'fog'], cycle=True), token_delay=0.0)
     >>> model.with_retry(stop_after_attempt=2, wait_exponential_jitter=False).invoke("hi")
-    AIMessage('fog')
+    AIMessage('fog', id='lc_run--...')
     """
     chosen = replies if replies is not None else sentences
     delays = token_delays if token_delays is not None else st.just(0.0)

@@ -34,6 +34,7 @@ from combinators.testing import steps
 from combinators.testing.agents import UNKNOWN_TOOL
 from combinators.testing.steps import VALUE_TYPES
 from effects.clock import FakeClock, use_clock
+from tests.message_ids import RUN_ID
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -233,7 +234,7 @@ def test_values_of_and_functions() -> None:
 def test_scripted_failures_are_caught_by_retry(model: GenericFakeChatModel) -> None:
     first_reply = next(r for r in model.script.replies if isinstance(r, str))
     retried = model.with_retry(stop_after_attempt=3, wait_exponential_jitter=False)
-    assert retried.invoke("hi") == AIMessage(first_reply)
+    assert retried.invoke("hi") == AIMessage(first_reply, id=RUN_ID)
 
 
 @FEW

@@ -77,6 +77,29 @@ def create_tool_calling_agent(llm: BaseChatModel, tools: Sequence[AgentTool], pr
     return ToolCallingAgent(llm, tools_tuple(tools), prompt)
 
 
+def create_openai_functions_agent(llm: BaseChatModel, tools: Sequence[AgentTool], prompt: Prompt) -> ToolCallingAgent:
+    """The peer's ``create_openai_functions_agent``: the tool-calling agent under the name
+    LangChain's pages use (every chat model here calls tools the same way).
+
+    >>> from combinators.components import ChatPromptTemplate, ScriptedChatModel
+    >>> prompt = ChatPromptTemplate.from_messages([("human", "{input}"), ("placeholder", "{agent_scratchpad}")])
+    >>> create_openai_functions_agent(ScriptedChatModel([]), [], prompt).tools
+    ()
+    """
+    return create_tool_calling_agent(llm, tools, prompt)
+
+
+def create_openai_tools_agent(llm: BaseChatModel, tools: Sequence[AgentTool], prompt: Prompt) -> ToolCallingAgent:
+    """The peer's ``create_openai_tools_agent``: the tool-calling agent (see ``create_openai_functions_agent``).
+
+    >>> from combinators.components import ChatPromptTemplate, ScriptedChatModel
+    >>> prompt = ChatPromptTemplate.from_messages([("human", "{input}"), ("placeholder", "{agent_scratchpad}")])
+    >>> create_openai_tools_agent(ScriptedChatModel([]), [], prompt).tools
+    ()
+    """
+    return create_tool_calling_agent(llm, tools, prompt)
+
+
 EarlyStopping = Literal["force", "generate"]
 
 

@@ -7,6 +7,7 @@
 ('1 seen', '3 seen')
 """
 
+from combinators.components.memory.base_history import BaseChatMessageHistory as BaseChatMessageHistory
 from combinators.components.memory.history import ChatHistory as ChatHistory
 from combinators.components.memory.history import InMemoryChatHistory as InMemoryChatHistory
 from combinators.components.memory.history import InMemoryHistoryStore as InMemoryHistoryStore
@@ -16,6 +17,7 @@ from combinators.components.memory.sqlite import SQLiteHistoryStore as SQLiteHis
 from combinators.components.memory.with_history import RunnableWithMessageHistory as RunnableWithMessageHistory
 
 __all__ = [
+    "BaseChatMessageHistory",
     "ChatHistory",
     "ChatHistoryError",
     "InMemoryChatHistory",

@@ -223,6 +223,21 @@ class BaseMessage:
                 "AIMessageChunk, ToolMessage or ChatMessage"
             )
 
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: object, handler: object) -> object:
+        """Lets a pydantic model hold messages as they are (a history's ``messages`` field,
+        say), checked by class. Only pydantic calls this, so only it imports pydantic.
+
+        >>> import pydantic
+        >>> class Turns(pydantic.BaseModel):
+        ...     messages: list[BaseMessage]
+        >>> Turns(messages=[HumanMessage("hi")]).messages
+        [HumanMessage('hi')]
+        """
+        from pydantic_core import core_schema
+
+        return core_schema.is_instance_schema(cls)
+
     @property
     def text(self) -> str:
         """The text: ``content`` itself, or its str parts and text blocks joined.

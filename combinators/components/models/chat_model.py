@@ -13,7 +13,7 @@ without a stream hook yields one ``AIMessage`` from ``stream``.
 ...     def _generate(self, messages, stop=None, **kwargs):
 ...         return AIMessage(messages[-1].text.upper())
 >>> Echo().invoke("hello")
-AIMessage('HELLO')
+AIMessage('HELLO', id='lc_run--...')
 >>> Echo().describe_input("hi")
 {'messages': [[HumanMessage('hi')]]}
 """
@@ -33,6 +33,7 @@ from combinators.components.messages.values import (
     coerce_to_messages,
     whole_message,
 )
+from combinators.components.models.ids import fresh_run_id
 from combinators.components.models.model_params import model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
@@ -103,20 +104,23 @@ RUN_ID_PREFIX: Final = "lc_run--"
 """Message ids made from a model run's id, as the peer makes them."""
 
 
-def run_message_id(run: RunInfo | None, *, streamed: bool) -> str | None:
-    """The id a model run gives the message it produced (None for a run nobody watches).
+def run_message_id(run: RunInfo | None, *, streamed: bool) -> str:
+    """The id a model run gives the message it produced, as the peer gives it.
 
     Streamed chunks and their sum get ``lc_run--<run id>``; a message made in one go
-    ``lc_run--<run id>-0`` (the peer's ids, generation 0 of the run).
+    ``lc_run--<run id>-0`` (generation 0 of the run). A run nobody watches has no run id:
+    its message gets a fresh id of the same form (so histories and anything that merges
+    messages by id work the same, watched or not).
 
     >>> from uuid import UUID
     >>> run = RunInfo(UUID(int=7), (), "model", "chat_model", (), {})
-    >>> run_message_id(run, streamed=False), run_message_id(None, streamed=True)
-    ('lc_run--00000000-0000-0000-0000-000000000007-0', None)
+    >>> run_message_id(run, streamed=False)
+    'lc_run--00000000-0000-0000-0000-000000000007-0'
+    >>> run_message_id(None, streamed=True).startswith("lc_run--")
+    True
     """
-    if run is None:
-        return None
-    return f"{RUN_ID_PREFIX}{run.run_id}" if streamed else f"{RUN_ID_PREFIX}{run.run_id}-0"
+    run_id = fresh_run_id() if run is None else run.run_id
+    return f"{RUN_ID_PREFIX}{run_id}" if streamed else f"{RUN_ID_PREFIX}{run_id}-0"
 
 
 _M = TypeVar("_M", AIMessage, AIMessageChunk)
@@ -282,7 +286,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         if self._invoke_streams(scope, options):
             return self._streamed_whole(self._stream(messages, stop, **options), scope)
         reply = self._generate(messages, stop, **options)
-        return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))
+        return _with_id(reply, run_message_id(scope.run, streamed=False))
 
     async def step_ainvoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]) -> ChatOutput:
         stop, options = split_options(kwargs, self.name)
@@ -297,7 +301,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
                 return self._streamed_whole(self._stream(messages, stop, **options), scope)
             return await self._astreamed_whole(self._astream(messages, stop, **options), scope)
         reply = await self._areply(messages, stop, options, scope)
-        return reply if scope.run is None else _with_id(reply, run_message_id(scope.run, streamed=False))
+        return _with_id(reply, run_message_id(scope.run, streamed=False))
 
     def _areply(
         self, messages: list[Message], stop: list[str] | None, options: Mapping[str, Any], scope: Scope

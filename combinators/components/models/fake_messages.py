@@ -2,9 +2,9 @@
 repeats the last message, ``FakeMessagesListChatModel`` cycles through a list.
 
 >>> ParrotFakeChatModel().invoke([("human", "hi"), ("human", "again")])
-AIMessage('again')
+AIMessage('again', id='lc_run--...')
 >>> FakeMessagesListChatModel([AIMessage("one"), AIMessage("two")]).batch(["a", "b"])
-[AIMessage('one'), AIMessage('two')]
+[AIMessage('one', id='lc_run--...'), AIMessage('two', id='lc_run--...')]
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class FakeMessagesListChatModel(BaseChatModel):
     before each answer, on the runtime's clock.
 
     >>> FakeMessagesListChatModel(responses=[AIMessage("a b")], sleep=None).stream("x").__next__()
-    AIMessage('a b')
+    AIMessage('a b', id='lc_run--...')
     """
 
     # Typed as what the constructor takes: mypy reads these classes' fields through

@@ -141,7 +141,7 @@ class GenericFakeChatModel(BaseChatModel):
     ``GenericFakeChatModel(messages=iter([...]))`` (messages or strs) works too.
 
     >>> GenericFakeChatModel(messages=iter(["hi", AIMessage("there")])).batch(["a", "b"])
-    [AIMessage('hi'), AIMessage('there')]
+    [AIMessage('hi', id='lc_run--...'), AIMessage('there', id='lc_run--...')]
     """
 
     # Named as the peer's field, so ``configurable_fields(messages=...)`` works as there.
@@ -240,7 +240,7 @@ class FakeListChatModel(BaseChatModel):
     >>> model.invoke("x").text, [c.text for c in model.stream("x")], model.invoke("x").text
     ('ab', ['c'], 'ab')
     >>> FakeListChatModel(responses=["a", "b"], i=1).invoke("x")
-    AIMessage('b')
+    AIMessage('b', id='lc_run--...')
     """
 
     # Typed as what the constructor takes: mypy reads these classes' fields through

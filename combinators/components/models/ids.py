@@ -21,3 +21,15 @@ _COUNTER: Final = itertools.count()
 def fresh_id(prefix: str) -> str:
     """``prefix`` then an id no other call of this function returns."""
     return f"{prefix}{_PROCESS}{next(_COUNTER):012x}"
+
+
+def fresh_run_id() -> str:
+    """A fresh id in the form of a run id (a UUID's text), for a run nobody watches.
+
+    >>> import uuid
+    >>> a = fresh_run_id()
+    >>> str(uuid.UUID(a)) == a and a != fresh_run_id()
+    True
+    """
+    count = next(_COUNTER)
+    return f"{_PROCESS[:8]}-{_PROCESS[8:12]}-4{count >> 48 & 0xFFF:03x}-8{count >> 36 & 0xFFF:03x}-{count & 0xFFFFFFFFF:012x}"

@@ -6,6 +6,7 @@ import asyncio
 import itertools
 
 import pytest
+from tests.message_ids import RUN_ID
 
 from combinators.components import (
     AIMessage,
@@ -47,7 +48,7 @@ def test_fake_list_models_take_the_peers_start_index() -> None:
 
 def test_parrot_repeats_the_last_message() -> None:
     parrot = ParrotFakeChatModel()
-    assert parrot.invoke([HumanMessage("hi"), HumanMessage("there")]) == AIMessage("there")
+    assert parrot.invoke([HumanMessage("hi"), HumanMessage("there")]) == AIMessage("there", id=RUN_ID)
     assert (parrot | StrOutputParser()).invoke("yo") == "yo"
     assert parrot._llm_type == "parrot-fake-chat-model"
 
@@ -55,24 +56,24 @@ def test_parrot_repeats_the_last_message() -> None:
 def test_fake_messages_list_answers_with_whole_messages() -> None:
     model = FakeMessagesListChatModel(responses=[AIMessage("one"), AIMessage("two", id="x")])
     assert [model.invoke("a"), model.invoke("b"), model.invoke("c")] == [
-        AIMessage("one"),
+        AIMessage("one", id=RUN_ID),
         AIMessage("two", id="x"),
-        AIMessage("one"),
+        AIMessage("one", id=RUN_ID),
     ]
-    assert list(FakeMessagesListChatModel(responses=[AIMessage("a b")]).stream("x")) == [AIMessage("a b")]
+    assert list(FakeMessagesListChatModel(responses=[AIMessage("a b")]).stream("x")) == [AIMessage("a b", id=RUN_ID)]
     assert model._llm_type == "fake-messages-list-chat-model"
 
 
 def test_generic_fake_chat_model_takes_the_peers_messages_iterator() -> None:
     model = GenericFakeChatModel(messages=iter([AIMessage("hi there"), "plain"]))
     assert [c.text for c in model.stream("x")] == ["hi", " ", "there"]
-    assert model.invoke("y") == AIMessage("plain")
+    assert model.invoke("y") == AIMessage("plain", id=RUN_ID)
     with pytest.raises(IndexError, match="exhausted"):
         model.invoke("z")
     endless = GenericFakeChatModel(messages=itertools.cycle(["a"]))
     assert [endless.invoke("q").text for _ in range(3)] == ["a", "a", "a"]
     assert list(GenericFakeChatModel(messages=iter(["x"])).stream("q"))[-1] == AIMessageChunk(
-        "x", chunk_position="last"
+        "x", chunk_position="last", id=RUN_ID
     )
     with pytest.raises(TypeError, match="one of them"):
         GenericFakeChatModel()

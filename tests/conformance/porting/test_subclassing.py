@@ -25,6 +25,7 @@ from combinators.components import (
 )
 from combinators.components.messages.values import Message
 from combinators.components.tools.specs import tool_to_openai
+from tests.message_ids import RUN_ID
 
 
 class Upper(Runnable[str, str]):
@@ -126,7 +127,7 @@ class Reverse(LLM):
 def test_models_declare_their_fields() -> None:
     assert (Echo(prefix=">> ") | StrOutputParser()).invoke("hi") == ">> hi"
     assert [c.text for c in Echo().stream("ab")] == [">", " ", "a", "b"]
-    assert Shout(times=2).invoke("hey") == AIMessage("HEYHEY")
+    assert Shout(times=2).invoke("hey") == AIMessage("HEYHEY", id=RUN_ID)
     assert Reverse(suffix="!").invoke("abc") == "cba!"
     assert Echo() == Echo() and Echo(prefix="x") != Echo()
 

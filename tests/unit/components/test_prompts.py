@@ -24,6 +24,7 @@ from combinators.components.prompts.templates import (
     SystemMessagePromptTemplate,
 )
 from effects.errors import InputError
+from tests.message_ids import RUN_ID
 
 DUMPS: tuple[Callable[[object], bytes], ...] = (pickle.dumps, getattr(cloudpickle, "dumps"))
 
@@ -157,7 +158,7 @@ async def test_prompt_events_show_the_input_at_start_and_the_value_at_end() -> N
 
 def test_a_prompt_pipes_into_a_chat_model() -> None:
     chain = PromptTemplate.from_template("Tell me about {topic}") | GenericFakeChatModel(Script(["cats purr"]))
-    assert chain.invoke({"topic": "cats"}) == AIMessage("cats purr")
+    assert chain.invoke({"topic": "cats"}) == AIMessage("cats purr", id=RUN_ID)
 
 
 # -- message templates and placeholders -------------------------------------------------------

@@ -25,6 +25,7 @@ from combinators.components import (
 )
 from combinators.components.messages.values import Message
 from effects import FakeClock, InputError, use_clock
+from tests.message_ids import RUN_ID
 
 
 @attrs.frozen
@@ -60,7 +61,7 @@ def test_stop_reaches_the_model_from_invoke_and_with_kwargs() -> None:
 
 def test_a_model_without_a_token_stream_yields_one_message() -> None:
     chunks = list(Parrot().stream("hi"))
-    assert chunks == [AIMessage("human:hi")]
+    assert chunks == [AIMessage("human:hi", id=RUN_ID)]
     assert [c.text for c in TokenParrot().stream("abc")] == ["a", "b", "c"]
 
 
@@ -110,7 +111,7 @@ def test_llm_takes_text_and_reports_llm_events() -> None:
 def test_generic_fake_follows_its_script_and_streams_words() -> None:
     model = GenericFakeChatModel(Script(["one two", AIMessage("three"), ValueError("down")]))
     assert [c.text for c in model.stream("a")] == ["one", " ", "two"]
-    assert model.invoke("b") == AIMessage("three")
+    assert model.invoke("b") == AIMessage("three", id=RUN_ID)
     with pytest.raises(ValueError, match="down"):
         model.invoke("c")
     with pytest.raises(IndexError, match="exhausted"):

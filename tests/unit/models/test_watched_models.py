@@ -28,6 +28,7 @@ from combinators.components import (
 )
 from combinators.components.messages import Message
 from effects.projections.events_v2 import StreamEvent
+from tests.message_ids import RUN_ID
 
 
 @attrs.frozen
@@ -111,7 +112,7 @@ async def test_the_run_log_shows_the_tokens_of_a_model_invoked_in_a_step() -> No
 
 def test_unwatched_and_listened_invokes_do_not_stream() -> None:
     model = Counting()
-    assert model.invoke("hi there") == AIMessage("HI THERE")  # no run, no id
+    assert model.invoke("hi there") == AIMessage("HI THERE", id=RUN_ID)  # no run: a fresh id of the same form
     ended: list[Any] = []
     listened = model.with_listeners(on_end=ended.append)
     message = listened.invoke("hi")
@@ -132,13 +133,13 @@ def test_streaming_false_never_streams_and_true_always_does() -> None:
     assert never.used == ["generate"]
     assert not [e for e in events if e["event"] == "on_chat_model_stream"]
     always = Counting(streaming=True)
-    assert always.invoke("a b") == AIMessage("A B ")  # unwatched, still added up from the stream
+    assert always.invoke("a b") == AIMessage("A B ", id=RUN_ID)  # unwatched, still added up from the stream
     assert always.used == ["stream"]
 
 
 def test_disable_streaming_gives_one_whole_message() -> None:
     disabled = Counting(disable_streaming=True)
-    assert list(disabled.stream("a b")) == [AIMessage("A B")]
+    assert list(disabled.stream("a b")) == [AIMessage("A B", id=RUN_ID)]
     events = list(ask_with(disabled).stream_events("a b"))
     assert not [e for e in events if e["event"] == "on_chat_model_stream"]
 

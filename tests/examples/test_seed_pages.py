@@ -1,0 +1,339 @@
+"""The code examples of the seed pages (LangChain.js docs in ../shared/seeds/), ported literally.
+
+Mechanical translation only (issue 26): snake_case names, ``RunnableSequence.from`` ->
+``from_``, ``new X({a: 1})`` -> ``X(a=1)``, ``for await`` -> ``async for``,
+``console.log`` -> ``print``, JS class names -> their Python names, network services ->
+local stand-ins of the same form (an OpenAI-compatible stub on 127.0.0.1 named by
+``OPENAI_BASE_URL``, ``TavilySearchResults`` as a local ``BaseTool`` subclass, the hub
+prompt written out), ``on_llm_stream`` with ``chunk.message.content`` ->
+``on_chat_model_stream`` with ``chunk.content``. Each example's printed lines are checked
+for the shapes the page shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("openai")
+
+from tests.unit.openai.fake_server import (
+    FakeOpenAIServer,
+    JsonReply,
+    Recorded,
+    SseReply,
+    completion,
+    embedding_response,
+    error_body,
+    text_stream,
+    tool_call,
+)
+
+JOKE = ["Why", " don't", " bears", " wear", " shoes", "?\n\n", "Because", " they", " have", " bear", " feet", "!"]
+ANSWER = ["The", " powerhouse", " of", " the", " cell", " is", " the", " mitochond", "ria", "."]
+WEATHER = ["The", " weather", " in", " San", " Francisco", " is", " sunny", "."]
+
+
+def _stub_reply(request: Recorded) -> JsonReply | SseReply:
+    body = request.body
+    if request.path.endswith("/embeddings"):
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        return JsonReply(embedding_response([[float("cell" in t), float("lipid" in t), 1.0] for t in texts]))
+    if body.get("model") == "badmodel":
+        return JsonReply(error_body("The model `badmodel` does not exist", code="model_not_found"), status=404)
+    messages = body["messages"]
+    if body.get("tools") and not any(m["role"] == "tool" for m in messages):
+        call = tool_call("tavily_search_results_json", json.dumps({"input": "weather in SF"}), "call_1")
+        if body.get("stream"):
+            delta = {"role": "assistant", "content": None, "tool_calls": [{"index": 0, **call}]}
+            from tests.unit.openai.fake_server import chunk
+
+            return SseReply([chunk(delta), chunk({}, finish_reason="tool_calls")])
+        return JsonReply(completion(None, tool_calls=[call], finish_reason="tool_calls"))
+    last = str(messages[-1]["content"])
+    tokens = WEATHER if body.get("tools") else ANSWER if "powerhouse" in last else JOKE
+    if "cats" in last:
+        tokens = ["Why", " don't", " cats", " play", " poker", "?"]
+    if body.get("stream"):
+        return SseReply(text_stream(tokens))
+    return JsonReply(completion("".join(tokens)))
+
+
+@pytest.fixture
+def openai_stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as server:
+        server.responder = _stub_reply
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-local-stub")
+        yield server
+
+
+def test_stream(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    from combinators.components import PromptTemplate
+    from combinators.integrations.openai import ChatOpenAI
+
+    async def main() -> None:
+        model = ChatOpenAI()
+        prompt_template = PromptTemplate.from_template("Tell me a joke about {topic}")
+
+        chain = prompt_template.pipe(model)
+
+        stream = chain.astream({"topic": "bears"})
+
+        # Each chunk has the same interface as a chat message
+        async for chunk in stream:
+            print(chunk.content if chunk is not None else None)
+
+    asyncio.run(main())
+    printed = capsys.readouterr().out
+    assert "".join(printed.splitlines()) == "Why don't bears wear shoes?Because they have bear feet!"
+    assert len(printed.splitlines()) > 5  # token by token, as the page streams
+
+
+def test_invoke(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    from combinators import RunnableSequence
+    from combinators.components import PromptTemplate
+    from combinators.integrations.openai import ChatOpenAI
+
+    async def main() -> None:
+        model = ChatOpenAI()
+        prompt_template = PromptTemplate.from_template("Tell me a joke about {topic}")
+
+        # You can also create a chain using an array of runnables
+        chain = RunnableSequence.from_([prompt_template, model])
+
+        result = await chain.ainvoke({"topic": "bears"})
+
+        print(result)
+
+    asyncio.run(main())
+    printed = capsys.readouterr().out
+    assert printed.startswith("AIMessage(") and "bear feet!" in printed  # AIMessage { content: "..." }
+
+
+def test_batch(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    from combinators.components import PromptTemplate
+    from combinators.integrations.openai import ChatOpenAI
+
+    async def main() -> None:
+        model = ChatOpenAI()
+        prompt_template = PromptTemplate.from_template("Tell me a joke about {topic}")
+
+        chain = prompt_template.pipe(model)
+
+        result = await chain.abatch([{"topic": "bears"}, {"topic": "cats"}])
+
+        print(result)
+
+    asyncio.run(main())
+    printed = capsys.readouterr().out
+    assert printed.startswith("[AIMessage(") and printed.count("AIMessage(") == 2
+    assert printed.index("bears") < printed.index("cats")
+
+
+def test_batch_with_options(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    from combinators.components import PromptTemplate
+    from combinators.integrations.openai import ChatOpenAI
+
+    async def main() -> None:
+        model = ChatOpenAI(model="badmodel")
+        prompt_template = PromptTemplate.from_template("Tell me a joke about {topic}")
+
+        chain = prompt_template.pipe(model)
+
+        result = await chain.abatch(
+            [{"topic": "bears"}, {"topic": "cats"}], {"max_concurrency": 1}, return_exceptions=True
+        )
+
+        print(result)
+
+    asyncio.run(main())
+    printed = capsys.readouterr().out
+    # [NotFoundError: The model `badmodel` does not exist, ...] (status 404), one per input
+    assert len(re.findall(r"NotFoundError\(.*?The model `badmodel` does not exist", printed)) == 2
+
+
+def test_stream_log(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    from combinators import RunnablePassthrough, RunnableSequence
+    from combinators.components import (
+        ChatPromptTemplate,
+        HumanMessagePromptTemplate,
+        InMemoryVectorStore,
+        StrOutputParser,
+        SystemMessagePromptTemplate,
+        format_documents_as_string,
+    )
+    from combinators.integrations.openai import ChatOpenAI, OpenAIEmbeddings
+    from effects.projections.jsonable import to_jsonable
+
+    async def main() -> None:
+        # Initialize the LLM to use to answer the question.
+        model = ChatOpenAI()
+
+        vector_store = InMemoryVectorStore.from_texts(  # HNSWLib: the in-memory store of the same form
+            ["mitochondria is the powerhouse of the cell", "mitochondria is made of lipids"],
+            OpenAIEmbeddings(),
+            [{"id": 1}, {"id": 2}],
+        )
+
+        # Initialize a retriever wrapper around the vector store
+        vector_store_retriever = vector_store.as_retriever()
+
+        # Create a system & human prompt for the chat model
+        system_template = """Use the following pieces of context to answer the question at the end.
+If you don't know the answer, just say that you don't know, don't try to make up an answer.
+----------------
+{context}"""
+        messages = [
+            SystemMessagePromptTemplate.from_template(system_template),
+            HumanMessagePromptTemplate.from_template("{question}"),
+        ]
+        prompt = ChatPromptTemplate.from_messages(messages)
+
+        chain = RunnableSequence.from_(
+            [
+                {
+                    "context": vector_store_retriever.pipe(format_documents_as_string),
+                    "question": RunnablePassthrough(),
+                },
+                prompt,
+                model,
+                StrOutputParser(),
+            ]
+        )
+
+        log_stream = chain.astream_log("What is the powerhouse of the cell?")
+
+        state: Any = None
+
+        async for log_patch in log_stream:
+            print(json.dumps(to_jsonable(log_patch)))  # JSON.stringify: the object's JSON form
+            if not state:
+                state = log_patch
+            else:
+                state = state + log_patch
+
+        print("aggregate", state)
+
+    asyncio.run(main())
+    lines = capsys.readouterr().out.splitlines()
+    patches = [json.loads(line) for line in lines if line.startswith("{")]
+    assert all(p["type"] == "RunLogPatch" and p["ops"] for p in patches)  # {"ops":[{"op":"replace","path":"",...}]}
+    paths = [op["path"] for p in patches for op in p["ops"]]
+    assert paths[0] == "" and "/logs/VectorStoreRetriever" in paths and "/logs/ChatOpenAI" in paths
+    assert "/streamed_output/-" in paths
+    aggregate = next(line for line in lines if line.startswith("aggregate"))
+    assert "'The powerhouse of the cell is the mitochondria.'" in aggregate  # final_output
+
+
+def test_stream_events_of_an_agent(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    from combinators.components import BaseTool, ChatPromptTemplate
+    from combinators.components.agents import AgentExecutor, create_openai_functions_agent
+    from combinators.integrations.openai import ChatOpenAI
+
+    class TavilySearchResults(BaseTool):  # the network search service's local stand-in
+        name: str = "tavily_search_results_json"
+        description: str = "A search engine. Input should be a search query."
+
+        def _run(self, input: str) -> str:
+            return json.dumps([{"url": "https://weather.example", "content": "San Francisco: sunny, 18C"}])
+
+    # The hub prompt hwchase17/openai-functions-agent, written out.
+    def pull(name: str) -> ChatPromptTemplate:
+        assert name == "hwchase17/openai-functions-agent"
+        return ChatPromptTemplate.from_messages(
+            [
+                ("system", "You are a helpful assistant"),
+                ("placeholder", "{chat_history}"),
+                ("human", "{input}"),
+                ("placeholder", "{agent_scratchpad}"),
+            ]
+        )
+
+    async def main() -> None:
+        # Define the tools the agent will have access to.
+        tools = [TavilySearchResults()]
+
+        llm = ChatOpenAI(model="gpt-3.5-turbo-1106", temperature=0, streaming=True)
+
+        # Get the prompt to use - you can modify this!
+        prompt = pull("hwchase17/openai-functions-agent")
+
+        agent = create_openai_functions_agent(llm=llm, tools=tools, prompt=prompt)
+
+        agent_executor = AgentExecutor(agent=agent, tools=tools).with_config(run_name="Agent")
+
+        event_stream = agent_executor.astream_events({"input": "what is the weather in SF"}, version="v1")
+
+        async for event in event_stream:
+            event_type = event["event"]
+            if event_type == "on_chain_start":
+                # Was assigned when creating the agent with `.with_config(run_name="Agent")` above
+                if event["name"] == "Agent":
+                    print("\n-----")
+                    print(f"Starting agent: {event['name']} with input: {json.dumps(event['data'].get('input'))}")
+            elif event_type == "on_chain_end":
+                # Was assigned when creating the agent with `.with_config(run_name="Agent")` above
+                if event["name"] == "Agent":
+                    print("\n-----")
+                    print(f"Finished agent: {event['name']}\n")
+                    print(f"Agent output was: {event['data'].get('output')}")
+                    print("\n-----")
+            elif event_type == "on_chat_model_stream":
+                content = event["data"]["chunk"].content
+                # Empty content in the context of OpenAI means
+                # that the model is asking for a tool to be invoked via function call.
+                # So we only print non-empty content
+                if content is not None and content != "":
+                    print(f"| {content}")
+            elif event_type == "on_tool_start":
+                print("\n-----")
+                print(f"Starting tool: {event['name']} with inputs: {event['data'].get('input')}")
+            elif event_type == "on_tool_end":
+                print("\n-----")
+                print(f"Finished tool: {event['name']}\n")
+                print(f"Tool output was: {event['data'].get('output')}")
+                print("\n-----")
+
+    asyncio.run(main())
+    printed = capsys.readouterr().out
+    assert 'Starting agent: Agent with input: {"input": "what is the weather in SF"}' in printed
+    assert "Starting tool: tavily_search_results_json with inputs: " in printed
+    assert "Finished tool: tavily_search_results_json" in printed and "Tool output was: " in printed
+    tokens = [line[2:] for line in printed.splitlines() if line.startswith("| ")]
+    assert "".join(tokens) == "".join(WEATHER)  # | The | weather | ... token by token
+    assert "Finished agent: Agent" in printed and "Agent output was: " in printed
+    order = [printed.index(s) for s in ("Starting agent", "Starting tool", "Finished tool", "| The", "Finished agent")]
+    assert order == sorted(order)
+
+
+def test_dispatch_custom_event(capsys: pytest.CaptureFixture[str]) -> None:
+    # The same example on both API reference pages (Runnable.streamEvents).
+    from combinators import RunnableLambda, adispatch_custom_event
+
+    async def main() -> None:
+        async def slow_thing_fn(some_input: str) -> str:
+            # Placeholder for some slow operation
+            await asyncio.sleep(0.01)
+            await adispatch_custom_event("progress_event", {"message": "Finished step 1 of 2"})
+            await asyncio.sleep(0.01)
+            return "Done"
+
+        slow_thing = RunnableLambda(slow_thing_fn)
+
+        event_stream = slow_thing.astream_events("hello world", version="v2")
+
+        async for event in event_stream:
+            if event["event"] == "on_custom_event":
+                print(event)
+
+    asyncio.run(main())
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 1
+    assert "'event': 'on_custom_event'" in printed[0] and "'name': 'progress_event'" in printed[0]
+    assert "'data': {'message': 'Finished step 1 of 2'}" in printed[0]
