@@ -138,4 +138,6 @@ def test_a_nested_format_spec_is_quoted_as_the_template_wrote_it() -> None:
     ]:
         with pytest.raises(ValueError) as caught:
             PromptTemplate.from_template(template)
-        assert str(caught.value).startswith(f"invalid placeholder {shown} in f-string template")
+        # The peer's words first ("Invalid format specifier ... Nested replacement fields ..."), then ours.
+        assert str(caught.value).startswith("Invalid format specifier in f-string template.")
+        assert f"invalid placeholder {shown} in f-string template" in str(caught.value)

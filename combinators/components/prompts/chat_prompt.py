@@ -79,7 +79,7 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
     >>> ChatPromptTemplate(messages=[("human", "{a}")], input_variables=["a", "b"])
     Traceback (most recent call last):
     ...
-    ValueError: ChatPromptTemplate declares input_variables ['a', 'b'], but its template reads ['a']: extra {'b'}
+    ValueError: Got mismatched input_variables. Expected: {'a'}. Got: ['a', 'b']. ChatPromptTemplate declares input_variables ['a', 'b'], but its template reads ['a']: extra {'b'}
     """
 
     run_type = "prompt"

@@ -14,10 +14,12 @@ value. The mustache parser and renderer are in ``mustache``.
 '[1][2]'
 >>> Template.from_template("{a.b}")
 Traceback (most recent call last):
-ValueError: invalid placeholder {a.b} in f-string template '{a.b}': a placeholder must be a bare identifier like {name} (no attribute access, indexing, conversion or format spec); write {{ and }} for literal braces
+ValueError: Invalid variable name 'a.b' in f-string template. invalid placeholder {a.b} in f-string template '{a.b}': a placeholder must be a bare identifier like {name} (no attribute access, indexing, conversion or format spec); write {{ and }} for literal braces
 """
 
 from __future__ import annotations
+
+import re
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
@@ -101,8 +103,10 @@ def _parse_fstring(source: str) -> tuple[str | _Placeholder, ...]:
                 )
             field = source[i + 1 : end]
             if not field.isidentifier() or (0 <= nested < end):
+                shown = _placeholder_text(source, i)
                 raise ValueError(
-                    f"invalid placeholder {_placeholder_text(source, i)} in f-string template {excerpt(source)}: a placeholder "
+                    f"{_peer_wording(shown, 0 <= nested < end)}"
+                    f"invalid placeholder {shown} in f-string template {excerpt(source)}: a placeholder "
                     "must be a bare identifier like {name} (no attribute access, indexing, "
                     "conversion or format spec); write {{ and }} for literal braces"
                 )
@@ -227,7 +231,7 @@ def _parse(source: str, template_format: TemplateFormat) -> _Parsed:
         return parse_mustache(source)
     if template_format == "jinja2":
         return _Jinja2(source, _jinja2_variables(source))
-    raise ValueError(f"unknown template format {template_format!r}; expected one of {TEMPLATE_FORMATS}")
+    raise ValueError(f"Unsupported template format: {template_format}; expected one of {TEMPLATE_FORMATS}")
 
 
 # -- the public value -----------------------------------------------------------------------
@@ -332,3 +336,19 @@ class Template:
         if not self.partial_variables:
             return self._parsed.render(values)  # read only: no copy to make
         return self._parsed.render(resolve_partials(self.partial_variables, values))
+
+
+def _peer_wording(placeholder: str, nested: bool) -> str:
+    """The peer's words for a refused placeholder, which our message then explains.
+
+    >>> _peer_wording("{a.b}", False)
+    "Invalid variable name 'a.b' in f-string template. "
+    >>> _peer_wording("{a:{b}}", True)
+    'Invalid format specifier in f-string template. Nested replacement fields are not allowed. '
+    """
+    if nested:
+        return "Invalid format specifier in f-string template. Nested replacement fields are not allowed. "
+    name = re.split(r"[:!]", placeholder[1:-1], maxsplit=1)[0]
+    if any(c in name for c in ".[]") or name.isdigit():
+        return f"Invalid variable name {name!r} in f-string template. "
+    return ""

@@ -56,7 +56,7 @@ def check_declared(
     >>> check_declared("PromptTemplate", ["a", "c"], ["a", "b"], [], "f-string")
     Traceback (most recent call last):
     ...
-    ValueError: PromptTemplate declares input_variables ['a', 'c'], but its template reads ['a', 'b']: missing {'b'}, extra {'c'}
+    ValueError: Invalid prompt schema; check for mismatched or missing input parameters from ['a', 'c']. PromptTemplate declares input_variables ['a', 'c'], but its template reads ['a', 'b']: missing {'b'}, extra {'c'}
     """
     if declared is None:
         return
@@ -67,16 +67,25 @@ def check_declared(
     if not missing and not extra:
         return
     if template_format == "jinja2":
-        if missing:
-            warnings.warn(f"Missing variables: {_shown(missing)}", UserWarning, stacklevel=3)
-        if extra:
-            warnings.warn(f"Extra variables: {_shown(extra)}", UserWarning, stacklevel=3)
+        # One warning, in the peer's words.
+        said = [
+            f"{label} variables: {_shown(names)}" for label, names in (("Missing", missing), ("Extra", extra)) if names
+        ]
+        warnings.warn(" ".join(said), UserWarning, stacklevel=3)
         return
     problems = [f"{label} {_shown(names)}" for label, names in (("missing", missing), ("extra", extra)) if names]
     raise ValueError(
-        f"{owner} declares input_variables {sorted(declared)}, but its template reads {sorted(actual)}: "
-        + ", ".join(problems)
+        f"{_peer_words(owner, declared, actual)}{owner} declares input_variables {sorted(declared)}, but its template"
+        f" reads {sorted(actual)}: " + ", ".join(problems)
     )
+
+
+def _peer_words(owner: str, declared: Sequence[str], actual: Sequence[str]) -> str:
+    # The peer's message first (ported code matches on it), then ours.
+    if owner == "ChatPromptTemplate":
+        expected = set(actual)
+        return f"Got mismatched input_variables. Expected: {_shown(expected) if expected else set()}. Got: {list(declared)}. "
+    return f"Invalid prompt schema; check for mismatched or missing input parameters from {list(declared)}. "
 
 
 def variables_schema(

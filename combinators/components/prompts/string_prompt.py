@@ -50,7 +50,7 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
     >>> PromptTemplate(template="{a}", input_variables=["a", "b"])
     Traceback (most recent call last):
     ...
-    ValueError: PromptTemplate declares input_variables ['a', 'b'], but its template reads ['a']: extra {'b'}
+    ValueError: Invalid prompt schema; check for mismatched or missing input parameters from ['a', 'b']. PromptTemplate declares input_variables ['a', 'b'], but its template reads ['a']: extra {'b'}
     """
 
     run_type = "prompt"

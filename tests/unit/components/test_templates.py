@@ -107,7 +107,7 @@ def test_format_wants_a_mapping() -> None:
 
 
 def test_unknown_format_and_bad_source() -> None:
-    with pytest.raises(ValueError, match="unknown template format 'python'"):
+    with pytest.raises(ValueError, match="Unsupported template format: python"):
         Template.from_template("x", "python")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="a template must be a str, got int"):
         Template.from_template(1)  # type: ignore[arg-type]

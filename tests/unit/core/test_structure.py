@@ -59,6 +59,7 @@ EXTENSIBLE = {
     components.LLM,
     components.BaseTool,  # an attrs class once a subclass was built (DeclaredFields), in any test before
     components.BaseMessagePromptTemplate,
+    components.BaseTool,  # users subclass it (attrs once a subclass is first built)
 }
 
 
