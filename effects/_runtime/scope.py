@@ -367,14 +367,15 @@ class RunScope:
         if observers:
             parent = self.run
             tags = config.tags if tag is None else (tag, *config.tags)
+            params = node.describe_params(kwargs)
             run = building.run_info(
                 config.run_id or new_run_id(),
                 () if parent is None else (*parent.parent_ids, parent.run_id),
                 config.run_name or node.name,
                 node.run_type,
                 tags,
-                config.metadata,
-                node.describe_params(kwargs),
+                _with_own_metadata(node, config.metadata, params),
+                params,
             )
         config = config.for_children()
         if (
@@ -464,3 +465,15 @@ if TYPE_CHECKING:
 
     # The private class is the public protocol, structurally: both checkers verify it here.
     _IS_A_SCOPE: Scope = PLAIN_SCOPE
+
+
+def _with_own_metadata(
+    node: object, metadata: Mapping[str, object], params: Mapping[str, object]
+) -> Mapping[str, object]:
+    """The run's metadata: the config's, plus what the node adds about its own run (a
+    model's ``ls_*`` keys, as the peer's; ``run_metadata(params)``), never inherited."""
+    own = getattr(node, "run_metadata", None)
+    if own is None:
+        return metadata
+    added: Mapping[str, object] = own(params)
+    return {**added, **metadata} if added else metadata

@@ -111,7 +111,9 @@ def as_multiset(items: list[Json]) -> list[str]:
 
 # ---------------------------------------------------------------- known gaps (not deliberate)
 
-PEER_MODEL_METADATA = frozenset({"ls_provider", "ls_model_type", "ls_integration", "lc_versions"})
+# ls_provider and ls_model_type are ours too now (issue 26); the peer's integration and
+# version keys are not.
+PEER_MODEL_METADATA = frozenset({"ls_integration", "lc_versions"})
 
 
 def _walk(value: Json, change: Callable[[dict[str, Json]], dict[str, Json]]) -> Json:
@@ -133,9 +135,9 @@ def _without_model_metadata(node: dict[str, Json]) -> dict[str, Json]:
 
 
 def drop_model_metadata(transcript: Json) -> Json:
-    """DELIBERATE: the peer's chat model runs carry LangSmith's ``ls_provider``,
-    ``ls_model_type``, ``ls_integration`` and ``lc_versions`` (langchain-core's version)
-    metadata; ours carry only the caller's metadata."""
+    """DELIBERATE: the peer's chat model runs carry LangSmith's ``ls_integration`` and
+    ``lc_versions`` (langchain-core's version) metadata; ours carry the ``ls_*`` keys of
+    the model only (``ls_provider``, ``ls_model_type``, ...)."""
     return _walk(transcript, _without_model_metadata)
 
 

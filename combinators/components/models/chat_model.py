@@ -34,7 +34,7 @@ from combinators.components.messages.values import (
     whole_message,
 )
 from combinators.components.models.ids import fresh_run_id
-from combinators.components.models.model_params import model_params
+from combinators.components.models.model_params import langsmith_metadata, model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
 from combinators import Runnable
@@ -279,6 +279,11 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
     def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
         """Traces show the provider, the model and its options (``model_params``)."""
         return model_params(self, kwargs)
+
+    def run_metadata(self, params: Mapping[str, object]) -> Mapping[str, object]:
+        """The peer's ``ls_*`` metadata on this model's run events (provider, model name,
+        type, temperature, max tokens, stop), from ``describe_params``."""
+        return langsmith_metadata(params, "chat")
 
     def step_invoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]) -> ChatOutput:
         stop, options = split_options(kwargs, self.name)

@@ -20,7 +20,7 @@ from typing import Any
 
 from combinators.components.models.chat_model import LanguageModelInput, split_options, to_messages
 from combinators.components.messages.values import get_buffer_string
-from combinators.components.models.model_params import model_params
+from combinators.components.models.model_params import langsmith_metadata, model_params
 from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
 from combinators import Runnable
 from combinators.authoring import DeclaredFields, is_library_code
@@ -83,6 +83,11 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
         """Traces show the provider, the model and its options (``model_params``)."""
         return model_params(self, kwargs)
+
+    def run_metadata(self, params: Mapping[str, object]) -> Mapping[str, object]:
+        """The peer's ``ls_*`` metadata on this model's run events (provider, model name,
+        type, temperature, max tokens, stop), from ``describe_params``."""
+        return langsmith_metadata(params, "llm")
 
     def describe_output(self, output: str) -> object:
         generation = {"text": output, "generation_info": None, "type": "Generation"}

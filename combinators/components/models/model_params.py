@@ -65,3 +65,27 @@ def model_params(model: object, kwargs: Mapping[str, Any]) -> Mapping[str, objec
                 if value is not None:
                     params[key] = _option(value)
     return params
+
+
+_LANGSMITH: Final = (
+    ("provider", "ls_provider"),
+    ("model", "ls_model_name"),
+    ("temperature", "ls_temperature"),
+    ("max_tokens", "ls_max_tokens"),
+    ("stop", "ls_stop"),
+)
+
+
+def langsmith_metadata(params: Mapping[str, object], model_type: str) -> dict[str, object]:
+    """The peer's ``ls_*`` run metadata of a model call, from its ``model_params``.
+
+    >>> langsmith_metadata({"provider": "openai", "model": "gpt-4o", "stop": ("x",)}, "chat")
+    {'ls_provider': 'openai', 'ls_model_name': 'gpt-4o', 'ls_stop': ['x'], 'ls_model_type': 'chat'}
+    """
+    found: dict[str, object] = {}
+    for key, name in _LANGSMITH:
+        value = params.get(key)
+        if value is not None:
+            found[name] = list(cast("tuple[str, ...]", value)) if key == "stop" else value
+    found["ls_model_type"] = model_type
+    return found

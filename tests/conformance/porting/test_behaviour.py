@@ -239,3 +239,30 @@ def test_configurable_alternatives_accept_a_factory() -> None:
     assert chosen.invoke("x", {"configurable": {"model": "other"}}).content == "other"
     assert chosen.invoke("x").content == "default"
     assert made == ["other"]
+
+
+def test_model_runs_carry_the_peer_s_ls_metadata() -> None:
+    from combinators.components import FakeListLLM, SimpleChatModel
+
+    class ChatLocal(SimpleChatModel):
+        model: str = "qwen2.5"
+        temperature: float = 0.2
+        max_tokens: int = 64
+
+        def _call(self, messages: Any, stop: Any = None, **kwargs: Any) -> str:
+            return "ok"
+
+    events = list(ChatLocal().stream_events("hi", {"metadata": {"user": "u"}}, stop=["\n"]))
+    start = events[0]
+    assert start["event"] == "on_chat_model_start"
+    assert start["metadata"] == {
+        "ls_provider": "local",
+        "ls_model_name": "qwen2.5",
+        "ls_temperature": 0.2,
+        "ls_max_tokens": 64,
+        "ls_stop": ["\n"],
+        "ls_model_type": "chat",
+        "user": "u",
+    }
+    llm_start = next(iter(FakeListLLM(responses=["a"]).stream_events("q")))
+    assert llm_start["metadata"]["ls_model_type"] == "llm"
