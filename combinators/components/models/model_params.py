@@ -81,11 +81,15 @@ def langsmith_metadata(params: Mapping[str, object], model_type: str) -> dict[st
 
     >>> langsmith_metadata({"provider": "openai", "model": "gpt-4o", "stop": ("x",)}, "chat")
     {'ls_provider': 'openai', 'ls_model_name': 'gpt-4o', 'ls_stop': ['x'], 'ls_model_type': 'chat'}
+    >>> langsmith_metadata({"stop": "<end>"}, "llm")["ls_stop"]
+    '<end>'
+
     """
     found: dict[str, object] = {}
     for key, name in _LANGSMITH:
         value = params.get(key)
         if value is not None:
-            found[name] = list(cast("tuple[str, ...]", value)) if key == "stop" else value
+            # stop as the caller gave it: one str, or a list (the peer's shapes)
+            found[name] = list(cast("tuple[str, ...]", value)) if isinstance(value, tuple) else value
     found["ls_model_type"] = model_type
     return found
