@@ -266,3 +266,21 @@ def test_model_runs_carry_the_peer_s_ls_metadata() -> None:
     }
     llm_start = next(iter(FakeListLLM(responses=["a"]).stream_events("q")))
     assert llm_start["metadata"]["ls_model_type"] == "llm"
+
+
+def test_exception_key_reaches_the_fallbacks_in_batch_too() -> None:
+    from combinators import RunnableLambda
+
+    def answer(inputs: dict[str, Any]) -> str:
+        if inputs["text"] == "foo":
+            return "first"
+        if "exception" not in inputs:
+            raise ValueError("missing exception")
+        return f"second after {type(inputs['exception']).__name__}"
+
+    runnable = RunnableLambda(answer)
+    with_fallback = runnable.with_fallbacks([runnable], exception_key="exception")
+    inputs = [{"text": "foo"}, {"text": "bar"}]
+    assert with_fallback.batch(inputs) == ["first", "second after ValueError"]
+    assert asyncio.run(with_fallback.abatch(inputs)) == ["first", "second after ValueError"]
+    assert inputs == [{"text": "foo"}, {"text": "bar"}]  # the caller's dicts are never changed
