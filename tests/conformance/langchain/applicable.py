@@ -45,9 +45,13 @@ MAP_IS_EACH = "LangChain's .map() (element-wise) is .each() here; map(f) is the 
 APPEND_EXTEND = "append/extend return a new template (documented difference: templates are immutable)"
 ASDICT = "PromptTemplate has no asdict()"
 FALLBACK_BATCH_EXCEPTION_KEY = (
-    "in batch the peer reports each input's last fallback error (in invoke the first); ours reports the first in both"
+    "documented difference: in batch the peer reports each input's last fallback error (in invoke the first);"
+    " ours reports the first in both (exception_key itself reaches the fallbacks in batch)"
 )
-RETRY_BATCH_COUNT = "with_retry in batch re-runs only the failed inputs (the peer: the first error decides)"
+RETRY_BATCH_COUNT = (
+    "not done: with_retry in batch decides per input; the peer re-runs every failed input when the first error"
+    " in input order is retryable (test_retrying's 5 calls)"
+)
 CONFIG_AS_DICT = "a Runnable subclass's invoke receives a RunConfig where the peer passes a dict"
 REPR_AFUNC = "RunnableLambda(f, afunc=af) shows its afunc in the repr"
 ASYNC_GENERATOR_INVOKE = "a RunnableGenerator with only an async transform refuses sync calls"
