@@ -14,8 +14,8 @@ from v2 (``events_v2``):
   "run": None, "type": "LLMResult"}`` for llms and chat models.
 - A sub-run llm streams its token text (v2: the chunk object); chat models stream the
   message chunk in both.
-- The root end is ``{"output": o}`` where ``o`` is the sum of the root's chunks, or
-  ``None`` when the root streamed nothing.
+- The root end is ``{"output": o}`` where ``o`` is the sum of the root's chunks (a root
+  llm's text, not its LLMResult), or ``None`` when the root streamed nothing.
 - Key order: root start ``event, run_id, name, tags, metadata, data, parent_ids``; root
   stream ``event, run_id, tags, metadata, name, data, parent_ids``; root end and every
   sub-run event ``event, name, run_id, tags, metadata, data, parent_ids``.
@@ -61,12 +61,13 @@ from effects.values import (
 
 @final
 class _Seen:
-    __slots__ = ("run_id", "shown", "streamed")
+    __slots__ = ("run_id", "shown", "streamed", "text")
 
     def __init__(self, run: RunInfo, shown: bool) -> None:
         self.run_id = str(run.run_id)
         self.shown = shown
         self.streamed = False
+        self.text: list[str] = []  # a root llm's streamed text, its end output
 
 
 @final
@@ -130,6 +131,8 @@ def _root_event(effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _
             }
         ]
     if isinstance(effect, RunStreamed):
+        if run.run_type == "llm":
+            seen.text.append(token_text(effect.chunk))
         return [
             {
                 "event": f"on_{run.run_type}_stream",
@@ -143,7 +146,8 @@ def _root_event(effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _
         ]
     if isinstance(effect, RunEnded):
         # The peer reports the root's summed chunks, which are None when it streamed none.
-        output = effect.output if seen.streamed else None
+        # A root llm's chunks are its text: their sum is the text (not the LLMResult).
+        output = ("".join(seen.text) if run.run_type == "llm" else effect.output) if seen.streamed else None
         return [_event(f"on_{run.run_type}_end", run, seen, {"output": output})]
     return []  # the peer's stream raises the root's error instead of an event
 

@@ -284,3 +284,14 @@ def test_exception_key_reaches_the_fallbacks_in_batch_too() -> None:
     assert with_fallback.batch(inputs) == ["first", "second after ValueError"]
     assert asyncio.run(with_fallback.abatch(inputs)) == ["first", "second after ValueError"]
     assert inputs == [{"text": "foo"}, {"text": "bar"}]  # the caller's dicts are never changed
+
+
+def test_a_root_llm_s_v1_end_output_is_its_text() -> None:
+    from combinators.components import FakeStreamingListLLM
+
+    async def events() -> list[Any]:
+        llm = FakeStreamingListLLM(responses=["Hello human!"])
+        return [e async for e in llm.astream_events("hello", version="v1")]
+
+    end = asyncio.run(events())[-1]
+    assert (end["event"], end["data"]) == ("on_llm_end", {"output": "Hello human!"})
