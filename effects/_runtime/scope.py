@@ -367,6 +367,9 @@ class RunScope:
         if observers:
             parent = self.run
             tags = config.tags if tag is None else (tag, *config.tags)
+            own_tags = getattr(node, "run_tags", None)
+            if own_tags is not None:  # tags a node adds to its own run only (a vector store's names)
+                tags = (*tags, *(t for t in own_tags() if t not in tags))
             params = node.describe_params(kwargs)
             run = building.run_info(
                 config.run_id or new_run_id(),

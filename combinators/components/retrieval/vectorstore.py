@@ -410,6 +410,16 @@ class VectorStoreRetriever(BaseRetriever):
     k: int = attrs.field(default=4, validator=_check_retriever_k)
     filter: DocumentFilter | None = attrs.field(default=None, validator=_check_filter)
 
+    def run_tags(self) -> tuple[str, ...]:
+        """The tags of this retriever's runs, as the peer's: the store's and the embeddings'
+        class names (so events can be filtered by them).
+
+        >>> from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
+        >>> InMemoryVectorStore(HashedNgramEmbeddings()).as_retriever().run_tags()
+        ('InMemoryVectorStore', 'HashedNgramEmbeddings')
+        """
+        return (type(self.store).__name__, type(self.store.embeddings).__name__)
+
     def _get_relevant_documents(self, query: str) -> list[Document]:
         return self.store.similarity_search(query, self.k, self.filter)
 

@@ -295,3 +295,15 @@ def test_a_root_llm_s_v1_end_output_is_its_text() -> None:
 
     end = asyncio.run(events())[-1]
     assert (end["event"], end["data"]) == ("on_llm_end", {"output": "Hello human!"})
+
+
+def test_a_vector_store_retriever_s_events_carry_the_store_and_embeddings_names() -> None:
+    from combinators import RunnableLambda
+    from combinators.components import HashedNgramEmbeddings, InMemoryVectorStore
+
+    retriever = InMemoryVectorStore.from_texts(["fog"], HashedNgramEmbeddings()).as_retriever()
+    chain = RunnableLambda(lambda q: q) | retriever
+    start = next(e for e in chain.stream_events("fog", version="v2") if e["event"] == "on_retriever_start")
+    assert start["tags"] == ["seq:step:2", "InMemoryVectorStore", "HashedNgramEmbeddings"]
+    filtered = list(chain.stream_events("fog", version="v2", include_tags=["InMemoryVectorStore"]))
+    assert {e["event"] for e in filtered} == {"on_retriever_start", "on_retriever_end"}
