@@ -59,7 +59,6 @@ EXTENSIBLE = {
     components.LLM,
     components.BaseTool,  # an attrs class once a subclass was built (DeclaredFields), in any test before
     components.BaseMessagePromptTemplate,
-    components.BaseTool,  # users subclass it (attrs once a subclass is first built)
 }
 
 
