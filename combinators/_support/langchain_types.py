@@ -1,0 +1,91 @@
+"""The one table of LangChain's value types and the fields they share with ours.
+
+Every conversion between LangChain's values and this library's (the LangChain bridge,
+``combinators.integrations.langchain``; the LangServe wire format) reads this table, so
+the two cannot drift: a field added here crosses both ways everywhere. It is plain data
+(dotted names, no import of LangChain), so it loads without the ``langchain`` extra.
+
+>>> VALUE_TYPES["AIMessage"].ours
+'combinators.components.AIMessage'
+>>> "tool_calls" in VALUE_TYPES["AIMessage"].fields
+True
+"""
+
+from collections.abc import Mapping
+from typing import Final
+
+import attrs
+
+
+@attrs.frozen
+class ValueType:
+    """One LangChain value class and its counterpart here.
+
+    ``fields`` are the constructor fields both classes share by name (each crosses as is,
+    converted recursively); ``derived`` are LangChain fields computed from the others
+    (a chunk's ``tool_calls`` from its ``tool_call_chunks``), which never cross.
+
+    >>> ValueType("langchain_core.documents.Document", "combinators.components.Document", ("page_content",)).name
+    'Document'
+    """
+
+    langchain: str
+    ours: str
+    fields: tuple[str, ...]
+    derived: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The class name, the same on both sides."""
+        return self.langchain.rpartition(".")[2]
+
+
+_MESSAGE: Final = ("content", "id", "name", "additional_kwargs", "response_metadata")
+
+
+def _message(name: str, *extra: str, derived: tuple[str, ...] = ()) -> ValueType:
+    return ValueType(f"langchain_core.messages.{name}", f"combinators.components.{name}", (*_MESSAGE, *extra), derived)
+
+
+VALUE_TYPES: Final[Mapping[str, ValueType]] = {
+    value.name: value
+    for value in (
+        _message("SystemMessage"),
+        _message("HumanMessage"),
+        _message("AIMessage", "tool_calls", "invalid_tool_calls", "usage_metadata"),
+        _message(
+            "AIMessageChunk",
+            "tool_call_chunks",
+            "usage_metadata",
+            "chunk_position",
+            derived=("tool_calls", "invalid_tool_calls"),
+        ),
+        _message("ToolMessage", "tool_call_id", "status", "artifact"),
+        _message("ChatMessage", "role"),
+        ValueType(
+            "langchain_core.documents.Document", "combinators.components.Document", ("page_content", "metadata", "id")
+        ),
+        ValueType(
+            "langchain_core.prompt_values.StringPromptValue", "combinators.components.StringPromptValue", ("text",)
+        ),
+        ValueType(
+            "langchain_core.prompt_values.ChatPromptValue", "combinators.components.ChatPromptValue", ("messages",)
+        ),
+    )
+}
+"""LangChain's value classes by name (messages, documents, prompt values)."""
+
+PART_TYPES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
+    "ToolCall": ("tool_call", ("name", "args", "id")),
+    "ToolCallChunk": ("tool_call_chunk", ("name", "args", "id", "index")),
+    "InvalidToolCall": ("invalid_tool_call", ("name", "args", "id", "error")),
+    "UsageMetadata": (
+        "",
+        ("input_tokens", "output_tokens", "total_tokens", "input_token_details", "output_token_details"),
+    ),
+}
+"""The parts of a message, which LangChain keeps as typed dicts: our class name -> (the
+dict's ``type`` tag, empty when it has none; its keys)."""
+
+DISCRIMINATOR_FIELDS: Final = frozenset({"type"})
+"""LangChain fields that only name the class (never a field of ours)."""

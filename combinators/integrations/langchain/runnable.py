@@ -1,0 +1,135 @@
+"""``from_langchain``: a langchain-core runnable (chat model, retriever, prompt, parser,
+LCEL chain, compiled graph) as a typed runnable of ours.
+
+Values cross by ``values`` (ours in, LangChain's to the object, ours out). The call's
+tags, metadata, ``configurable``, ``max_concurrency`` and ``recursion_limit`` go to the
+object in its config; the wrapper counts as one leaf step of ours, so ``max_concurrency``
+keeps LangChain's per-batch meaning inside it. ``run_name`` names the wrapper's own run.
+
+>>> from langchain_core.language_models import FakeListChatModel
+>>> model = from_langchain(FakeListChatModel(responses=["hello"]))
+>>> model.invoke("hi")
+AIMessage('hello', id=...)
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast, final, overload
+
+import attrs
+
+from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
+from combinators import Runnable
+from combinators.components import Document
+from combinators.components.models.chat_model import ChatOutput, LanguageModelInput
+from combinators.integrations.langchain.values import to_langchain, to_ours
+from effects import RunConfig
+from effects.authoring import Scope
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel as TheirChatModel
+    from langchain_core.retrievers import BaseRetriever as TheirRetriever
+    from langchain_core.runnables import Runnable as TheirRunnable
+    from langchain_core.runnables import RunnableConfig as TheirConfig
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+
+def langchain_config(config: RunConfig) -> TheirConfig:
+    """What of our call's config a LangChain object is given.
+
+    >>> langchain_config(RunConfig(tags=("a",), metadata={"k": 1}, max_concurrency=2))
+    {'tags': ['a'], 'metadata': {'k': 1}, 'configurable': {}, 'recursion_limit': 25, 'max_concurrency': 2}
+    """
+    given: TheirConfig = {
+        "tags": list(config.tags),
+        "metadata": dict(config.metadata),
+        "configurable": dict(config.configurable),
+        "recursion_limit": config.recursion_limit,
+    }
+    if config.max_concurrency is not None:
+        given["max_concurrency"] = config.max_concurrency
+    return given
+
+
+@final
+@attrs.frozen(repr=False)
+class FromLangChain(Runnable[In, Out]):
+    """A langchain-core runnable as one of ours (made by `from_langchain`).
+
+    >>> from langchain_core.runnables import RunnableLambda as TheirLambda
+    >>> shout = FromLangChain[str, str](TheirLambda(str.upper))
+    >>> (shout | (lambda text: text + "!")).invoke("hi")
+    'HI!'
+    """
+
+    wrapped: TheirRunnable[Any, Any]
+
+    @property
+    def name(self) -> str:
+        """The wrapped object's own name (``FakeListChatModel``, ``RunnableSequence``...)."""
+        return self.wrapped.get_name()
+
+    def __repr__(self) -> str:
+        return f"from_langchain({self.wrapped!r})"
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
+        """The object's ``invoke``, values converted both ways."""
+        output = self.wrapped.invoke(to_langchain(input), langchain_config(scope.config), **kwargs)
+        return cast(Out, to_ours(output))
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
+        """The object's ``ainvoke``, values converted both ways."""
+        output = await self.wrapped.ainvoke(to_langchain(input), langchain_config(scope.config), **kwargs)
+        return cast(Out, to_ours(output))
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
+        """The object's ``transform`` (its ``stream`` for a single input): chunks as ours."""
+        theirs = (to_langchain(item) for item in inputs)
+        for chunk in self.wrapped.transform(theirs, langchain_config(scope.config), **kwargs):
+            yield cast(Out, to_ours(chunk))
+
+    async def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
+    ) -> AsyncIterator[Out]:
+        """The object's ``atransform``: chunks as ours."""
+
+        async def theirs() -> AsyncIterator[object]:
+            async for item in inputs:
+                yield to_langchain(item)
+
+        async for chunk in self.wrapped.atransform(theirs(), langchain_config(scope.config), **kwargs):
+            yield cast(Out, to_ours(chunk))
+
+
+@overload
+def from_langchain(obj: TheirChatModel) -> Runnable[LanguageModelInput, ChatOutput]: ...
+@overload
+def from_langchain(obj: TheirRetriever) -> Runnable[str, list[Document]]: ...
+@overload
+def from_langchain(obj: TheirRunnable[Any, Any], input_type: type[In], output_type: type[Out]) -> Runnable[In, Out]: ...
+def from_langchain(obj: object, input_type: object = None, output_type: object = None) -> Runnable[Any, Any]:
+    """A langchain-core runnable as a typed runnable of ours: a chat model takes what
+    our models take and gives ``AIMessage`` (chunks when streamed), a retriever takes a
+    str and gives our ``Document``s; anything else is typed by the caller,
+    ``from_langchain(chain, In, Out)`` (the two types are for the checkers only).
+
+    >>> from langchain_core.prompts import PromptTemplate as TheirPrompt
+    >>> from_langchain(TheirPrompt.from_template("Say {x}"), dict, object).invoke({"x": "hi"})
+    StringPromptValue(text='Say hi')
+    >>> from_langchain("not a runnable")  # type: ignore[call-overload]
+    Traceback (most recent call last):
+    ...
+    TypeError: from_langchain expects a langchain_core Runnable, got str
+    """
+    from langchain_core.runnables import Runnable as TheirRunnableClass
+
+    given: object = obj  # the check below narrows obj only, to an unparameterised Runnable
+    if not isinstance(obj, TheirRunnableClass):
+        raise TypeError(f"from_langchain expects a langchain_core Runnable, got {type(obj).__name__}")
+    return FromLangChain[Any, Any](cast("TheirRunnable[Any, Any]", given))
+
+
+__all__ = ["FromLangChain", "from_langchain", "langchain_config"]

@@ -1,0 +1,132 @@
+"""Values across the bridge: LangChain's messages, chunks, documents and prompt values
+become ours and back, losslessly, by the one table in ``combinators._support.langchain_types``.
+
+Anything else crosses as is; lists, tuples and dicts are walked (so a list of messages,
+or a dict holding documents, converts inside).
+
+>>> from langchain_core.messages import AIMessage as TheirAIMessage
+>>> ours = to_ours(TheirAIMessage("hi", id="m1", tool_calls=[{"name": "f", "args": {"x": 1}, "id": "c1"}]))
+>>> ours
+AIMessage('hi', id='m1', tool_calls=(ToolCall(name='f', args={'x': 1}, id='c1'),))
+>>> to_langchain(ours) == TheirAIMessage("hi", id="m1", tool_calls=[{"name": "f", "args": {"x": 1}, "id": "c1"}])
+True
+"""
+
+import functools
+import importlib
+from collections.abc import Mapping
+from typing import cast
+
+from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
+from combinators._support.langchain_types import PART_TYPES, VALUE_TYPES, ValueType
+
+# Fields whose value LangChain keeps as a list (ours keep tuples).
+_LIST_FIELDS = frozenset({"content", "tool_calls", "invalid_tool_calls", "tool_call_chunks", "messages"})
+
+
+def _resolve(dotted: str) -> type:
+    module, _, name = dotted.rpartition(".")
+    return cast(type, getattr(importlib.import_module(module), name))
+
+
+@functools.cache
+def _theirs() -> Mapping[type, tuple[type, ValueType]]:
+    return {_resolve(value.langchain): (_resolve(value.ours), value) for value in VALUE_TYPES.values()}
+
+
+@functools.cache
+def _ours() -> Mapping[type, tuple[type, ValueType]]:
+    return {_resolve(value.ours): (_resolve(value.langchain), value) for value in VALUE_TYPES.values()}
+
+
+@functools.cache
+def _parts() -> Mapping[type, tuple[str, tuple[str, ...]]]:
+    return {_resolve(f"combinators.components.messages.values.{name}"): part for name, part in PART_TYPES.items()}
+
+
+_ENTRIES: dict[tuple[bool, type], tuple[type, ValueType] | None] = {}
+
+
+def _table_entry(ours: bool, cls: type) -> tuple[type, ValueType] | None:
+    # A subclass (a user's own message class) converts as its nearest table class.
+    key = (ours, cls)
+    if key not in _ENTRIES:
+        found = _ours() if ours else _theirs()
+        _ENTRIES[key] = next((found[base] for base in cls.__mro__ if base in found), None)
+    return _ENTRIES[key]
+
+
+def to_ours(value: object) -> object:
+    """LangChain's value as ours (messages, chunks, documents, prompt values, inside
+    lists, tuples and dicts too); anything else as is.
+
+    >>> from langchain_core.documents import Document as TheirDocument
+    >>> to_ours([TheirDocument("fog", metadata={"page": 1}, id="d1")])
+    [Document(id='d1', metadata={'page': 1}, page_content='fog')]
+    """
+    if isinstance(value, list):
+        return [to_ours(item) for item in cast(list[object], value)]
+    if isinstance(value, tuple):
+        return tuple(to_ours(item) for item in cast(tuple[object, ...], value))
+    if isinstance(value, dict):
+        return {key: to_ours(item) for key, item in cast(dict[object, object], value).items()}
+    entry = _table_entry(False, type(value))
+    if entry is None:
+        return value
+    ours, table = entry
+    return ours(**{field: to_ours(getattr(value, field)) for field in table.fields})
+
+
+def to_langchain(value: object) -> object:
+    """Our value as LangChain's (the inverse of `to_ours`); anything else as is.
+
+    >>> from combinators.components import HumanMessage
+    >>> to_langchain({"question": [HumanMessage("hi", id="h1")]})
+    {'question': [HumanMessage(content='hi', additional_kwargs={}, response_metadata={}, id='h1')]}
+    """
+    if isinstance(value, list):
+        return [to_langchain(item) for item in cast(list[object], value)]
+    if isinstance(value, tuple):
+        return tuple(to_langchain(item) for item in cast(tuple[object, ...], value))
+    if isinstance(value, Mapping):
+        return {key: to_langchain(item) for key, item in cast(Mapping[object, object], value).items()}
+    cls = type(value)
+    part = _parts().get(cls)
+    if part is not None:
+        return _part_as_dict(value, *part)
+    entry = _table_entry(True, cls)
+    if entry is None:
+        return value
+    theirs, table = entry
+    return theirs(**{field: _field_as_langchain(field, getattr(value, field)) for field in table.fields})
+
+
+def _field_as_langchain(field: str, value: object) -> object:
+    converted = to_langchain(value)
+    if field in _LIST_FIELDS and isinstance(converted, tuple):
+        return list(cast(tuple[object, ...], converted))
+    return converted
+
+
+def _part_as_dict(value: object, tag: str, keys: tuple[str, ...]) -> dict[str, object]:
+    as_dict: dict[str, object] = {}
+    for key in keys:
+        item = to_langchain(getattr(value, key))
+        if key.endswith("_details") and not item:
+            continue  # LangChain leaves out the details a provider did not report
+        as_dict[key] = item
+    if tag:
+        as_dict["type"] = tag
+    return as_dict
+
+
+def is_langchain_value(value: object) -> bool:
+    """Whether ``value`` is one of the LangChain values the table converts.
+
+    >>> is_langchain_value("text")
+    False
+    """
+    return _table_entry(False, type(value)) is not None
+
+
+__all__ = ["is_langchain_value", "to_langchain", "to_ours"]
