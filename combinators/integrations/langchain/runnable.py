@@ -25,7 +25,7 @@ from combinators.components import Document
 from combinators.components.models.chat_model import ChatOutput, LanguageModelInput
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from effects import RunConfig
-from effects.authoring import Scope
+from effects.authoring import Scope, arun_on_total, run_on_total
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel as TheirChatModel
@@ -54,6 +54,17 @@ def langchain_config(config: RunConfig) -> TheirConfig:
     return given
 
 
+def _config(scope: Scope, input: object) -> TheirConfig:
+    # Observed, the object's inner runs become ours (below this run); unobserved, it gets
+    # no handler, so LangChain builds no run of its own for us.
+    given = langchain_config(scope.config)
+    if scope.run is not None:
+        from combinators.integrations.langchain.callbacks import EffectsHandler
+
+        given["callbacks"] = [EffectsHandler(scope, input)]
+    return given
+
+
 @final
 @attrs.frozen(repr=False)
 class FromLangChain(Runnable[In, Out]):
@@ -77,31 +88,32 @@ class FromLangChain(Runnable[In, Out]):
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """The object's ``invoke``, values converted both ways."""
-        output = self.wrapped.invoke(to_langchain(input), langchain_config(scope.config), **kwargs)
+        output = self.wrapped.invoke(to_langchain(input), _config(scope, input), **kwargs)
         return cast(Out, to_ours(output))
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """The object's ``ainvoke``, values converted both ways."""
-        output = await self.wrapped.ainvoke(to_langchain(input), langchain_config(scope.config), **kwargs)
+        output = await self.wrapped.ainvoke(to_langchain(input), _config(scope, input), **kwargs)
         return cast(Out, to_ours(output))
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        """The object's ``transform`` (its ``stream`` for a single input): chunks as ours."""
-        theirs = (to_langchain(item) for item in inputs)
-        for chunk in self.wrapped.transform(theirs, langchain_config(scope.config), **kwargs):
-            yield cast(Out, to_ours(chunk))
+        """The object's ``stream`` of the whole input (LangChain objects mostly read their
+        whole input first anyway), chunks as ours."""
 
-    async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
-        """The object's ``atransform``: chunks as ours."""
+        def streamed(input: In) -> Iterator[Out]:
+            for chunk in self.wrapped.stream(to_langchain(input), _config(scope, input), **kwargs):
+                yield cast(Out, to_ours(chunk))
 
-        async def theirs() -> AsyncIterator[object]:
-            async for item in inputs:
-                yield to_langchain(item)
+        return run_on_total(inputs, streamed)
 
-        async for chunk in self.wrapped.atransform(theirs(), langchain_config(scope.config), **kwargs):
-            yield cast(Out, to_ours(chunk))
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
+        """The object's ``astream`` of the whole input, chunks as ours."""
+
+        async def streamed(input: In) -> AsyncIterator[Out]:
+            async for chunk in self.wrapped.astream(to_langchain(input), _config(scope, input), **kwargs):
+                yield cast(Out, to_ours(chunk))
+
+        return arun_on_total(inputs, streamed)
 
 
 @overload

@@ -1,0 +1,120 @@
+"""Observed, a wrapped LangChain object's inner runs are ours: our astream_events v2 of
+from_langchain(chain) equals langchain-core's own astream_events of the same chain as a
+tree (each run's events in order, runs by parent), the wrapper's own run and run ids aside."""
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import pytest
+from langchain_core.language_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.messages import AIMessage as TheirAIMessage
+from langchain_core.output_parsers import StrOutputParser as TheirStrParser
+from langchain_core.prompts import ChatPromptTemplate as TheirChatPrompt
+from langchain_core.runnables import Runnable as TheirRunnable
+from langchain_core.runnables import RunnableLambda as TheirLambda
+from langchain_core.runnables import RunnableParallel as TheirParallel
+
+from effects import Effect, RunFailed
+
+from combinators.components import AIMessage, AIMessageChunk
+from combinators.integrations.langchain import from_langchain, to_ours
+
+
+def _without_run_ids(value: object) -> object:
+    # A model's message ids are made from LangChain's run ids ("lc_run--<uuid>").
+    if isinstance(value, AIMessage | AIMessageChunk) and (value.id or "").startswith("lc_run--"):
+        return attrs.evolve(value, id="lc_run--")
+    return value
+
+
+Shape = tuple[tuple[str, str, int, int, tuple[str, ...], object], ...]
+
+
+def _tree(events: list[dict[str, Any]], skip: object) -> dict[int, Shape]:
+    # Runs numbered by first appearance; each run's events in order with its parent's number.
+    numbers: dict[str, int] = {}
+    runs: dict[int, list[tuple[str, str, int, int, tuple[str, ...], object]]] = {}
+    for event in events:
+        if event["run_id"] == skip:
+            continue
+        parents = [p for p in event["parent_ids"] if p != skip]
+        number = numbers.setdefault(event["run_id"], len(numbers))
+        parent = numbers[parents[-1]] if parents else -1
+        data = {key: _without_run_ids(to_ours(value)) for key, value in event["data"].items()}
+        if parent == -1 and event["event"].endswith("_end"):
+            # LangChain's root run ends without its input; below our wrapper it is a child,
+            # whose end carries it (as every child's does in both).
+            data.pop("input", None)
+        shape = (event["event"], event["name"], number, parent, tuple(event["tags"]), data)
+        runs.setdefault(number, []).append(shape)
+    return {number: tuple(shapes) for number, shapes in runs.items()}
+
+
+async def _both(chain: TheirRunnable[Any, Any], input: object) -> tuple[dict[int, Shape], dict[int, Shape]]:
+    theirs: list[dict[str, Any]] = [dict(event) async for event in chain.astream_events(input, version="v2")]
+    ours: list[dict[str, Any]] = [
+        dict(event) async for event in from_langchain(chain, object, object).astream_events(input, version="v2")
+    ]
+    wrapper = ours[0]["run_id"]
+    assert ours[0]["name"] == theirs[0]["name"] and ours[-1]["run_id"] == wrapper
+    return _tree(ours, wrapper), _tree(theirs, None)
+
+
+def _content(message: TheirAIMessage) -> object:
+    return message.content
+
+
+def _shout(text: str) -> str:
+    return text.upper()
+
+
+CHAINS: dict[str, tuple[Any, object]] = {
+    "prompt | model | parser": (
+        TheirChatPrompt.from_messages([("human", "{q}")]) | FakeListChatModel(responses=["ab"]) | TheirStrParser(),
+        {"q": "x"},
+    ),
+    "model with tool calls | lambda": (
+        GenericFakeChatModel(
+            messages=iter([TheirAIMessage("a b", id="m", tool_calls=[{"name": "f", "args": {}, "id": "c"}])] * 2)
+        )
+        | TheirLambda(_content),
+        "go",
+    ),
+    "parallel of lambdas": (TheirParallel(shout=TheirLambda(_shout), same=TheirLambda(lambda text: text)), "hi"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHAINS))
+def test_our_events_of_a_wrapped_chain_equal_langchains_own_as_a_tree(name: str) -> None:
+    chain, input = CHAINS[name]
+    ours, theirs = asyncio.run(_both(chain, input))
+    assert ours == theirs
+
+
+def test_unobserved_the_object_is_given_no_handler() -> None:
+    seen: list[object] = []
+
+    def record(text: str, config: Mapping[str, Any]) -> str:
+        seen.append(config.get("callbacks"))
+        return text
+
+    wrapped = from_langchain(TheirLambda(record), str, str)
+    wrapped.invoke("x")
+    assert seen and not getattr(seen[0], "handlers", None)
+    list(wrapped.stream_effects("x"))
+    assert getattr(seen[1], "handlers", None)
+
+
+def test_an_inner_failure_is_our_failed_inner_run() -> None:
+    def fail(_: str) -> str:
+        raise ValueError("boom")
+
+    chain = TheirLambda(str.strip) | TheirLambda(fail, name="fail")
+    effects: list[Effect] = []
+    with pytest.raises(ValueError, match="boom"):
+        for effect in from_langchain(chain, str, str).stream_effects(" x "):
+            effects.append(effect)
+    failed = [(e.run.name, len(e.run.parent_ids)) for e in effects if isinstance(e, RunFailed)]
+    assert ("fail", 2) in failed
