@@ -9,7 +9,20 @@ True
 from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators.integrations.langchain.runnable import FromLangChain as FromLangChain
 from combinators.integrations.langchain.runnable import from_langchain as from_langchain
+from combinators.integrations.langchain.shortcuts import add_documents as add_documents
+from combinators.integrations.langchain.shortcuts import embeddings_of as embeddings_of
+from combinators.integrations.langchain.shortcuts import split_with as split_with
+from combinators.integrations.langchain.shortcuts import vector_store_retriever as vector_store_retriever
 from combinators.integrations.langchain.values import to_langchain as to_langchain
 from combinators.integrations.langchain.values import to_ours as to_ours
 
-__all__ = ["FromLangChain", "from_langchain", "to_langchain", "to_ours"]
+__all__ = [
+    "FromLangChain",
+    "add_documents",
+    "embeddings_of",
+    "from_langchain",
+    "split_with",
+    "to_langchain",
+    "to_ours",
+    "vector_store_retriever",
+]
