@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, cast
 
 from combinators.runnable import fluent
-from effects.authoring import Scope, aadd_up, add_up, aiter_of, arun_on_total, run_on_total
+from effects.authoring import Scope, aadd_up, add_up, aiter_of, arun_on_total, in_worker, run_on_total
 from effects.config import RunConfig
 from effects.step import StepBinding
 from effects.values import NO_PARAMS
@@ -108,9 +108,9 @@ class RunnableHooks(Generic[In, Out]):
         if _overrides(self, "step_astream") or _overrides(self, "astream"):
             return await aadd_up(self.step_astream(aiter_of((input,)), scope, kwargs), _name(self))
         if _overrides(self, "invoke"):
-            import asyncio
-
-            return await asyncio.to_thread(self.step_invoke, input, scope, kwargs)
+            # The library's own daemon pool, not the loop's default executor: asyncio.run
+            # never waits for a thread that a time limit abandoned.
+            return await in_worker(scope, self.step_invoke, input, scope, kwargs)
         return self.step_invoke(input, scope, kwargs)
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:

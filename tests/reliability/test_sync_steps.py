@@ -426,3 +426,25 @@ def test_the_librarys_own_components_keep_their_native_async_paths(monkeypatch: 
 
     HEARD.set()
     asyncio.run(main())
+
+
+def test_a_peer_style_sync_invoke_runs_on_the_librarys_pool_not_the_default_executor() -> None:
+    # A Runnable subclass with its own sync invoke and no ainvoke: asyncio.run would wait
+    # for an abandoned thread of the loop's default executor.
+    release = threading.Event()
+    seen: list[str] = []
+    finished: list[bool] = []
+
+    class Slow(Runnable[str, str]):
+        def invoke(self, input: str, config: Any = None, **kwargs: Any) -> str:
+            seen.append(threading.current_thread().name)
+            release.wait(PATIENCE)
+            finished.append(True)
+            return input
+
+    with pytest.raises(StepTimeout):
+        asyncio.run(Slow().ainvoke("x", {"timeout": 0.1}))
+    finished_before_run_returned = list(finished)
+    release.set()
+    assert finished_before_run_returned == []  # asyncio.run did not wait for the thread
+    assert len(seen) == 1 and seen[0].startswith("combinators-sync-")
