@@ -17,7 +17,10 @@ loop), ``gather_structured`` awaits coroutines under a task group (the first fai
 cancels the others and is raised itself), and
 ``each_on_executor``/``aeach_on_executor`` run a child on every item of a list on an
 ``Executor``. A run named before it starts (a served chain's root) takes its id from
-``new_run_id``. Everything else in the runtime is private (``effects._runtime``).
+``new_run_id``. A hot path that gives a built value one new field copies it slot by
+slot with ``slot_copy`` (its class passed once to ``allow_slot_copy``) and sets the field
+with a ``field_setter`` (``effects._fast``, where every slot-writing speed-up and its
+import-time checks live). Everything else in the runtime is private (``effects._runtime``).
 
 >>> from effects.authoring import NOTHING, added_up, run_on_total
 >>> added_up(["a", "b"]), added_up([]) is NOTHING
@@ -26,6 +29,9 @@ cancels the others and is raised itself), and
 ['ab', 'ab']
 """
 
+from effects._fast import allow_slot_copy as allow_slot_copy
+from effects._fast import field_setter as field_setter
+from effects._fast import slot_copy as slot_copy
 from effects._runtime.calls import gather_structured as gather_structured
 from effects._runtime.closing import aclose_all as aclose_all
 from effects._runtime.closing import aiter_of as aiter_of
@@ -61,8 +67,8 @@ from effects.values import NOTHING as NOTHING
 
 __all__ = [
     "NOTHING", "Scope", "Step", "StepBinding", "aadd_up", "aadded_up", "aclose_all", "add_chunks", "add_up",
-    "added_up", "adispatch_custom_event", "aeach_on_executor", "aiter_of", "arun_on_total", "checked", "closing",
-    "current_scope", "dispatch_custom_event", "each_on_executor", "gather_structured", "in_worker", "is_a", "is_dict",
-    "is_list", "is_list_of", "is_list_or_tuple", "is_mapping", "is_str_mapping", "new_run_id", "run_indexed",
-    "run_on_total", "stream_in_worker",
+    "added_up", "adispatch_custom_event", "aeach_on_executor", "aiter_of", "allow_slot_copy", "arun_on_total",
+    "checked", "closing", "current_scope", "dispatch_custom_event", "each_on_executor", "field_setter",
+    "gather_structured", "in_worker", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping",
+    "is_str_mapping", "new_run_id", "run_indexed", "run_on_total", "slot_copy", "stream_in_worker",
 ]  # fmt: skip

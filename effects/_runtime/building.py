@@ -5,7 +5,7 @@ chunk of a watched run a ``RunStreamed``. The generated ``__init__`` of a frozen
 class sets each field through ``object.__setattr__``; these builders write the slots
 directly (a third less per value). They take values as they are: the runtime passes
 values of the right types, and these classes have no converters or validators (both
-checked at import).
+checked at import, by ``effects._fast``, where every slot-writing speed-up lives).
 
 >>> from uuid import UUID
 >>> run = run_info(UUID(int=1), (), "r", "chain", (), {}, {})
@@ -16,27 +16,18 @@ checked at import).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 from uuid import UUID
 
-import attrs
-
+from effects._fast import NEW as _NEW
+from effects._fast import slot_setters
 from effects.values import RunEnded, RunInfo, RunStarted, RunStreamed
 
-_NEW: Final = object.__new__
-
-
-def _slots(kind: type, names: tuple[str, ...]) -> tuple[Any, ...]:
-    fields = attrs.fields(kind)
-    if tuple(f.name for f in fields) != names or any(f.converter or f.validator for f in fields):
-        raise ImportError(f"{kind.__name__}'s fields changed: update effects._runtime.building")
-    return tuple(kind.__dict__[name].__set__ for name in names)
-
-
-_RUN: Final = _slots(RunInfo, ("run_id", "parent_ids", "name", "run_type", "tags", "metadata", "params"))
-_STARTED: Final = _slots(RunStarted, ("run", "input", "at"))
-_ENDED: Final = _slots(RunEnded, ("run", "input", "output", "at"))
-STREAMED_SLOTS: Final = _slots(RunStreamed, ("run", "chunk", "at"))
+_HERE = "effects._runtime.building"
+_RUN: Final = slot_setters(RunInfo, ("run_id", "parent_ids", "name", "run_type", "tags", "metadata", "params"), _HERE)
+_STARTED: Final = slot_setters(RunStarted, ("run", "input", "at"), _HERE)
+_ENDED: Final = slot_setters(RunEnded, ("run", "input", "output", "at"), _HERE)
+STREAMED_SLOTS: Final = slot_setters(RunStreamed, ("run", "chunk", "at"), _HERE)
 """The setters of a ``RunStreamed``'s slots, in field order (for loops that inline ``streamed``)."""
 
 

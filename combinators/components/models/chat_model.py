@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
 from typing import Any, Final, TypeAlias, TypeVar
 
-import attrs
 
 from combinators.components.messages.values import (
     AIMessage,
@@ -44,6 +43,7 @@ from effects import RunInfo
 from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import arun_on_total, in_worker, is_list_of, run_on_total, stream_in_worker
+from effects.authoring import allow_slot_copy, field_setter, slot_copy
 
 MessageLikeRepresentation: TypeAlias = "BaseMessage | str | tuple[str, str] | list[str] | Mapping[str, object]"
 """One message, or what stands for one: a (role, content) pair, a str (from a human), a
@@ -132,29 +132,15 @@ def _with_id(message: _M, message_id: str | None) -> _M:
     # as they are instead of building the message again (a third of the cost).
     if message_id is None or message.id is not None:
         return message
-    kind = type(message)
-    copy = object.__new__(kind)
-    for read, write in _SLOTS[kind]:  # each field's slot, read and written directly
-        write(copy, read(message))
-    _SET_ID[kind](copy, message_id)
+    copy = slot_copy(message)
+    _SET_ID[type(message)](copy, message_id)
     return copy
 
 
-def _slots(kind: type) -> tuple[tuple[Any, Any], ...]:
-    return tuple(
-        (slot.__get__, slot.__set__) for slot in (_slot(kind, f.name) for f in attrs.fields(kind)) if slot is not None
-    )
-
-
-def _slot(kind: type, name: str) -> Any:
-    for cls in kind.__mro__:
-        if name in cls.__dict__ and name in getattr(cls, "__slots__", ()):
-            return cls.__dict__[name]
-    raise ImportError(f"{kind.__name__}.{name} is not a slot: update _with_id")
-
-
-_SLOTS: Final = {kind: _slots(kind) for kind in (AIMessage, AIMessageChunk)}
-_SET_ID: Final = {kind: _slot(kind, "id").__set__ for kind in (AIMessage, AIMessageChunk)}
+# Each field's slot read and written directly (effects._fast checks the classes at import).
+for _kind in (AIMessage, AIMessageChunk):
+    allow_slot_copy(_kind, "chat_model._with_id")
+_SET_ID: Final = {kind: field_setter(kind, "id", "chat_model._with_id") for kind in (AIMessage, AIMessageChunk)}
 
 
 class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fields=False):
