@@ -63,10 +63,12 @@ def then(first: Runnable[A, B], second: Runnable[B, C], name: str | None = None)
 
 
 def function(f: Callable[..., object]) -> Runnable[Any, Any]:
-    """A function as a step."""
+    """The function given to ``map``, as a step that runs inline (no worker-thread hop)."""
     from combinators.nodes.lambda_ import RunnableLambda
 
-    return RunnableLambda(f)
+    # map's function reshapes an output (cheap plumbing, like retry predicates and
+    # listeners), so under async it runs in the loop instead of paying a thread hop.
+    return RunnableLambda(f, in_thread=False)
 
 
 def bind(runnable: Runnable[A, B], f: Callable[[B], Runnable[A, C]]) -> Runnable[A, C]:
