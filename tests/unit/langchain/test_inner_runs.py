@@ -29,30 +29,42 @@ def _without_run_ids(value: object) -> object:
     return value
 
 
-Shape = tuple[tuple[str, str, int, int, tuple[str, ...], object], ...]
+Shape = tuple[tuple[str, str, tuple[str, ...], tuple[str, ...], object], ...]
 
 
-def _tree(events: list[dict[str, Any]], skip: object) -> dict[int, Shape]:
-    # Runs numbered by first appearance; each run's events in order with its parent's number.
-    numbers: dict[str, int] = {}
-    runs: dict[int, list[tuple[str, str, int, int, tuple[str, ...], object]]] = {}
+def _tree(events: list[dict[str, Any]], skip: object) -> dict[tuple[str, ...], Shape]:
+    # Runs keyed by their path of names from the root (a parallel's branches may start and
+    # finish in either order, in LangChain's own runs too); each run's events in order, its
+    # parent's path beside them. A parallel streams its branches' chunks as they come, so
+    # those chunks are compared as a set (in order of their text).
+    paths: dict[str, tuple[str, ...]] = {}
+    runs: dict[tuple[str, ...], list[tuple[str, str, tuple[str, ...], tuple[str, ...], object]]] = {}
     for event in events:
         if event["run_id"] == skip:
             continue
         parents = [p for p in event["parent_ids"] if p != skip]
-        number = numbers.setdefault(event["run_id"], len(numbers))
-        parent = numbers[parents[-1]] if parents else -1
+        parent = paths[parents[-1]] if parents else ()
+        path = paths.setdefault(event["run_id"], (*parent, event["name"]))
         data = {key: _without_run_ids(to_ours(value)) for key, value in event["data"].items()}
-        if parent == -1 and event["event"].endswith("_end"):
+        if not parents and event["event"].endswith("_end"):
             # LangChain's root run ends without its input; below our wrapper it is a child,
             # whose end carries it (as every child's does in both).
             data.pop("input", None)
-        shape = (event["event"], event["name"], number, parent, tuple(event["tags"]), data)
-        runs.setdefault(number, []).append(shape)
-    return {number: tuple(shapes) for number, shapes in runs.items()}
+        shape = (event["event"], event["name"], path, parent, tuple(event["tags"]), data)
+        runs.setdefault(path, []).append(shape)
+    return {path: _settled(shapes) for path, shapes in runs.items()}
 
 
-async def _both(chain: TheirRunnable[Any, Any], input: object) -> tuple[dict[int, Shape], dict[int, Shape]]:
+def _settled(shapes: list[tuple[str, str, tuple[str, ...], tuple[str, ...], object]]) -> Shape:
+    if not shapes[0][1].startswith("RunnableParallel"):
+        return tuple(shapes)
+    streamed = sorted((s for s in shapes if s[0] == "on_chain_stream"), key=repr)
+    return (shapes[0], *streamed, *(s for s in shapes[1:] if s[0] != "on_chain_stream"))
+
+
+async def _both(
+    chain: TheirRunnable[Any, Any], input: object
+) -> tuple[dict[tuple[str, ...], Shape], dict[tuple[str, ...], Shape]]:
     theirs: list[dict[str, Any]] = [dict(event) async for event in chain.astream_events(input, version="v2")]
     ours: list[dict[str, Any]] = [
         dict(event) async for event in from_langchain(chain, object, object).astream_events(input, version="v2")
