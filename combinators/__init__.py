@@ -7,13 +7,17 @@
 >>> chain.invoke("a b c")
 3
 
-The types a program annotates with are exported here too (``Scope`` and ``Step`` for
-runnables of your own, ``StreamEvent`` and ``RunLogPatch`` for watching, ``ConfigLike``,
+This is the users' root: the runnables, their config, the errors to catch and the types
+a program annotates with (``StreamEvent`` and ``RunLogPatch`` for watching, ``ConfigLike``,
 ``ToolInput``, ``AnyRunnable``, ``JsonValue``); the run log's and JSON's load on first use.
+Domain components have roots named as LangChain's (``combinators.prompts``,
+``combinators.language_models``, ...); an author's ``Scope`` and ``Step`` are in ``effects``.
 """
 
+from effects.deprecation import Moved as _Moved
+from effects.deprecation import moved_exports as _moved_exports
 from effects.lazy import lazy_exports as _lazy_exports
-from typing import TYPE_CHECKING as _TYPE_CHECKING
+import typing as _typing
 
 from combinators.addable import AddableDict as AddableDict
 from combinators.addable import aadd as aadd
@@ -76,8 +80,6 @@ from combinators.nodes.tool import ToolArgumentsError as ToolArgumentsError
 from effects.config import ConfigLike as ConfigLike
 from effects.config import RunConfig as RunConfig
 from effects.config import RunConfigDict as RunConfigDict
-from effects.authoring import Scope as Scope
-from effects.step import Step as Step
 from effects.event_types import CustomStreamEvent as CustomStreamEvent
 from effects.event_types import RunEndEvent as RunEndEvent
 from effects.event_types import RunErrorEvent as RunErrorEvent
@@ -91,35 +93,58 @@ from effects.errors import EmptyStreamError as EmptyStreamError
 from effects.errors import InputError as InputError
 from effects.errors import InputValueError as InputValueError
 from effects.errors import StepTimeout as StepTimeout
+from effects.deprecation import CombinatorsDeprecationWarning as CombinatorsDeprecationWarning
 from effects.authoring import adispatch_custom_event as adispatch_custom_event
 from effects.authoring import dispatch_custom_event as dispatch_custom_event
 
-if _TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from effects.projections.jsonable import JsonValue as JsonValue
+    from effects.patch_ops import AddOp as AddOp
+    from effects.patch_ops import CheckOp as CheckOp
+    from effects.patch_ops import CopyOp as CopyOp
+    from effects.patch_ops import MoveOp as MoveOp
     from effects.patch_ops import PatchOp as PatchOp
+    from effects.patch_ops import RemoveOp as RemoveOp
+    from effects.patch_ops import ReplaceOp as ReplaceOp
     from effects.projections.run_log import RunLog as RunLog
     from effects.projections.run_log import RunLogPatch as RunLogPatch
 
+    # Deprecated here (their home is ``effects``, the authors' root); declared so that an
+    # old import is a warning at run time, not a type error.
+    from effects import Scope as Scope
+    from effects import Step as Step
+
 _LAZY: dict[str, str] = {
     "JsonValue": "effects.projections.jsonable",
-    "PatchOp": "effects.patch_ops",
+    **dict.fromkeys(
+        ("AddOp", "CheckOp", "CopyOp", "MoveOp", "PatchOp", "RemoveOp", "ReplaceOp"),
+        "effects.patch_ops",
+    ),
     "RunLog": "effects.projections.run_log",
     "RunLogPatch": "effects.projections.run_log",
 }
 """Exported names loaded on first use (the run log needs jsonpatch)."""
 
+_MOVED: dict[str, _Moved] = dict.fromkeys(("Scope", "Step"), _Moved("effects"))
+"""Names this root exported before each public name got one home (see CONTRIBUTING)."""
 
-__getattr__ = _lazy_exports(__name__, _LAZY)
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this root is an error.
+    __getattr__ = _moved_exports(__name__, _MOVED, _lazy_exports(__name__, _LAZY))
 
 
 __all__ = [
+    "AddOp",
     "AddableDict",
     "AnyRunnable",
+    "CheckOp",
+    "CombinatorsDeprecationWarning",
     "CombinatorsError",
     "ConfigLike",
     "ConfigurableError",
     "ConfigurableField",
     "ConfigurableFieldSpec",
+    "CopyOp",
     "CustomStreamEvent",
     "EmptyStreamError",
     "ExponentialWait",
@@ -127,8 +152,11 @@ __all__ = [
     "InputError",
     "InputValueError",
     "JsonValue",
+    "MoveOp",
     "NoWait",
     "PatchOp",
+    "RemoveOp",
+    "ReplaceOp",
     "RetryPolicy",
     "RouterInput",
     "RouterRunnable",
@@ -160,7 +188,6 @@ __all__ = [
     "RunnableSequence",
     "RunnableTool",
     "RunnableWithFallbacks",
-    "Scope",
     "ServiceAuthError",
     "ServiceBadRequest",
     "ServiceConflict",
@@ -175,7 +202,6 @@ __all__ = [
     "ServiceUnprocessable",
     "TransientServiceError",
     "StandardStreamEvent",
-    "Step",
     "StepTimeout",
     "StreamEvent",
     "ToolArgumentsError",

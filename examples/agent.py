@@ -33,18 +33,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from combinators import Runnable
-from combinators.components import (
-    ENGLISH_STOPWORDS,
-    Bm25Index,
-    ChatPromptTemplate,
-    MessagesPlaceholder,
-    ToolPickingChatModel,
-    format_documents_as_string,
-    load_text_documents,
-    tool,
-)
-from combinators.components.agents import AgentExecutor, create_tool_calling_agent
-from combinators.components.models.chat_model import BaseChatModel
+from combinators.documents import format_documents_as_string, load_text_documents
+from combinators.language_models import ToolPickingChatModel
+from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
+from combinators.retrievers import ENGLISH_STOPWORDS, Bm25Index
+from combinators.tools import tool
+from combinators.agents import AgentExecutor, create_tool_calling_agent
+from combinators.language_models import BaseChatModel
 
 CORPUS = Path(__file__).parent / "corpus"
 DEFAULT_QUESTION = "What pattern of flashes does the light show?"

@@ -34,18 +34,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from combinators import Runnable, RunnablePassthrough, RunnablePick
-from combinators.components import (
-    ENGLISH_STOPWORDS,
-    Bm25Index,
-    ChatPromptTemplate,
-    ExtractiveChatModel,
-    MessagesPlaceholder,
-    StrOutputParser,
-    format_documents_as_string,
-    load_text_documents,
-)
-from combinators.components.memory import RunnableWithMessageHistory, SQLiteHistoryStore
-from combinators.components.messages import HumanMessage
+from combinators.documents import format_documents_as_string, load_text_documents
+from combinators.language_models import ExtractiveChatModel
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
+from combinators.retrievers import ENGLISH_STOPWORDS, Bm25Index
+from combinators.chat_history import RunnableWithMessageHistory, SQLiteHistoryStore
+from combinators.messages import HumanMessage
 
 CORPUS = Path(__file__).parent / "corpus"
 

@@ -18,9 +18,9 @@ from typing import final
 import attrs
 
 from combinators import Runnable
-from combinators.components.models.chat_model import ChatOutput, SimpleChatModel
-from combinators.components.messages.values import Message
-from combinators.components.parsers.text import StrOutputParser
+from combinators.language_models import ChatOutput, SimpleChatModel
+from combinators.messages import Message
+from combinators.output_parsers import StrOutputParser
 from combinators.components.prompts.templates import PromptInput, PromptTemplate
 
 JOKES: Mapping[str, str] = {

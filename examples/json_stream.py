@@ -18,9 +18,9 @@ import json
 
 import attrs
 
-from combinators.components.models.fakes import GenericFakeChatModel, Script
-from combinators.components.parsers.json_parser import JsonOutputParser
-from combinators.components.prompts.templates import ChatPromptTemplate
+from combinators.language_models import GenericFakeChatModel, Script
+from combinators.output_parsers import JsonOutputParser
+from combinators.prompts import ChatPromptTemplate
 
 REPLY = """```json
 {"title": "Moby-Dick", "author": "Herman Melville", "year": 1851, "tags": ["whale", "sea"]}

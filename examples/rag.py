@@ -24,16 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from combinators import Runnable, RunnableParallel, RunnablePassthrough
-from combinators.components import (
-    ENGLISH_STOPWORDS,
-    Bm25Index,
-    ExtractiveChatModel,
-    format_documents_as_string,
-    load_text_documents,
-)
-from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.parsers.text import StrOutputParser
-from combinators.components.prompts.templates import ChatPromptTemplate
+from combinators.documents import format_documents_as_string, load_text_documents
+from combinators.language_models import ExtractiveChatModel
+from combinators.retrievers import ENGLISH_STOPWORDS, Bm25Index
+from combinators.language_models import BaseChatModel
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
 from effects.projections.run_tree import RunTreeText
 from effects.projections.timeline import Timeline
 from effects.values import RunStreamed

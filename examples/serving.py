@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from combinators import ConfigurableField, Runnable
-from combinators.components import ExtractiveChatModel
+from combinators.language_models import ExtractiveChatModel
 from examples.rag import DEFAULT_QUESTION, build_chain
 
 

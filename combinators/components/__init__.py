@@ -1,275 +1,106 @@
-"""Domain runnables built on the public core: messages, prompts, models, parsers,
-tools, documents and retrievers.
+"""The rooms where the domain components are written, on the public core only.
 
->>> from combinators.components import GenericFakeChatModel, Script
->>> GenericFakeChatModel(Script(["hi there"])).invoke("hello").text
-'hi there'
+Import components from their domain roots, named as LangChain's modules
+(``combinators.prompts``, ``combinators.messages``, ``combinators.language_models``,
+``combinators.output_parsers``, ``combinators.tools``, ``combinators.documents``,
+``combinators.retrievers``, ``combinators.embeddings``, ``combinators.vectorstores``,
+``combinators.chat_history``, ``combinators.prompt_values``, ``combinators.outputs``,
+``combinators.agents``, ``combinators.load``, ``combinators.secrets``), and providers from
+their integration (``combinators.integrations.openai``, ``combinators.integrations.aws``).
+
+This package's flat namespace of every component is deprecated: each name still works
+until the removal date, with a warning naming its new path.
+
+>>> import warnings
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     from combinators.components import GenericFakeChatModel
+>>> print(caught[0].message)  # doctest: +ELLIPSIS
+combinators.components.GenericFakeChatModel is deprecated: import it from combinators.language_models instead ...
 """
 
-from effects.lazy import lazy_exports as _lazy_exports
-from typing import TYPE_CHECKING as _TYPE_CHECKING
+import importlib as _importlib
+import sys as _sys
+import typing as _typing
+
+from effects.deprecation import ROOTS_REMOVAL as _ROOTS_REMOVAL
+from effects.deprecation import ROOTS_SINCE as _ROOTS_SINCE
+from effects.deprecation import note_deprecation as _note_deprecation
+
+if _typing.TYPE_CHECKING:
+    # Every name the flat namespace had, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from the new roots' ``__all__``.
+    from combinators.chat_history import *  # noqa: F403
+    from combinators.documents import *  # noqa: F403
+    from combinators.embeddings import *  # noqa: F403
+    from combinators.integrations.aws import *  # noqa: F403
+    from combinators.integrations.openai import *  # noqa: F403
+    from combinators.language_models import *  # noqa: F403
+    from combinators.load import *  # noqa: F403
+    from combinators.messages import *  # noqa: F403
+    from combinators.output_parsers import *  # noqa: F403
+    from combinators.outputs import *  # noqa: F403
+    from combinators.prompt_values import *  # noqa: F403
+    from combinators.prompts import *  # noqa: F403
+    from combinators.retrievers import *  # noqa: F403
+    from combinators.secrets import *  # noqa: F403
+    from combinators.tools import *  # noqa: F403
+    from combinators.vectorstores import *  # noqa: F403
+
+_NEW_ROOTS = (
+    "combinators.chat_history",
+    "combinators.documents",
+    "combinators.embeddings",
+    "combinators.language_models",
+    "combinators.load",
+    "combinators.messages",
+    "combinators.output_parsers",
+    "combinators.outputs",
+    "combinators.prompt_values",
+    "combinators.prompts",
+    "combinators.retrievers",
+    "combinators.secrets",
+    "combinators.tools",
+    "combinators.vectorstores",
+)
+"""Where the old flat namespace's names live now (the root whose ``__all__`` has it)."""
+
+_INTEGRATIONS = ("combinators.integrations.openai", "combinators.integrations.aws")
+"""Where its provider names live now; imported only when such a name is asked for."""
+
+_HOMES: dict[str, str] = {}
+"""Name -> its new root, filled on the first use of an old name (later uses import nothing)."""
 
 
-from combinators.components.retrieval.documents import BaseRetriever as BaseRetriever
-from combinators.components.retrieval.documents import Document as Document
-from combinators.components.retrieval.documents import format_documents_as_string as format_documents_as_string
-from combinators.components.retrieval.documents import load_text_documents as load_text_documents
-from combinators.components.retrieval.bm25 import Bm25Index as Bm25Index
-from combinators.components.retrieval.bm25 import Bm25Retriever as Bm25Retriever
-from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS as ENGLISH_STOPWORDS
-from combinators.components.retrieval.bm25 import tokenize as tokenize
-from combinators.components.retrieval.embeddings import Embeddings as Embeddings
-from combinators.components.retrieval.embeddings import HashedNgramEmbeddings as HashedNgramEmbeddings
-from combinators.components.retrieval.embeddings import SentenceEmbeddings as SentenceEmbeddings
-from combinators.components.retrieval.vectorstore import DocumentFilter as DocumentFilter
-from combinators.components.retrieval.vectorstore import InMemoryVectorStore as InMemoryVectorStore
-from combinators.components.retrieval.vectorstore import VectorStoreRetriever as VectorStoreRetriever
-from combinators.components.retrieval.vectorstore import cosine_similarity as cosine_similarity
-from combinators.components.messages.values import AIMessage as AIMessage
-from combinators.components.messages.values import AIMessageChunk as AIMessageChunk
-from combinators.components.messages.values import BaseMessage as BaseMessage
-from combinators.components.messages.values import ChatMessage as ChatMessage
-from combinators.components.messages.values import HumanMessage as HumanMessage
-from combinators.components.messages.values import InvalidToolCall as InvalidToolCall
-from combinators.components.messages.values import MESSAGE_TYPES as MESSAGE_TYPES
-from combinators.components.messages.values import Message as Message
-from combinators.components.messages.values import SystemMessage as SystemMessage
-from combinators.components.messages.values import ToolCall as ToolCall
-from combinators.components.messages.values import ToolCallChunk as ToolCallChunk
-from combinators.components.messages.values import ToolMessage as ToolMessage
-from combinators.components.messages.values import UsageMetadata as UsageMetadata
-from combinators.components.messages.values import coerce_to_message as coerce_to_message
-from combinators.components.messages.values import coerce_to_messages as coerce_to_messages
-from combinators.components.messages.values import get_buffer_string as get_buffer_string
-from combinators.components.messages.values import message_to_dict as message_to_dict
-from combinators.components.prompts.values import ChatPromptValue as ChatPromptValue
-from combinators.components.prompts.values import PROMPT_VALUE_TYPES as PROMPT_VALUE_TYPES
-from combinators.components.prompts.values import PromptValue as PromptValue
-from combinators.components.prompts.values import StringPromptValue as StringPromptValue
-from combinators.components.partial_json.reader import json_diff as json_diff
-from combinators.components.partial_json.reader import parse_json_markdown as parse_json_markdown
-from combinators.components.partial_json.reader import parse_partial_json as parse_partial_json
-from combinators.components.secrets import MissingSecretError as MissingSecretError
-from combinators.components.secrets import Secret as Secret
-from combinators.components.serialization import DataTooDeepError as DataTooDeepError
-from combinators.components.serialization import DisallowedTypeError as DisallowedTypeError
-from combinators.components.serialization import MalformedDataError as MalformedDataError
-from combinators.components.serialization import dumps as dumps
-from combinators.components.serialization import loads as loads
-from combinators.components.models.chat_model import BaseChatModel as BaseChatModel
-from combinators.components.models.chat_model import ChatOutput as ChatOutput
-from combinators.components.models.chat_model import LanguageModelInput as LanguageModelInput
-from combinators.components.models.chat_model import MessageLikeRepresentation as MessageLikeRepresentation
-from combinators.components.models.chat_model import SimpleChatModel as SimpleChatModel
-from combinators.components.models.llm import BaseLLM as BaseLLM
-from combinators.components.models.llm import LLM as LLM
-from combinators.components.models.extractive import ExtractiveChatModel as ExtractiveChatModel
-from combinators.components.models.fakes import FakeListChatModel as FakeListChatModel
-from combinators.components.models.fakes import FakeListLLM as FakeListLLM
-from combinators.components.models.fakes import GenericFakeChatModel as GenericFakeChatModel
-from combinators.components.models.fakes import Script as Script
-from combinators.components.memory import ChatHistory as ChatHistory
-from combinators.components.memory import ChatHistoryError as ChatHistoryError
-from combinators.components.memory import BaseChatMessageHistory as BaseChatMessageHistory
-from combinators.components.memory import InMemoryChatHistory as InMemoryChatHistory
-from combinators.components.memory import InMemoryHistoryStore as InMemoryHistoryStore
-from combinators.components.memory import RunnableWithMessageHistory as RunnableWithMessageHistory
-from combinators.components.memory import SQLiteChatHistory as SQLiteChatHistory
-from combinators.components.memory import SQLiteHistoryStore as SQLiteHistoryStore
-from combinators.components.models.scripted import ScriptedCall as ScriptedCall
-from combinators.components.models.scripted import ScriptedChatModel as ScriptedChatModel
-from combinators.components.models.scripted import ScriptExhaustedError as ScriptExhaustedError
-from combinators.components.models.tool_picking import ToolPickingChatModel as ToolPickingChatModel
-from combinators.components.models.outputs import ChatGeneration as ChatGeneration
-from combinators.components.models.outputs import Generation as Generation
-from combinators.components.parsers.base import BaseOutputParser as BaseOutputParser
-from combinators.components.parsers.markdown_json import parse_and_check_json_markdown as parse_and_check_json_markdown
-from combinators.components.models.fake_messages import FakeMessagesListChatModel as FakeMessagesListChatModel
-from combinators.components.models.fake_messages import ParrotFakeChatModel as ParrotFakeChatModel
-from combinators.components.models.fake_streaming import FakeListLLMError as FakeListLLMError
-from combinators.components.models.fake_streaming import FakeStreamingListLLM as FakeStreamingListLLM
-
-from combinators.components.tools.base_tool import BaseTool as BaseTool
-from combinators.components.tools.message_tools import StructuredTool as StructuredTool
-from combinators.components.tools.message_tools import Tool as Tool
-from combinators.components.tools.message_tools import tool as tool
-
-from combinators.components.models.errors import ModelAPIError as ModelAPIError
-from combinators.components.models.errors import TransientModelError as TransientModelError
-from combinators.components.models.errors import ModelAuthenticationError as ModelAuthenticationError
-from combinators.components.models.errors import ModelNotFoundError as ModelNotFoundError
-from combinators.components.models.errors import ModelBadRequestError as ModelBadRequestError
-from combinators.components.models.errors import ModelResponseError as ModelResponseError
-from combinators.components.models.errors import ModelRateLimitError as ModelRateLimitError
-from combinators.components.models.errors import ModelServerError as ModelServerError
-from combinators.components.models.errors import ModelConnectionError as ModelConnectionError
-from combinators.components.models.errors import ModelTimeoutError as ModelTimeoutError
-from combinators.components.models.errors import ModelStreamError as ModelStreamError
-
-from combinators.components.prompts.templates import ChatPromptTemplate as ChatPromptTemplate
-from combinators.components.prompts.templates import PromptTemplate as PromptTemplate
-from combinators.components.prompts.chat_parts import AIMessagePromptTemplate as AIMessagePromptTemplate
-from combinators.components.prompts.chat_parts import BaseMessagePromptTemplate as BaseMessagePromptTemplate
-from combinators.components.prompts.chat_parts import ChatMessagePromptTemplate as ChatMessagePromptTemplate
-from combinators.components.prompts.chat_parts import HumanMessagePromptTemplate as HumanMessagePromptTemplate
-from combinators.components.prompts.chat_parts import MessagesPlaceholder as MessagesPlaceholder
-from combinators.components.prompts.chat_parts import SystemMessagePromptTemplate as SystemMessagePromptTemplate
-from combinators.components.parsers.text import OutputParserError as OutputParserError
-from combinators.components.parsers.text import StrOutputParser as StrOutputParser
-from combinators.components.parsers.json_parser import JsonOutputParser as JsonOutputParser
-from combinators.components.partial_json.reader import PartialJsonReader as PartialJsonReader
+def _new_root(name: str) -> str | None:
+    if not _HOMES:
+        for root in _NEW_ROOTS:
+            _HOMES.update(dict.fromkeys(_importlib.import_module(root).__all__, root))
+    if name in _HOMES:
+        return _HOMES[name]
+    for root in _INTEGRATIONS:
+        try:
+            if name in _importlib.import_module(root).__all__:
+                return root
+        except ImportError:  # its extra is not installed: the name is not one of its
+            continue
+    return None
 
 
-# Provider integrations are loaded on first use: importing the domain components never
-# imports an integration (each lives behind its extra in combinators.integrations).
-if _TYPE_CHECKING:
-    from combinators.integrations.aws.kendra import AmazonKendraRetriever as AmazonKendraRetriever
-    from combinators.integrations.aws.kendra import KendraAccessDenied as KendraAccessDenied
-    from combinators.integrations.aws.kendra import KendraConnectionError as KendraConnectionError
-    from combinators.integrations.aws.kendra import KendraError as KendraError
-    from combinators.integrations.aws.kendra import KendraInvalidRequest as KendraInvalidRequest
-    from combinators.integrations.aws.kendra import KendraResourceNotFound as KendraResourceNotFound
-    from combinators.integrations.aws.kendra import KendraThrottled as KendraThrottled
-    from combinators.integrations.aws.kendra import KendraUnavailable as KendraUnavailable
-    from combinators.integrations.openai.chat import ChatOpenAI as ChatOpenAI
-    from combinators.integrations.openai.embeddings import OpenAIEmbeddings as OpenAIEmbeddings
-    from combinators.integrations.openai.structured import StructuredOutputError as StructuredOutputError
-    from combinators.integrations.openai.structured import StructuredOutputParser as StructuredOutputParser
-
-_INTEGRATIONS: dict[str, str] = {
-    "AmazonKendraRetriever": "combinators.integrations.aws.kendra",
-    "KendraAccessDenied": "combinators.integrations.aws.kendra",
-    "KendraConnectionError": "combinators.integrations.aws.kendra",
-    "KendraError": "combinators.integrations.aws.kendra",
-    "KendraInvalidRequest": "combinators.integrations.aws.kendra",
-    "KendraResourceNotFound": "combinators.integrations.aws.kendra",
-    "KendraThrottled": "combinators.integrations.aws.kendra",
-    "KendraUnavailable": "combinators.integrations.aws.kendra",
-    "ChatOpenAI": "combinators.integrations.openai.chat",
-    "OpenAIEmbeddings": "combinators.integrations.openai.embeddings",
-    "StructuredOutputError": "combinators.integrations.openai.structured",
-    "StructuredOutputParser": "combinators.integrations.openai.structured",
-}
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    def __getattr__(name: str) -> object:
+        root = None if name.startswith("_") else _new_root(name)
+        if root is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        _note_deprecation(
+            f"{__name__}.{name} is deprecated: import it from {root} instead",
+            since=_ROOTS_SINCE,
+            removal=_ROOTS_REMOVAL,
+            stacklevel=2,
+        )
+        return getattr(_sys.modules[root], name)
 
 
-__getattr__ = _lazy_exports(__name__, _INTEGRATIONS)
-
-__all__ = [
-    "ChatHistory",
-    "ChatHistoryError",
-    "ChatPromptTemplate",
-    "PromptTemplate",
-    "AIMessagePromptTemplate",
-    "BaseMessagePromptTemplate",
-    "ChatMessagePromptTemplate",
-    "HumanMessagePromptTemplate",
-    "MessagesPlaceholder",
-    "SystemMessagePromptTemplate",
-    "OutputParserError",
-    "StrOutputParser",
-    "JsonOutputParser",
-    "PartialJsonReader",
-    "ChatOpenAI",
-    "OpenAIEmbeddings",
-    "StructuredOutputError",
-    "StructuredOutputParser",
-    "ModelAPIError",
-    "TransientModelError",
-    "ModelAuthenticationError",
-    "ModelNotFoundError",
-    "ModelBadRequestError",
-    "ModelResponseError",
-    "ModelRateLimitError",
-    "ModelServerError",
-    "ModelConnectionError",
-    "ModelTimeoutError",
-    "ModelStreamError",
-    "ENGLISH_STOPWORDS",
-    "LLM",
-    "MESSAGE_TYPES",
-    "PROMPT_VALUE_TYPES",
-    "AIMessage",
-    "AIMessageChunk",
-    "AmazonKendraRetriever",
-    "BaseChatModel",
-    "BaseLLM",
-    "BaseMessage",
-    "BaseOutputParser",
-    "ChatMessage",
-    "BaseRetriever",
-    "BaseTool",
-    "Bm25Index",
-    "Bm25Retriever",
-    "ChatGeneration",
-    "ChatOutput",
-    "ChatPromptValue",
-    "DataTooDeepError",
-    "DisallowedTypeError",
-    "Document",
-    "DocumentFilter",
-    "Embeddings",
-    "ExtractiveChatModel",
-    "FakeListChatModel",
-    "FakeListLLM",
-    "FakeListLLMError",
-    "FakeMessagesListChatModel",
-    "FakeStreamingListLLM",
-    "Generation",
-    "GenericFakeChatModel",
-    "ParrotFakeChatModel",
-    "HashedNgramEmbeddings",
-    "HumanMessage",
-    "BaseChatMessageHistory",
-    "InMemoryChatHistory",
-    "InMemoryHistoryStore",
-    "InMemoryVectorStore",
-    "RunnableWithMessageHistory",
-    "SQLiteChatHistory",
-    "SQLiteHistoryStore",
-    "InvalidToolCall",
-    "KendraAccessDenied",
-    "KendraConnectionError",
-    "KendraError",
-    "KendraInvalidRequest",
-    "KendraResourceNotFound",
-    "KendraThrottled",
-    "KendraUnavailable",
-    "LanguageModelInput",
-    "MessageLikeRepresentation",
-    "MalformedDataError",
-    "Message",
-    "MissingSecretError",
-    "PromptValue",
-    "Script",
-    "ScriptedCall",
-    "ScriptedChatModel",
-    "ScriptExhaustedError",
-    "StructuredTool",
-    "Secret",
-    "SentenceEmbeddings",
-    "SimpleChatModel",
-    "StringPromptValue",
-    "SystemMessage",
-    "Tool",
-    "ToolPickingChatModel",
-    "ToolCall",
-    "ToolCallChunk",
-    "ToolMessage",
-    "UsageMetadata",
-    "VectorStoreRetriever",
-    "coerce_to_message",
-    "coerce_to_messages",
-    "cosine_similarity",
-    "dumps",
-    "format_documents_as_string",
-    "get_buffer_string",
-    "json_diff",
-    "load_text_documents",
-    "loads",
-    "message_to_dict",
-    "parse_and_check_json_markdown",
-    "parse_json_markdown",
-    "parse_partial_json",
-    "tool",
-    "tokenize",
-]
+__all__: list[str] = []
+"""Nothing new is exported here: the names live in the domain roots listed above."""

@@ -37,12 +37,14 @@ import json
 import math
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Final, final
 
 import attrs
 
 from combinators.components.secrets import SET_BY_LOADS, Secret
+from effects.deprecation import CombinatorsDeprecationWarning
 from effects.errors import CombinatorsError
 from effects.authoring import checked, is_a, is_dict, is_list, is_list_or_tuple, is_mapping, is_str_mapping
 
@@ -123,9 +125,17 @@ def _homes(cls: type) -> list[str]:
     homes: list[str] = []
     for end in range(1, len(parts)):
         package = sys.modules.get(".".join(parts[:end]))
-        if package is not None and getattr(package, cls.__name__, None) is cls:
+        if package is not None and _exported(package, cls.__name__) is cls:
             homes.append(package.__name__)
     return [*homes, cls.__module__]
+
+
+def _exported(package: object, name: str) -> object:
+    # The ids written before the domain roots (``combinators.components.AIMessage``) stay
+    # the ids: the deprecated flat namespace still counts as a home, without warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CombinatorsDeprecationWarning)
+        return getattr(package, name, None)
 
 
 def type_id(cls: type) -> str:

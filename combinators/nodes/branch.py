@@ -43,8 +43,8 @@ class RunnableBranch(Runnable[In, Out]):
     default: Runnable[In, Out]
 
     def __init__(
-        self: RunnableBranch[A, B],
-        *args: tuple[Condition[A], Target[A, B]] | Target[A, B],
+        self,
+        *args: tuple[Condition[In], Target[In, Out]] | Target[In, Out],
     ) -> None:
         # One typed signature, no catch-all overload: a branch whose input or output
         # does not fit is a type error here (untyped callers are checked at runtime).

@@ -7,7 +7,8 @@ an agent on it: properties of the loop (limits, every call answered once, events
 well nested) must hold whatever the script.
 
 >>> from hypothesis import given, settings, strategies as st
->>> from combinators.components import ScriptedChatModel, tool
+>>> from combinators.language_models import ScriptedChatModel
+>>> from combinators.tools import tool
 >>> from combinators.components.agents import LoopPolicy, agent_loop
 >>> @tool
 ... def add(a: int, b: int) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import given, strategies as st
 
-from combinators.components import ScriptedChatModel
+from combinators.language_models import ScriptedChatModel
 from combinators.components.agents import AgentResult, LoopPolicy, agent_loop
 from combinators.components.messages import AIMessage
 from combinators.testing import agent_scripts

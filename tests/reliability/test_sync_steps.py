@@ -19,22 +19,14 @@ import attrs
 import pytest
 
 from combinators import Runnable, RunnableGenerator, RunnableLambda
-from combinators.components import (
-    LLM,
-    BaseChatModel,
-    BaseRetriever,
-    BaseTool,
-    Bm25Retriever,
-    Document,
-    FakeListChatModel,
-    ScriptedChatModel,
-    SimpleChatModel,
-    StrOutputParser,
-    tool,
-)
+from combinators.documents import Document
+from combinators.language_models import LLM, BaseChatModel, FakeListChatModel, ScriptedChatModel, SimpleChatModel
+from combinators.output_parsers import StrOutputParser
+from combinators.retrievers import BaseRetriever, Bm25Retriever
+from combinators.tools import BaseTool, tool
 from combinators.components.agents import LoopPolicy, TimedOut, agent_loop
 from combinators.components.messages import AIMessage, AIMessageChunk, Message
-from effects import StepTimeout, dispatch_custom_event
+from combinators import StepTimeout, dispatch_custom_event
 from effects._runtime import calls as entry, sync_steps
 from effects._runtime.sync_steps import WORKERS, worker_pool
 from effects.values import CustomEmitted, Effect, RunEnded, RunFailed, RunStarted

@@ -23,7 +23,7 @@ pytest.importorskip("starlette")
 from combinators import ConfigurableField, Runnable, RunnableLambda
 from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.integrations.serving import serve
-from effects import RunConfig
+from combinators import RunConfig
 from tests.integration.serving.live import live
 from tests.unit.openai.fake_server import (
     FakeOpenAIServer,

@@ -21,11 +21,12 @@ import pytest
 
 pytest.importorskip("openai")
 
-from combinators.components import MalformedDataError, MissingSecretError, Secret, dumps, loads
+from combinators.load import MalformedDataError, dumps, loads
+from combinators.secrets import MissingSecretError, Secret
 from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.integrations.openai.embeddings import OpenAIEmbeddings
 from combinators import RunnableBinding
-from effects import RunConfig
+from combinators import RunConfig
 from tests.unit.openai.fake_server import (
     FakeOpenAIServer,
     JsonReply,

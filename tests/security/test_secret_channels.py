@@ -9,7 +9,8 @@ import secrets as random_tokens
 from typing import Any
 
 from combinators import RunnableLambda
-from combinators.components import Secret, dumps
+from combinators.load import dumps
+from combinators.secrets import Secret
 from effects.projections.recording import record
 
 

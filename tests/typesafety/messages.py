@@ -7,7 +7,7 @@ checker: part of its second error).
 """
 
 from combinators import RunnableLambda, chain
-from combinators.components import tool
+from combinators.tools import tool
 
 
 def parse(text: str) -> int:

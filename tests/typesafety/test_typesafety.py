@@ -569,9 +569,12 @@ def test_most_mistakes_against_the_application_are_caught() -> None:
     from tests.typesafety.app import count_mistakes
 
     names = list(count_mistakes.functions())
-    assert len(names) == 51
-    limits = {"m22", "m27", "m30", "m31"}  # documented limits (see mistakes.py)
+    assert len(names) == 73
+    # documented limits (see mistakes.py and tests/typesafety/README.md)
+    limits = {"m22", "m27", "m30", "m31", "reads_a_key_assign_never_added", "misspelled_template_variable"}
     for checker, lines in (("mypy", count_mistakes.mypy_lines()), ("pyright", count_mistakes.pyright_lines())):
         caught = set(count_mistakes.caught(lines))
-        assert len(caught) >= 42, f"{checker} caught only {len(caught)} of {len(names)}"
-        assert set(names) - caught <= limits, f"{checker} missed {sorted(set(names) - caught - limits)}"
+        assert len(caught) >= 0.9 * len(names), f"{checker} caught only {len(caught)} of {len(names)}"
+        known = limits | ({"parallel_branches_take_different_inputs"} if checker == "mypy" else set())
+        assert set(names) - caught <= known, f"{checker} missed {sorted(set(names) - caught - known)}"
+        assert {n for n in names if n.startswith("misspelled_import_from_")} <= caught

@@ -1,6 +1,6 @@
 """Tool-calling agents: ``agent_loop`` and its values, and LangChain's ``AgentExecutor`` shape.
 
->>> from combinators.components import ScriptedChatModel
+>>> from combinators.language_models import ScriptedChatModel
 >>> agent_loop(ScriptedChatModel(["Hello!"]), []).invoke("hi").output
 'Hello!'
 """
@@ -33,7 +33,6 @@ from combinators.components.agents.transcript import sealed as sealed
 from combinators.components.agents.values import AgentResult as AgentResult
 from combinators.components.agents.values import AgentStep as AgentStep
 from combinators.components.agents.values import ToolOutcome as ToolOutcome
-from combinators.components.messages import ToolCall as ToolCall
 
 __all__ = [
     "STOPPED_AT_MAX_ITERATIONS",
@@ -52,7 +51,6 @@ __all__ = [
     "ReturnedDirect",
     "StopReason",
     "TimedOut",
-    "ToolCall",
     "ToolCallNotRun",
     "ToolCallingAgent",
     "ToolOutcome",

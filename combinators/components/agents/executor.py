@@ -8,7 +8,9 @@ observation)`` pairs, when asked), and ``stream`` chunks ``{"actions", "messages
 model, the tool calls of one step run concurrently in sync as in async, and
 ``early_stopping_method="generate"`` works (one last call without tools).
 
->>> from combinators.components import ChatPromptTemplate, MessagesPlaceholder, ScriptedChatModel, tool
+>>> from combinators.language_models import ScriptedChatModel
+>>> from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
+>>> from combinators.tools import tool
 >>> @tool
 ... def shout(text: str) -> str:
 ...     '''Shout the text.'''
@@ -53,7 +55,7 @@ class ToolCallingAgent:
     """What ``create_tool_calling_agent`` makes: a model, its tools and a prompt, for an
     ``AgentExecutor`` to run (it is not a runnable of its own).
 
-    >>> from combinators.components import ScriptedChatModel
+    >>> from combinators.language_models import ScriptedChatModel
     >>> ToolCallingAgent(ScriptedChatModel(["hi"]), (), None).tools
     ()
     """
@@ -67,7 +69,8 @@ def create_tool_calling_agent(llm: BaseChatModel, tools: Sequence[AgentTool], pr
     """The peer's ``create_tool_calling_agent``: ``prompt`` must have an
     ``agent_scratchpad`` placeholder (the run's messages so far).
 
-    >>> from combinators.components import ChatPromptTemplate, ScriptedChatModel
+    >>> from combinators.language_models import ScriptedChatModel
+    >>> from combinators.prompts import ChatPromptTemplate
     >>> create_tool_calling_agent(ScriptedChatModel([]), [], ChatPromptTemplate.from_messages([("human", "{input}")]))
     Traceback (most recent call last):
     ...

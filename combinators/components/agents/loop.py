@@ -7,7 +7,8 @@ every tool call is an ordinary child run of the agent's run: events, the run log
 listeners, recordings, retries, timeouts and ``max_concurrency`` apply to them
 unchanged, and the agent has no execution machinery of its own.
 
->>> from combinators.components import ScriptedChatModel, tool
+>>> from combinators.language_models import ScriptedChatModel
+>>> from combinators.tools import tool
 >>> from combinators.components.messages import AIMessage, ToolCall
 >>> @tool
 ... def add(a: int, b: int) -> int:

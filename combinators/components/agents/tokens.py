@@ -7,7 +7,8 @@ tool-call chunks have empty content) and, in v2, the model calls of nested runs 
 model inside a tool, an agent used as a tool). A model that writes some text and
 then asks for a tool has had that text given already: nobody can know in advance.
 
->>> from combinators.components import ScriptedChatModel, tool
+>>> from combinators.language_models import ScriptedChatModel
+>>> from combinators.tools import tool
 >>> from combinators.components.agents import agent_loop
 >>> from combinators.components.messages import AIMessage, ToolCall
 >>> @tool
@@ -73,7 +74,7 @@ async def afinal_answer_tokens(events: AsyncIterable[Mapping[str, Any]]) -> Asyn
     """Async ``final_answer_tokens``.
 
     >>> import asyncio
-    >>> from combinators.components import ScriptedChatModel
+    >>> from combinators.language_models import ScriptedChatModel
     >>> from combinators.components.agents import agent_loop
     >>> async def main():
     ...     agent = agent_loop(ScriptedChatModel(["Hi there."]), [])

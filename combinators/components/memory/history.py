@@ -5,7 +5,7 @@ input and output messages) and stores all of it or none of it. A *store* is what
 ``RunnableWithMessageHistory`` asks for a session's history: any callable from the
 session keys to a history, such as ``InMemoryHistoryStore()`` or ``SQLiteHistoryStore(path)``.
 
->>> from combinators.components import AIMessage, HumanMessage
+>>> from combinators.messages import AIMessage, HumanMessage
 >>> store = InMemoryHistoryStore()
 >>> store("ann").add_messages([HumanMessage("hi"), AIMessage("hello")])
 >>> store("ann").get_messages(), store("bob").get_messages()
@@ -54,7 +54,7 @@ class ChatHistory(Protocol):
 class InMemoryChatHistory:
     """A session's messages in memory (thread-safe; deliberately mutable, like a fake's script).
 
-    >>> from combinators.components import HumanMessage
+    >>> from combinators.messages import HumanMessage
     >>> history = InMemoryChatHistory()
     >>> history.add_messages([HumanMessage("q")]); history.get_messages()
     [HumanMessage('q')]

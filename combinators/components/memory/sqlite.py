@@ -11,7 +11,7 @@ the message classes only. A file that is not such a history (corrupt, or another
 program's database) is a ``ChatHistoryError`` naming it; it is never reset.
 
 >>> import os, tempfile
->>> from combinators.components import AIMessage, HumanMessage
+>>> from combinators.messages import AIMessage, HumanMessage
 >>> path = os.path.join(tempfile.mkdtemp(), "chat.db")
 >>> history = SQLiteChatHistory(path, "ann")
 >>> history.add_messages([HumanMessage("hi"), AIMessage("hello")])

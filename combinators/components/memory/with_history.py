@@ -14,7 +14,7 @@ is a str, a message, a list of messages, or a dict holding them under
 ``output_messages_key``.
 
 >>> from combinators import RunnableLambda
->>> from combinators.components import AIMessage
+>>> from combinators.messages import AIMessage
 >>> from combinators.components.memory import InMemoryHistoryStore
 >>> def count(messages: list) -> AIMessage:
 ...     return AIMessage(f"{len(messages)} messages so far")

@@ -209,7 +209,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
     def _llm_type(self) -> str:
         """The kind of model, as the peer's models name theirs (default: the class name).
 
-        >>> from combinators.components import FakeListChatModel
+        >>> from combinators.language_models import FakeListChatModel
         >>> FakeListChatModel(["a"])._llm_type
         'fake-list-chat-model'
         """
@@ -243,7 +243,7 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
         """This model with ``tools`` offered on every call, as the keyword argument
         ``tools`` (their chat-completions specs; ``tool_choice`` too, if given).
 
-        >>> from combinators.components import GenericFakeChatModel, Script
+        >>> from combinators.language_models import GenericFakeChatModel, Script
         >>> def add(a: int, b: int) -> int:
         ...     '''Add two integers.'''
         ...     return a + b

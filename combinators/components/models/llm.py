@@ -62,7 +62,7 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     def _llm_type(self) -> str:
         """The kind of model, as the peer's models name theirs (default: the class name).
 
-        >>> from combinators.components import FakeListLLM
+        >>> from combinators.language_models import FakeListLLM
         >>> FakeListLLM(["a"])._llm_type
         'fake-list'
         """

@@ -6,7 +6,7 @@ the template (a variable it does not declare, or a key the template does not use
 ``InputError`` here, not a ``KeyError`` at run time).
 
 >>> from typing import TypedDict
->>> from combinators.components import PromptTemplate
+>>> from combinators.prompts import PromptTemplate
 >>> class Topic(TypedDict):
 ...     topic: str
 >>> typed = with_variables(PromptTemplate.from_template("Tell me about {topic}"), Topic)

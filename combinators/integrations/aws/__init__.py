@@ -1,5 +1,9 @@
-"""Amazon Web Services integrations (extra ``aws``): the Kendra retriever."""
+"""Amazon Web Services integrations (extra ``aws``): the Kendra retriever.
 
+Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
+"""
+
+from combinators.integrations.aws import _extra as _extra  # first: names a missing extra
 from combinators.integrations.aws.kendra import AmazonKendraRetriever as AmazonKendraRetriever
 from combinators.integrations.aws.kendra import KendraAccessDenied as KendraAccessDenied
 from combinators.integrations.aws.kendra import KendraConnectionError as KendraConnectionError

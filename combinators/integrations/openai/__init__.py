@@ -1,5 +1,9 @@
-"""OpenAI-compatible chat and embeddings models (extra ``openai``)."""
+"""OpenAI-compatible chat and embeddings models (extra ``openai``).
 
+Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
+"""
+
+from combinators.integrations.openai import _extra as _extra  # first: names a missing extra
 from combinators.integrations.openai.chat import ChatOpenAI as ChatOpenAI
 from combinators.integrations.openai.embeddings import OpenAIEmbeddings as OpenAIEmbeddings
 from combinators.integrations.openai.structured import StructuredOutputError as StructuredOutputError

@@ -34,7 +34,7 @@ from starlette.requests import Request
 
 from combinators.integrations.serving.bodies import Loc, problem
 from combinators.integrations.serving.errors import invalid
-from effects import RunConfig
+from combinators import RunConfig
 from effects.authoring import is_dict, is_list_of, is_mapping, is_str_mapping
 
 SETTABLE_KEYS: Final = ("configurable", "tags", "metadata", "recursion_limit", "max_concurrency", "timeout")

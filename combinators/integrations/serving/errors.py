@@ -25,7 +25,7 @@ import attrs
 
 from combinators import ConfigurableError
 from combinators.service_errors import ServiceError, ServiceRateLimited, ServiceTimeout, TransientServiceError
-from effects import InputError, InputValueError
+from combinators import InputError, InputValueError
 from effects.projections import JsonValue
 from effects.authoring import is_dict
 
@@ -120,7 +120,7 @@ def service_error_info(error: ServiceError) -> ErrorInfo:
     timeout 504, another transient failure 503, anything else 502 (the service refused the
     server's request: not the client's doing).
 
-    >>> from combinators.components import ModelNotFoundError
+    >>> from combinators.language_models import ModelNotFoundError
     >>> service_error_info(ModelNotFoundError("no model sk-123 at 10.0.0.7", status=404, service="openai"))
     ErrorInfo(status_code=502, type='ModelNotFoundError', message='openai has no such model (404)', retryable=False, retry_after=None, detail=())
     """
@@ -140,7 +140,7 @@ def default_error_info(error: BaseException) -> ErrorInfo:
     a ``configurable`` the chain cannot take) 422, timeouts 504, each with a fixed message
     (their own text can hold values from inside the chain); anything else 500.
 
-    >>> from combinators.components import ModelRateLimitError
+    >>> from combinators.language_models import ModelRateLimitError
     >>> default_error_info(ModelRateLimitError("slow down", status=429)).status_code
     429
     >>> default_error_info(ValueError("x")).message

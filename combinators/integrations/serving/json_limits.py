@@ -33,7 +33,7 @@ from typing import Final, cast, final
 
 import attrs
 
-from combinators.components import DataTooDeepError
+from combinators.load import DataTooDeepError
 from combinators.integrations.serving.errors import ErrorInfo, Rejected
 from effects.projections import JsonValue, compact_json
 

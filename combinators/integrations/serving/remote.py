@@ -39,7 +39,8 @@ from combinators.integrations.serving.remote_http import (
     sse_frames,
 )
 from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire, wire_types
-from effects import NO_INPUT, InputError, InputValueError, RunConfig, RunStreamed, Scope
+from effects import NO_INPUT, RunStreamed, Scope
+from combinators import InputError, InputValueError, RunConfig
 from effects.authoring import aadded_up, added_up, is_dict, is_list_or_tuple, is_mapping
 
 In = TypeVar("In", contravariant=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from combinators.components import TransientModelError
+from combinators.language_models import TransientModelError
 from combinators.integrations.serving.errors import ErrorInfo
 from combinators.service_errors import (
     ServiceAuthError,

@@ -50,7 +50,7 @@ from combinators.integrations.serving.streaming import (
     send_event_stream,
 )
 from combinators.integrations.serving.wire import RefusedWireValue, from_request, to_wire
-from effects import RunConfig
+from combinators import RunConfig
 from effects.projections import JsonValue
 
 log: Final = logging.getLogger("combinators.serving")

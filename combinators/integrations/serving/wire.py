@@ -19,7 +19,7 @@ form, which is data with no way back.
 messages, prompt values, documents); an envelope of any other class stays the envelope
 dict it is.
 
->>> from combinators.components import HumanMessage
+>>> from combinators.messages import HumanMessage
 >>> wire = to_wire({"message": HumanMessage("hi"), "plain": {"type": "human", "content": "hi"}})
 >>> wire["message"]["__combinators__"], wire["plain"]
 (1, {'type': 'human', 'content': 'hi'})
@@ -32,7 +32,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, cast
 
-from combinators.components import PROMPT_VALUE_TYPES, DisallowedTypeError, Document, MalformedDataError
+from combinators.documents import Document
+from combinators.load import DisallowedTypeError, MalformedDataError
+from combinators.prompt_values import PROMPT_VALUE_TYPES
 from combinators.components.serialization import MARKER, from_data, to_data, type_id
 from effects.projections import JsonValue, compact_json, to_jsonable
 from effects.authoring import is_dict, is_list
@@ -64,7 +66,7 @@ def wire_text(value: object) -> str:
 class WireTypes:
     """An allowlist of classes that ``from_wire`` may rebuild, by their wire id.
 
-    >>> from combinators.components import AIMessage
+    >>> from combinators.messages import AIMessage
     >>> WireTypes([AIMessage]).allows("combinators.components.AIMessage")
     True
     """

@@ -16,7 +16,7 @@ from combinators import (
     adispatch_custom_event,
     dispatch_custom_event,
 )
-from combinators.components import FakeListLLM, GenericFakeChatModel, Script
+from combinators.language_models import FakeListLLM, GenericFakeChatModel, Script
 
 
 # -- 1. a str stop is one stop sequence ----------------------------------------------------
@@ -122,7 +122,9 @@ def test_sequence_constructors_coerce_dicts_and_functions() -> None:
 
 
 def test_retrievers_parsers_and_models_become_tools() -> None:
-    from combinators.components import Bm25Retriever, Document, JsonOutputParser, StrOutputParser
+    from combinators.documents import Document
+    from combinators.output_parsers import JsonOutputParser, StrOutputParser
+    from combinators.retrievers import Bm25Retriever
 
     retriever = Bm25Retriever.from_documents([Document("fog rolls in"), Document("sun shines")], k=1)
     assert retriever.input_schema() == {"title": "Bm25RetrieverInput", "type": "string"}
@@ -145,7 +147,9 @@ def test_retrievers_parsers_and_models_become_tools() -> None:
 
 
 def test_the_final_log_state_holds_the_values_and_only_its_json_form_is_json() -> None:
-    from combinators.components import AIMessageChunk, ChatPromptTemplate, StrOutputParser
+    from combinators.messages import AIMessageChunk
+    from combinators.output_parsers import StrOutputParser
+    from combinators.prompts import ChatPromptTemplate
     from effects.projections import to_jsonable
 
     model = GenericFakeChatModel(Script(["hello world"], cycle=True))

@@ -8,19 +8,17 @@ import itertools
 import pytest
 from tests.message_ids import RUN_ID
 
-from combinators.components import (
-    AIMessage,
-    AIMessageChunk,
+from combinators.language_models import (
     FakeListChatModel,
     FakeListLLM,
     FakeListLLMError,
     FakeMessagesListChatModel,
     FakeStreamingListLLM,
     GenericFakeChatModel,
-    HumanMessage,
     ParrotFakeChatModel,
-    StrOutputParser,
 )
+from combinators.messages import AIMessage, AIMessageChunk, HumanMessage
+from combinators.output_parsers import StrOutputParser
 
 
 def test_fake_streaming_list_llm_streams_characters_and_cycles() -> None:

@@ -9,19 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from combinators.components import (
-    AIMessage,
+from combinators.messages import AIMessage, ChatMessage, HumanMessage, SystemMessage
+from combinators.prompt_values import ChatPromptValue, StringPromptValue
+from combinators.prompts import (
     AIMessagePromptTemplate,
-    ChatMessage,
     ChatMessagePromptTemplate,
     ChatPromptTemplate,
-    ChatPromptValue,
-    HumanMessage,
     HumanMessagePromptTemplate,
     MessagesPlaceholder,
     PromptTemplate,
-    StringPromptValue,
-    SystemMessage,
     SystemMessagePromptTemplate,
 )
 

@@ -9,18 +9,17 @@ import pytest
 
 from combinators import RunnableLambda, aadd, add, ensure_config, get_config_list, patch_config, run_in_executor
 from combinators.addable import AddableDict
-from combinators.components import (
-    AIMessage,
+from combinators.embeddings import HashedNgramEmbeddings
+from combinators.language_models import FakeListChatModel
+from combinators.messages import AIMessage
+from combinators.output_parsers import (
     BaseOutputParser,
-    ChatGeneration,
-    FakeListChatModel,
-    Generation,
-    HashedNgramEmbeddings,
-    InMemoryVectorStore,
     JsonOutputParser,
     OutputParserError,
     parse_and_check_json_markdown,
 )
+from combinators.outputs import ChatGeneration, Generation
+from combinators.vectorstores import InMemoryVectorStore
 from effects.config import RunConfig
 from effects.errors import InputError
 

@@ -12,17 +12,12 @@ import attrs
 import pytest
 
 from combinators import Runnable, RunnableLambda
-from combinators.components import (
-    AIMessage,
-    AIMessageChunk,
-    BaseChatModel,
-    BaseRetriever,
-    BaseTool,
-    Document,
-    LLM,
-    SimpleChatModel,
-    StrOutputParser,
-)
+from combinators.documents import Document
+from combinators.language_models import BaseChatModel, LLM, SimpleChatModel
+from combinators.messages import AIMessage, AIMessageChunk
+from combinators.output_parsers import StrOutputParser
+from combinators.retrievers import BaseRetriever
+from combinators.tools import BaseTool
 from combinators.components.messages.values import Message
 from combinators.components.tools.specs import tool_to_openai
 from tests.message_ids import RUN_ID

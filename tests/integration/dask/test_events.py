@@ -11,7 +11,7 @@ from distributed import Client
 
 from combinators import RunnableLambda, RunnableParallel
 from combinators.integrations.dask import DaskExecutor
-from effects import adispatch_custom_event
+from combinators import adispatch_custom_event
 from effects.projections.listeners import Run
 
 

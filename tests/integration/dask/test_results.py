@@ -14,7 +14,7 @@ import pytest
 from distributed import Client
 
 from combinators import Runnable, RunnableLambda
-from combinators.components import ExtractiveChatModel
+from combinators.language_models import ExtractiveChatModel
 from combinators.integrations.dask import DaskExecutor
 from effects import ExecutorError, RemoteError, RunEnded, Scope
 from examples.rag import build_chain

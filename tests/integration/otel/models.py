@@ -7,7 +7,9 @@ from typing import Any
 
 import attrs
 
-from combinators.components import AIMessage, AIMessageChunk, BaseChatModel, Message, Secret
+from combinators.language_models import BaseChatModel
+from combinators.messages import AIMessage, AIMessageChunk, Message
+from combinators.secrets import Secret
 
 
 def _usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:

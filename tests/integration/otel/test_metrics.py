@@ -17,7 +17,10 @@ from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricR
 from opentelemetry.trace import NoOpTracer
 
 from combinators import RunnableLambda
-from combinators.components import AIMessage, BaseChatModel, ChatPromptTemplate, Message, StrOutputParser
+from combinators.language_models import BaseChatModel
+from combinators.messages import AIMessage, Message
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
 from combinators.integrations.otel import failure_count, trace_effects
 from combinators.integrations.otel.metrics import DURATION_BUCKETS, TOKEN_BUCKETS, recording_metrics
 from combinators.integrations.otel.tracing import OtelTracing

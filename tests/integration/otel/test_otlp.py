@@ -25,7 +25,8 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-from combinators.components import ChatPromptTemplate, StrOutputParser
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
 from combinators.integrations.otel.metrics import DURATION_BUCKETS
 from tests.integration.otel.models import ChatAcme
 from tests.integration.otel.support import Traced

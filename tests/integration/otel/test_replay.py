@@ -6,7 +6,9 @@ from typing import Any
 
 from combinators import RunnableLambda
 from combinators.nodes.binding import RunnableBinding
-from combinators.components import StrOutputParser, ToolCall, tool
+from combinators.messages import ToolCall
+from combinators.output_parsers import StrOutputParser
+from combinators.tools import tool
 from combinators.integrations.otel import OtelTracing, trace_effects
 from effects.projections.recording import record, replay
 from tests.integration.otel.models import ChatAcme

@@ -9,9 +9,13 @@ import jsonschema
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components import ChatPromptTemplate, Secret, StrOutputParser, ToolCall, tool
+from combinators.messages import ToolCall
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
+from combinators.secrets import Secret
+from combinators.tools import tool
 from combinators.integrations.otel import CaptureMode, OtelConfig
-from effects import dispatch_custom_event
+from combinators import dispatch_custom_event
 from tests.integration.otel.models import ChatAcme, ChatLocked
 from tests.integration.otel.support import Traced, texts
 
@@ -145,7 +149,7 @@ OUTPUT_MESSAGES = {
 
 
 def test_captured_messages_follow_the_genai_shapes(traced: Traced) -> None:
-    from combinators.components import AIMessage, HumanMessage, SystemMessage, ToolMessage
+    from combinators.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
     history = [
         SystemMessage("Be brief."),

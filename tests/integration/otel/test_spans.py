@@ -11,22 +11,15 @@ import pytest
 from opentelemetry.trace import SpanKind, StatusCode
 
 from combinators import RunnableLambda, RunnableParallel, RunnablePassthrough
-from combinators.components import (
-    AIMessage,
-    AIMessageChunk,
-    BaseChatModel,
-    Bm25Retriever,
-    ChatPromptTemplate,
-    Document,
-    GenericFakeChatModel,
-    Message,
-    Script,
-    StrOutputParser,
-    ToolCall,
-    tool,
-)
+from combinators.documents import Document
+from combinators.language_models import BaseChatModel, GenericFakeChatModel, Script
+from combinators.messages import AIMessage, AIMessageChunk, Message, ToolCall
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
+from combinators.retrievers import Bm25Retriever
+from combinators.tools import tool
 from combinators.integrations.otel import OtelConfig
-from effects import RunConfig
+from combinators import RunConfig
 from effects.clock import FakeClock, use_clock
 from tests.integration.otel.models import ChatAcme
 from tests.integration.otel.support import Traced, parent_of
@@ -265,7 +258,7 @@ def test_tools_retrievers_and_embedding_runs_get_their_genai_names(traced: Trace
 
 
 def test_custom_events_become_span_events_without_their_data(traced: Traced) -> None:
-    from effects import dispatch_custom_event
+    from combinators import dispatch_custom_event
 
     def step(x: int) -> int:
         dispatch_custom_event("halfway", {"secret_sauce": "ketchup"})
@@ -285,7 +278,7 @@ def test_text_models_and_embedding_runs_are_named_by_their_operation(traced: Tra
     import attrs
 
     from combinators import Runnable
-    from combinators.components import FakeListLLM
+    from combinators.language_models import FakeListLLM
     from effects import Scope
 
     @attrs.frozen

@@ -7,7 +7,9 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, TypedDict
 
 from combinators import Runnable, RunnableLambda
-from combinators.components import ChatPromptTemplate, GenericFakeChatModel, Script, StrOutputParser
+from combinators.language_models import GenericFakeChatModel, Script
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
 
 
 def shout(text: str) -> str:

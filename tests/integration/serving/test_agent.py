@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from combinators.components import ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.tools import tool
 from combinators.components.agents import LoopPolicy, agent_loop
 from combinators.components.messages import AIMessage, ToolCall
 from combinators.integrations.serving import RemoteRunnable, serve

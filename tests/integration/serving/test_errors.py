@@ -9,9 +9,9 @@ import httpx
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components import ModelRateLimitError, ModelServerError
+from combinators.language_models import ModelRateLimitError, ModelServerError
 from combinators.integrations.serving import ErrorInfo, serve
-from effects import InputValueError, StepTimeout
+from combinators import InputValueError, StepTimeout
 from effects.projections import SseFrameParser
 from tests.integration.serving.chains import fails_after_three
 from tests.integration.serving.live import LiveServer, live

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import combinators.integrations.serving as serving
 from combinators import RunnableLambda
-from combinators.components import AIMessage, AIMessageChunk, Document, HumanMessage, ToolCall, ToolCallChunk
+from combinators.documents import Document
+from combinators.messages import AIMessage, AIMessageChunk, HumanMessage, ToolCall, ToolCallChunk
 from combinators.integrations.serving import ErrorInfo, from_wire, to_wire
 from combinators.integrations.serving.remote_errors import (
     RemoteAuthError,

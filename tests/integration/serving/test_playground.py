@@ -12,13 +12,9 @@ import pytest
 from starlette.requests import Request
 
 from combinators import Runnable, RunnableLambda
-from combinators.components import (
-    ChatPromptTemplate,
-    GenericFakeChatModel,
-    ModelRateLimitError,
-    Script,
-    StrOutputParser,
-)
+from combinators.language_models import GenericFakeChatModel, ModelRateLimitError, Script
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
 from combinators.integrations.serving import serve
 from tests.integration.serving.live import LiveServer, live
 

@@ -15,7 +15,8 @@ import pytest
 from starlette.requests import Request
 
 from combinators import Runnable, RunnableLambda
-from combinators.components import AIMessage, AIMessageChunk, ModelRateLimitError, TransientModelError
+from combinators.language_models import ModelRateLimitError, TransientModelError
+from combinators.messages import AIMessage, AIMessageChunk
 from combinators.integrations.serving import (
     RemoteAuthError,
     RemoteConnectionError,
@@ -26,7 +27,7 @@ from combinators.integrations.serving import (
     RemoteRunnable,
     serve,
 )
-from effects import InputValueError
+from combinators import InputValueError
 from effects.projections import Recorder, replay, stream_events_v2
 from tests.integration.serving.chains import ROUTES, Question, answer
 from tests.integration.serving.live import LiveServer, Probe, live
@@ -276,7 +277,7 @@ def test_a_server_that_is_not_there_is_a_connection_error() -> None:
 
 
 def test_keyword_arguments_are_refused(server: LiveServer) -> None:
-    from effects import InputError
+    from combinators import InputError
 
     with pytest.raises(InputError, match="takes no keyword arguments"):
         remote(server, "/shout").with_kwargs(stop=["x"]).invoke("x")

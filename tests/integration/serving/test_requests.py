@@ -12,7 +12,7 @@ from starlette.requests import Request
 
 from combinators import RunnableLambda
 from combinators.integrations.serving import serve
-from effects import RunConfig
+from combinators import RunConfig
 from tests.integration.serving.chains import ROUTES, Question, answer
 from tests.integration.serving.live import LiveServer, live
 

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from combinators.components import AIMessage, AIMessageChunk
+from combinators.messages import AIMessage, AIMessageChunk
 from combinators.integrations.serving import from_wire, serve
 from effects.projections import SseFrame, SseFrameParser
 from tests.integration.serving.chains import ROUTES

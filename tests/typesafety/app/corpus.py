@@ -1,6 +1,7 @@
 """The documents and the retriever over them."""
 
-from combinators.components import Bm25Index, Bm25Retriever, Document
+from combinators.documents import Document
+from combinators.retrievers import Bm25Index, Bm25Retriever
 
 NOTES = [
     Document("The lamp is lit at dusk and put out at dawn.", metadata={"source": "lamp"}),

@@ -5,7 +5,8 @@ from typing import Any, TypeVar
 
 import attrs
 
-from combinators import Runnable, RunnableLambda, Scope, chain
+from combinators import Runnable, RunnableLambda, chain
+from effects import Scope
 
 A = TypeVar("A")
 B = TypeVar("B")

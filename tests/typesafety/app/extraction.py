@@ -5,14 +5,9 @@ from typing import TypedDict
 import attrs
 
 from combinators import Runnable
-from combinators.components import (
-    ChatPromptTemplate,
-    GenericFakeChatModel,
-    JsonOutputParser,
-    ModelServerError,
-    PromptTemplate,
-    Script,
-)
+from combinators.language_models import GenericFakeChatModel, ModelServerError, Script
+from combinators.output_parsers import JsonOutputParser
+from combinators.prompts import ChatPromptTemplate, PromptTemplate
 
 
 class Joke(TypedDict):

@@ -1,8 +1,8 @@
-"""Fan-out: a positional, tuple-typed parallel() and a dict-parallel with assign/pick."""
+"""Fan-out: a positional, tuple-typed parallel(), a dict-parallel with assign/pick, a branch."""
 
 from typing import Any
 
-from combinators import Runnable, RunnableLambda, RunnableParallel, parallel
+from combinators import Runnable, RunnableBranch, RunnableLambda, RunnableParallel, parallel
 
 
 def words(text: str) -> list[str]:
@@ -15,6 +15,10 @@ def length(text: str) -> int:
 
 def shout(text: str) -> str:
     return text.upper()
+
+
+def is_loud(text: str) -> bool:
+    return text.isupper()
 
 
 def summary(parts: tuple[list[str], int, str]) -> str:
@@ -39,3 +43,7 @@ only_ratio = with_ratio.pick("ratio", required=True)
 def first_word(text: str) -> str:
     found, _, _ = stats.invoke(text)
     return found[0] if found else ""
+
+
+routed: Runnable[str, str] = RunnableBranch((is_loud, RunnableLambda(str.lower)), shout)
+"""Loud text is lowered, the rest shouted: each branch returns the declared ``str``."""

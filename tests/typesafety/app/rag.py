@@ -3,7 +3,9 @@
 from typing import Any, TypedDict
 
 from combinators import Runnable, RunnableLambda, RunnableParallel, RunnablePassthrough
-from combinators.components import ChatPromptTemplate, FakeListChatModel, StrOutputParser
+from combinators.language_models import FakeListChatModel
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
 
 from tests.typesafety.app.corpus import build_retriever, format_documents, sources_of
 

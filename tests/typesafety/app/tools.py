@@ -1,7 +1,8 @@
 """Tools, and a step that answers a model's tool calls."""
 
 from combinators import Runnable, RunnableLambda
-from combinators.components import AIMessage, ToolMessage, tool
+from combinators.messages import AIMessage, ToolMessage
+from combinators.tools import tool
 
 
 @tool

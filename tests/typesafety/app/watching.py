@@ -1,7 +1,7 @@
 """Consumers of astream_events and astream_log."""
 
 from combinators import StreamEvent
-from combinators.components import AIMessageChunk
+from combinators.messages import AIMessageChunk
 
 from tests.typesafety.app.rag import rag_chain
 

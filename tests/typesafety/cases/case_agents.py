@@ -6,7 +6,8 @@ Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 from typing import reveal_type
 
 from combinators import RunnableLambda
-from combinators.components import ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.tools import tool
 from combinators.components.agents import AgentExecutor, AgentResult, agent_loop, create_tool_calling_agent
 from combinators.components.prompts import ChatPromptTemplate
 

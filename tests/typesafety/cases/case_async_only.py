@@ -11,7 +11,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import reveal_type
 
 from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableTool, StreamEvent, chain
-from combinators.components import ScriptedChatModel, StructuredTool, Tool, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.tools import StructuredTool, Tool, tool
 from combinators.components.agents import agent_loop
 
 

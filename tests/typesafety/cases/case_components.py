@@ -8,21 +8,13 @@ from typing import Any, TypedDict, reveal_type
 import attrs
 
 from combinators import RunnableLambda, RunnablePassthrough
-from combinators.components import (
-    AIMessage,
-    Bm25Index,
-    ChatPromptTemplate,
-    Document,
-    FakeListChatModel,
-    FakeListLLM,
-    GenericFakeChatModel,
-    JsonOutputParser,
-    PromptTemplate,
-    Script,
-    StrOutputParser,
-    ToolMessage,
-    tool,
-)
+from combinators.documents import Document
+from combinators.language_models import FakeListChatModel, FakeListLLM, GenericFakeChatModel, Script
+from combinators.messages import AIMessage, ToolMessage
+from combinators.output_parsers import JsonOutputParser, StrOutputParser
+from combinators.prompts import ChatPromptTemplate, PromptTemplate
+from combinators.retrievers import Bm25Index
+from combinators.tools import tool
 
 
 @tool

@@ -6,7 +6,7 @@ Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 from typing import reveal_type
 
 from combinators import ConfigurableField, ConfigurableFieldSpec, RunConfig, RunnableLambda, RunnablePick
-from combinators.components import AIMessage, Message
+from combinators.messages import AIMessage, Message
 from combinators.components.memory import InMemoryHistoryStore, RunnableWithMessageHistory
 
 

@@ -5,7 +5,11 @@ Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 
 from typing import Any, reveal_type
 
-from combinators.components import AIMessage, BaseChatModel, BaseRetriever, BaseTool, Document
+from combinators.documents import Document
+from combinators.language_models import BaseChatModel
+from combinators.messages import AIMessage
+from combinators.retrievers import BaseRetriever
+from combinators.tools import BaseTool
 from combinators.components.messages.values import Message
 
 

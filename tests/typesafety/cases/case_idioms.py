@@ -9,7 +9,9 @@ from typing import Any, assert_never, reveal_type
 from returns.result import Failure, Success
 
 from combinators import PatchOp, Runnable, RunnableLambda, RunnableParallel, RunnablePassthrough, StreamEvent
-from combinators.components import AIMessageChunk, ChatOpenAI, FakeListChatModel
+from combinators.integrations.openai import ChatOpenAI
+from combinators.language_models import FakeListChatModel
+from combinators.messages import AIMessageChunk
 
 
 def parse(text: str) -> int:

@@ -6,7 +6,9 @@ Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 from typing import TypedDict
 
 from combinators import RunnableLambda, RunnableParallel, parallel
-from combinators.components import ChatPromptTemplate, FakeListChatModel, tool
+from combinators.language_models import FakeListChatModel
+from combinators.prompts import ChatPromptTemplate
+from combinators.tools import tool
 
 
 def parse(text: str) -> int:

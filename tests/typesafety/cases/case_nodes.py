@@ -5,7 +5,7 @@ Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 
 from typing import reveal_type
 
-from combinators import RunnableBranch, RunnableEach, RunnableLambda, RunnablePassthrough
+from combinators import Runnable, RunnableBranch, RunnableEach, RunnableLambda, RunnablePassthrough
 
 
 def parse(text: str) -> int:
@@ -73,6 +73,19 @@ def branch_condition_input_must_fit() -> object:
 
 def branch_default_input_must_fit_in_a_pipe() -> object:
     return parse_r | RunnableBranch((is_big, half_r), decode_r)  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+def branch_output_must_fit_the_declared_output() -> Runnable[int, float]:
+    # A branch returning another type than the declared output is an error at the branch.
+    return RunnableBranch((is_big, show_r), half_r)  # type: ignore[arg-type]  # E: arg-type / reportReturnType
+
+
+def branch_output_must_fit_its_type_arguments() -> object:
+    return RunnableBranch[int, float]((is_big, show_r), half_r)  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+def branch_with_type_arguments() -> None:
+    reveal_type(RunnableBranch[int, float]((is_big, half_r), to_float))  # R: RunnableBranch[int, float]
 
 
 # ---------------------------------------------------------------- RunnableEach, RunnablePassthrough

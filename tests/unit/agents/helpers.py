@@ -6,7 +6,8 @@ import asyncio
 from typing import Any
 
 from combinators import RunnableTool
-from combinators.components import ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.tools import tool
 from combinators.components.messages import AIMessage, Message, ToolCall, ToolMessage
 
 CALLED: list[str] = []

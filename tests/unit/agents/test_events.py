@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from combinators.components import ScriptedChatModel
+from combinators.language_models import ScriptedChatModel
 from combinators.components.agents import agent_loop
 from combinators.components.messages import AIMessage, ToolCall
 from combinators import ToolArgumentsError

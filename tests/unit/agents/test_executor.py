@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from combinators.components import ChatPromptTemplate, MessagesPlaceholder, ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
+from combinators.tools import tool
 from combinators.components.agents import (
     STOPPED_AT_MAX_ITERATIONS,
     STOPPED_AT_TIME_LIMIT,

@@ -27,7 +27,9 @@ import attrs
 import pytest
 
 from combinators import Runnable
-from combinators.components import BaseChatModel, ChatPromptTemplate, MessagesPlaceholder, ScriptedChatModel, tool
+from combinators.language_models import BaseChatModel, ScriptedChatModel
+from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
+from combinators.tools import tool
 from combinators.components.agents import AgentExecutor, LoopPolicy, agent_loop, create_tool_calling_agent
 from combinators.components.messages import AIMessage, AIMessageChunk, InvalidToolCall, ToolCall
 from combinators.components.models.chunking import message_chunks

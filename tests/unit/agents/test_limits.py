@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 import pytest
 
-from combinators.components import BaseChatModel, ScriptedChatModel
+from combinators.language_models import BaseChatModel, ScriptedChatModel
 from combinators.components.agents import (
     Finished,
     Halted,

@@ -12,7 +12,9 @@ import cloudpickle  # type: ignore[import-untyped]
 import pytest
 from returns.result import Failure, Success
 
-from combinators.components import ChatPromptTemplate, MessagesPlaceholder, ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
+from combinators.tools import tool
 from combinators.components.agents import (
     AgentResult,
     Finished,

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from combinators.components import ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.tools import tool
 from combinators.components.agents import Finished, LoopPolicy, agent_loop
 from combinators.components.messages import AIMessage, ToolCall
 from combinators import RunnableTool

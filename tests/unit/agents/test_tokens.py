@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from combinators.components import ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.tools import tool
 from combinators.components.agents import afinal_answer_tokens, agent_loop, final_answer_tokens
 from combinators.components.messages import AIMessage, ToolCall
 

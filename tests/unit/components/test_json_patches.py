@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components import JsonOutputParser
+from combinators.output_parsers import JsonOutputParser
 from combinators.components.partial_json import patches
 from combinators.components.partial_json.patches import changes, json_copy, value_of
 from combinators.components.partial_json.reader import PartialJsonReader, json_diff

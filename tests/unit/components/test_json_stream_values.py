@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components import JsonOutputParser
+from combinators.output_parsers import JsonOutputParser
 from combinators.components.partial_json.reader import JsonValue, parse_json_markdown
 from tests.unit.components.test_json_patches import awkward_texts
 from tests.unit.components.test_partial_json import _cuts, json_texts  # pyright: ignore[reportPrivateUsage]

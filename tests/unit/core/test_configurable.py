@@ -18,7 +18,8 @@ from combinators import (
     RunnableParallel,
     pure,
 )
-from combinators.components import FakeListChatModel, StrOutputParser
+from combinators.language_models import FakeListChatModel
+from combinators.output_parsers import StrOutputParser
 
 LLM = {"configurable": {"llm": "other"}}
 

@@ -21,18 +21,8 @@ from returns.result import Failure, Success
 
 from combinators import Runnable, RunnableLambda
 from combinators.testing import inputs_for, runnables
-from effects import (
-    BatchJob,
-    CombinatorsError,
-    ItemOutcome,
-    RunConfig,
-    RunEnded,
-    RunFailed,
-    RunStarted,
-    ShippedItem,
-    StepTimeout,
-    merge_configs,
-)
+from effects import BatchJob, ItemOutcome, RunEnded, RunFailed, RunStarted, ShippedItem, merge_configs
+from combinators import CombinatorsError, RunConfig, StepTimeout
 from effects.executors import run_items
 
 ROOT = Path(__file__).resolve().parents[3]

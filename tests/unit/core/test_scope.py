@@ -10,7 +10,8 @@ import attrs
 import pytest
 
 from combinators import Runnable, RunnableLambda
-from effects import FakeClock, RunConfig, use_clock
+from effects import FakeClock, use_clock
+from combinators import RunConfig
 from effects.authoring import Scope, aeach_on_executor, current_scope, each_on_executor
 from effects.executors import run_items
 

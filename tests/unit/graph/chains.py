@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from combinators import Runnable, RunnableBranch, RunnableLambda, RunnableParallel
-from combinators.components import ExtractiveChatModel
+from combinators.language_models import ExtractiveChatModel
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from combinators.components import ScriptedChatModel, tool
+from combinators.language_models import ScriptedChatModel
+from combinators.tools import tool
 from combinators.components.agents import agent_loop
 from combinators.integrations.serving import RemoteRunnable
 

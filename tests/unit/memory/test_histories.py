@@ -15,16 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from combinators.components import (
-    AIMessage,
-    ChatMessage,
-    Document,
-    HumanMessage,
-    MalformedDataError,
-    SystemMessage,
-    ToolMessage,
-    dumps,
-)
+from combinators.documents import Document
+from combinators.load import MalformedDataError, dumps
+from combinators.messages import AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage
 from combinators.components.memory import (
     ChatHistory,
     ChatHistoryError,
@@ -129,7 +122,7 @@ def test_processes_writing_to_one_file_lose_no_message(tmp_path: Path, sessions:
 
 CRASH = """
 import os, signal, sys
-from combinators.components import AIMessage, HumanMessage
+from combinators.messages import AIMessage, HumanMessage
 from combinators.components.memory import sqlite as module
 
 history = module.SQLiteChatHistory(sys.argv[1], "s")

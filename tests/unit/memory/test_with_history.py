@@ -11,16 +11,10 @@ from typing import Any
 import pytest
 
 from combinators import ConfigurableError, ConfigurableField, ConfigurableFieldSpec, InputError, RunnableLambda
-from combinators.components import (
-    AIMessage,
-    ChatPromptTemplate,
-    GenericFakeChatModel,
-    HumanMessage,
-    Message,
-    MessagesPlaceholder,
-    Script,
-    StrOutputParser,
-)
+from combinators.language_models import GenericFakeChatModel, Script
+from combinators.messages import AIMessage, HumanMessage, Message
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
 from combinators.components.memory import (
     InMemoryChatHistory,
     InMemoryHistoryStore,

@@ -10,21 +10,19 @@ import attrs
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components import (
+from combinators.language_models import (
     LLM,
-    AIMessage,
-    AIMessageChunk,
-    ChatPromptValue,
     FakeListChatModel,
     FakeListLLM,
     GenericFakeChatModel,
-    HumanMessage,
     Script,
     SimpleChatModel,
-    SystemMessage,
 )
+from combinators.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage
+from combinators.prompt_values import ChatPromptValue
 from combinators.components.messages.values import Message
-from effects import FakeClock, InputError, use_clock
+from effects import FakeClock, use_clock
+from combinators import InputError
 from tests.message_ids import RUN_ID
 
 

@@ -10,7 +10,7 @@ from operator import add
 import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
-from combinators.components import ScriptedChatModel, ScriptExhaustedError
+from combinators.language_models import ScriptedChatModel, ScriptExhaustedError
 from combinators.components.messages import AIMessage, AIMessageChunk, HumanMessage, Message, ToolCall
 
 

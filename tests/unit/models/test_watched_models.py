@@ -13,9 +13,7 @@ import attrs
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components import (
-    AIMessage,
-    AIMessageChunk,
+from combinators.language_models import (
     BaseChatModel,
     ExtractiveChatModel,
     FakeListChatModel,
@@ -23,9 +21,9 @@ from combinators.components import (
     ScriptedChatModel,
     Script,
     SimpleChatModel,
-    ToolCall,
-    tool,
 )
+from combinators.messages import AIMessage, AIMessageChunk, ToolCall
+from combinators.tools import tool
 from combinators.components.messages import Message
 from effects.projections.events_v2 import StreamEvent
 from tests.message_ids import RUN_ID

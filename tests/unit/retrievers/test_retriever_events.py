@@ -6,7 +6,8 @@ import asyncio
 from typing import Any
 
 from combinators import RunnableLambda
-from combinators.components import Bm25Index, Document
+from combinators.documents import Document
+from combinators.retrievers import Bm25Index
 
 
 def test_retriever_events_inside_a_chain() -> None:

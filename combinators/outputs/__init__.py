@@ -1,0 +1,14 @@
+"""A model's generations (LangChain's ``langchain_core.outputs``).
+
+>>> from combinators.outputs import Generation
+>>> Generation(text="hi").text
+'hi'
+"""
+
+from combinators.components.models.outputs import ChatGeneration as ChatGeneration
+from combinators.components.models.outputs import Generation as Generation
+
+__all__ = [
+    "ChatGeneration",
+    "Generation",
+]

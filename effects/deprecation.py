@@ -1,0 +1,150 @@
+"""Dated deprecations: an old spelling keeps working for one release and says where to go.
+
+Every deprecation carries the day it began and the day after which it may be removed
+(as hypothesis's ``note_deprecation`` does), so the warning a user reads is an
+instruction with a deadline, and a maintainer can find what is due by date.
+
+>>> import warnings
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     note_deprecation("old.Name moved: import it from new.place", since="2026-12-02", removal="2027-03-01")
+>>> print(caught[0].message)
+old.Name moved: import it from new.place (deprecated since 2026-12-02; removed after 2027-03-01)
+>>> caught[0].category is CombinatorsDeprecationWarning
+True
+
+A package root keeps a moved name working through its module ``__getattr__``:
+
+>>> getattr_ = moved_exports("old", {"dumps": Moved("json")})
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     getattr_("dumps").__name__
+'dumps'
+>>> print(caught[0].message)
+old.dumps is deprecated: import it from json instead (deprecated since 2026-12-02; removed after 2027-03-01)
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Final, final
+
+import attrs
+
+ROOTS_SINCE: Final = "2026-12-02"
+"""The day the public import paths moved to their domain roots."""
+
+ROOTS_REMOVAL: Final = "2027-03-01"
+"""After this day (one release later) the old import paths may be removed."""
+
+
+class CombinatorsDeprecationWarning(DeprecationWarning):
+    """A deprecated spelling was used; the message names the new one and the removal date.
+
+    >>> issubclass(CombinatorsDeprecationWarning, DeprecationWarning)
+    True
+    """
+
+
+def _checked_date(value: str, what: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"note_deprecation: {what}={value!r} must be a date written YYYY-MM-DD") from None
+
+
+def note_deprecation(message: str, *, since: str, removal: str, stacklevel: int = 1) -> None:
+    """Warn that something is deprecated, with the dates it was and will stop being supported.
+
+    ``stacklevel`` counts from the caller of ``note_deprecation`` (1: the caller's line).
+
+    >>> note_deprecation("x", since="yesterday", removal="2027-03-01")
+    Traceback (most recent call last):
+    ...
+    ValueError: note_deprecation: since='yesterday' must be a date written YYYY-MM-DD
+    """
+    if _checked_date(since, "since") > _checked_date(removal, "removal"):
+        raise ValueError(f"note_deprecation: since={since} comes after removal={removal}")
+    warnings.warn(
+        f"{message} (deprecated since {since}; removed after {removal})",
+        CombinatorsDeprecationWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
+@final
+@attrs.frozen
+class Moved:
+    """Where a deprecated name now lives: ``to``, the public module users should import it
+    from, and ``source``, the module it is loaded from (``to`` unless that would import
+    upward, as ``effects`` naming ``combinators`` would).
+
+    >>> Moved("combinators", source="effects.config").source
+    'effects.config'
+    >>> Moved("combinators.prompts").source
+    'combinators.prompts'
+    """
+
+    to: str
+    source: str = attrs.field(default=attrs.Factory(lambda self: self.to, takes_self=True))
+    since: str = ROOTS_SINCE
+    removal: str = ROOTS_REMOVAL
+
+
+def moved_exports(
+    package: str, moved: Mapping[str, Moved], fallback: Callable[[str], object] | None = None
+) -> Callable[[str], object]:
+    """A module ``__getattr__`` for a package whose ``moved`` names live elsewhere now:
+    each use warns (naming the new path and the removal date) and returns the same object.
+    Other names go to ``fallback`` (the package's lazy exports), or are missing.
+
+    >>> moved_exports("pkg", {})("nope")
+    Traceback (most recent call last):
+    ...
+    AttributeError: module 'pkg' has no attribute 'nope'
+    """
+
+    def attribute(name: str) -> object:
+        where = moved.get(name)
+        if where is None:
+            if fallback is not None:
+                return fallback(name)
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        # stacklevel 2: the line that imported or read the name (attribute() is called by it)
+        note_deprecation(
+            f"{package}.{name} is deprecated: import it from {where.to} instead",
+            since=where.since,
+            removal=where.removal,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(where.source), name)
+
+    return attribute
+
+
+def deprecated_module(old: str, new: str, *, since: str = ROOTS_SINCE, removal: str = ROOTS_REMOVAL) -> None:
+    """Warn, when a whole module moved, at the line that imported it (call it in the old
+    module's body: the import machinery's own frames are skipped).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     deprecated_module("old.module", "new.module")
+    >>> print(caught[0].message)
+    old.module is deprecated: import from new.module instead (deprecated since 2026-12-02; removed after 2027-03-01)
+    """
+    note_deprecation(f"{old} is deprecated: import from {new} instead", since=since, removal=removal, stacklevel=3)
+
+
+__all__ = [
+    "ROOTS_REMOVAL",
+    "ROOTS_SINCE",
+    "CombinatorsDeprecationWarning",
+    "Moved",
+    "deprecated_module",
+    "moved_exports",
+    "note_deprecation",
+]

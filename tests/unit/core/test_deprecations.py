@@ -1,0 +1,269 @@
+"""Every import path documented before the domain roots still works for one release, with a
+dated ``DeprecationWarning`` naming the new path; the new paths never warn."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import combinators
+import effects
+from effects.deprecation import ROOTS_REMOVAL, CombinatorsDeprecationWarning, note_deprecation
+
+OLD_COMPONENTS = [
+    "AIMessage",
+    "AIMessageChunk",
+    "AIMessagePromptTemplate",
+    "AmazonKendraRetriever",
+    "BaseChatModel",
+    "BaseLLM",
+    "BaseMessage",
+    "BaseMessagePromptTemplate",
+    "BaseOutputParser",
+    "BaseRetriever",
+    "BaseTool",
+    "Bm25Index",
+    "Bm25Retriever",
+    "ChatGeneration",
+    "ChatHistory",
+    "ChatHistoryError",
+    "ChatMessage",
+    "ChatMessagePromptTemplate",
+    "ChatOpenAI",
+    "ChatOutput",
+    "ChatPromptTemplate",
+    "ChatPromptValue",
+    "DataTooDeepError",
+    "DisallowedTypeError",
+    "Document",
+    "DocumentFilter",
+    "ENGLISH_STOPWORDS",
+    "Embeddings",
+    "ExtractiveChatModel",
+    "FakeListChatModel",
+    "FakeListLLM",
+    "FakeListLLMError",
+    "FakeMessagesListChatModel",
+    "FakeStreamingListLLM",
+    "Generation",
+    "GenericFakeChatModel",
+    "HashedNgramEmbeddings",
+    "HumanMessage",
+    "HumanMessagePromptTemplate",
+    "InMemoryChatHistory",
+    "InMemoryHistoryStore",
+    "InMemoryVectorStore",
+    "InvalidToolCall",
+    "JsonOutputParser",
+    "KendraAccessDenied",
+    "KendraConnectionError",
+    "KendraError",
+    "KendraInvalidRequest",
+    "KendraResourceNotFound",
+    "KendraThrottled",
+    "LLM",
+    "LanguageModelInput",
+    "MESSAGE_TYPES",
+    "MalformedDataError",
+    "Message",
+    "MessageLikeRepresentation",
+    "MessagesPlaceholder",
+    "MissingSecretError",
+    "ModelAPIError",
+    "ModelAuthenticationError",
+    "ModelBadRequestError",
+    "ModelConnectionError",
+    "ModelNotFoundError",
+    "ModelRateLimitError",
+    "ModelResponseError",
+    "ModelServerError",
+    "ModelStreamError",
+    "ModelTimeoutError",
+    "OpenAIEmbeddings",
+    "OutputParserError",
+    "PROMPT_VALUE_TYPES",
+    "ParrotFakeChatModel",
+    "PartialJsonReader",
+    "PromptTemplate",
+    "PromptValue",
+    "RunnableWithMessageHistory",
+    "SQLiteChatHistory",
+    "SQLiteHistoryStore",
+    "Script",
+    "ScriptExhaustedError",
+    "ScriptedCall",
+    "ScriptedChatModel",
+    "Secret",
+    "SentenceEmbeddings",
+    "SimpleChatModel",
+    "StrOutputParser",
+    "StringPromptValue",
+    "StructuredOutputError",
+    "StructuredOutputParser",
+    "StructuredTool",
+    "SystemMessage",
+    "SystemMessagePromptTemplate",
+    "Tool",
+    "ToolCall",
+    "ToolCallChunk",
+    "ToolMessage",
+    "ToolPickingChatModel",
+    "TransientModelError",
+    "UsageMetadata",
+    "VectorStoreRetriever",
+    "coerce_to_message",
+    "coerce_to_messages",
+    "cosine_similarity",
+    "dumps",
+    "format_documents_as_string",
+    "get_buffer_string",
+    "json_diff",
+    "load_text_documents",
+    "loads",
+    "message_to_dict",
+    "parse_and_check_json_markdown",
+    "parse_json_markdown",
+    "parse_partial_json",
+    "tokenize",
+    "tool",
+]
+"""The 115 names ``combinators.components`` exported (and the README documented) before."""
+
+OLD_SHARED = [
+    "CombinatorsError",
+    "ConfigLike",
+    "CustomStreamEvent",
+    "EmptyStreamError",
+    "InputError",
+    "InputValueError",
+    "JsonValue",
+    "PatchOp",
+    "RunConfig",
+    "RunConfigDict",
+    "RunEndEvent",
+    "RunErrorEvent",
+    "RunLog",
+    "RunLogPatch",
+    "RunStartEvent",
+    "RunStreamEvent",
+    "RunType",
+    "Scope",
+    "StandardStreamEvent",
+    "Step",
+    "StepTimeout",
+    "StreamEvent",
+    "adispatch_custom_event",
+    "dispatch_custom_event",
+]
+"""The 24 names both ``combinators`` and ``effects`` exported before each got one home."""
+
+OLD_PATCH_OPS = ["AddOp", "CheckOp", "CopyOp", "MoveOp", "RemoveOp", "ReplaceOp"]
+"""The patch operations ``effects`` exported; their home is ``combinators`` with ``PatchOp``."""
+
+
+def home_of(name: str) -> object:
+    for root in (combinators, effects):
+        if name in root.__all__:
+            return root
+    raise AssertionError(f"{name} has no home")
+
+
+def imported_with_warning(module: str, name: str) -> tuple[object, str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = getattr(importlib.import_module(module), name)
+    messages = [str(w.message) for w in caught if issubclass(w.category, CombinatorsDeprecationWarning)]
+    assert messages, f"{module}.{name} did not warn"
+    assert all(issubclass(w.category, DeprecationWarning) for w in caught)
+    return value, messages[0]
+
+
+@pytest.mark.parametrize("name", OLD_COMPONENTS)
+def test_every_old_components_name_still_imports_with_a_dated_warning_naming_its_new_path(name: str) -> None:
+    value, message = imported_with_warning("combinators.components", name)
+    new_path = message.split("import it from ")[1].split(" instead")[0]
+    assert getattr(importlib.import_module(new_path), name) is value
+    assert name in importlib.import_module(new_path).__all__
+    assert f"combinators.components.{name} is deprecated" in message
+    assert f"removed after {ROOTS_REMOVAL}" in message
+
+
+@pytest.mark.parametrize("name", OLD_SHARED + OLD_PATCH_OPS)
+def test_each_shared_name_has_one_home_and_the_other_spelling_warns(name: str) -> None:
+    home = home_of(name)
+    other = effects if home is combinators else combinators
+    assert name not in other.__all__
+    value, message = imported_with_warning(other.__name__, name)
+    assert value is getattr(home, name)
+    assert f"{other.__name__}.{name} is deprecated: import it from {home.__name__} instead" in message
+    assert f"removed after {ROOTS_REMOVAL}" in message
+
+
+def test_users_root_is_combinators_and_authors_root_is_effects() -> None:
+    assert {name for name in OLD_SHARED if home_of(name) is effects} == {"Scope", "Step"}
+
+
+@pytest.mark.parametrize(
+    ("module", "new"),
+    [
+        ("combinators.components.fake_models", "combinators.language_models"),
+        ("combinators.components.json_parser", "combinators.output_parsers"),
+    ],
+)
+def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str) -> None:
+    code = (
+        "import warnings; warnings.simplefilter('always');"
+        f"import {module}"  # a fresh interpreter: the warning comes with the first import
+    )
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stderr
+    assert f"{module} is deprecated: import from {new} instead" in err
+    assert f"removed after {ROOTS_REMOVAL}" in err
+    assert err.startswith("<string>:1: CombinatorsDeprecationWarning")  # the importing line
+
+
+def test_the_warning_points_at_the_line_that_imports() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from combinators.components import Document  # noqa: F401
+    assert {w.filename for w in caught} == {__file__}
+
+
+def test_new_paths_never_warn() -> None:
+    code = (
+        "import warnings; warnings.simplefilter('error');"
+        "import combinators, effects;"
+        "from combinators import RunConfig, StreamEvent, JsonValue, RunLogPatch, PatchOp, dispatch_custom_event;"
+        "from effects import Scope, Step;"
+        "from combinators.prompts import ChatPromptTemplate;"
+        "from combinators.language_models import GenericFakeChatModel;"
+        "from combinators.integrations.openai import ChatOpenAI;"
+        "from combinators.integrations.aws import AmazonKendraRetriever;"
+        "import combinators.components.messages, combinators.agents"
+    )
+    subprocess.run([sys.executable, "-W", "error", "-c", code], check=True)
+
+
+def test_misspelled_names_are_still_missing() -> None:
+    for module in ("combinators", "effects", "combinators.components"):
+        with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
+            getattr(importlib.import_module(module), "Nope")
+
+
+def test_a_deprecation_needs_dates_in_order() -> None:
+    with pytest.raises(ValueError, match="comes after removal"):
+        note_deprecation("x", since="2027-03-02", removal="2027-03-01")
+
+
+@pytest.mark.parametrize(
+    ("package", "extra", "sdk"),
+    [("combinators.integrations.openai", "openai", "openai"), ("combinators.integrations.aws", "aws", "boto3")],
+)
+def test_an_integration_without_its_sdk_names_the_extra(package: str, extra: str, sdk: str) -> None:
+    code = f"import sys; sys.modules[{sdk!r}] = None; import {package}"
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stderr
+    assert f"MissingExtraError: {package} needs the optional extra {extra!r}" in err
+    assert f"pip install 'lcel-combinators[{extra}]'" in err
