@@ -57,7 +57,13 @@ def test_no_page_loads_anything_from_another_host(site: Path) -> None:
 
 def test_the_reference_covers_every_public_name_of_every_root(site: Path) -> None:
     roots = package_roots()
-    assert {"combinators", "combinators.prompts", "combinators.language_models", "effects", "combinators.testing"} <= set(roots)
+    assert {
+        "combinators",
+        "combinators.prompts",
+        "combinators.language_models",
+        "effects",
+        "combinators.testing",
+    } <= set(roots)
     missing: list[str] = []
     for root, names in roots.items():
         text = (site / "reference" / f"{root}.html").read_text(encoding="utf-8")
