@@ -575,6 +575,6 @@ def test_most_mistakes_against_the_application_are_caught() -> None:
     for checker, lines in (("mypy", count_mistakes.mypy_lines()), ("pyright", count_mistakes.pyright_lines())):
         caught = set(count_mistakes.caught(lines))
         assert len(caught) >= 0.9 * len(names), f"{checker} caught only {len(caught)} of {len(names)}"
-        known = limits | ({"parallel_branches_take_different_inputs"} if checker == "mypy" else set())
+        known = limits | ({"parallel_branches_take_different_inputs"} if checker == "mypy" else set[str]())
         assert set(names) - caught <= known, f"{checker} missed {sorted(set(names) - caught - known)}"
         assert {n for n in names if n.startswith("misspelled_import_from_")} <= caught
