@@ -90,7 +90,7 @@ def standalone_question(inputs: Mapping[str, object]) -> str:
     (A model would also read the answers: "When did she take over?" after "Who keeps the
     light?" would become "When did Ida Marr take over?"; this offline rewrite does not.)
 
-    >>> from combinators.components.messages import AIMessage
+    >>> from combinators.messages import AIMessage
     >>> history = [HumanMessage("When do puffins nest?"), AIMessage("In early April.")]
     >>> standalone_question({"question": "When do they leave?", "history": history})
     'When do they leave? (puffins nest)'
