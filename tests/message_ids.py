@@ -3,7 +3,7 @@
 Every chat model output carries an id (the peer's ``lc_run--<run id>``, fresh when nobody
 watches the run), so an expected message says its id is such an id.
 
->>> from combinators.components import AIMessage
+>>> from combinators.messages import AIMessage
 >>> AIMessage("hi", id="lc_run--1234-0") == AIMessage("hi", id=RUN_ID)
 True
 >>> AIMessage("hi", id="provider-7") == AIMessage("hi", id=RUN_ID)

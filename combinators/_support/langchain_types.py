@@ -6,7 +6,7 @@ the two cannot drift: a field added here crosses both ways everywhere. It is pla
 (dotted names, no import of LangChain), so it loads without the ``langchain`` extra.
 
 >>> VALUE_TYPES["AIMessage"].ours
-'combinators.components.AIMessage'
+'combinators.messages.AIMessage'
 >>> "tool_calls" in VALUE_TYPES["AIMessage"].fields
 True
 """
@@ -25,7 +25,7 @@ class ValueType:
     converted recursively); ``derived`` are LangChain fields computed from the others
     (a chunk's ``tool_calls`` from its ``tool_call_chunks``), which never cross.
 
-    >>> ValueType("langchain_core.documents.Document", "combinators.components.Document", ("page_content",)).name
+    >>> ValueType("langchain_core.documents.Document", "combinators.documents.Document", ("page_content",)).name
     'Document'
     """
 
@@ -44,7 +44,7 @@ _MESSAGE: Final = ("content", "id", "name", "additional_kwargs", "response_metad
 
 
 def _message(name: str, *extra: str, derived: tuple[str, ...] = ()) -> ValueType:
-    return ValueType(f"langchain_core.messages.{name}", f"combinators.components.{name}", (*_MESSAGE, *extra), derived)
+    return ValueType(f"langchain_core.messages.{name}", f"combinators.messages.{name}", (*_MESSAGE, *extra), derived)
 
 
 VALUE_TYPES: Final[Mapping[str, ValueType]] = {
@@ -63,13 +63,13 @@ VALUE_TYPES: Final[Mapping[str, ValueType]] = {
         _message("ToolMessage", "tool_call_id", "status", "artifact"),
         _message("ChatMessage", "role"),
         ValueType(
-            "langchain_core.documents.Document", "combinators.components.Document", ("page_content", "metadata", "id")
+            "langchain_core.documents.Document", "combinators.documents.Document", ("page_content", "metadata", "id")
         ),
         ValueType(
-            "langchain_core.prompt_values.StringPromptValue", "combinators.components.StringPromptValue", ("text",)
+            "langchain_core.prompt_values.StringPromptValue", "combinators.prompt_values.StringPromptValue", ("text",)
         ),
         ValueType(
-            "langchain_core.prompt_values.ChatPromptValue", "combinators.components.ChatPromptValue", ("messages",)
+            "langchain_core.prompt_values.ChatPromptValue", "combinators.prompt_values.ChatPromptValue", ("messages",)
         ),
     )
 }

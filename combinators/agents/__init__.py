@@ -11,6 +11,8 @@ from combinators.components.agents.executor import AgentExecutor as AgentExecuto
 from combinators.components.agents.executor import STOPPED_AT_MAX_ITERATIONS as STOPPED_AT_MAX_ITERATIONS
 from combinators.components.agents.executor import STOPPED_AT_TIME_LIMIT as STOPPED_AT_TIME_LIMIT
 from combinators.components.agents.executor import ToolCallingAgent as ToolCallingAgent
+from combinators.components.agents.executor import create_openai_functions_agent as create_openai_functions_agent
+from combinators.components.agents.executor import create_openai_tools_agent as create_openai_tools_agent
 from combinators.components.agents.executor import create_tool_calling_agent as create_tool_calling_agent
 from combinators.components.agents.loop import AgentLoop as AgentLoop
 from combinators.components.agents.loop import agent_loop as agent_loop
@@ -58,6 +60,8 @@ __all__ = [
     "afinal_answer_tokens",
     "agent_loop",
     "create_tool_calling_agent",
+    "create_openai_functions_agent",
+    "create_openai_tools_agent",
     "final_answer_tokens",
     "partial_result",
     "sealed",

@@ -74,7 +74,7 @@ def openai_stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
 
 
 def test_stream(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
-    from combinators.components import PromptTemplate
+    from combinators.prompts import PromptTemplate
     from combinators.integrations.openai import ChatOpenAI
 
     async def main() -> None:
@@ -97,7 +97,7 @@ def test_stream(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str
 
 def test_invoke(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
     from combinators import RunnableSequence
-    from combinators.components import PromptTemplate
+    from combinators.prompts import PromptTemplate
     from combinators.integrations.openai import ChatOpenAI
 
     async def main() -> None:
@@ -117,7 +117,7 @@ def test_invoke(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str
 
 
 def test_batch(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
-    from combinators.components import PromptTemplate
+    from combinators.prompts import PromptTemplate
     from combinators.integrations.openai import ChatOpenAI
 
     async def main() -> None:
@@ -137,7 +137,7 @@ def test_batch(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
 
 
 def test_batch_with_options(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
-    from combinators.components import PromptTemplate
+    from combinators.prompts import PromptTemplate
     from combinators.integrations.openai import ChatOpenAI
 
     async def main() -> None:
@@ -161,14 +161,10 @@ def test_batch_with_options(openai_stub: FakeOpenAIServer, capsys: pytest.Captur
 
 def test_stream_log(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
     from combinators import RunnablePassthrough, RunnableSequence
-    from combinators.components import (
-        ChatPromptTemplate,
-        HumanMessagePromptTemplate,
-        InMemoryVectorStore,
-        StrOutputParser,
-        SystemMessagePromptTemplate,
-        format_documents_as_string,
-    )
+    from combinators.documents import format_documents_as_string
+    from combinators.output_parsers import StrOutputParser
+    from combinators.prompts import ChatPromptTemplate, HumanMessagePromptTemplate, SystemMessagePromptTemplate
+    from combinators.vectorstores import InMemoryVectorStore
     from combinators.integrations.openai import ChatOpenAI, OpenAIEmbeddings
     from effects.projections.jsonable import to_jsonable
 
@@ -233,7 +229,8 @@ If you don't know the answer, just say that you don't know, don't try to make up
 
 
 def test_stream_events_of_an_agent(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
-    from combinators.components import BaseTool, ChatPromptTemplate
+    from combinators.prompts import ChatPromptTemplate
+    from combinators.tools import BaseTool
     from combinators.components.agents import AgentExecutor, create_openai_functions_agent
     from combinators.integrations.openai import ChatOpenAI
 

@@ -84,7 +84,8 @@ def create_openai_functions_agent(llm: BaseChatModel, tools: Sequence[AgentTool]
     """The peer's ``create_openai_functions_agent``: the tool-calling agent under the name
     LangChain's pages use (every chat model here calls tools the same way).
 
-    >>> from combinators.components import ChatPromptTemplate, ScriptedChatModel
+    >>> from combinators.prompts import ChatPromptTemplate
+    >>> from combinators.language_models import ScriptedChatModel
     >>> prompt = ChatPromptTemplate.from_messages([("human", "{input}"), ("placeholder", "{agent_scratchpad}")])
     >>> create_openai_functions_agent(ScriptedChatModel([]), [], prompt).tools
     ()
@@ -95,7 +96,8 @@ def create_openai_functions_agent(llm: BaseChatModel, tools: Sequence[AgentTool]
 def create_openai_tools_agent(llm: BaseChatModel, tools: Sequence[AgentTool], prompt: Prompt) -> ToolCallingAgent:
     """The peer's ``create_openai_tools_agent``: the tool-calling agent (see ``create_openai_functions_agent``).
 
-    >>> from combinators.components import ChatPromptTemplate, ScriptedChatModel
+    >>> from combinators.prompts import ChatPromptTemplate
+    >>> from combinators.language_models import ScriptedChatModel
     >>> prompt = ChatPromptTemplate.from_messages([("human", "{input}"), ("placeholder", "{agent_scratchpad}")])
     >>> create_openai_tools_agent(ScriptedChatModel([]), [], prompt).tools
     ()

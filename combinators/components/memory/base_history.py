@@ -7,7 +7,7 @@ base gives it the rest of LangChain's methods, built on those, and the
 wherever a ``ChatHistory`` is. It is an ABC, so its metaclass is compatible with
 pydantic's (a ``Protocol`` base is not).
 
->>> from combinators.components import AIMessage
+>>> from combinators.messages import AIMessage
 >>> class ListHistory(BaseChatMessageHistory):
 ...     def __init__(self) -> None:
 ...         self.messages = []

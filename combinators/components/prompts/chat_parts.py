@@ -100,7 +100,7 @@ class BaseMessagePromptTemplate:
 
     >>> SystemMessagePromptTemplate("Be {style}.").input_variables
     ('style',)
-    >>> from combinators.components import PromptTemplate
+    >>> from combinators.prompts import PromptTemplate
     >>> t = SystemMessagePromptTemplate(prompt=PromptTemplate(template="Be {style}.", input_variables=["style"]))
     >>> t == SystemMessagePromptTemplate("Be {style}."), t.prompt.template
     (True, 'Be {style}.')

@@ -21,10 +21,10 @@ import attrs
 
 from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators import Runnable
-from combinators.components import Document
+from combinators.documents import Document
 from combinators.components.models.chat_model import ChatOutput, LanguageModelInput
 from combinators.integrations.langchain.values import to_langchain, to_ours
-from effects import RunConfig
+from combinators import RunConfig
 from effects.authoring import Scope, arun_on_total, run_on_total
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@ over our Documents, a vector store as our retriever (and ``add_documents`` throu
 Document), LangChain embeddings as our ``Embeddings``.
 
 >>> from langchain_text_splitters import CharacterTextSplitter
->>> from combinators.components import Document
+>>> from combinators.documents import Document
 >>> split = split_with(CharacterTextSplitter(separator=" ", chunk_size=4, chunk_overlap=0))
 >>> split.invoke([Document("fog over bay", {"n": 1})])
 [Document(metadata={'n': 1}, page_content='fog'), Document(metadata={'n': 1}, page_content='over'), Document(metadata={'n': 1}, page_content='bay')]
@@ -18,7 +18,8 @@ import attrs
 
 from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators import Runnable
-from combinators.components import Document, Embeddings
+from combinators.documents import Document
+from combinators.embeddings import Embeddings
 from combinators.integrations.langchain.runnable import from_langchain
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from effects.authoring import Scope

@@ -80,7 +80,7 @@ def to_ours(value: object) -> object:
 def to_langchain(value: object) -> object:
     """Our value as LangChain's (the inverse of `to_ours`); anything else as is.
 
-    >>> from combinators.components import HumanMessage
+    >>> from combinators.messages import HumanMessage
     >>> to_langchain({"question": [HumanMessage("hi", id="h1")]})
     {'question': [HumanMessage(content='hi', additional_kwargs={}, response_metadata={}, id='h1')]}
     """

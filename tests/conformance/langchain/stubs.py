@@ -5,7 +5,7 @@ any string); our messages and documents are frozen, so the same values are built
 the id given to the constructor. The conformance runner lays this file out in place of
 the sdist's (the only support file that differs).
 
->>> from combinators.components import AIMessage
+>>> from combinators.messages import AIMessage
 >>> _any_id_ai_message(content="hi") == AIMessage("hi", id="lc_run--1")
 True
 """
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from combinators.components import AIMessage, AIMessageChunk, Document, HumanMessage
+from combinators.documents import Document
+from combinators.messages import AIMessage, AIMessageChunk, HumanMessage
 
 
 class AnyStr(str):

@@ -8,7 +8,8 @@ import pydantic
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components import AIMessage, BaseChatMessageHistory, BaseMessage, ChatHistory, HumanMessage, Message
+from combinators.chat_history import BaseChatMessageHistory, ChatHistory
+from combinators.messages import AIMessage, BaseMessage, HumanMessage, Message
 from combinators.components.memory import RunnableWithMessageHistory
 
 

@@ -194,7 +194,7 @@ def test_sync_batch_stops_at_the_first_failure_unless_exceptions_are_returned() 
 
 def test_fallbacks_forward_the_primary_s_attributes_and_runnable_returning_methods() -> None:
     from combinators import RunnableBinding, RunnableWithFallbacks
-    from combinators.components import FakeListChatModel
+    from combinators.language_models import FakeListChatModel
 
     both = FakeListChatModel(["a"]).with_fallbacks([FakeListChatModel(["b"])])
     assert getattr(both, "responses") == ("a",)
@@ -227,7 +227,7 @@ def test_configurable_alternatives_accept_a_factory() -> None:
     from functools import partial
 
     from combinators import ConfigurableField
-    from combinators.components import FakeListChatModel
+    from combinators.language_models import FakeListChatModel
 
     made: list[str] = []
 
@@ -246,7 +246,7 @@ def test_configurable_alternatives_accept_a_factory() -> None:
 
 
 def test_model_runs_carry_the_peer_s_ls_metadata() -> None:
-    from combinators.components import FakeListLLM, SimpleChatModel
+    from combinators.language_models import FakeListLLM, SimpleChatModel
 
     class ChatLocal(SimpleChatModel):
         model: str = "qwen2.5"
@@ -291,7 +291,7 @@ def test_exception_key_reaches_the_fallbacks_in_batch_too() -> None:
 
 
 def test_a_root_llm_s_v1_end_output_is_its_text() -> None:
-    from combinators.components import FakeStreamingListLLM
+    from combinators.language_models import FakeStreamingListLLM
 
     async def events() -> list[Any]:
         llm = FakeStreamingListLLM(responses=["Hello human!"])
@@ -303,7 +303,8 @@ def test_a_root_llm_s_v1_end_output_is_its_text() -> None:
 
 def test_a_vector_store_retriever_s_events_carry_the_store_and_embeddings_names() -> None:
     from combinators import RunnableLambda
-    from combinators.components import HashedNgramEmbeddings, InMemoryVectorStore
+    from combinators.embeddings import HashedNgramEmbeddings
+    from combinators.vectorstores import InMemoryVectorStore
 
     retriever = InMemoryVectorStore.from_texts(["fog"], HashedNgramEmbeddings()).as_retriever()
     chain = RunnableLambda(lambda q: q) | retriever

@@ -5,14 +5,9 @@ from __future__ import annotations
 import pydantic
 import pytest
 
-from combinators.components import (
-    ChatMessagePromptTemplate,
-    ChatPromptTemplate,
-    HumanMessage,
-    JsonOutputParser,
-    SystemMessage,
-    SystemMessagePromptTemplate,
-)
+from combinators.messages import HumanMessage, SystemMessage
+from combinators.output_parsers import JsonOutputParser
+from combinators.prompts import ChatMessagePromptTemplate, ChatPromptTemplate, SystemMessagePromptTemplate
 
 
 def test_a_message_template_plus_text_is_a_chat_prompt() -> None:

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from combinators.components import (
-    ChatMessagePromptTemplate,
-    HumanMessagePromptTemplate,
-    PromptTemplate,
-    SystemMessage,
-    SystemMessagePromptTemplate,
-)
+from combinators.messages import SystemMessage
+from combinators.prompts import ChatMessagePromptTemplate, HumanMessagePromptTemplate, PromptTemplate, SystemMessagePromptTemplate
 
 
 def test_a_message_template_takes_prompt_as_the_peer_does() -> None:

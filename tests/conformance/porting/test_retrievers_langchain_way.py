@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from combinators import RunnableLambda
-from combinators.components import BaseRetriever, Document
+from combinators.documents import Document
+from combinators.retrievers import BaseRetriever
 
 
 class HardCoded(BaseRetriever):

@@ -14,15 +14,11 @@ from typing import Any
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components import (
-    BaseRetriever,
-    BaseTool,
-    ChatPromptTemplate,
-    Document,
-    ScriptedChatModel,
-    StructuredTool,
-    tool,
-)
+from combinators.documents import Document
+from combinators.language_models import ScriptedChatModel
+from combinators.prompts import ChatPromptTemplate
+from combinators.retrievers import BaseRetriever
+from combinators.tools import BaseTool, StructuredTool, tool
 from combinators.components.agents import AgentExecutor, agent_loop, create_tool_calling_agent
 from tests.unit.agents.helpers import calls
 

@@ -20,15 +20,10 @@ from langchain_core.runnables import RunnableLambda as TheirLambda
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from combinators import Runnable, RunnableLambda
-from combinators.components import (
-    AIMessage,
-    AIMessageChunk,
-    ChatPromptTemplate,
-    Document,
-    HumanMessage,
-    StrOutputParser,
-    SystemMessage,
-)
+from combinators.documents import Document
+from combinators.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage
+from combinators.output_parsers import StrOutputParser
+from combinators.prompts import ChatPromptTemplate
 from combinators.integrations.langchain import FromLangChain, from_langchain
 
 

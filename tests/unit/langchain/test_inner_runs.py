@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableParallel as TheirParallel
 
 from effects import Effect, RunFailed
 
-from combinators.components import AIMessage, AIMessageChunk
+from combinators.messages import AIMessage, AIMessageChunk
 from combinators.integrations.langchain import from_langchain, to_ours
 
 

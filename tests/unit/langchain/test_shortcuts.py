@@ -9,7 +9,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from combinators import RunnableLambda
-from combinators.components import Document
+from combinators.documents import Document
 from combinators.integrations.langchain import add_documents, embeddings_of, split_with, vector_store_retriever
 
 

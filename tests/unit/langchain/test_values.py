@@ -12,17 +12,9 @@ from langchain_core import messages as theirs
 from langchain_core import prompt_values as their_prompts
 
 from combinators._support.langchain_types import DISCRIMINATOR_FIELDS, VALUE_TYPES
-from combinators.components import (
-    AIMessage,
-    AIMessageChunk,
-    ChatMessage,
-    ChatPromptValue,
-    Document,
-    HumanMessage,
-    StringPromptValue,
-    SystemMessage,
-    ToolMessage,
-)
+from combinators.documents import Document
+from combinators.messages import AIMessage, AIMessageChunk, ChatMessage, HumanMessage, SystemMessage, ToolMessage
+from combinators.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.integrations.langchain import to_langchain, to_ours
 
 texts = st.text(max_size=5)
