@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from combinators.messages import SystemMessage
-from combinators.prompts import ChatMessagePromptTemplate, HumanMessagePromptTemplate, PromptTemplate, SystemMessagePromptTemplate
+from combinators.prompts import (
+    ChatMessagePromptTemplate,
+    HumanMessagePromptTemplate,
+    PromptTemplate,
+    SystemMessagePromptTemplate,
+)
 
 
 def test_a_message_template_takes_prompt_as_the_peer_does() -> None:
