@@ -30,6 +30,10 @@ def config_of(text: str, config: RunConfig) -> dict[str, Any]:
 
 # What langserve 0.3.3's RemoteRunnable sends (captured from its client).
 LANGSERVE_CONFIG = {"tags": [], "metadata": {}, "recursion_limit": 25, "configurable": {}}
+# The six event filters, each unset, as LangServe's client sends them.
+NO_FILTERS = dict.fromkeys(
+    ("include_names", "include_types", "include_tags", "exclude_names", "exclude_types", "exclude_tags")
+)
 LANGSERVE_BODIES = {
     "invoke": {"input": "hi", "config": LANGSERVE_CONFIG, "kwargs": {}},
     "batch": {"inputs": ["a", "b"], "config": [LANGSERVE_CONFIG, LANGSERVE_CONFIG], "kwargs": {}},
@@ -39,33 +43,13 @@ LANGSERVE_BODIES = {
         "config": LANGSERVE_CONFIG,
         "kwargs": {},
         "diff": True,
-        **{
-            k: None
-            for k in (
-                "include_names",
-                "include_types",
-                "include_tags",
-                "exclude_names",
-                "exclude_types",
-                "exclude_tags",
-            )
-        },
+        **NO_FILTERS,
     },
     "stream_events": {
         "input": "hi",
         "config": LANGSERVE_CONFIG,
         "kwargs": {},
-        **{
-            k: None
-            for k in (
-                "include_names",
-                "include_types",
-                "include_tags",
-                "exclude_names",
-                "exclude_types",
-                "exclude_tags",
-            )
-        },
+        **NO_FILTERS,
     },
 }
 
