@@ -12,7 +12,7 @@ A follow-up question that refers to an earlier turn ("When do they leave?", "and
 that?") is first rewritten with the history into one that stands alone, and that one is
 what the retriever searches and the model answers, as LangChain's history-aware retriever
 does (there a model rewrites it; here, offline, the words of the earlier questions it
-refers to are added to it). The chain is the quickstart's, with the history placed
+refers to are added to it, and for "she"/"he" the names the last answer mentioned). The chain is the quickstart's, with the history placed
 between the system message and the question::
 
     RunnablePassthrough.assign(standalone=standalone_question)
@@ -40,7 +40,7 @@ from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
 from combinators.retrievers import ENGLISH_STOPWORDS, Bm25Index
 from combinators.chat_history import RunnableWithMessageHistory, SQLiteHistoryStore
-from combinators.messages import HumanMessage
+from combinators.messages import AIMessage, HumanMessage
 
 CORPUS = Path(__file__).parent / "corpus"
 
@@ -65,12 +65,30 @@ _POINTERS = frozenset(
         "then",
     ]
 )
+# The pronouns that stand for a person the last answer named (the earlier questions alone
+# rarely name them: "Who keeps the light?" then "When did she take over?").
+_PERSONAL = frozenset(["he", "him", "his", "she", "her", "hers"])
+# A name: a capitalised word that does not open a sentence (the answer's own words).
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
 _CONTINUES = re.compile(r"^\s*(?:and|but|also|so|then|what about|how about|after that)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9']+")
 
 
 def _content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOPWORDS and w not in _POINTERS]
+
+
+def _last_answer(history: Sequence[object]) -> str:
+    return next((m.text for m in reversed(history) if isinstance(m, AIMessage)), "")
+
+
+def _names_in(answer: str) -> list[str]:
+    """The names an answer mentions, in order, as search words.
+
+    >>> _names_in("The keeper of Skerry Point is Ida Marr. She took over in 2009.")
+    ['skerry', 'point', 'ida', 'marr']
+    """
+    return [w.lower() for name in _NAME.findall(answer) for w in name.split()]
 
 
 def refers_back(question: str) -> bool:
@@ -87,15 +105,18 @@ def refers_back(question: str) -> bool:
 def standalone_question(inputs: Mapping[str, object]) -> str:
     """The question, made to stand alone with the history: when it refers back, the words
     of the earlier questions it leans on (back to the last one that stood alone) are added.
-    (A model would also read the answers: "When did she take over?" after "Who keeps the
-    light?" would become "When did Ida Marr take over?"; this offline rewrite does not.)
+    A pronoun that stands for a person ("she", "him"), in a question with at most one word
+    of its own, also brings the names the last answer mentioned, as a model reading the
+    answer would resolve it (with more words of its own, the names would drown them).
 
-    >>> from combinators.messages import AIMessage
     >>> history = [HumanMessage("When do puffins nest?"), AIMessage("In early April.")]
     >>> standalone_question({"question": "When do they leave?", "history": history})
     'When do they leave? (puffins nest)'
     >>> standalone_question({"question": "When is the museum open?", "history": history})
     'When is the museum open?'
+    >>> keeper = [HumanMessage("Who keeps the light?"), AIMessage("The keeper is Ida Marr, since 2009.")]
+    >>> standalone_question({"question": "When did she take over?", "history": keeper})
+    'When did she take over? (keeps light ida marr)'
     """
     question = str(inputs["question"])
     history = inputs.get("history")
@@ -108,6 +129,8 @@ def standalone_question(inputs: Mapping[str, object]) -> str:
         if not refers_back(text):
             break
     own = set(_content_words(question))
+    if len(own) <= 1 and _PERSONAL.intersection(_WORD.findall(question.lower())):
+        leaned_on += _names_in(_last_answer(history))
     added = list(dict.fromkeys(w for w in leaned_on if w not in own))
     return f"{question} ({' '.join(added)})" if added else question
 

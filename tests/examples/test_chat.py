@@ -58,3 +58,11 @@ def test_a_follow_up_question_is_read_with_the_history(tmp_path: Path) -> None:
 def test_without_the_history_the_same_follow_up_misses(tmp_path: Path) -> None:
     (_, _, answer) = chat(tmp_path / "chat.db", "fresh", "And how often does it sail?\n")
     assert "sails" not in answer  # the history is what found the ferry above
+
+
+def test_a_pronoun_for_the_person_the_last_answer_named(tmp_path: Path) -> None:
+    # "she" is named only in the answer ("Ida Marr"), not in the question before it.
+    lines = chat(tmp_path / "chat.db", "who", "Who keeps the light?\nWhen did she take over?\n")
+    answers = [line.removeprefix("bot> ") for line in lines if line.startswith("bot> ")]
+    assert "Ida Marr" in answers[0]
+    assert "took over from her father in 2009" in answers[1]
