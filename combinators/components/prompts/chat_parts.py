@@ -31,6 +31,7 @@ from combinators.components.messages.values import (
     SystemMessage,
     coerce_to_messages,
 )
+from combinators.components.prompts.list_tuple import ListTuple
 from combinators.components.prompts.content import (
     ContentLike,
     ContentPartLike,
@@ -207,7 +208,7 @@ class BaseMessagePromptTemplate:
         >>> HumanMessagePromptTemplate("{b} {a}").input_variables
         ('a', 'b')
         """
-        return tuple(sorted(self._parsed.variables - self.partial_variables.keys()))
+        return ListTuple(sorted(self._parsed.variables - self.partial_variables.keys()))
 
     @property
     def optional_variables(self) -> tuple[str, ...]:
@@ -423,7 +424,7 @@ class MessagesPlaceholder:
         >>> MessagesPlaceholder("h").input_variables, MessagesPlaceholder("h", optional=True).input_variables
         (('h',), ())
         """
-        return () if self.optional else (self.variable_name,)
+        return ListTuple(() if self.optional else (self.variable_name,))
 
     @property
     def optional_variables(self) -> tuple[str, ...]:

@@ -29,6 +29,7 @@ from combinators import Runnable
 from combinators.authoring import init_fields
 from combinators.components.messages.coercion import get_buffer_string
 from combinators.components.messages.values import MESSAGE_TYPES, BaseMessage, Message
+from combinators.components.prompts.list_tuple import ListTuple
 from combinators.components.prompts.chat_parts import (
     BaseMessagePromptTemplate,
     HumanMessagePromptTemplate,
@@ -71,12 +72,16 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
 
     ``input_variables`` (sorted) are every template variable and required placeholder,
     less the partial ones; a missing one raises the peer's ``KeyError``. Declared
-    ``input_variables`` (the peer's keyword) must match them (a ``ValueError`` names the
-    difference; jinja2 only warns; ``validate_template=False`` skips the check).
+    ``input_variables`` (the peer's keyword) are checked against them only with
+    ``validate_template=True``, as in the peer (a ``ValueError`` names the difference;
+    jinja2 only warns). ``messages`` and the variables compare equal to the peer's lists.
+
+    >>> ChatPromptTemplate.from_template("{q}").input_variables == ["q"]
+    True
 
     >>> ChatPromptTemplate([HumanMessagePromptTemplate("{q}")]).invoke("hi").to_messages()
     [HumanMessage('hi')]
-    >>> ChatPromptTemplate(messages=[("human", "{a}")], input_variables=["a", "b"])
+    >>> ChatPromptTemplate(messages=[("human", "{a}")], input_variables=["a", "b"], validate_template=True)
     Traceback (most recent call last):
     ...
     ValueError: Got mismatched input_variables. Expected: {'a'}. Got: ['a', 'b']. ChatPromptTemplate declares input_variables ['a', 'b'], but its template reads ['a']: extra {'b'}
@@ -94,9 +99,9 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         template_format: TemplateFormat = "f-string",
         partial_variables: Mapping[str, PartialValue] | None = None,
         input_variables: Sequence[str] | None = None,
-        validate_template: bool = True,
+        validate_template: bool = False,
     ) -> None:
-        parts = tuple(to_part(m, template_format) for m in messages)
+        parts = ListTuple(to_part(m, template_format) for m in messages)
         init_fields(self, parts, to_partials(partial_variables))
         if validate_template:
             check_declared(self.name, input_variables, self.input_variables, self.optional_variables, template_format)
@@ -144,7 +149,7 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         for part in self.messages:
             if not isinstance(part, BaseMessage):
                 names.update(part.input_variables)
-        return tuple(sorted(names - self.partial_variables.keys()))
+        return ListTuple(sorted(names - self.partial_variables.keys()))
 
     @property
     def optional_variables(self) -> tuple[str, ...]:
@@ -154,7 +159,7 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         ('h',)
         """
         names = {n for p in self.messages if isinstance(p, MessagesPlaceholder) for n in p.optional_variables}
-        return tuple(sorted(names))
+        return ListTuple(sorted(names))
 
     def with_variables(self, variables: type[V]) -> Runnable[V, ChatPromptValue]:
         """This prompt taking ``variables``, a ``TypedDict`` of its variables (see
@@ -200,7 +205,7 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
             if twice:
                 raise ValueError(f"Cannot have same variable partialed twice: {sorted(twice)}")
             partials = {**self.partial_variables, **other.partial_variables}
-            return ChatPromptTemplate(self.messages + other.messages, partial_variables=partials)
+            return ChatPromptTemplate((*self.messages, *other.messages), partial_variables=partials)
         if isinstance(other, (BaseMessagePromptTemplate, MessagesPlaceholder, BaseMessage, str)) or (
             isinstance(other, tuple) and _one_message_like(cast("tuple[object, ...]", other))
         ):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeAlias, final
 
 import attrs
 
+from combinators.components.prompts.list_tuple import ListTuple
 from combinators.components.prompts.mustache import MustacheTemplate, excerpt, parse_mustache
 from effects.authoring import checked, is_list_or_tuple, is_mapping
 from effects.hooks import install_line
@@ -304,7 +305,7 @@ class Template:
     @functools.cached_property
     def input_variables(self) -> tuple[str, ...]:
         """The variables a caller must supply (not the partial ones), sorted."""
-        return tuple(sorted(self._parsed.variables - self.partial_variables.keys()))
+        return ListTuple(sorted(self._parsed.variables - self.partial_variables.keys()))
 
     def partial(self, **values: PartialValue) -> Template:
         """The same template with more partial variables.

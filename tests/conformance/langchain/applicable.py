@@ -37,7 +37,6 @@ SCHEMA = "pydantic schema details (get_input_jsonschema / model_json_schema shap
 PRIVATE = "tests a private helper of the peer (_ChunkAccumulator, _convert_to_message_template)"
 
 # Why an applicable test fails today (tests/conformance/README.md groups them).
-TUPLES = "documented difference: input_variables and a template's messages are tuples, not lists"
 WORDING = "our error message differs from the peer's (the test matches the peer's wording)"
 FROZEN = "documented difference: runnables are frozen values (the test patches an instance with mocker.spy)"
 JINJA2_RAISES = "documented difference: jinja2 sandbox violations raise where the peer renders"
@@ -68,10 +67,6 @@ MISSING_NAME = "uses get_async_callback_manager_for_config (callback managers: t
 BLOCKING = (
     "a sync function runs inline on the event loop under astream (documented; engineer 'threads' moves sync steps"
     " to the library's pool), so blockbuster flags its time.sleep"
-)
-VALIDATES = (
-    "declared input_variables are checked by default (the peer only with validate_template=True); the error"
-    " starts with the peer's words, but the test first expects no error, then a list"
 )
 RETRIEVER_INPUT = "documented difference: a retriever's input must be a str (the peer passes a dict through)"
 PARROT_TYPE = "ParrotFakeChatModel answers with an AIMessage of the last message (the peer returns that message as is)"
@@ -213,30 +208,16 @@ EXCLUDED: dict[str, str] = {
 EXPECTED_FAILURES: dict[str, str] = {
     "fake/test_fake_chat_model.py::test_chat_model_inputs": PARROT_TYPE,
     "fake/test_fake_chat_model.py::test_generic_fake_chat_model_stream": FAKE_FUNCTION_CALL_STREAM,
-    "prompts/test_chat.py::test_chat_invalid_input_variables_extra": VALIDATES,
-    "prompts/test_chat.py::test_chat_invalid_input_variables_missing": VALIDATES,
     "prompts/test_chat.py::test_chat_prompt_template_append_and_extend": APPEND_EXTEND,
     "prompts/test_chat.py::test_chat_prompt_template_message_class_tuples_append": APPEND_EXTEND,
     "prompts/test_chat.py::test_chat_prompt_template_message_class_tuples_extend": APPEND_EXTEND,
     "prompts/test_chat.py::test_chat_tmpl_from_messages_multipart_formatting_with_path": WORDING,
-    "prompts/test_chat.py::test_create_chat_prompt_template_from_template": TUPLES,
     "prompts/test_chat.py::test_create_system_message_prompt_list_template_partial_variables_not_null": WORDING,
     "prompts/test_chat.py::test_dict_message_prompt_template_errors_on_jinja2": WORDING,
     "prompts/test_chat.py::test_fstring_rejects_invalid_identifier_variable_names": BARE_PLACEHOLDERS,
-    "prompts/test_chat.py::test_infer_variables": TUPLES,
     "prompts/test_prompt.py::test_asdict_replaces_deprecated_dict": ASDICT,
     "prompts/test_prompt.py::test_basic_sandboxing_with_jinja2": JINJA2_RAISES,
-    "prompts/test_prompt.py::test_from_file_encoding": TUPLES,
-    "prompts/test_prompt.py::test_partial": TUPLES,
-    "prompts/test_prompt.py::test_partial_init_func": TUPLES,
-    "prompts/test_prompt.py::test_partial_init_string": TUPLES,
     "prompts/test_prompt.py::test_prompt_empty_input_variable": WORDING,
-    "prompts/test_prompt.py::test_prompt_jinja2_extra_input_variables": TUPLES,
-    "prompts/test_prompt.py::test_prompt_jinja2_missing_input_variables": TUPLES,
-    "prompts/test_prompt.py::test_prompt_jinja2_wrong_input_variables": TUPLES,
-    "prompts/test_prompt.py::test_prompt_missing_input_variables": VALIDATES,
-    "prompts/test_prompt.py::test_prompt_valid": TUPLES,
-    "prompts/test_prompt.py::test_prompt_wrong_input_variables": VALIDATES,
     "runnables/test_fallbacks.py::test_abatch": FALLBACK_BATCH_EXCEPTION_KEY,
     "runnables/test_fallbacks.py::test_batch": FALLBACK_BATCH_EXCEPTION_KEY,
     "runnables/test_runnable.py::test_async_retrying": RETRY_BATCH_COUNT,

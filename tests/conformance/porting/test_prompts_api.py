@@ -33,16 +33,24 @@ def test_prompt_template_takes_the_peers_keywords() -> None:
     assert mustache.format(a=1) == "1"
 
 
-def test_declared_variables_that_do_not_match_are_an_error_naming_them() -> None:
+def test_declared_variables_that_do_not_match_are_an_error_naming_them_when_validated() -> None:
     with pytest.raises(ValueError, match=r"missing \{'b'\}"):
-        PromptTemplate(template="{a} {b}", input_variables=["a"])
+        PromptTemplate(template="{a} {b}", input_variables=["a"], validate_template=True)
     with pytest.raises(ValueError, match=r"extra \{'c'\}"):
-        PromptTemplate(template="{a}", input_variables=["a", "c"])
+        PromptTemplate(template="{a}", input_variables=["a", "c"], validate_template=True)
     with pytest.raises(ValueError, match=r"missing \{'b'\}"):
-        ChatPromptTemplate(messages=[("human", "{a}{b}")], input_variables=["a"])
+        ChatPromptTemplate(messages=[("human", "{a}{b}")], input_variables=["a"], validate_template=True)
     with pytest.raises(ValueError, match=r"extra \{'z'\}"):
-        ChatPromptTemplate(messages=[("human", "{a}")], input_variables=["a", "z"])
-    assert PromptTemplate(template="{a}", input_variables=["x"], validate_template=False).input_variables == ("a",)
+        ChatPromptTemplate(messages=[("human", "{a}")], input_variables=["a", "z"], validate_template=True)
+
+
+def test_declared_variables_are_not_checked_by_default_and_the_templates_win() -> None:
+    # The peer's default (validate_template=False): the declared names are replaced by
+    # those the template reads, compared here as the peer's tests compare them, with lists.
+    assert PromptTemplate(template="{a}", input_variables=["x"]).input_variables == ["a"]
+    assert PromptTemplate(template="{b}{a}", input_variables=[]).input_variables == ["a", "b"]
+    assert ChatPromptTemplate(messages=[("human", "{a}")], input_variables=["a", "z"]).input_variables == ["a"]
+    assert ChatPromptTemplate(messages=[("human", "hi")], input_variables=["q"]).input_variables == []
 
 
 def test_chat_prompt_takes_the_peers_keywords_and_optional_variables_may_be_declared() -> None:
@@ -56,8 +64,11 @@ def test_chat_prompt_takes_the_peers_keywords_and_optional_variables_may_be_decl
 def test_jinja2_mismatches_warn_as_the_peer_does() -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        PromptTemplate(template="{{ a }} {{ b }}", input_variables=["a"], template_format="jinja2")
-        PromptTemplate(template="{{ a }}", input_variables=["a", "c"], template_format="jinja2")
+        PromptTemplate(
+            template="{{ a }} {{ b }}", input_variables=["a"], template_format="jinja2", validate_template=True
+        )
+        PromptTemplate(template="{{ a }}", input_variables=["a", "c"], template_format="jinja2", validate_template=True)
+        PromptTemplate(template="{{ a }}", input_variables=["z"], template_format="jinja2")  # not validated: no warning
     assert [str(w.message) for w in caught] == ["Missing variables: {'b'}", "Extra variables: {'c'}"]
     assert all(w.category is UserWarning for w in caught)
 

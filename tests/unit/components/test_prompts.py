@@ -342,3 +342,27 @@ def test_a_chat_prompt_streams_its_value_and_pipes_into_a_model() -> None:
 def test_async_chat_prompt() -> None:
     prompt = ChatPromptTemplate.from_messages([("human", "{q}")])
     assert asyncio.run(prompt.ainvoke({"q": "x"})) == ChatPromptValue([HumanMessage("x")])
+
+
+# -- what a prompt hands out compares with the peer's lists ----------------------------------------
+
+
+def test_input_variables_and_messages_equal_the_peers_lists_and_stay_tuples() -> None:
+    prompt = PromptTemplate.from_template("{b} {a}")
+    assert prompt.input_variables == ["a", "b"] and ["a", "b"] == prompt.input_variables
+    assert prompt.input_variables != ["b", "a"]
+    assert isinstance(prompt.input_variables, tuple) and prompt.input_variables == ("a", "b")
+    chat = ChatPromptTemplate.from_messages([("placeholder", "{h}"), ("human", "{q}")])
+    assert (chat.input_variables, chat.optional_variables) == (["q"], ["h"])
+    assert ChatPromptTemplate.from_template("hi {x}").messages == [HumanMessagePromptTemplate.from_template("hi {x}")]
+    assert MessagesPlaceholder("h", optional=True).input_variables == []
+    assert hash(chat) == hash(ChatPromptTemplate.from_messages([("placeholder", "{h}"), ("human", "{q}")]))
+
+
+def test_declared_input_variables_are_checked_only_when_validate_template_is_true() -> None:
+    assert PromptTemplate(template="{a}", input_variables=["x"]).input_variables == ["a"]
+    with pytest.raises(ValueError, match=r"^Invalid prompt schema; check for mismatched or missing input parameters"):
+        PromptTemplate(template="{a}", input_variables=["x"], validate_template=True)
+    assert ChatPromptTemplate(messages=[("human", "{a}")], input_variables=[]).input_variables == ["a"]
+    with pytest.raises(ValueError, match=r"^Got mismatched input_variables"):
+        ChatPromptTemplate(messages=[("human", "{a}")], input_variables=[], validate_template=True)
