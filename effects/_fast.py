@@ -8,7 +8,7 @@ while writing the slot descriptors directly costs a third less. That is only sou
 the class has exactly the fields expected and nothing runs on assignment (no converters,
 no validators), so each helper here checks that once, when its caller's module is
 imported, and fails the import with the class's name otherwise. Nothing else in the
-library writes slots behind a constructor's back; ``tests/unit/core/test_fast.py``
+library writes slots behind a constructor's back; ``tests/unit/effects/test_fast.py``
 checks every helper against the plain constructors (a hypothesis property).
 
 >>> from uuid import UUID

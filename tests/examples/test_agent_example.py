@@ -116,7 +116,7 @@ def test_seed_transcript_in_the_run_log() -> None:
 
 def test_with_openai_base_url_the_example_runs_on_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("openai")
-    from tests.unit.openai.fake_server import FakeOpenAIServer, SseReply, chunk, text_stream
+    from tests.unit.combinators.integrations.openai.fake_server import FakeOpenAIServer, SseReply, chunk, text_stream
 
     asked = [
         chunk({"role": "assistant", "content": None}),

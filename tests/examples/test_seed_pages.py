@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("openai")
 
-from tests.unit.openai.fake_server import (
+from tests.unit.combinators.integrations.openai.fake_server import (
     FakeOpenAIServer,
     JsonReply,
     Recorded,
@@ -51,7 +51,7 @@ def _stub_reply(request: Recorded) -> JsonReply | SseReply:
         call = tool_call("tavily_search_results_json", json.dumps({"input": "weather in SF"}), "call_1")
         if body.get("stream"):
             delta = {"role": "assistant", "content": None, "tool_calls": [{"index": 0, **call}]}
-            from tests.unit.openai.fake_server import chunk
+            from tests.unit.combinators.integrations.openai.fake_server import chunk
 
             return SseReply([chunk(delta), chunk({}, finish_reason="tool_calls")])
         return JsonReply(completion(None, tool_calls=[call], finish_reason="tool_calls"))

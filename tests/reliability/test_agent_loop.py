@@ -23,7 +23,7 @@ from combinators.components.messages import AIMessage
 from combinators.testing import agent_scripts
 from combinators.testing.nesting import nesting_problem
 from effects.projections.jsonable import to_jsonable
-from tests.unit.agents.helpers import add, answered_once, fail, lookup
+from tests.unit.combinators.components.agents.helpers import add, answered_once, fail, lookup
 
 TOOLS = [add, fail, lookup]
 ARGS = {

@@ -25,7 +25,7 @@ from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.integrations.serving import serve
 from combinators import RunConfig
 from tests.integration.serving.live import live
-from tests.unit.openai.fake_server import (
+from tests.unit.combinators.integrations.openai.fake_server import (
     FakeOpenAIServer,
     JsonReply,
     Recorded,

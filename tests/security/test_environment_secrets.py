@@ -27,7 +27,7 @@ from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.integrations.openai.embeddings import OpenAIEmbeddings
 from combinators import RunnableBinding
 from combinators import RunConfig
-from tests.unit.openai.fake_server import (
+from tests.unit.combinators.integrations.openai.fake_server import (
     FakeOpenAIServer,
     JsonReply,
     Recorded,

@@ -26,7 +26,7 @@ from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.integrations.serving import RemoteRateLimited, RemoteRunnable, RemoteUnavailable, serve
 from effects.projections import SseFrameParser
 from tests.integration.serving.live import LiveServer, live
-from tests.unit.openai.fake_server import FakeOpenAIServer, JsonReply, Recorded
+from tests.unit.combinators.integrations.openai.fake_server import FakeOpenAIServer, JsonReply, Recorded
 
 SERVER_KEY = "sk-server-own-key-0123456789"
 LEAKED_KEY = "sk-proj-FAKEfake0123456789abcdefFAKE"

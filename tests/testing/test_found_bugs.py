@@ -73,7 +73,7 @@ def test_parallel_branches_see_their_input_fail_and_do_not_start_late() -> None:
     import asyncio
 
     from combinators import RunnablePassthrough
-    from tests.unit.watch.test_live_events import check_well_nested
+    from tests.unit.effects.projections.test_projections_live_events import check_well_nested
 
     chain = (
         RunnableLambda(boom)

@@ -13,7 +13,7 @@ from effects.projections.events_v1 import stream_events_v1
 from effects.projections.events_v2 import stream_events_v2
 from effects.projections.run_log import run_log_patches
 from effects.values import Effect
-from tests.unit.projections.script import Script, sid
+from tests.unit.effects.projections.script import Script, sid
 
 R, FIRST, GEN, PARSER = sid(1), sid(2), sid(3), sid(4)
 

@@ -20,7 +20,7 @@ from combinators.integrations.otel import OtelConfig, OtelTracing
 from effects import MissingExtraError
 from effects.hooks import PROGRESS, TRACING
 from tests.integration.otel.support import Traced
-from tests.unit.core.test_nothing_materialised import built  # noqa: F401 - a fixture
+from tests.unit.effects._runtime.test_building_nothing_materialised import built  # noqa: F401 - a fixture
 
 
 def inc(x: int) -> int:

@@ -18,7 +18,7 @@ from effects.clock import FakeClock, use_clock
 from effects.projections.recording import record, replay
 from effects.values import Effect, RunEnded, RunFailed, RunStarted
 from tests.integration.otel.support import Recorder, Traced, ns, shapes
-from tests.unit.projections.strategies import effect_trees
+from tests.unit.effects.projections.strategies import effect_trees
 
 
 def check_spans_follow_effects(effects: Sequence[Effect], spans: Sequence[ReadableSpan]) -> None:

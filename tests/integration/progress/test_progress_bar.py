@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from combinators import RunnableLambda
-from tests.unit.core.test_nothing_materialised import built  # noqa: F401 - a fixture
+from tests.unit.effects._runtime.test_building_nothing_materialised import built  # noqa: F401 - a fixture
 
 
 def halve(x: int) -> float:

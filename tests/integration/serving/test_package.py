@@ -31,7 +31,7 @@ from combinators.integrations.serving.remote_errors import (
 from combinators.integrations.serving.remote_events import ServerEvents
 from effects.projections import stream_events_v2, to_jsonable
 from effects.values import Effect
-from tests.unit.projections.strategies import effect_trees
+from tests.unit.effects.projections.strategies import effect_trees
 
 
 def test_all_equals_the_public_names() -> None:

@@ -1,0 +1,128 @@
+"""The LangChain-shaped facade: create_tool_calling_agent and AgentExecutor."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from combinators.language_models import ScriptedChatModel
+from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
+from combinators.tools import tool
+from combinators.components.agents import (
+    STOPPED_AT_MAX_ITERATIONS,
+    STOPPED_AT_TIME_LIMIT,
+    AgentExecutor,
+    AgentStep,
+    create_tool_calling_agent,
+)
+from combinators.components.messages import AIMessage, InvalidToolCall, ToolCall
+from combinators.components.parsers import OutputParserError
+from effects.clock import FakeClock, current_clock, use_clock
+from effects.errors import InputValueError
+from tests.unit.combinators.components.agents.helpers import add, always_calling, calls, fail, fresh
+
+PROMPT = ChatPromptTemplate.from_messages(
+    [("system", "Use tools."), MessagesPlaceholder("chat_history", optional=True), ("human", "{input}"),
+     MessagesPlaceholder("agent_scratchpad")]
+)  # fmt: skip
+
+
+def executor(model: ScriptedChatModel, tools: list[Any] | None = None, **options: Any) -> AgentExecutor:
+    chosen = tools if tools is not None else [add, fail]
+    return AgentExecutor(agent=create_tool_calling_agent(model, chosen, PROMPT), tools=chosen, **options)
+
+
+def test_input_and_output_keep_the_peer_shapes() -> None:
+    model = ScriptedChatModel([calls(("add", {"a": 2, "b": 2})), "Four."])
+    history = [("human", "hi"), ("ai", "hello")]
+    result = executor(model).invoke({"input": "2+2?", "chat_history": history})
+    assert result == {"input": "2+2?", "chat_history": history, "output": "Four."}
+    assert [m.type for m in model.calls[0].messages] == ["system", "human", "ai", "human"]
+
+
+def test_intermediate_steps_when_asked() -> None:
+    model = ScriptedChatModel([calls(("add", {"a": 2, "b": 2}), ("fail", {"reason": "no"})), "Four."])
+    result = executor(model, return_intermediate_steps=True).invoke({"input": "x"})
+    [(first_call, four), (second_call, error)] = result["intermediate_steps"]
+    assert (first_call, four) == (ToolCall("add", {"a": 2, "b": 2}, id="call_0"), 4)
+    assert second_call.name == "fail" and error == "ValueError: no"  # the tool's error went to the model
+
+
+def test_the_limit_gives_the_peer_text_or_with_generate_a_final_answer() -> None:
+    forced = executor(always_calling(3), max_iterations=2).invoke({"input": "x"})
+    assert forced["output"] == STOPPED_AT_MAX_ITERATIONS == "Agent stopped due to max iterations."
+    model = ScriptedChatModel([*always_calling(2).script, "Best guess: 3."])
+    generated = executor(model, max_iterations=2, early_stopping_method="generate").invoke({"input": "x"})
+    assert generated["output"] == "Best guess: 3." and model.calls[-1].tools == ()
+
+
+@tool
+def slow(n: int) -> int:
+    """Take a minute."""
+    current_clock().sleep(60)
+    return n
+
+
+def test_max_execution_time() -> None:
+    with use_clock(FakeClock()):
+        result = executor(ScriptedChatModel([fresh(("slow", {"n": 1}))] * 3), [slow], max_execution_time=30).invoke(
+            {"input": "x"}
+        )
+    assert result["output"] == STOPPED_AT_TIME_LIMIT
+
+
+def test_stream_chunks_are_the_peer_step_dicts() -> None:
+    model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])
+    chunks = list(executor(model).stream({"input": "x"}))
+    assert [sorted(c) for c in chunks] == [["actions", "messages"], ["messages", "steps"], ["messages", "output"]]
+    assert [a.name for a in chunks[0]["actions"]] == ["add"]
+    assert [m.type for m in chunks[0]["messages"]] == ["ai"]
+    assert isinstance(chunks[1]["steps"][0], AgentStep) and [m.type for m in chunks[1]["messages"]] == ["tool"]
+    assert chunks[2]["output"] == "Two." and chunks[2]["messages"][0].text == "Two."
+
+
+def test_sync_tool_calls_run_concurrently_as_in_async() -> None:
+    barrier = threading.Barrier(2, timeout=10)
+
+    @tool
+    def meet(n: int) -> int:
+        """Wait for the other."""
+        barrier.wait()
+        return n
+
+    model = ScriptedChatModel([calls(("meet", {"n": 1}), ("meet", {"n": 2})), "ok"])
+    assert executor(model, [meet]).invoke({"input": "x"})["output"] == "ok"
+
+
+def test_handle_parsing_errors_false_raises_and_true_tells_the_model() -> None:
+    malformed = AIMessage("", invalid_tool_calls=[InvalidToolCall("add", "{oops", "c1")])
+    with pytest.raises(OutputParserError, match="Could not parse tool input"):
+        executor(ScriptedChatModel([malformed, "x"]), handle_parsing_errors=False).invoke({"input": "x"})
+    model = ScriptedChatModel([malformed, "fixed"])
+    assert executor(model).invoke({"input": "x"})["output"] == "fixed"
+    assert "not a JSON object" in model.calls[1].messages[-1].text
+
+
+def test_async_and_the_seed_name() -> None:
+    model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])
+    agent = executor(model).with_config(run_name="Agent")
+
+    async def names() -> list[tuple[str, str]]:
+        return [(e["event"], e["name"]) async for e in agent.astream_events({"input": "x"}) if e["name"] == "Agent"]
+
+    seen = asyncio.run(names())
+    assert seen[0] == ("on_chain_start", "Agent") and seen[-1] == ("on_chain_end", "Agent")
+    assert asyncio.run(executor(ScriptedChatModel(["hi"])).ainvoke({"input": "x"})) == {"input": "x", "output": "hi"}
+
+
+def test_mismatched_tools_and_bad_options_are_refused() -> None:
+    agent = create_tool_calling_agent(ScriptedChatModel([]), [add], PROMPT)
+    with pytest.raises(InputValueError, match="not the agent's"):
+        AgentExecutor(agent=agent, tools=[fail])
+    with pytest.raises(InputValueError, match="early_stopping_method"):
+        AgentExecutor(agent=agent, tools=[add], early_stopping_method="never")  # type: ignore[arg-type]
+    with pytest.raises(InputValueError, match="handle_parsing_errors"):
+        AgentExecutor(agent=agent, tools=[add], handle_parsing_errors="Check your output")  # type: ignore[arg-type]

@@ -1,0 +1,163 @@
+"""Where tests live: unit tests mirror the source tree, cross-cutting suites sit beside them.
+
+A unit test of ``combinators/nodes/lambda_.py`` is ``tests/unit/combinators/nodes/test_lambda.py``;
+a second file on one module adds an aspect after the module's name
+(``test_tool_events.py`` beside ``test_tool.py``); a file on a whole room is named after the
+room (``tests/unit/combinators/nodes/test_nodes_composition.py``). See ``tests/README.md``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+UNIT = ROOT / "tests" / "unit"
+
+# The suites that test a promise across the library, not one module (tests/README.md).
+SUITES = frozenset(
+    {
+        "conformance",
+        "docs",
+        "examples",
+        "integration",
+        "laws",
+        "reliability",
+        "security",
+        "testing",
+        "typesafety",
+        "unit",
+    }
+)
+
+# Test files at the top of tests/unit: the structure tests themselves and the bench harness check.
+TOP_LEVEL = frozenset({"test_bench_smoke.py"})
+
+# Node and runtime modules with no test file named after them yet: their behaviour is tested
+# in a room-wide file (test_nodes_composition.py, test_calls.py) or a cross-cutting suite.
+# The list only shrinks: a module that gains its file must leave it (the last test checks).
+NOT_YET_BY_NAME = frozenset(
+    {
+        "combinators/nodes/assign.py",
+        "combinators/nodes/binding.py",
+        "combinators/nodes/branch.py",
+        "combinators/nodes/configurable_alternatives.py",
+        "combinators/nodes/configurable_fields.py",
+        "combinators/nodes/each.py",
+        "combinators/nodes/fallbacks.py",
+        "combinators/nodes/generator.py",
+        "combinators/nodes/parallel.py",
+        "combinators/nodes/parallel_tuple.py",
+        "combinators/nodes/passthrough.py",
+        "combinators/nodes/pick.py",
+        "combinators/nodes/reader.py",
+        "combinators/nodes/retry.py",
+        "combinators/nodes/sequence.py",
+        "effects/_runtime/batches.py",
+        "effects/_runtime/bindings.py",
+        "effects/_runtime/calls.py",
+        "effects/_runtime/closing.py",
+        "effects/_runtime/context.py",
+        "effects/_runtime/custom_events.py",
+        "effects/_runtime/deadline.py",
+        "effects/_runtime/effect_stream.py",
+        "effects/_runtime/entry.py",
+        "effects/_runtime/limiter.py",
+        "effects/_runtime/observers.py",
+        "effects/_runtime/projected_calls.py",
+        "effects/_runtime/remote_batch.py",
+        "effects/_runtime/remote_items.py",
+        "effects/_runtime/run_ids.py",
+        "effects/_runtime/scope.py",
+        "effects/_runtime/streaming.py",
+        "effects/_runtime/sync_steps.py",
+        "effects/_runtime/thread_pool.py",
+    }
+)
+
+
+def _stem(name: str) -> str:
+    """``lambda_.py`` is tested by ``test_lambda.py``, ``_fast.py`` by ``test_fast.py``.
+
+    >>> _stem("lambda_.py"), _stem("_fast.py"), _stem("events_v1.py")
+    ('lambda', 'fast', 'events_v1')
+    """
+    return name.removesuffix(".py").strip("_")
+
+
+def _names_in(source_dir: pathlib.Path) -> set[str]:
+    """What a test file in the mirror of ``source_dir`` may be named after: its modules,
+    its subpackages, and the room itself (its ``__init__``)."""
+    names = {_stem(p.name) for p in source_dir.glob("*.py") if p.name != "__init__.py"}
+    names |= {p.name.strip("_") for p in source_dir.iterdir() if (p / "__init__.py").is_file()}
+    names.add(source_dir.name.strip("_"))
+    return names
+
+
+def _names_tested_module(test_name: str, names: set[str]) -> bool:
+    """``test_tool_events`` names ``tool``; ``test_toolbox`` does not.
+
+    >>> _names_tested_module("test_tool_events", {"tool"}), _names_tested_module("test_toolbox", {"tool"})
+    (True, False)
+    """
+    stem = test_name.removeprefix("test_").removesuffix(".py")
+    return any(stem == name or stem.startswith(name + "_") for name in names)
+
+
+def _unit_test_files() -> list[pathlib.Path]:
+    return sorted(p for p in UNIT.rglob("test_*.py") if "golden" not in p.parts)
+
+
+def test_the_suites_are_the_known_ones() -> None:
+    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == SUITES, "a new suite goes into tests/README.md and this list"
+
+
+@pytest.mark.parametrize("path", _unit_test_files(), ids=lambda p: str(p.relative_to(UNIT)))
+def test_a_unit_test_sits_where_its_module_is(path: pathlib.Path) -> None:
+    relative = path.relative_to(UNIT)
+    if len(relative.parts) == 1:
+        assert relative.name.startswith("test_structure") or relative.name in TOP_LEVEL, (
+            f"tests/unit/{relative}: a unit test goes into the mirror of its module's folder"
+        )
+        return
+    source_dir = ROOT / relative.parent
+    assert (source_dir / "__init__.py").is_file(), (
+        f"tests/unit/{relative}: no source package {relative.parent} to mirror"
+    )
+    assert _names_tested_module(path.name, _names_in(source_dir)), (
+        f"tests/unit/{relative}: name it test_<module>[_<aspect>].py after a module of {relative.parent}"
+    )
+
+
+def test_every_mirror_folder_is_a_package() -> None:
+    # tests/unit's folders are packages, so two test_values.py in different rooms do not collide.
+    folders = {p.parent for p in UNIT.rglob("*.py")}
+    assert [f for f in folders if not (f / "__init__.py").is_file()] == []
+
+
+def test_node_and_runtime_modules_have_a_test_file_named_after_them() -> None:
+    modules = sorted(
+        p.relative_to(ROOT).as_posix()
+        for folder in ("combinators/nodes", "effects/_runtime")
+        for p in (ROOT / folder).glob("*.py")
+        if p.name != "__init__.py"
+    )
+    missing = {
+        m for m in modules if not list((UNIT / pathlib.Path(m).parent).glob(f"test_{_stem(pathlib.Path(m).name)}*.py"))
+    }
+    assert missing == NOT_YET_BY_NAME, (
+        "a module gained its test file (take it off NOT_YET_BY_NAME) or a new one has none"
+    )
+
+
+def test_every_path_the_index_names_exists() -> None:
+    # tests/README.md's table from behaviour to suite must not point at a moved file.
+    index = (ROOT / "tests" / "README.md").read_text(encoding="utf-8")
+    named = re.findall(
+        r"`((?:unit|laws|reliability|conformance|security|integration|testing|examples|docs|typesafety)/[^`]*)`", index
+    )
+    assert named, "the index names no path"
+    assert [n for n in named if "*" not in n and not (ROOT / "tests" / n.rstrip("/")).exists()] == []
