@@ -5,8 +5,9 @@ from code the step calls), and emits custom events with ``dispatch_custom_event`
 ``adispatch_custom_event``. It closes the async streams it opens with ``closing`` (and
 several streams and tasks at once, whatever happens, with ``aclose_all``), hands a whole
 input to a child's ``astream`` with ``aiter_of``, and adds a stream's chunks up with
-``added_up``/``aadded_up`` (``NOTHING`` when there was no chunk), ``add_up``/``aadd_up``
-(an empty stream is an error naming the step) or chunk by chunk with ``add_chunks``; a
+``total_or_nothing``/``atotal_or_nothing`` (``NOTHING`` when there was no chunk),
+``total_of``/``atotal_of`` (an empty stream is an error naming the step) or chunk by chunk
+with ``plus_chunk``; a
 stream transform that needs its whole input first streams what it makes of the total
 with ``run_on_total``/``arun_on_total``. It guards the typed inputs it gets from untyped
 callers with ``checked``/``is_a``/``is_list_of`` (and reads data of unknown shape with
@@ -22,8 +23,11 @@ slot with ``slot_copy`` (its class passed once to ``allow_slot_copy``) and sets 
 with a ``field_setter`` (``effects._fast``, where every slot-writing speed-up and its
 import-time checks live). Everything else in the runtime is private (``effects._runtime``).
 
->>> from effects.authoring import NOTHING, added_up, run_on_total
->>> added_up(["a", "b"]), added_up([]) is NOTHING
+The old spellings of the totals (``add_up``, ``aadd_up``, ``added_up``, ``aadded_up``,
+``add_chunks``) still work until 2027-03-01, with a deprecation warning naming the new one.
+
+>>> from effects.authoring import NOTHING, total_or_nothing, run_on_total
+>>> total_or_nothing(["a", "b"]), total_or_nothing([]) is NOTHING
 ('ab', True)
 >>> list(run_on_total(iter(["a", "b"]), lambda total: iter([total, total])))
 ['ab', 'ab']
@@ -43,15 +47,16 @@ from effects._runtime.batches import aeach_on_executor as aeach_on_executor
 from effects._runtime.batches import each_on_executor as each_on_executor
 from effects._runtime.run_ids import new_run_id as new_run_id
 from effects._runtime.thread_pool import run_indexed as run_indexed
-from effects._runtime.total import aadd_up as aadd_up
-from effects._runtime.total import aadded_up as aadded_up
-from effects._runtime.total import add_chunks as add_chunks
-from effects._runtime.total import add_up as add_up
-from effects._runtime.total import added_up as added_up
+from effects._runtime.total import atotal_of as atotal_of
+from effects._runtime.total import atotal_or_nothing as atotal_or_nothing
+from effects._runtime.total import plus_chunk as plus_chunk
+from effects._runtime.total import total_of as total_of
+from effects._runtime.total import total_or_nothing as total_or_nothing
 from effects._runtime.total import arun_on_total as arun_on_total
 from effects._runtime.total import run_on_total as run_on_total
 from effects._runtime.sync_steps import in_worker as in_worker
 from effects._runtime.sync_steps import stream_in_worker as stream_in_worker
+from effects.deprecation import renamed_exports
 from effects.guards import checked as checked
 from effects.guards import is_a as is_a
 from effects.guards import is_dict as is_dict
@@ -66,9 +71,23 @@ from effects.step import StepBinding as StepBinding
 from effects.values import NOTHING as NOTHING
 
 __all__ = [
-    "NOTHING", "Scope", "Step", "StepBinding", "aadd_up", "aadded_up", "aclose_all", "add_chunks", "add_up",
-    "added_up", "adispatch_custom_event", "aeach_on_executor", "aiter_of", "allow_slot_copy", "arun_on_total",
-    "checked", "closing", "current_scope", "dispatch_custom_event", "each_on_executor", "field_setter",
-    "gather_structured", "in_worker", "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping",
-    "is_str_mapping", "new_run_id", "run_indexed", "run_on_total", "slot_copy", "stream_in_worker",
+    "NOTHING", "Scope", "Step", "StepBinding", "aclose_all", "adispatch_custom_event", "aeach_on_executor",
+    "aiter_of", "allow_slot_copy", "arun_on_total", "atotal_of", "atotal_or_nothing", "checked", "closing",
+    "current_scope", "dispatch_custom_event", "each_on_executor", "field_setter", "gather_structured", "in_worker",
+    "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping", "is_str_mapping", "new_run_id",
+    "plus_chunk", "run_indexed", "run_on_total", "slot_copy", "stream_in_worker", "total_of", "total_or_nothing",
 ]  # fmt: skip
+
+# The totals' old look-alike names (add_up/added_up/add_chunks), kept for one release.
+__getattr__ = renamed_exports(
+    "effects.authoring",
+    {
+        "add_up": "total_of",
+        "aadd_up": "atotal_of",
+        "added_up": "total_or_nothing",
+        "aadded_up": "atotal_or_nothing",
+        "add_chunks": "plus_chunk",
+    },
+    since="2026-12-02",
+    removal="2027-03-01",
+)

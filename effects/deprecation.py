@@ -125,6 +125,40 @@ def moved_exports(
     return attribute
 
 
+def renamed_exports(package: str, renamed: Mapping[str, str], *, since: str, removal: str) -> Callable[[str], object]:
+    """A module ``__getattr__`` for a module whose ``renamed`` names (old -> new) got a
+    clearer spelling in the same module: each use of an old name warns, naming the new one
+    and the removal date, and returns the new name's object.
+
+    >>> import sys, types, warnings
+    >>> module = types.ModuleType("pkg"); module.total = sum; sys.modules["pkg"] = module
+    >>> old = renamed_exports("pkg", {"add_up": "total"}, since="2026-12-02", removal="2027-03-01")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     old("add_up") is sum
+    True
+    >>> print(caught[0].message)
+    pkg.add_up is deprecated: use pkg.total instead (deprecated since 2026-12-02; removed after 2027-03-01)
+    >>> old("nope")
+    Traceback (most recent call last):
+    ...
+    AttributeError: module 'pkg' has no attribute 'nope'
+    >>> del sys.modules["pkg"]
+    """
+
+    def attribute(name: str) -> object:
+        new = renamed.get(name)
+        if new is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        # stacklevel 2: the line that imported or read the old name (attribute() is called by it)
+        note_deprecation(
+            f"{package}.{name} is deprecated: use {package}.{new} instead", since=since, removal=removal, stacklevel=2
+        )
+        return getattr(importlib.import_module(package), new)
+
+    return attribute
+
+
 def deprecated_module(old: str, new: str, *, since: str = ROOTS_SINCE, removal: str = ROOTS_REMOVAL) -> None:
     """Warn, when a whole module moved, at the line that imported it (call it in the old
     module's body: the import machinery's own frames are skipped).
@@ -147,4 +181,5 @@ __all__ = [
     "deprecated_module",
     "moved_exports",
     "note_deprecation",
+    "renamed_exports",
 ]

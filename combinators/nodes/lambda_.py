@@ -35,8 +35,8 @@ from effects.config import RunConfig
 from effects.errors import InputError
 from effects.authoring import (
     Scope,
-    aadd_up,
-    add_up,
+    atotal_of,
+    total_of,
     aiter_of,
     arun_on_total,
     closing,
@@ -222,7 +222,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
             else:
                 out = self.func(input)
         elif kind is CallableKind.GENERATOR:
-            out = add_up(self.func(*self._args(input, scope), **kwargs), self.name)
+            out = total_of(self.func(*self._args(input, scope), **kwargs), self.name)
         else:
             raise InputError(f"{self.name} has only an async function; call ainvoke/astream instead of invoke")
         if isinstance(out, Runnable):
@@ -236,7 +236,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         if kind is CallableKind.ASYNC:
             out = await func(*self._args(input, scope), **kwargs)
         elif kind is CallableKind.ASYNC_GENERATOR:
-            out = await aadd_up(func(*self._args(input, scope), **kwargs), self.name)
+            out = await atotal_of(func(*self._args(input, scope), **kwargs), self.name)
         elif kind is CallableKind.GENERATOR:
             if self.in_thread:
                 out = await in_worker(scope, self._added_up, func, self._args(input, scope), kwargs)
@@ -307,7 +307,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         return self.func(*self._args(input, scope), **kwargs)
 
     def _added_up(self, func: Callable[..., Any], args: tuple[object, ...], kwargs: Mapping[str, object]) -> Any:
-        return add_up(func(*args, **kwargs), self.name)
+        return total_of(func(*args, **kwargs), self.name)
 
     def _async_func(self) -> tuple[Callable[..., Any], CallableKind]:
         if self.afunc is not None and self.afunc_kind is not None:

@@ -20,7 +20,7 @@ from combinators.runnable.composing import Runnable
 
 if TYPE_CHECKING:
     from combinators.nodes.assign import Mapper
-from effects.authoring import Scope, add_chunks, closing
+from effects.authoring import Scope, plus_chunk, closing
 from effects.values import NOTHING, Nothing
 
 T = TypeVar("T")
@@ -97,7 +97,7 @@ class RunnablePassthrough(Runnable[T, T]):
     def _stream_then_call(self, inputs: Iterator[T], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[T]:
         total: T | Nothing = NOTHING
         for chunk in inputs:
-            total = add_chunks(total, chunk)
+            total = plus_chunk(total, chunk)
             yield chunk
         if total is not NOTHING and self.func is not None:
             self.func(total, **self._extra(self.func, scope, kwargs))
@@ -109,7 +109,7 @@ class RunnablePassthrough(Runnable[T, T]):
         async with closing(inputs) as stream:
             async for chunk in stream:
                 if self.func is not None or self.afunc is not None:
-                    total = add_chunks(total, chunk)
+                    total = plus_chunk(total, chunk)
                 yield chunk
         if total is NOTHING:
             return

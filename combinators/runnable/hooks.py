@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, cast
 
 from combinators.runnable import fluent
-from effects.authoring import Scope, aadd_up, add_up, aiter_of, arun_on_total, in_worker, run_on_total
+from effects.authoring import Scope, atotal_of, total_of, aiter_of, arun_on_total, in_worker, run_on_total
 from effects.config import RunConfig
 from effects.step import StepBinding
 from effects.values import NO_PARAMS
@@ -97,7 +97,7 @@ class RunnableHooks(Generic[In, Out]):
             return written
         if not _overrides(self, "step_stream") and not _overrides(self, "stream"):
             raise NotImplementedError(f"{type(self).__name__} must implement step_invoke or step_stream (or invoke)")
-        return add_up(self.step_stream(iter((input,)), scope, kwargs), _name(self))
+        return total_of(self.step_stream(iter((input,)), scope, kwargs), _name(self))
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """Hook: async ``step_invoke`` (default: the async stream added up, else the sync
@@ -106,7 +106,7 @@ class RunnableHooks(Generic[In, Out]):
             written: Out = await getattr(self, "ainvoke")(input, scope.config.for_children(), **kwargs)
             return written
         if _overrides(self, "step_astream") or _overrides(self, "astream"):
-            return await aadd_up(self.step_astream(aiter_of((input,)), scope, kwargs), _name(self))
+            return await atotal_of(self.step_astream(aiter_of((input,)), scope, kwargs), _name(self))
         if _overrides(self, "invoke"):
             # The library's own daemon pool, not the loop's default executor: asyncio.run
             # never waits for a thread that a time limit abandoned.

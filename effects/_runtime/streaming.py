@@ -12,7 +12,7 @@ from effects.clock import timestamps
 from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
-from effects._runtime.total import Total, aadded_up, added_up
+from effects._runtime.total import Total, atotal_or_nothing, total_or_nothing
 from effects.values import NO_INPUT, NOTHING, Nothing, RunStreamed
 from effects._runtime.building import STREAMED_SLOTS, ended, started, streamed
 
@@ -140,7 +140,7 @@ def stream_run(
     upstream = inputs
     if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
         # Its events show the whole input at its start, as the peer's do.
-        whole = added_up(inputs)
+        whole = total_or_nothing(inputs)
         if whole is NOTHING:
             inputs = iter(())
         else:
@@ -212,7 +212,7 @@ async def astream_run(
     """Async ``stream_run``."""
     upstream = inputs
     if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
-        whole = await aadded_up(inputs)
+        whole = await atotal_or_nothing(inputs)
         if whole is NOTHING:
             inputs = aiter_of(())
         else:

@@ -34,12 +34,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def add_chunks(total: T | Nothing, chunk: T) -> T:
+def plus_chunk(total: T | Nothing, chunk: T) -> T:
     """``total + chunk``, or ``chunk`` when the two cannot be added.
 
     Chunks of a ``T`` add up to a ``T`` (the chunk contract of every stream here).
 
-    >>> add_chunks(NOTHING, "a"), add_chunks({"a": 1}, {"b": 2})
+    >>> plus_chunk(NOTHING, "a"), plus_chunk({"a": 1}, {"b": 2})
     ('a', {'b': 2})
     """
     if total is NOTHING:
@@ -110,7 +110,7 @@ class Total(Generic[T]):
         else:
             total = self._so_far()
             for chunk in chunks:
-                total = add_chunks(total, chunk)
+                total = plus_chunk(total, chunk)
             self._folded, self._text = total, False
             self._blocks.clear()
         chunks.clear()
@@ -133,10 +133,10 @@ class Total(Generic[T]):
         return self._so_far()
 
 
-def added_up(chunks: Iterable[T]) -> T | Nothing:
+def total_or_nothing(chunks: Iterable[T]) -> T | Nothing:
     """All of ``chunks`` added up (``NOTHING`` if there is none).
 
-    >>> added_up(["a", "b"]), added_up([]) is NOTHING
+    >>> total_or_nothing(["a", "b"]), total_or_nothing([]) is NOTHING
     ('ab', True)
     """
     total: Total[T] = Total()
@@ -145,13 +145,13 @@ def added_up(chunks: Iterable[T]) -> T | Nothing:
     return total.value()
 
 
-async def aadded_up(chunks: AsyncIterator[T]) -> T | Nothing:
-    """Async ``added_up``; the stream is closed when done.
+async def atotal_or_nothing(chunks: AsyncIterator[T]) -> T | Nothing:
+    """Async ``total_or_nothing``; the stream is closed when done.
 
     >>> import asyncio
     >>> async def letters():
     ...     yield "x"; yield "y"
-    >>> asyncio.run(aadded_up(letters()))
+    >>> asyncio.run(atotal_or_nothing(letters()))
     'xy'
     """
     total: Total[T] = Total()
@@ -172,7 +172,7 @@ def run_on_total(chunks: Iterable[T], run: Callable[[T], Iterator[R]]) -> Iterat
     >>> list(run_on_total(iter([]), lambda text: iter(text.upper())))
     []
     """
-    total = added_up(chunks)
+    total = total_or_nothing(chunks)
     if total is NOTHING:
         return
     yield from run(total)
@@ -191,7 +191,7 @@ async def arun_on_total(chunks: AsyncIterator[T], run: Callable[[T], AsyncIterat
     >>> asyncio.run(main())
     ['XY']
     """
-    total = await aadded_up(chunks)
+    total = await atotal_or_nothing(chunks)
     if total is NOTHING:
         return
     async with closing(run(total)) as outputs:
@@ -199,31 +199,31 @@ async def arun_on_total(chunks: AsyncIterator[T], run: Callable[[T], AsyncIterat
             yield out
 
 
-def add_up(chunks: Iterable[T], name: str) -> T:
+def total_of(chunks: Iterable[T], name: str) -> T:
     """Add a stream's chunks with ``+``; an empty stream has no value and is an error.
 
-    >>> add_up(iter(["a", "b"]), "x")
+    >>> total_of(iter(["a", "b"]), "x")
     'ab'
-    >>> add_up(iter([]), "words")
+    >>> total_of(iter([]), "words")
     Traceback (most recent call last):
     ...
     effects.errors.EmptyStreamError: words produced an empty stream, so invoke has no output value
     """
-    total = added_up(chunks)
+    total = total_or_nothing(chunks)
     if total is NOTHING:
         raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
     return total
 
 
-async def aadd_up(chunks: AsyncIterator[T], name: str) -> T:
-    """Async ``add_up``; the stream is closed when done.
+async def atotal_of(chunks: AsyncIterator[T], name: str) -> T:
+    """Async ``total_of``; the stream is closed when done.
 
     >>> import asyncio
     >>> from effects._runtime.closing import aiter_of
-    >>> asyncio.run(aadd_up(aiter_of(("a", "b")), "x"))
+    >>> asyncio.run(atotal_of(aiter_of(("a", "b")), "x"))
     'ab'
     """
-    total = await aadded_up(chunks)
+    total = await atotal_or_nothing(chunks)
     if total is NOTHING:
         raise EmptyStreamError(f"{name} produced an empty stream, so invoke has no output value")
     return total

@@ -38,7 +38,7 @@ import attrs
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
 from combinators.components.messages import AIMessage, BaseMessage, HumanMessage, Message
-from effects.authoring import Scope, added_up, arun_on_total, closing, is_list_or_tuple, is_mapping, run_on_total
+from effects.authoring import Scope, total_or_nothing, arun_on_total, closing, is_list_or_tuple, is_mapping, run_on_total
 
 Out = TypeVar("Out")
 
@@ -206,7 +206,7 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
             chunks.append(chunk)
             yield chunk
         if chunks:
-            scope.invoke(_SaveHistory(history), self._turn(input, added_up(iter(chunks))))
+            scope.invoke(_SaveHistory(history), self._turn(input, total_or_nothing(iter(chunks))))
 
     async def _astream_turn(self, input: object, scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         history = self._history(scope)
@@ -221,7 +221,7 @@ class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
                 chunks.append(chunk)
                 yield chunk
         if chunks:
-            await scope.ainvoke(_SaveHistory(history), self._turn(input, added_up(iter(chunks))))
+            await scope.ainvoke(_SaveHistory(history), self._turn(input, total_or_nothing(iter(chunks))))
 
 
 def _dict(value: object) -> dict[str, object]:

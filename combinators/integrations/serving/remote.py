@@ -41,7 +41,7 @@ from combinators.integrations.serving.remote_http import (
 from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire, wire_types
 from effects import NO_INPUT, RunStreamed, Scope
 from combinators import InputError, InputValueError, RunConfig
-from effects.authoring import aadded_up, added_up, is_dict, is_list_or_tuple, is_mapping
+from effects.authoring import atotal_or_nothing, total_or_nothing, is_dict, is_list_or_tuple, is_mapping
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -220,7 +220,7 @@ class RemoteRunnable(Runnable[In, Out]):
         return self._root_output(events)
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        body = self._body(added_up(inputs), scope, kwargs)
+        body = self._body(total_or_nothing(inputs), scope, kwargs)
         if scope.run is not None:
             yield from self._observed(body, scope, ServerEvents(self.url, self._types))
             return
@@ -232,7 +232,7 @@ class RemoteRunnable(Runnable[In, Out]):
     async def step_astream(
         self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[Out]:
-        body = self._body(await aadded_up(inputs), scope, kwargs)
+        body = self._body(await atotal_or_nothing(inputs), scope, kwargs)
         if scope.run is not None:
             async for chunk in self._aobserved(body, scope, ServerEvents(self.url, self._types)):
                 yield chunk

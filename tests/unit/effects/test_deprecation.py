@@ -267,3 +267,23 @@ def test_an_integration_without_its_sdk_names_the_extra(package: str, extra: str
     err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stderr
     assert f"MissingExtraError: {package} needs the optional extra {extra!r}" in err
     assert f"pip install 'lcel-combinators[{extra}]'" in err
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("add_up", "total_of"),
+        ("aadd_up", "atotal_of"),
+        ("added_up", "total_or_nothing"),
+        ("aadded_up", "atotal_or_nothing"),
+        ("add_chunks", "plus_chunk"),
+    ],
+)
+def test_the_totals_old_names_warn_and_give_the_renamed_function(old: str, new: str) -> None:
+    import effects.authoring
+
+    value, message = imported_with_warning("effects.authoring", old)
+    assert value is getattr(effects.authoring, new)
+    assert old not in effects.authoring.__all__ and new in effects.authoring.__all__
+    assert f"effects.authoring.{old} is deprecated: use effects.authoring.{new} instead" in message
+    assert "removed after 2027-03-01" in message
