@@ -60,6 +60,7 @@ class RunConfigDict(TypedDict, total=False):
     tracing: object
     progress: bool
     executor: Executor | None
+    callbacks: object
 
 
 @final
@@ -73,6 +74,10 @@ class RunConfig:
     an ``OtelTracing``; extra ``otel``); ``progress`` shows a progress bar over a
     batch's items or a stream's chunks (extra ``progress``). Neither is inherited.
     ``executor`` runs the batches under the call elsewhere (``effects.Executor``).
+    ``callbacks`` are LangChain callback handlers (a list, or a callback manager carrying
+    a parent run; extra ``langchain``) told about the call's runs; like ``tracing``, the
+    call that was given them turns them into an observer, so they never reach the runs
+    (nor a Dask worker or a server).
 
     >>> RunConfig(tags=("x",), max_concurrency=2)
     RunConfig(tags=('x',), max_concurrency=2)
@@ -89,6 +94,7 @@ class RunConfig:
     tracing: object = None
     progress: bool = False
     executor: Executor | None = None
+    callbacks: object = None
 
     def __attrs_post_init__(self) -> None:
         if self.max_concurrency is not None and self.max_concurrency < 1:
@@ -114,6 +120,7 @@ class RunConfig:
                 self.tracing,
                 self.progress,
                 self.executor,
+                # Handlers stay with the caller: a shipped config carries none.
             ),
         )
 
@@ -137,10 +144,8 @@ class RunConfig:
 
         >>> RunConfig.coerce(None) == RunConfig()
         True
-        >>> RunConfig.coerce({"callbacks": []})
-        Traceback (most recent call last):
-        ...
-        TypeError: config key 'callbacks' is not supported: observe runs with astream_events, astream_log or with_listeners
+        >>> RunConfig.coerce({"callbacks": None}) == RunConfig()
+        True
         """
         if config is None:
             return EMPTY_CONFIG
@@ -152,14 +157,20 @@ class RunConfig:
 
     def for_children(self) -> RunConfig:
         """The config a run hands to its children: without ``run_name`` and ``run_id``
-        (nor ``tracing`` and ``progress``, which the call that asked for them handles).
+        (nor ``tracing``, ``progress`` and ``callbacks``, which the call that asked for them handles).
 
         >>> RunConfig(run_name="a", tags=("t",)).for_children()
         RunConfig(tags=('t',))
         """
-        if self.run_name is None and self.run_id is None and self.tracing is None and not self.progress:
+        if (
+            self.run_name is None
+            and self.run_id is None
+            and self.tracing is None
+            and not self.progress
+            and self.callbacks is None
+        ):
             return self
-        return attrs.evolve(self, run_name=None, run_id=None, tracing=None, progress=False)
+        return attrs.evolve(self, run_name=None, run_id=None, tracing=None, progress=False, callbacks=None)
 
     # Read as the peer's RunnableConfig dict (ported code receives a RunConfig where it
     # received a dict): config["tags"], config.get(...), {**config}, dict(config), with
@@ -179,7 +190,7 @@ class RunConfig:
     @overload
     def __getitem__(self, key: Literal["timeout"]) -> float | None: ...
     @overload
-    def __getitem__(self, key: Literal["callbacks"]) -> None: ...
+    def __getitem__(self, key: Literal["callbacks"]) -> object: ...
     @overload
     def __getitem__(self, key: str) -> object: ...
 
@@ -193,7 +204,7 @@ class RunConfig:
         (7, 25, {})
         """
         if key == "callbacks":
-            return None
+            return self.callbacks
         return self._shape()[key]
 
     def __setitem__(self, key: str, value: object) -> None:
@@ -274,6 +285,8 @@ class RunConfig:
             out["progress"] = True
         if self.executor is not None:
             out["executor"] = self.executor
+        if self.callbacks is not None:
+            out["callbacks"] = self.callbacks
         return out
 
 
@@ -292,6 +305,7 @@ _KNOWN_KEYS: Final = frozenset(
         "tracing",
         "progress",
         "executor",
+        "callbacks",
     }
 )
 
@@ -299,11 +313,7 @@ _KNOWN_KEYS: Final = frozenset(
 def _from_mapping(config: Mapping[str, object]) -> RunConfig:
     if not config:
         return EMPTY_CONFIG
-    if "callbacks" in config and config["callbacks"] is not None:
-        raise TypeError(
-            "config key 'callbacks' is not supported: observe runs with astream_events, astream_log or with_listeners"
-        )
-    extra = {k: v for k, v in config.items() if k not in _KNOWN_KEYS and k != "callbacks"}
+    extra = {k: v for k, v in config.items() if k not in _KNOWN_KEYS}
     configurable = dict(_mapping(config.get("configurable"), "configurable"))
     configurable.update(extra)
     run_id = config.get("run_id")
@@ -325,6 +335,7 @@ def _from_mapping(config: Mapping[str, object]) -> RunConfig:
         tracing=config.get("tracing"),
         progress=_opt(config.get("progress"), bool, "progress") or False,
         executor=_executor(config.get("executor")),
+        callbacks=config.get("callbacks"),
     )
 
 
@@ -450,6 +461,7 @@ def merge_configs(base: RunConfig, override: RunConfig) -> RunConfig:
         tracing=override.tracing if override.tracing is not None else base.tracing,
         progress=override.progress or base.progress,
         executor=override.executor if override.executor is not None else base.executor,
+        callbacks=override.callbacks if override.callbacks is not None else base.callbacks,
     )
 
 

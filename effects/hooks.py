@@ -5,8 +5,9 @@ fills it. The first ``get`` imports that module by name (it calls ``hook.fill(..
 it loads); when the extra is not installed, ``get`` raises ``MissingExtraError``
 naming it. Anyone may fill a hook first (tests, or an alternative implementation).
 
-Two hooks ship: ``TRACING`` (OpenTelemetry spans, extra ``otel``) and ``PROGRESS``
-(a progress bar over a batch, extra ``progress``). Each provider hands the runtime an
+Three hooks ship: ``TRACING`` (OpenTelemetry spans, extra ``otel``), ``PROGRESS``
+(a progress bar over a batch, extra ``progress``) and ``CALLBACKS`` (LangChain callback
+handlers given as ``config["callbacks"]``, extra ``langchain``). Each provider hands the runtime an
 ``ObserverFactory``: an observer is a projection of the effect stream like any other.
 
 >>> hook: Hook[str] = Hook("greeting", extra="greet", module="no_such_module_here")
@@ -144,8 +145,19 @@ class ProgressProvider(Protocol):
         ...
 
 
+class CallbacksProvider(Protocol):
+    """What the ``langchain`` integration fills ``CALLBACKS`` with."""
+
+    def callbacks(self, entry: object) -> ObserverFactory:
+        """The observer factory that tells LangChain callback handlers about the runs it watches."""
+        ...
+
+
 TRACING: Final[Hook[TracingProvider]] = Hook("tracing", extra="otel", module="combinators.integrations.otel")
 PROGRESS: Final[Hook[ProgressProvider]] = Hook("progress", extra="progress", module="combinators.integrations.progress")
+CALLBACKS: Final[Hook[CallbacksProvider]] = Hook(
+    "callbacks", extra="langchain", module="combinators.integrations.langchain.handlers"
+)
 
 
 def tracing_observer_factory(entry: object, feature: str) -> ObserverFactory | None:
@@ -164,3 +176,16 @@ def tracing_observer_factory(entry: object, feature: str) -> ObserverFactory | N
         return entry
     provider = TRACING.get(feature)
     return provider.tracing() if entry is True else provider.tracing(config=entry)
+
+
+def callbacks_observer_factory(entry: object, feature: str) -> ObserverFactory | None:
+    """The observer factory a config's ``callbacks`` entry asks for (None when there is none).
+
+    An empty list asks for nothing, and nothing of the ``langchain`` extra is loaded then.
+
+    >>> callbacks_observer_factory(None, "invoke") is None, callbacks_observer_factory([], "invoke") is None
+    (True, True)
+    """
+    if entry is None or entry == [] or entry == ():
+        return None
+    return CALLBACKS.get(feature).callbacks(entry)

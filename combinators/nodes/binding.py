@@ -22,7 +22,7 @@ import attrs
 from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from effects.config import EMPTY_CONFIG, RunConfig
-from effects.hooks import tracing_observer_factory
+from effects.hooks import callbacks_observer_factory, tracing_observer_factory
 from effects.step import ObserverFactory, StepBinding
 
 In = TypeVar("In", contravariant=True)
@@ -58,12 +58,18 @@ class RunnableBinding(Runnable[In, Out]):
     ) -> RunnableBinding[A, B]:
         """Bind onto ``bound``; binding kwargs onto a kwargs-only binding merges them.
 
-        A ``tracing`` config entry becomes the tracing observer (see ``with_tracing``).
+        A ``tracing`` config entry becomes the tracing observer (see ``with_tracing``), a
+        ``callbacks`` entry the projection onto LangChain's callback handlers.
         """
         if config.tracing is not None:
             factory = tracing_observer_factory(config.tracing, "with_config(tracing=...)")
             observers = observers if factory is None else (*observers, factory)
             config = attrs.evolve(config, tracing=None)
+            config = EMPTY_CONFIG if config == EMPTY_CONFIG else config
+        if config.callbacks is not None:
+            factory = callbacks_observer_factory(config.callbacks, "with_config(callbacks=...)")
+            observers = observers if factory is None else (*observers, factory)
+            config = attrs.evolve(config, callbacks=None)
             config = EMPTY_CONFIG if config == EMPTY_CONFIG else config
         if kwargs and isinstance(bound, RunnableBinding) and bound.config is EMPTY_CONFIG and not bound.observers:
             inner: RunnableBinding[A, B] = bound

@@ -12,7 +12,7 @@ import attrs
 
 from effects.clock import current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
-from effects.hooks import tracing_observer_factory
+from effects.hooks import callbacks_observer_factory, tracing_observer_factory
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.deadline import Deadline, earlier
 from effects._runtime.limiter import Limiter
@@ -26,7 +26,7 @@ def entry_scope(config: RunConfig, observers: tuple[Observer, ...] = (), owner: 
     Inside a running step, the call becomes a child of that step's run and
     inherits its config, observers and limits.
     """
-    if config.tracing is not None or config.progress:
+    if config.tracing is not None or config.progress or config.callbacks is not None:
         config, observers = _traced(config, observers, owner)
     ambient = CURRENT_SCOPE.get()
     clock = current_clock()
@@ -56,16 +56,20 @@ def entry_scope(config: RunConfig, observers: tuple[Observer, ...] = (), owner: 
 
 
 def _traced(config: RunConfig, observers: tuple[Observer, ...], owner: str) -> tuple[RunConfig, tuple[Observer, ...]]:
-    """Turn a ``tracing`` entry into its observer; the entries never reach the runs.
+    """Turn ``tracing`` and ``callbacks`` entries into their observers; the entries never
+    reach the runs (nor a worker or server the runs are shipped to).
 
     (``progress`` is shown by the batch or stream call that read it.)
     """
-    factory = tracing_observer_factory(config.tracing, f"{owner} with config tracing")
-    if factory is not None:
-        observer = factory.make_observer(config.for_children())
-        if observer is not None:
-            observers = (*observers, observer)
-    stripped = attrs.evolve(config, tracing=None, progress=False)
+    for factory in (
+        tracing_observer_factory(config.tracing, f"{owner} with config tracing"),
+        callbacks_observer_factory(config.callbacks, f"{owner} with config callbacks"),
+    ):
+        if factory is not None:
+            observer = factory.make_observer(config.for_children())
+            if observer is not None:
+                observers = (*observers, observer)
+    stripped = attrs.evolve(config, tracing=None, progress=False, callbacks=None)
     return (EMPTY_CONFIG if stripped == EMPTY_CONFIG else stripped), observers
 
 

@@ -427,6 +427,14 @@ class RunScope:
     def refuse_async_listeners(self) -> None:
         for observer in self.listeners:
             pending = observer.take_pending()
+            if not pending:
+                continue
+            # An observer that can finish its awaitables itself in a sync call (LangChain's
+            # async callback handlers) does so; async listeners are refused.
+            run_pending = getattr(observer, "run_pending", None)
+            if run_pending is not None:
+                run_pending(pending)
+                continue
             for awaitable in pending:
                 if isinstance(awaitable, Coroutine):
                     awaitable.close()  # never awaited: close it, or Python warns

@@ -40,12 +40,18 @@ def test_langchain_shaped_dicts_coerce_and_unknown_keys_become_configurable() ->
         ({"metadata": []}, "must be a dict"),
         ({"max_concurrency": "2"}, "must be int"),
         ({"timeout": "soon"}, "number of seconds"),
-        ({"callbacks": [object()]}, "not supported"),
     ],
 )
 def test_bad_config_values_are_clear_errors(given: dict[str, Any], message: str) -> None:
     with pytest.raises(TypeError, match=message):
         RunConfig.coerce(given)
+
+
+def test_a_callbacks_entry_is_kept_for_the_call_and_never_handed_down() -> None:
+    handlers = [object()]
+    config = RunConfig.coerce({"callbacks": handlers})
+    assert config.callbacks is handlers and config["callbacks"] is handlers
+    assert config.for_children().callbacks is None
 
 
 def test_config_values_are_validated() -> None:
