@@ -20,6 +20,8 @@ from tests.integration.serving.langserve.chains import INPUTS, routes
 from tests.integration.serving.live import live
 
 HERE = Path(__file__).resolve().parent
+# Run by LangServe's python, never imported by ours (pytest's --doctest-modules would).
+collect_ignore = ["langserve_app.py", "langserve_client.py"]
 
 
 @pytest.fixture(scope="session")
