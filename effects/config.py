@@ -207,21 +207,25 @@ class RunConfig:
             return self.callbacks
         return self._shape()[key]
 
-    def __setitem__(self, key: str, value: object) -> None:
-        """A config is a value: changing it is an error naming the ways to make a new one.
+    # Defined at run time only: to a type checker a config has no item assignment, so
+    # `config["tags"] = ...` is a type error there and a TypeError naming the fix here.
+    if not TYPE_CHECKING:
 
-        >>> RunConfig()["tags"] = ["x"]
-        Traceback (most recent call last):
-        ...
-        TypeError: RunConfig is immutable: config['tags'] cannot be set; pass a new config with runnable.with_config(tags=...) or build one with patch_config(config, tags=...)
-        """
-        raise TypeError(
-            f"RunConfig is immutable: config[{key!r}] cannot be set; pass a new config with"
-            f" runnable.with_config({key}=...) or build one with patch_config(config, {key}=...)"
-        )
+        def __setitem__(self, key: str, value: object) -> None:
+            """A config is a value: changing it is an error naming the ways to make a new one.
 
-    def __delitem__(self, key: str) -> None:
-        raise TypeError(f"RunConfig is immutable: config[{key!r}] cannot be deleted; use patch_config")
+            >>> RunConfig()["tags"] = ["x"]
+            Traceback (most recent call last):
+            ...
+            TypeError: RunConfig is immutable: config['tags'] cannot be set; pass a new config with runnable.with_config(tags=...) or build one with patch_config(config, tags=...)
+            """
+            raise TypeError(
+                f"RunConfig is immutable: config[{key!r}] cannot be set; pass a new config with"
+                f" runnable.with_config({key}=...) or build one with patch_config(config, {key}=...)"
+            )
+
+        def __delitem__(self, key: str) -> None:
+            raise TypeError(f"RunConfig is immutable: config[{key!r}] cannot be deleted; use patch_config")
 
     def keys(self) -> KeysView[str]:
         """The keys of the LangChain-shaped dict (what ``{**config}`` and ``dict(config)`` read).

@@ -1,5 +1,7 @@
-"""Typical mistakes against the typed application, one per function (73: the first 51,
-four that both checkers missed before, then a misspelled import from each package root).
+"""Typical mistakes against the typed application, one per function (81: the first 51,
+four that both checkers missed before, a misspelled import from each package root, then
+one per typed surface added since: the config mapping, client_configurable, a remote
+chain, an executor, the LangChain bridge, bind).
 
 Not type-clean on purpose: excluded from ``make typecheck``; ``count_mistakes.py`` runs
 both checkers over it and counts the functions each checker flags. A function whose
@@ -11,7 +13,12 @@ from typing import TypedDict
 
 from combinators import Runnable, RunnableBranch, RunnableLambda, RunnableParallel, chain
 from combinators.output_parsers import JsonOutputParser
-from tests.typesafety.app import batching, custom, extraction, fanout, rag, tools
+from langchain_core.runnables import RunnableLambda as TheirLambda
+
+from combinators.integrations.langchain import from_langchain
+from combinators.integrations.serving import RemoteRunnable, serve
+from effects import RunConfig
+from tests.typesafety.app import batching, custom, extraction, fanout, interop, rag, tools
 from tests.typesafety.app.extraction import Joke
 
 
@@ -366,3 +373,48 @@ def misspelled_import_from_secrets() -> object:
     from combinators.secrets import Secrets
 
     return Secrets
+
+
+# Issue 27's "everything new is typed": one mistake per new typed surface.
+
+
+def config_is_read_only() -> None:
+    def f(name: str, config: RunConfig) -> str:
+        config["tags"] = ["x"]
+        return name
+
+    RunnableLambda(f)
+
+
+def configurable_value_is_not_a_str() -> object:
+    def f(name: str, config: RunConfig) -> str:
+        return config["configurable"]["user_id"].upper()
+
+    return RunnableLambda(f)
+
+
+def client_configurable_is_ids() -> object:
+    return serve({"/greet": interop.greet}, client_configurable=5)
+
+
+def remote_answers_are_declared() -> object:
+    remote = RemoteRunnable[str, str]("http://127.0.0.1:1/greet")
+    n: int = remote.invoke("x")
+    return n
+
+
+def executor_is_an_executor() -> object:
+    return interop.greet.batch(["a"], executor="dask")
+
+
+def from_langchain_declared_output() -> object:
+    wrong: Runnable[str, str] = from_langchain(TheirLambda(len), str, int)
+    return wrong
+
+
+def their_chat_model_takes_model_input() -> object:
+    return interop.their_model.invoke(42)
+
+
+def bind_kwargs_are_not_a_reader() -> object:
+    return interop.greet.bind(5)

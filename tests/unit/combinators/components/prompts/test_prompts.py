@@ -349,7 +349,7 @@ def test_async_chat_prompt() -> None:
 
 def test_input_variables_and_messages_equal_the_peers_lists_and_stay_tuples() -> None:
     prompt = PromptTemplate.from_template("{b} {a}")
-    assert prompt.input_variables == ["a", "b"] and ["a", "b"] == prompt.input_variables
+    assert prompt.input_variables == ["a", "b"] and ["a", "b"] == prompt.input_variables  # noqa: SIM300 (the reflected ==)
     assert prompt.input_variables != ["b", "a"]
     assert isinstance(prompt.input_variables, tuple) and prompt.input_variables == ("a", "b")
     chat = ChatPromptTemplate.from_messages([("placeholder", "{h}"), ("human", "{q}")])
