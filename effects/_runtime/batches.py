@@ -25,6 +25,7 @@ from effects._runtime.closing import aclose_all
 from effects._runtime.calls import ashown, call_scope, gather_structured, progress_view, shown, viewed_by
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.custom_events import RUN_FRAMES
+from effects._runtime.native_batch import abatch_hook, arun_batch, batch_hook, run_batch
 from effects._runtime.observers import Observer
 from effects._runtime.scope import RunScope
 from effects._runtime.thread_pool import run_indexed, shared_pool
@@ -102,6 +103,9 @@ def batch(
             from effects._runtime.remote_batch import RemoteBatch
 
             return RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, False).in_order()
+        own = batch_hook(node)
+        if own is not None:  # a step that batches by itself: one call for every item
+            return run_batch(node, own, inputs, scopes, kwargs, return_exceptions)
         return run_indexed(work, count, limit=_limit(scopes), return_exceptions=return_exceptions)
     finally:
         if view is not None:
@@ -149,6 +153,9 @@ async def abatch(
 
             remote = RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, True)
             return await remote.ain_order()
+        own = abatch_hook(node)
+        if own is not None:  # a step that batches by itself: one call for every item
+            return await arun_batch(node, own, inputs, scopes, kwargs, return_exceptions)
         limit = _limit(scopes)
         if count == 1:
             await one(0)

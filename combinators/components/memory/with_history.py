@@ -38,7 +38,15 @@ import attrs
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
 from combinators.components.messages import AIMessage, BaseMessage, HumanMessage, Message
-from effects.authoring import Scope, total_or_nothing, arun_on_total, closing, is_list_or_tuple, is_mapping, run_on_total
+from effects.authoring import (
+    Scope,
+    total_or_nothing,
+    arun_on_total,
+    closing,
+    is_list_or_tuple,
+    is_mapping,
+    run_on_total,
+)
 
 Out = TypeVar("Out")
 

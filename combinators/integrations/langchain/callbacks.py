@@ -16,6 +16,7 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, GenerationChunk, LLMResult
+from langchain_core.tracers._streaming import _StreamingCallbackHandler  # LangGraph checks for this base
 
 from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators.integrations.langchain.values import to_ours
@@ -41,7 +42,7 @@ def _name(serialized: dict[str, Any] | None, kwargs: dict[str, Any], default: st
     return default
 
 
-class EffectsHandler(BaseCallbackHandler):
+class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
     """LangChain's callbacks as our effects, adopted by ``scope`` (the wrapper's run).
 
     >>> from langchain_core.runnables import RunnableLambda as TheirLambda
@@ -51,6 +52,8 @@ class EffectsHandler(BaseCallbackHandler):
     [('upper', 'RunStarted'), ('upper', 'RunStarted'), ('upper', 'RunStreamed'), ('upper', 'RunStreamed'), ('upper', 'RunEnded'), ('upper', 'RunEnded')]
     """
 
+    # LangGraph hands its nodes' streams to a handler only when LangChain's streaming
+    # protocol is among its bases (langchain-core itself checks the methods).
     run_inline = True
     raise_error = True
 
@@ -59,7 +62,8 @@ class EffectsHandler(BaseCallbackHandler):
         # LangChain starts a streamed root run with a placeholder input; its events show
         # the call's input there, as ours do.
         self._root_input: object = root_input
-        self._root_seen = False
+        self._root: UUID | None = None
+        self._tapped: set[UUID] = set()
         self._runs: dict[UUID, tuple[RunInfo, object]] = {}
 
     # -- starts -------------------------------------------------------------------------
@@ -75,8 +79,8 @@ class EffectsHandler(BaseCallbackHandler):
         metadata: dict[str, Any] | None,
     ) -> None:
         parent = self._runs.get(parent_run_id) if parent_run_id is not None else None
-        if parent_run_id is None and not self._root_seen:
-            self._root_seen = True
+        if parent_run_id is None and self._root is None:
+            self._root = run_id
             input = self._root_input
         lineage = () if parent is None else (*parent[0].parent_ids, parent[0].run_id)
         run = RunInfo(run_id, lineage, name, run_type, tuple(tags or ()), dict(metadata or {}))
@@ -183,9 +187,21 @@ class EffectsHandler(BaseCallbackHandler):
             self._scope.adopt([RunStreamed(known[0], shown, self._scope.clock.now())])
 
     def _stream(self, run_id: UUID, chunk: object) -> None:
+        self._tapped.add(run_id)
         known = self._runs.get(run_id)
         if known is not None:
             self._scope.adopt([RunStreamed(known[0], to_ours(chunk), self._scope.clock.now())])
+
+    def root_chunk(self, chunk: object) -> None:
+        """A chunk of the object's own stream (already ours), shown as a chunk of its root
+        run unless LangChain tapped that stream itself (a compiled LangGraph graph does
+        not: LangChain's own events show its chunks from the caller's side too)."""
+        root = self._root
+        if root is None or root in self._tapped:
+            return
+        known = self._runs.get(root)
+        if known is not None:
+            self._scope.adopt([RunStreamed(known[0], chunk, self._scope.clock.now())])
 
     def tap_output_iter(self, run_id: UUID, output: Iterator[T]) -> Iterator[T]:
         """The chunks an inner runnable streams, each shown as our chunk of its run (LangChain

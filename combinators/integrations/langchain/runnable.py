@@ -14,7 +14,7 @@ AIMessage('hello', id=...)
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast, final, overload
 
 import attrs
@@ -25,9 +25,11 @@ from combinators.documents import Document
 from combinators.components.models.chat_model import ChatOutput, LanguageModelInput
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from combinators import RunConfig
-from effects.authoring import Scope, arun_on_total, run_on_total
+from effects import NO_INPUT
+from effects.authoring import Scope, arun_on_total, closing, run_on_total
 
 if TYPE_CHECKING:
+    from combinators.integrations.langchain.callbacks import EffectsHandler
     from langchain_core.language_models import BaseChatModel as TheirChatModel
     from langchain_core.retrievers import BaseRetriever as TheirRetriever
     from langchain_core.runnables import Runnable as TheirRunnable
@@ -55,14 +57,27 @@ def langchain_config(config: RunConfig) -> TheirConfig:
 
 
 def _config(scope: Scope, input: object) -> TheirConfig:
+    return _handled(scope, input)[0]
+
+
+def _handled(scope: Scope, input: object) -> tuple[TheirConfig, EffectsHandler | None]:
     # Observed, the object's inner runs become ours (below this run); unobserved, it gets
     # no handler, so LangChain builds no run of its own for us.
     given = langchain_config(scope.config)
-    if scope.run is not None:
-        from combinators.integrations.langchain.callbacks import EffectsHandler
+    if scope.run is None:
+        return given, None
+    from combinators.integrations.langchain.callbacks import EffectsHandler
 
-        given["callbacks"] = [EffectsHandler(scope, input)]
-    return given
+    handler = EffectsHandler(scope, input)
+    given["callbacks"] = [handler]
+    return given, handler
+
+
+def _ours(chunk: object, handler: EffectsHandler | None) -> Any:
+    converted = to_ours(chunk)
+    if handler is not None:
+        handler.root_chunk(converted)
+    return converted
 
 
 @final
@@ -96,24 +111,86 @@ class FromLangChain(Runnable[In, Out]):
         output = await self.wrapped.ainvoke(to_langchain(input), _config(scope, input), **kwargs)
         return cast(Out, to_ours(output))
 
+    def step_batch(
+        self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
+    ) -> list[Out | Exception]:
+        """The object's own ``batch`` over every input at once (each item's config and
+        inner runs its own; ``max_concurrency`` is LangChain's, per batch); one output or
+        exception per input."""
+        configs = [_config(scope, input) for scope, input in zip(scopes, inputs, strict=True)]
+        outputs = self.wrapped.batch([to_langchain(i) for i in inputs], configs, return_exceptions=True, **kwargs)
+        return [_outcome(output) for output in outputs]
+
+    async def step_abatch(
+        self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
+    ) -> list[Out | Exception]:
+        """The object's own ``abatch`` over every input at once."""
+        configs = [_config(scope, input) for scope, input in zip(scopes, inputs, strict=True)]
+        outputs = await self.wrapped.abatch(
+            [to_langchain(i) for i in inputs], configs, return_exceptions=True, **kwargs
+        )
+        return [_outcome(output) for output in outputs]
+
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        """The object's ``stream`` of the whole input (LangChain objects mostly read their
-        whole input first anyway), chunks as ours."""
+        """The object's ``transform`` of the input as it comes (an object that needs its
+        whole input adds it up itself, as LangChain's do); chunks as ours. A root call's
+        input is whole: the object's ``stream`` of it, so its events show it at the start."""
+        if _input_is_whole(scope):
 
-        def streamed(input: In) -> Iterator[Out]:
-            for chunk in self.wrapped.stream(to_langchain(input), _config(scope, input), **kwargs):
-                yield cast(Out, to_ours(chunk))
+            def streamed(input: In) -> Iterator[Out]:
+                config, handler = _handled(scope, input)
+                for chunk in self.wrapped.stream(to_langchain(input), config, **kwargs):
+                    yield _ours(chunk, handler)
 
-        return run_on_total(inputs, streamed)
+            return run_on_total(inputs, streamed)
+        return self._transform(inputs, scope, kwargs)
+
+    def _transform(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
+        theirs = (to_langchain(chunk) for chunk in inputs)
+        config, handler = _handled(scope, NO_INPUT)
+        chunks = self.wrapped.transform(theirs, config, **kwargs)
+        try:
+            for chunk in chunks:
+                yield _ours(chunk, handler)
+        finally:
+            close = getattr(chunks, "close", None)  # LangChain's transforms are generators
+            if close is not None:
+                close()
 
     def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
-        """The object's ``astream`` of the whole input, chunks as ours."""
+        """The object's ``atransform`` of the input as it comes (``astream`` of a root
+        call's whole input), chunks as ours."""
+        if _input_is_whole(scope):
 
-        async def streamed(input: In) -> AsyncIterator[Out]:
-            async for chunk in self.wrapped.astream(to_langchain(input), _config(scope, input), **kwargs):
-                yield cast(Out, to_ours(chunk))
+            async def streamed(input: In) -> AsyncIterator[Out]:
+                config, handler = _handled(scope, input)
+                async for chunk in self.wrapped.astream(to_langchain(input), config, **kwargs):
+                    yield _ours(chunk, handler)
 
-        return arun_on_total(inputs, streamed)
+            return arun_on_total(inputs, streamed)
+        return self._atransform(inputs, scope, kwargs)
+
+    async def _atransform(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
+    ) -> AsyncIterator[Out]:
+        async def theirs() -> AsyncIterator[object]:
+            async for chunk in inputs:
+                yield to_langchain(chunk)
+
+        config, handler = _handled(scope, NO_INPUT)
+        async with closing(self.wrapped.atransform(theirs(), config, **kwargs)) as chunks:
+            async for chunk in chunks:
+                yield _ours(chunk, handler)
+
+
+def _input_is_whole(scope: Scope) -> bool:
+    # A root run's input is the call's, whole; below a streamed parent it comes in chunks.
+    run = scope.run
+    return run is not None and not run.parent_ids
+
+
+def _outcome(output: object) -> Any:
+    return output if isinstance(output, Exception) else to_ours(output)
 
 
 @overload

@@ -20,6 +20,7 @@ from effects import Effect, RunFailed
 
 from combinators.messages import AIMessage, AIMessageChunk
 from combinators.integrations.langchain import from_langchain, to_ours
+from tests.unit.combinators.integrations.langchain.test_runnable_langgraph import compiled
 
 
 def _without_run_ids(value: object) -> object:
@@ -95,6 +96,7 @@ CHAINS: dict[str, tuple[Any, object]] = {
         "go",
     ),
     "parallel of lambdas": (TheirParallel(shout=TheirLambda(_shout), same=TheirLambda(lambda text: text)), "hi"),
+    "compiled langgraph": (compiled(), {"text": "hi", "steps": 0}),
 }
 
 

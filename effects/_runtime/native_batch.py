@@ -1,0 +1,180 @@
+"""Batches of a step that batches by itself: one call for every item (a LangChain object's
+own ``batch``/``abatch``, which may send one request for all its prompts).
+
+A step opts in with the optional hooks ``step_batch(inputs, scopes, kwargs)`` and
+``step_abatch(...)``, which return one output or exception per input, in order. Each item
+is still a run of its own (its start before the call, its end or failure after it), and
+its scope is the one the step is handed for it (its config, its observers). The call
+counts as one leaf step: it holds one ``max_concurrency`` permit, and the step passes the
+limit on to what it calls.
+
+>>> import attrs
+>>> from combinators import Runnable
+>>> @attrs.frozen
+... class Doubles(Runnable[int, int]):
+...     def step_invoke(self, input, scope, kwargs):
+...         return 2 * input
+...     def step_batch(self, inputs, scopes, kwargs):
+...         return [("batched", 2 * i) for i in inputs]
+>>> Doubles().batch([1, 2])
+[('batched', 2), ('batched', 4)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from effects._runtime import building
+from effects.clock import current_clock
+from effects.step import Step
+
+if TYPE_CHECKING:
+    from effects._runtime.scope import RunScope
+    from effects.scope import Scope
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+BatchHook = Callable[[Sequence[In], Sequence["Scope"], Mapping[str, object]], list["Out | Exception"]]
+AsyncBatchHook = Callable[[Sequence[In], Sequence["Scope"], Mapping[str, object]], Awaitable[list["Out | Exception"]]]
+
+
+def _bound(node: Step[In, Out]) -> Step[In, Out] | None:
+    # The step inside its bindings (with_config, with_listeners...); None when one of them
+    # chooses it from the call's config (a configurable step: each item may differ).
+    binding = node.step_binding
+    while binding is not None:
+        if binding.choose is not None:
+            return None
+        node = binding.bound
+        binding = node.step_binding
+    return node
+
+
+def batch_hook(node: Step[In, Out]) -> BatchHook[In, Out] | None:
+    """The own ``step_batch`` of the step (inside its bindings), if it has one."""
+    bound = node if node.step_binding is None else _bound(node)
+    return None if bound is None else cast("BatchHook[In, Out] | None", getattr(bound, "step_batch", None))
+
+
+def abatch_hook(node: Step[In, Out]) -> AsyncBatchHook[In, Out] | None:
+    """The own ``step_abatch`` of the step (inside its bindings), if it has one."""
+    bound = node if node.step_binding is None else _bound(node)
+    return None if bound is None else cast("AsyncBatchHook[In, Out] | None", getattr(bound, "step_abatch", None))
+
+
+def _children(
+    node: Step[In, Out], scopes: Sequence[RunScope], kwargs: Mapping[str, object]
+) -> tuple[Step[In, Out], list[RunScope], Mapping[str, object]]:
+    # Each item's run, its bindings unwrapped (the same for every item: none chooses).
+    descended = [scope._descend(node, None, kwargs) for scope in scopes]  # pyright: ignore[reportPrivateUsage]
+    return descended[0][0], [child for _, child, _ in descended], descended[0][2]
+
+
+def _start(node: Step[In, Out], children: list[RunScope], inputs: Sequence[In]) -> list[object]:
+    shown: list[object] = []
+    for child, input in zip(children, inputs, strict=True):
+        shown.append(child._start(node, input) if child.run is not None else None)  # pyright: ignore[reportPrivateUsage]
+    return shown
+
+
+def _finish(
+    node: Step[In, Out],
+    children: list[RunScope],
+    inputs: Sequence[In],
+    shown: list[object],
+    outcomes: Sequence[Out | Exception] | BaseException,
+) -> None:
+    now = current_clock().now
+    for i, child in enumerate(children):
+        if child.run is None:
+            continue
+        outcome = outcomes if isinstance(outcomes, BaseException) else outcomes[i]
+        if isinstance(outcome, BaseException):
+            child.emit_effect(child.failure(node, inputs[i], shown[i], outcome))
+        else:
+            child.emit_effect(building.ended(child.run, shown[i], node.describe_output(outcome), now()))
+
+
+def _checked(outcomes: list[Out | Exception], count: int, return_exceptions: bool) -> list[Out | Exception]:
+    if len(outcomes) != count:
+        raise RuntimeError(f"a step's own batch gave {len(outcomes)} results for {count} inputs")
+    if not return_exceptions:
+        for outcome in outcomes:
+            if isinstance(outcome, Exception):
+                raise outcome
+    return outcomes
+
+
+def run_batch(
+    node: Step[In, Out],
+    hook: BatchHook[In, Out],
+    inputs: Sequence[In],
+    scopes: Sequence[RunScope],
+    kwargs: Mapping[str, object],
+    return_exceptions: bool,
+) -> list[Out | Exception]:
+    """The items' runs around one call of the step's ``step_batch``."""
+    if not inputs:
+        return []
+    node, children, kwargs = _children(node, scopes, kwargs)
+    shown = _start(node, children, inputs)
+    for child in children:
+        if child.run is not None:
+            child.refuse_async_listeners()
+    first = children[0]
+    try:
+        first.check_deadline()
+        if first.limiters:
+            with first.permits():
+                outcomes = hook(inputs, children, kwargs)
+        else:
+            outcomes = hook(inputs, children, kwargs)
+    except BaseException as error:
+        _finish(node, children, inputs, shown, error)
+        raise
+    _finish(node, children, inputs, shown, outcomes)
+    return _checked(outcomes, len(inputs), return_exceptions)
+
+
+async def _listened(children: list[RunScope]) -> None:
+    for child in children:
+        if child.listening:
+            await child.await_listeners()
+
+
+async def arun_batch(
+    node: Step[In, Out],
+    hook: AsyncBatchHook[In, Out],
+    inputs: Sequence[In],
+    scopes: Sequence[RunScope],
+    kwargs: Mapping[str, object],
+    return_exceptions: bool,
+) -> list[Out | Exception]:
+    """Async ``run_batch``: the call is cut short at the first item's deadline (cancelled)."""
+    from effects._runtime.limiter import aholding
+
+    if not inputs:
+        return []
+    node, children, kwargs = _children(node, scopes, kwargs)
+    shown = _start(node, children, inputs)
+    await _listened(children)
+    first = children[0]
+    try:
+        first.check_deadline()
+        if first.limiters:
+            async with aholding(first.limiters):
+                outcomes = await first.bounded(hook(inputs, children, kwargs), node)
+        else:
+            outcomes = await first.bounded(hook(inputs, children, kwargs), node)
+    except BaseException as error:
+        _finish(node, children, inputs, shown, error)
+        await _listened(children)
+        raise
+    _finish(node, children, inputs, shown, outcomes)
+    await _listened(children)
+    return _checked(outcomes, len(inputs), return_exceptions)
+
+
+__all__ = ["abatch_hook", "arun_batch", "batch_hook", "run_batch"]
