@@ -498,22 +498,32 @@ The run log as JSON-patch ``RunLogPatch``es (or accumulated ``RunLog``s).
     ),
     Call(
         "map",
-        (Param("f", "Callable[..., object]", kind="positional"),),
-        "Runnable[{In}, object]",
+        (Param("f", "Callable[..., object] | None", "None", kind="positional"),),
+        "Runnable[Any, Any]",
+        "if f is None:\n"
+        "    return fluent.each(fluent.runnable(self))\n"
         "return fluent.then(fluent.runnable(self), fluent.function(f))",
         _doc("""
-Functor map over the output (LangChain's ``.map()`` is ``.each()`` here).
+Two maps, told apart by their argument.
 
-``f`` may be a function of the output, async, a generator, one that returns a runnable
-(run on the output), or one that takes the output and the run's ``RunConfig``.
+``map(f)``: the functor map over the output. ``f`` may be a function of the output,
+async, a generator, one that returns a runnable (run on the output), or one that takes
+the output and the run's ``RunConfig``.
+``map()``: LangChain's ``.map()``, this runnable element-wise over a list (``.each()``).
 
 >>> from combinators import RunnableLambda
 >>> RunnableLambda(str.split).map(len).invoke("a b c")
 3
+>>> RunnableLambda(str.upper).map().invoke(["a", "b"])
+['A', 'B']
 """),
-        overloads=tuple(
-            Overload({}, (Param("f", f, kind="positional"),), returns=f"Runnable[{{In}}, {result}]", kwargs=False)
-            for f, result in MAP_FUNCTIONS
+        overloads=(
+            *(
+                Overload({}, (Param("f", f, kind="positional"),), returns=f"Runnable[{{In}}, {result}]", kwargs=False)
+                for f, result in MAP_FUNCTIONS
+            ),
+            # Last: an argument that fits no function overload is reported against those.
+            Overload({}, returns="Runnable[Sequence[{In}], list[Out]]", drop=("f",), kwargs=False),
         ),
         kwargs=False,
     ),

@@ -876,16 +876,25 @@ class RunnableCalls(Generic[In, Out]):
     @overload
     def map(self: Step[In, Out], f: Callable[[Out, RunConfig], C]) -> Runnable[In, C]: ...
 
-    def map(self: Step[In, Out], f: Callable[..., object]) -> Runnable[In, object]:
-        """Functor map over the output (LangChain's ``.map()`` is ``.each()`` here).
+    @overload
+    def map(self: Step[In, Out]) -> Runnable[Sequence[In], list[Out]]: ...
 
-        ``f`` may be a function of the output, async, a generator, one that returns a runnable
-        (run on the output), or one that takes the output and the run's ``RunConfig``.
+    def map(self: Step[In, Out], f: Callable[..., object] | None = None) -> Runnable[Any, Any]:
+        """Two maps, told apart by their argument.
+
+        ``map(f)``: the functor map over the output. ``f`` may be a function of the output,
+        async, a generator, one that returns a runnable (run on the output), or one that takes
+        the output and the run's ``RunConfig``.
+        ``map()``: LangChain's ``.map()``, this runnable element-wise over a list (``.each()``).
 
         >>> from combinators import RunnableLambda
         >>> RunnableLambda(str.split).map(len).invoke("a b c")
         3
+        >>> RunnableLambda(str.upper).map().invoke(["a", "b"])
+        ['A', 'B']
         """
+        if f is None:
+            return fluent.each(fluent.runnable(self))
         return fluent.then(fluent.runnable(self), fluent.function(f))
 
     @overload

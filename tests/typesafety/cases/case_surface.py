@@ -1,5 +1,5 @@
 """The call surface generated from the spec: batches over any Sequence, the str overload
-that catches batch("abc"), the two binds, events as SSE bytes, pick(required=True).
+that catches batch("abc"), the two binds, the two maps, events as SSE bytes, pick(required=True).
 
 Type-test data (see ../README.md): checked by mypy and pyright, never imported.
 """
@@ -162,6 +162,25 @@ def bind_of_a_function_and_keywords() -> object:
 
 def bind_of_a_function_of_another_output() -> object:
     return half_r.bind(choose)  # type: ignore[arg-type]  # E: arg-type / reportArgumentType
+
+
+# ---------------------------------------------------------------- the two maps (issue 26)
+
+
+def map_of_a_function_is_the_functor_map() -> None:
+    reveal_type(parse_r.map(half))  # R: Runnable[str, float]
+
+
+def map_of_nothing_is_langchains_element_wise_map() -> None:
+    reveal_type(parse_r.map())  # R: Runnable[Sequence[str], list[int]]
+
+
+def total(numbers: list[int]) -> int:
+    return sum(numbers)
+
+
+def map_of_nothing_keeps_the_pipe_typed() -> None:
+    reveal_type(parse_r.map() | RunnableLambda(total))  # R: Runnable[Sequence[str], int]
 
 
 # ---------------------------------------------------------------- events as SSE bytes

@@ -33,6 +33,14 @@ def test_the_callers_keywords_win_over_bound_ones() -> None:
     assert RunnableLambda(scale).bind(by=3).invoke(2, by=5) == 10
 
 
+def test_map_of_nothing_is_langchains_element_wise_map_and_map_of_f_the_functor_map() -> None:
+    double = RunnableLambda(lambda x: x * 2)
+    assert double.map() == double.each()
+    assert double.map().invoke([1, 2, 3]) == [2, 4, 6]
+    assert asyncio.run(double.map().ainvoke([4])) == [8]
+    assert double.map(str).invoke(21) == "42"
+
+
 def test_bind_of_a_function_is_the_reader_bind() -> None:
     def choose(n: int) -> Runnable[int, int]:
         return pure(0) if n < 0 else RunnableLambda(lambda x: x * 100)
