@@ -28,7 +28,7 @@ from combinators.integrations.serving.errors import ErrorInfo, ErrorMap
 from combinators.integrations.serving.http import RunGate
 from combinators.integrations.serving.openapi import openapi_document
 from combinators.integrations.serving.options import ClientConfigurable, ServeOptions, Served
-from combinators.integrations.serving.pages import JsonPage, PlaygroundPage, Redirect
+from combinators.integrations.serving.pages import DocsPage, IndexPage, JsonPage, PlaygroundPage, Redirect
 from combinators.integrations.serving.routes import POST_ROUTES, PostRoute
 from effects.authoring import is_a
 
@@ -80,7 +80,7 @@ def _routes(served: Served) -> list[BaseRoute]:
     if served.options.playground:
         page = PlaygroundPage(served)
         routes += [
-            Route(f"{base}/playground", Redirect(f"{base}/playground/"), methods=["GET"]),
+            Route(f"{base}/playground", Redirect(served, f"{base}/playground/"), methods=["GET"]),
             Route(f"{base}/playground/", page, methods=["GET"]),
             Route(f"{base}/playground/{{file_path}}", page, methods=["GET"]),
         ]
@@ -94,7 +94,9 @@ def _served(runnable: Runnable[Any, Any], path: str, options: ServeOptions, gate
 
 
 def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeSettings]) -> Starlette:
-    """A Starlette (ASGI) app serving each runnable at its path, plus ``/openapi.json``.
+    """A Starlette (ASGI) app serving each runnable at its path, plus ``/openapi.json``,
+    its page ``/docs`` (and ``<path>/openapi.json``, ``<path>/docs`` for each path) and
+    ``/``: the playground of the one path served, or an index of several.
 
     Run it with uvicorn (``uvicorn.run(app)``), or from the command line with
     ``python -m combinators.integrations.serving module:attribute``. The settings are
@@ -127,9 +129,13 @@ def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeS
     if unknown:
         raise ValueError(f"client_configurable names paths that are not served: {', '.join(unknown)}")
     routes = [route for one in served for route in _routes(one)]
-    docs = JsonPage(served[0], lambda: openapi_document(served)) if served else None
-    if docs is not None:
-        routes.append(Route("/openapi.json", docs, methods=["GET"]))
+    if served:
+        routes += [
+            Route("/", IndexPage(served), methods=["GET"]),
+            Route("/openapi.json", JsonPage(served[0], lambda: openapi_document(served)), methods=["GET"]),
+            Route("/docs", DocsPage(served[0]), methods=["GET"]),
+        ]
+        routes += [route for one in served if one.path != "/" for route in _docs_routes(one)]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _json_http_error})
     app.state.serving = gate
     return app
@@ -144,8 +150,18 @@ async def _json_http_error(request: Request, error: Exception) -> Response:
     return JSONResponse(ErrorInfo(status, kind, reason).to_json(), status, headers)
 
 
+def _docs_routes(served: Served) -> list[BaseRoute]:
+    """``<path>/openapi.json`` (this path's document) and ``<path>/docs``, its page (the
+    playground links to ``../docs``)."""
+    base = "" if served.path == "/" else served.path
+    return [
+        Route(f"{base}/openapi.json", JsonPage(served, lambda: openapi_document([served])), methods=["GET"]),
+        Route(f"{base}/docs", DocsPage(served), methods=["GET"]),
+    ]
+
+
 def mount(app: Starlette, path: str, runnable: Runnable[Any, Any], **settings: Unpack[ServeSettings]) -> None:
-    """Add a runnable's routes (and ``<path>/openapi.json``) to an existing Starlette app.
+    """Add a runnable's routes (and ``<path>/openapi.json``, ``<path>/docs``) to an existing Starlette app.
 
     Takes the same settings as ``serve``; ``max_concurrent_runs`` counts this path's runs.
 
@@ -157,9 +173,5 @@ def mount(app: Starlette, path: str, runnable: Runnable[Any, Any], **settings: U
     """
     options = ServeOptions(**settings)
     served = _served(runnable, path, options, RunGate(options.max_concurrent_runs))
-    base = "" if served.path == "/" else served.path
-    for route in _routes(served):
+    for route in [*_routes(served), *_docs_routes(served)]:
         app.router.routes.append(route)
-    app.router.routes.append(
-        Route(f"{base}/openapi.json", JsonPage(served, lambda: openapi_document([served])), methods=["GET"])
-    )

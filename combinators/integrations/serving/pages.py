@@ -1,8 +1,11 @@
-"""The GET routes: JSON Schemas, the OpenAPI document and the playground's static files.
+"""The GET routes: JSON Schemas, the OpenAPI document, its ``docs`` page, the playground's
+static files, and ``/`` (the playground, or an index of the served paths).
 
 Each runs the ``auth`` hook first, like the POST routes: the docs and the playground are
 no way around it. The playground is one HTML page with plain JavaScript, shipped in the
 package (no build step); it talks to the routes next to it, with the page's credentials.
+The docs page is one self-contained HTML file that reads the ``openapi.json`` next to it
+(no CDN: it works offline).
 
 >>> sorted(PLAYGROUND_FILES)
 ['index.html', 'playground.css', 'playground.js']
@@ -10,7 +13,8 @@ package (no build step); it talks to the routes next to it, with the page's cred
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from html import escape
 from importlib import resources
 from typing import Final, final
 
@@ -29,6 +33,7 @@ PLAYGROUND_FILES: Final = {
     "playground.css": b"text/css; charset=utf-8",
 }
 NOT_FOUND: Final = ErrorInfo(404, "NotFound", "no such file")
+HTML: Final = b"text/html; charset=utf-8"
 
 
 def playground_file(name: str) -> bytes:
@@ -93,12 +98,89 @@ class PlaygroundPage:
 
 @final
 class Redirect:
-    """``<path>/playground`` to ``<path>/playground/`` (the page's links are relative)."""
+    """``<path>/playground`` to ``<path>/playground/`` (the page's links are relative), once
+    the ``auth`` hook has named a principal."""
 
-    __slots__ = ("target",)
+    __slots__ = ("served", "target")
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, served: Served, target: str) -> None:
+        self.served = served
         self.target = target
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await send_bytes(send, 307, b"", [(b"location", self.target.encode("utf-8"))])
+        if await allowed(self.served, Request(scope, receive), send):
+            await _redirect(send, self.target)
+
+
+async def _redirect(send: Send, target: str) -> None:
+    await send_bytes(send, 307, b"", [(b"location", target.encode("utf-8"))])
+
+
+def _html_headers() -> list[tuple[bytes, bytes]]:
+    return [(b"content-type", HTML), (b"cache-control", b"no-cache")]
+
+
+@final
+class DocsPage:
+    """The OpenAPI page: ``docs.html``, which reads the ``openapi.json`` next to it."""
+
+    __slots__ = ("served",)
+
+    def __init__(self, served: Served) -> None:
+        self.served = served
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if await allowed(self.served, Request(scope, receive), send):
+            await send_bytes(send, 200, playground_file("docs.html"), _html_headers())
+
+
+def _base(served: Served) -> str:
+    return "" if served.path == "/" else served.path
+
+
+def index_html(served: Sequence[Served]) -> bytes:
+    """The page ``/`` answers when several paths are served: each with its links.
+
+    >>> from combinators import RunnableLambda
+    >>> from combinators.integrations.serving.http import RunGate
+    >>> from combinators.integrations.serving.options import ServeOptions
+    >>> served = [Served(RunnableLambda(str), p, ServeOptions(), RunGate(None)) for p in ("/a", "/b")]
+    >>> b'href="/b/playground/"' in index_html(served)
+    True
+    """
+    rows: list[str] = []
+    for one in served:
+        base = escape(_base(one))
+        links = [f'<a href="{base}/playground/">playground</a>'] if one.options.playground else []
+        links += [
+            f'<a href="{base}/input_schema">input schema</a>',
+            f'<a href="{base}/output_schema">output schema</a>',
+        ]
+        rows.append(f"<li><code>{escape(one.path)}</code> {' · '.join(links)}</li>")
+    page = (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Served chains</title>'
+        '<link rel="stylesheet" href="' + escape(_base(served[0])) + '/playground/playground.css"></head>'
+        '<body class="index"><header><h1>Served chains</h1><nav><a href="/docs">API docs</a></nav></header>'
+        f'<main class="index"><ul class="panel">{"".join(rows)}</ul></main></body></html>\n'
+    )
+    return page.encode("utf-8")
+
+
+@final
+class IndexPage:
+    """``/``: one served path redirects to its playground (or, without one, to ``/docs``);
+    several get an index of their links."""
+
+    __slots__ = ("served",)
+
+    def __init__(self, served: Sequence[Served]) -> None:
+        self.served = tuple(served)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not await allowed(self.served[0], Request(scope, receive), send):
+            return
+        if len(self.served) == 1:
+            (one,) = self.served
+            await _redirect(send, f"{_base(one)}/playground/" if one.options.playground else "/docs")
+            return
+        await send_bytes(send, 200, index_html(self.served), _html_headers())

@@ -1,21 +1,33 @@
-"""The playground page in a real headless browser (Debian's chromium, driven by Playwright)."""
+"""The playground page in a real headless browser (Debian's chromium, driven by Playwright):
+the form and the run tree, the chat view, the agent view, documents, the value tree, the
+configuration form, errors, Stop; ``/`` and ``/docs``."""
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypedDict
 
 import pytest
 from starlette.requests import Request
 
-from combinators import Runnable, RunnableLambda
-from combinators.language_models import GenericFakeChatModel, ModelRateLimitError, Script
+from combinators import ConfigurableField, Runnable, RunnableLambda
+from combinators.components.agents import LoopPolicy, agent_loop
+from combinators.documents import Document
+from combinators.language_models import (
+    FakeListChatModel,
+    GenericFakeChatModel,
+    ModelRateLimitError,
+    Script,
+    ScriptedChatModel,
+)
+from combinators.messages import AIMessage, ToolCall
 from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate
-from combinators.integrations.serving import serve
+from combinators.tools import tool
+from combinators.integrations.serving import ErrorInfo, serve
 from tests.integration.serving.live import LiveServer, live
 
 CHROMIUM = "/usr/bin/chromium"
@@ -52,19 +64,89 @@ def asking_chain() -> Runnable[Ask, str]:
     return RunnableLambda(ask) | prompt | model | StrOutputParser()
 
 
+@tool
+def multiply(a: int, b: int) -> int:
+    """Multiply two integers."""
+    return a * b
+
+
+def agent() -> Runnable[Any, Any]:
+    asks = AIMessage("", tool_calls=[ToolCall("multiply", {"a": 6, "b": 7}, id="call-1")])
+    model = ScriptedChatModel([asks, "6 times 7 is 42."] * 4, token_delay=0.02)
+    return agent_loop(model, [multiply], policy=LoopPolicy(max_iterations=5))
+
+
+def chat_model() -> Runnable[Any, Any]:
+    return GenericFakeChatModel(
+        Script(["Hello! The lamp is lit at dusk.", "It flashes twice."], cycle=True), token_delay=0.05
+    )
+
+
+def slow_model() -> Runnable[Any, Any]:
+    return GenericFakeChatModel(Script(["one two three four five six seven eight"], cycle=True), token_delay=0.5)
+
+
+def search(question: str) -> list[Document]:
+    return [
+        Document("The keeper lights the lamp at dusk.", metadata={"source": "keeper.md", "page": 1}),
+        Document("The harbour master keeps the tide tables.", metadata={"source": "harbour.md", "page": 3}),
+    ]
+
+
+def summary(question: str) -> dict[str, Any]:
+    return {"question": question, "words": question.split(), "counts": {"words": len(question.split())}}
+
+
+def refuse(value: dict[str, Any]) -> str:
+    raise ValueError(f"cannot answer {value['question']!r}")
+
+
+def configured() -> Runnable[str, str]:
+    model = FakeListChatModel(["the usual reply"]).configurable_fields(
+        responses=ConfigurableField(id="replies", name="Replies", description="what the fake says")
+    )
+    choice = model.configurable_alternatives(
+        ConfigurableField(id="llm", name="Model", description="which model answers"),
+        default_key="fake",
+        other=FakeListChatModel(["the other model's reply"]),
+    )
+    return RunnableLambda(str.strip) | choice | StrOutputParser()
+
+
+def value_errors(error: BaseException) -> ErrorInfo | None:
+    if isinstance(error, ValueError):
+        return ErrorInfo(400, "ValueError", "this question cannot be answered here")
+    return None
+
+
 def by_cookie(request: Request) -> str | None:
     return "alice" if request.cookies.get("session") == "alice" else None
 
 
+ROUTES: dict[str, Runnable[Any, Any]] = {
+    "/ask": asking_chain(),
+    "/broken": RunnableLambda(breaks),
+    "/chat": chat_model(),
+    "/slow": slow_model(),
+    "/agent": agent(),
+    "/search": RunnableLambda(search),
+    "/summary": RunnableLambda(summary),
+    "/refuse": RunnableLambda(ask) | RunnableLambda(refuse),
+    "/configured": configured(),
+}
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    app = serve({"/ask": asking_chain(), "/broken": RunnableLambda(breaks)}, auth=by_cookie)
+    app = serve(ROUTES, auth=by_cookie, error_map=value_errors, client_configurable={"/configured": {"llm"}})
     with live(app) as running:
         yield running
 
 
-@pytest.fixture
-def browser(tmp_path: Path, server: LiveServer) -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One Chromium for the module (launching it is most of a test's time); each test gets
+    a fresh context: its own cookies, storage and cache."""
     if not shutil.which(CHROMIUM):
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium)")
@@ -72,21 +154,65 @@ def browser(tmp_path: Path, server: LiveServer) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),  # a fresh user-data-dir per test
-            executable_path=CHROMIUM,
-            args=FLAGS,
-            headless=True,
-            viewport={"width": 1280, "height": 720},
-        )
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         try:
-            yield context
+            yield launched
         finally:
-            context.close()
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Any, server: LiveServer) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def _signed_in(browser: Any, server: LiveServer) -> None:
     browser.add_cookies([{"name": "session", "value": "alice", "url": server.url}])
+
+
+def _open(browser: Any, server: LiveServer, path: str) -> Any:
+    _signed_in(browser, server)
+    page = browser.new_page()
+    page.goto(f"{server.url}{path}/playground/")
+    page.wait_for_selector("body[data-state=idle]")
+    return page
+
+
+def _texts(page: Any, selector: str) -> list[str]:
+    texts: list[str] = page.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")
+    return texts
+
+
+def _bodies_to(sent: list[Any]) -> Callable[[Any], None]:
+    """A request listener keeping the JSON bodies the page posts to ``stream_events``."""
+
+    def listen(request: Any) -> None:
+        if str(request.url).endswith("/stream_events"):
+            sent.append(request.post_data_json)
+
+    return listen
+
+
+def _urls_to(urls: list[str]) -> Callable[[Any], None]:
+    def listen(request: Any) -> None:
+        urls.append(str(request.url))
+
+    return listen
+
+
+def _screenshot(page: Any, tmp_path: Path, name: str) -> Path:
+    """A full-page PNG; kept in ``$COMBINATORS_SCREENSHOTS`` when set (how docs/ gets them)."""
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    keep = os.environ.get("COMBINATORS_SCREENSHOTS")
+    if keep:
+        shutil.copy(shot, Path(keep) / name)
+    return shot
 
 
 def test_a_run_streams_into_the_page_with_its_run_tree(browser: Any, server: LiveServer, tmp_path: Path) -> None:
@@ -122,12 +248,7 @@ def test_a_run_streams_into_the_page_with_its_run_tree(browser: Any, server: Liv
     nested = page.eval_on_selector_all("#tree > .run > ul > .run", "els => els.length")
     assert nested == 4  # the steps hang under the root
     assert page.is_hidden("#error")
-    shot = tmp_path / "playground.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000
-    keep = os.environ.get("COMBINATORS_SCREENSHOTS")
-    if keep:
-        shutil.copy(shot, Path(keep) / "playground.png")
+    _screenshot(page, tmp_path, "playground.png")
 
 
 def test_a_failing_chain_shows_its_error_with_its_type(browser: Any, server: LiveServer, tmp_path: Path) -> None:
@@ -145,10 +266,7 @@ def test_a_failing_chain_shows_its_error_with_its_type(browser: Any, server: Liv
     assert page.text_content("#status") == "failed"
     assert page.text_content("#output") == "partial "
     assert page.eval_on_selector_all("#tree .run.failed", "els => els.length") == 1
-    page.screenshot(path=str(tmp_path / "playground-error.png"), full_page=True)
-    keep = os.environ.get("COMBINATORS_SCREENSHOTS")
-    if keep:
-        shutil.copy(tmp_path / "playground-error.png", Path(keep) / "playground-error.png")
+    _screenshot(page, tmp_path, "playground-error.png")
 
 
 def test_the_playground_needs_the_same_credentials(browser: Any, server: LiveServer) -> None:
@@ -164,3 +282,240 @@ def test_the_playground_needs_the_same_credentials(browser: Any, server: LiveSer
     bad_input.wait_for_selector("#error:not([hidden])", timeout=20000)
     assert bad_input.text_content("#error-type") == "RequestValidationError"
     assert "'k' is a required property" in (bad_input.text_content("#error-message") or "")
+
+
+def test_a_chat_model_gets_a_chat_with_its_history_and_a_streamed_reply(
+    browser: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    page = _open(browser, server, "/chat")
+    assert page.get_attribute("body", "data-mode") == "chat"
+    assert page.is_visible("#chat-panel") and page.is_hidden("#input-panel")
+    sent: list[Any] = []
+    page.on("request", _bodies_to(sent))
+    page.evaluate(
+        """() => {
+            window.replies = [];
+            new MutationObserver(() => {
+                const last = document.querySelector('#transcript .bubble.ai:last-child .says');
+                if (last) window.replies.push(last.textContent);
+            }).observe(document.getElementById('transcript'), {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+    page.fill("#chat-input", "When is the lamp lit?")
+    page.press("#chat-input", "Enter")
+    page.wait_for_function("document.getElementById('chat-status').textContent === 'done'", timeout=20000)
+    growing = [text for text in dict.fromkeys(page.evaluate("window.replies")) if text]
+    assert len(growing) >= 3 and all("Hello! The lamp is lit at dusk.".startswith(t) for t in growing), growing
+    page.fill("#chat-input", "And how does it flash?")
+    page.click("#send")
+    page.wait_for_function(
+        "document.querySelectorAll('#transcript .bubble').length === 4 && "
+        "document.getElementById('chat-status').textContent === 'done'",
+        timeout=20000,
+    )
+    assert _texts(page, "#transcript .bubble .who") == ["human", "assistant", "human", "assistant"]
+    assert _texts(page, "#transcript .bubble .says") == [
+        "When is the lamp lit?",
+        "Hello! The lamp is lit at dusk.",
+        "And how does it flash?",
+        "It flashes twice.",
+    ]
+    # Each turn sends the whole history, in LangServe's message form.
+    assert [len(body["input"]) for body in sent] == [1, 3]
+    assert sent[1]["input"][1] == {"type": "ai", "content": "Hello! The lamp is lit at dusk."}
+    assert [m["type"] for m in sent[1]["input"]] == ["human", "ai", "human"]
+    assert _texts(page, "#tree > .run > .line .name") == ["/chat"]
+    assert page.is_hidden("#error")
+    _screenshot(page, tmp_path, "playground-chat.png")
+
+
+def test_an_agent_shows_its_answer_on_top_of_its_steps(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    page = _open(browser, server, "/agent")
+    assert page.get_attribute("body", "data-mode") == "form"
+    page.fill("#fields textarea", "What is 6 times 7?")  # text: the agent takes a string
+    page.click("#run")
+    page.wait_for_function("document.getElementById('status').textContent === 'done'", timeout=20000)
+    assert page.text_content("#output .answer .text") == "6 times 7 is 42."
+    order = page.evaluate("() => [...document.querySelectorAll('#output > *')].map(e => e.className)")
+    assert order[:2] == ["answer", "steps"]  # the answer first, then how it was reached
+    assert _texts(page, "#output .step .tool") == ["multiply"]
+    assert _texts(page, "#output .step dt") == ["arguments", "result"]
+    assert _texts(page, "#output .step dd") == ['{"a":6,"b":7}', "42"]
+    assert _texts(page, "#output .step .state") == ["done"]
+    assert "__combinators__" not in (page.text_content("#output") or "")
+    assert "repr" not in (page.text_content("#output") or "")
+    assert page.eval_on_selector_all("#tree .run.running", "els => els.length") == 0
+    assert "multiply" in _texts(page, "#tree .run > .line .name")
+    _screenshot(page, tmp_path, "playground-agent.png")
+
+
+def test_documents_show_as_a_list_with_their_metadata(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    page = _open(browser, server, "/search")
+    page.fill("#fields textarea", "who lights the lamp?")
+    page.click("#run")
+    page.wait_for_function("document.getElementById('status').textContent === 'done'", timeout=20000)
+    assert _texts(page, "#output .document .content") == [
+        "The keeper lights the lamp at dusk.",
+        "The harbour master keeps the tide tables.",
+    ]
+    assert _texts(page, "#output .document:first-child .metadata span") == ["source keeper.md", "page 1"]
+    _screenshot(page, tmp_path, "playground-documents.png")
+
+
+def test_other_structured_output_is_a_collapsible_tree(browser: Any, server: LiveServer) -> None:
+    page = _open(browser, server, "/summary")
+    page.fill("#fields textarea", "two words")
+    page.click("#run")
+    page.wait_for_function("document.getElementById('status').textContent === 'done'", timeout=20000)
+    assert _texts(page, "#output .value-tree > details > summary") == ["{3}"]
+    assert _texts(page, "#output .value-tree .key") == ["question: ", "words: ", "0: ", "1: ", "counts: ", "words: "]
+    assert _texts(page, "#output .value-tree .string") == ['"two words"', '"two"', '"words"']
+    assert _texts(page, "#output .value-tree .number") == ["2"]
+    words = page.locator("#output .value-tree details details").first
+    assert words.get_attribute("open") is not None
+    page.click("#output .value-tree details details > summary")  # folds
+    assert words.get_attribute("open") is None
+
+
+def test_a_mapped_error_shows_the_type_and_message_the_server_allows(
+    browser: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    page = _open(browser, server, "/refuse")
+    page.fill("textarea[name=question]", "the secret plan")
+    page.fill("input[name=k]", "1")
+    page.click("#run")
+    page.wait_for_selector("#error:not([hidden])", timeout=20000)
+    assert page.text_content("#error-type") == "ValueError"
+    assert page.text_content("#error-status") == "(400)"
+    assert page.text_content("#error-message") == "this question cannot be answered here"
+    assert "secret plan" not in (page.text_content("#error") or "")  # the exception's own text stays on the server
+    assert page.text_content("#status") == "failed"
+    failed = _texts(page, "#tree .run.failed > .line .time")
+    assert len(failed) == 2 and all(t.endswith(" · ValueError") for t in failed), failed
+    _screenshot(page, tmp_path, "playground-mapped-error.png")
+
+
+def test_the_configuration_form_offers_only_what_the_server_lets_clients_set(
+    browser: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    page = _open(browser, server, "/configured")
+    assert page.is_visible("#config-panel")
+    assert _texts(page, "#config-fields .field > span") == ["Modelwhich model answers"]
+    assert page.locator("#config-fields [name=replies]").count() == 0  # not client-settable
+    options = _texts(page, "#config-fields select[name=llm] option")
+    assert options == ["(server default)", "fake", "other"]
+    sent: list[Any] = []
+    page.on("request", _bodies_to(sent))
+    page.fill("#fields [data-kind]", "  hello ")
+    page.click("#run")
+    page.wait_for_function("document.getElementById('status').textContent === 'done'", timeout=20000)
+    assert page.text_content("#output") == "the usual reply"
+    page.select_option("select[name=llm]", label="other")
+    page.click("#run")
+    page.wait_for_function(
+        "document.getElementById('output').textContent === \"the other model's reply\"", timeout=20000
+    )
+    assert "config" not in sent[0]
+    assert sent[1]["config"] == {"configurable": {"llm": "other"}}
+    _screenshot(page, tmp_path, "playground-config.png")
+
+
+def test_the_configuration_panel_is_hidden_when_nothing_may_be_set(browser: Any, server: LiveServer) -> None:
+    page = _open(browser, server, "/ask")
+    assert page.is_hidden("#config-panel")
+
+
+def test_stop_ends_the_run_and_nothing_stays_running(browser: Any, server: LiveServer) -> None:
+    page = _open(browser, server, "/slow")
+    page.fill("#chat-input", "count")
+    page.press("#chat-input", "Enter")
+    page.wait_for_function(
+        "(document.querySelector('#transcript .bubble.ai .says') || {}).textContent?.length > 0", timeout=20000
+    )
+    page.click("#chat-stop")
+    page.wait_for_function("document.getElementById('chat-status').textContent === 'stopped'", timeout=5000)
+    assert page.eval_on_selector_all("#tree .run.running", "els => els.length") == 0
+    assert _texts(page, "#tree .run.stopped > .line .time") == ["stopped"]
+    reply = page.text_content("#transcript .bubble.ai .says") or ""
+    assert reply and "one two three four five six seven eight".startswith(reply)
+    assert page.get_attribute("#transcript .bubble.ai", "class") == "bubble ai stopped"
+    assert page.is_enabled("#send") and page.is_disabled("#chat-stop")
+
+
+def test_the_page_reads_langserve_values_and_the_older_envelope(browser: Any, server: LiveServer) -> None:
+    page = _open(browser, server, "/ask")
+    envelope: dict[str, Any] = {
+        "__combinators__": 1,
+        "type": "constructor",
+        "id": "combinators.components.AIMessageChunk",
+        "kwargs": {"content": "hi", "additional_kwargs": {}},
+    }
+    assert page.evaluate("v => revive(v)", envelope) == {
+        "type": "AIMessageChunk",
+        "content": "hi",
+        "additional_kwargs": {},
+    }
+    assert page.evaluate("v => chunkText(revive(v))", envelope) == "hi"
+    langserve: dict[str, Any] = {
+        "type": "AIMessageChunk",
+        "content": "hi",
+        "additional_kwargs": {},
+        "tool_call_chunks": [],
+    }
+    assert page.evaluate("v => chunkText(revive(v))", langserve) == "hi"
+    document = {"type": "Document", "page_content": "text", "metadata": {"source": "a"}}
+    assert page.evaluate("v => isDocument(revive(v))", document) is True
+    assert page.evaluate("v => revive(v)", {"type": "repr", "repr": "<Success: 42>"}) == {"ok": True, "value": "42"}
+    assert page.evaluate("v => compact(v)", {"ok": False, "error": "boom"}) == "error: boom"
+    assert page.evaluate("v => compact(v)", {"ok": True, "value": {"type": "tool", "content": "42"}}) == "42"
+
+
+def test_root_redirects_or_lists_and_docs_work_offline(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    import httpx
+
+    with httpx.Client(base_url=server.url) as client:
+        for path in ("/", "/docs", "/ask/docs", "/ask/openapi.json", "/ask/playground"):
+            assert client.get(path).status_code == 401, path
+        client.cookies.set("session", "alice")
+        index = client.get("/")
+        assert index.status_code == 200 and index.headers["content-type"].startswith("text/html")
+        for path in ROUTES:
+            assert f'href="{path}/playground/"' in index.text
+        docs = client.get("/docs")
+        assert docs.status_code == 200 and "<script>" in docs.text
+        assert "http://" not in docs.text and "https://" not in docs.text  # no CDN: it works offline
+        own = client.get("/ask/openapi.json").json()
+        assert sorted(own["paths"])[:2] == ["/ask/batch", "/ask/config_schema"]
+        assert all(p.startswith("/ask/") for p in own["paths"])
+    _signed_in(browser, server)
+    page = browser.new_page()
+    requests: list[str] = []
+    page.on("request", _urls_to(requests))
+    page.goto(f"{server.url}/docs")
+    page.wait_for_selector(".operation")
+    assert all(url.startswith(server.url) for url in requests), requests
+    assert "/ask/invoke" in _texts(page, "#paths .operation > summary .path")
+    assert "Schemas" in (page.text_content("#schemas-heading") or "")
+    page.click("[id='post-/ask/invoke'] > summary")
+    assert "AskInput" in (page.text_content("[id='post-/ask/invoke'] pre") or "")
+    _screenshot(page, tmp_path, "docs-page.png")
+    via_playground = _open(browser, server, "/ask")
+    via_playground.click("#docs-link")
+    via_playground.wait_for_selector(".operation")
+    assert via_playground.url == f"{server.url}/ask/docs"
+    shown = _texts(via_playground, "#paths .operation > summary .path")
+    assert all(p.startswith("/ask/") for p in shown), shown
+
+
+def test_one_served_chain_redirects_root_to_its_playground() -> None:
+    import httpx
+
+    with live(serve({"/only": asking_chain()})) as running, httpx.Client(base_url=running.url) as client:
+        answer = client.get("/")
+        assert answer.status_code == 307 and answer.headers["location"] == "/only/playground/"
+        assert client.get("/only/playground", follow_redirects=True).text.startswith("<!doctype html>")
+    with (
+        live(serve({"/only": asking_chain()}, playground=False)) as running,
+        httpx.Client(base_url=running.url) as client,
+    ):
+        assert client.get("/").headers["location"] == "/docs"

@@ -1,6 +1,7 @@
-// The playground: a form from the input schema, a run through stream_events (fetch and a
-// streaming SSE reader: EventSource cannot POST), the output as it streams, the run tree as
-// it grows, and errors with their type. Plain JavaScript, no build step.
+// The playground: a run through stream_events (fetch and a streaming SSE reader: EventSource
+// cannot POST), the run tree as it grows, and the output shown for what it is: a chat for
+// message-in/message-out chains, documents with their metadata, an agent's steps under its
+// answer, any other value as a collapsible tree. Plain JavaScript, no build step.
 "use strict";
 
 const base = location.pathname.replace(/playground\/[^/]*$/, "");
@@ -21,53 +22,174 @@ function request(path, options) {
   }));
 }
 
-// ---------------------------------------------------------------- the form
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// ---------------------------------------------------------------- reading wire values
+
+// Values arrive in LangServe's form (a message is {"type": "ai", "content": ...}, a document
+// {"type": "Document", "page_content", "metadata"}, Success/Failure {"ok", "value"|"error"}).
+// Older servers send this library's envelope {"__combinators__": 1, "id": ..., "kwargs": ...};
+// revive() turns it into the same form, so everything below reads one shape.
+const TAGS = {
+  HumanMessage: "human", AIMessage: "ai", SystemMessage: "system", ToolMessage: "tool",
+  ChatMessage: "chat", FunctionMessage: "function", Document: "Document",
+  StringPromptValue: "StringPromptValue", ChatPromptValue: "ChatPromptValueConcrete",
+};
+const ROLES = {
+  human: "human", ai: "ai", system: "system", tool: "tool", chat: "other", function: "tool",
+  HumanMessageChunk: "human", AIMessageChunk: "ai", SystemMessageChunk: "system",
+  ToolMessageChunk: "tool", ChatMessageChunk: "other", FunctionMessageChunk: "tool",
+};
+
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function revive(value) {
+  if (Array.isArray(value)) return value.map(revive);
+  if (!isObject(value)) return value;
+  if (value.__combinators__ && value.type === "constructor" && typeof value.id === "string") {
+    const cls = value.id.split(".").pop();
+    const fields = revive(value.kwargs || {});
+    if (cls.endsWith("MessageChunk")) return Object.assign({ type: cls }, fields);
+    if (TAGS[cls]) return Object.assign({ type: TAGS[cls] }, fields);
+    return Object.keys(fields).length ? fields : cls; // a value with no fields reads as its name
+  }
+  if (value.type === "repr" && typeof value.repr === "string") {
+    const outcome = /^<(Success|Failure): ([\s\S]*)>$/.exec(value.repr);
+    if (outcome) return outcome[1] === "Success" ? { ok: true, value: outcome[2] } : { ok: false, error: outcome[2] };
+    return value.repr;
+  }
+  const out = {};
+  for (const [key, item] of Object.entries(value)) out[key] = revive(item);
+  return out;
+}
+
+function isMessage(value) {
+  return isObject(value) && typeof value.type === "string" && value.type in ROLES && "content" in value;
+}
+
+function isDocument(value) {
+  return isObject(value) && typeof value.page_content === "string" && (value.type === "Document" || isObject(value.metadata));
+}
+
+function contentText(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content.map((part) => (typeof part === "string" ? part : isObject(part) && typeof part.text === "string" ? part.text : "")).join("");
+  }
+  return "";
+}
+
+function chunkText(chunk) {
+  if (typeof chunk === "string") return chunk;
+  if (isMessage(chunk)) return contentText(chunk.content);
+  return null;
+}
+
+function compact(value) {
+  if (typeof value === "string") return value;
+  if (isMessage(value)) return contentText(value.content);
+  if (isObject(value) && "ok" in value && ("value" in value || "error" in value)) {
+    return value.ok ? compact(value.value) : "error: " + compact(value.error);
+  }
+  return JSON.stringify(value);
+}
+
+// ---------------------------------------------------------------- schemas
+
+function resolve(schema, root) {
+  if (isObject(schema) && typeof schema.$ref === "string" && schema.$ref.startsWith("#/")) {
+    let target = root;
+    for (const part of schema.$ref.slice(2).split("/")) target = isObject(target) ? target[part] : undefined;
+    return isObject(target) ? target : {};
+  }
+  return schema;
+}
+
+function branches(schema, root) {
+  schema = resolve(schema, root);
+  if (!isObject(schema)) return [];
+  const alternatives = schema.anyOf || schema.oneOf;
+  if (Array.isArray(alternatives)) return alternatives.flatMap((one) => branches(one, root));
+  return [schema];
+}
+
+function describesMessage(schema, root) {
+  return branches(schema, root).some((one) => isObject(one.properties) && "content" in one.properties);
+}
+
+// A chain is chatted with when its input may be a list of messages (a chat model, a chain
+// that starts with one): the page keeps the history and sends all of it each turn.
+function takesMessages(schema) {
+  return branches(schema, schema).some((one) => one.type === "array" && describesMessage(one.items, schema));
+}
+
+// ---------------------------------------------------------------- forms
 
 function kindOf(schema) {
-  if (!schema || typeof schema !== "object") return "json";
+  if (!isObject(schema)) return "json";
   if (Array.isArray(schema.enum)) return "enum";
   if (schema.type === "string") return "string";
   if (schema.type === "integer" || schema.type === "number") return "number";
   if (schema.type === "boolean") return "boolean";
+  if (Object.keys(schema).every((key) => ["title", "description", "default"].includes(key))) return "any";
+  // Text or JSON (an agent takes a string, a list of messages or an object): text is a string
+  // unless it reads as a JSON list or object.
+  if (branches(schema, schema).some((one) => one.type === "string")) return "text";
   return "json";
 }
 
-function field(name, schema, required) {
-  const kind = kindOf(schema);
-  const label = document.createElement("label");
-  label.className = "field";
-  const caption = document.createElement("span");
-  caption.textContent = name === "" ? "input" : name;
+function field(name, schema, required, optional) {
+  schema = isObject(schema) ? schema : {};
+  let kind = kindOf(schema);
+  if (optional && kind === "boolean") kind = "enum"; // unset, true or false
+  const label = element("label", "field");
+  const caption = element("span", "", schema.title && optional ? schema.title : name === "" ? "input" : name);
   if (required) caption.textContent += " *";
+  if (schema.description) caption.appendChild(element("small", "", schema.description));
   label.appendChild(caption);
   let control;
-  if (kind === "string") {
-    control = document.createElement("textarea");
+  if ((kind === "string" || kind === "text") && !optional) {
+    control = element("textarea");
     control.rows = name === "" ? 4 : 2;
+    if (kind === "text") control.placeholder = "text, or a JSON list or object";
+  } else if (kind === "string" || kind === "any") {
+    control = element("input");
+    control.type = "text";
   } else if (kind === "number") {
-    control = document.createElement("input");
+    control = element("input");
     control.type = "number";
     if (schema.type === "integer") control.step = "1";
+    else control.step = "any";
   } else if (kind === "boolean") {
-    control = document.createElement("input");
+    control = element("input");
     control.type = "checkbox";
   } else if (kind === "enum") {
-    control = document.createElement("select");
-    for (const value of schema.enum) {
-      const option = document.createElement("option");
+    control = element("select");
+    if (optional) control.appendChild(Object.assign(element("option", "", "(server default)"), { value: "" }));
+    for (const value of Array.isArray(schema.enum) ? schema.enum : [true, false]) {
+      const option = element("option", "", String(value));
       option.value = JSON.stringify(value);
-      option.textContent = String(value);
       control.appendChild(option);
     }
   } else {
-    control = document.createElement("textarea");
+    control = element("textarea");
     control.rows = 4;
     control.placeholder = "JSON";
     control.className = "json";
   }
+  if (optional && "default" in schema && kind !== "enum" && kind !== "boolean") {
+    control.placeholder = "default: " + (typeof schema.default === "string" ? schema.default : JSON.stringify(schema.default));
+  }
   control.name = name;
   control.dataset.kind = kind;
-  if (schema && schema.type === "integer") control.dataset.integer = "1";
+  if (schema.type === "integer") control.dataset.integer = "1";
   label.appendChild(control);
   return label;
 }
@@ -75,15 +197,16 @@ function field(name, schema, required) {
 function buildForm(schema) {
   const fields = $("fields");
   fields.textContent = "";
-  const properties = schema && schema.type === "object" && schema.properties;
+  const shape = resolve(schema, schema);
+  const properties = isObject(shape) && shape.type === "object" && shape.properties;
   if (properties && Object.keys(properties).length) {
-    const required = new Set(schema.required || []);
+    const required = new Set(shape.required || []);
     for (const [name, property] of Object.entries(properties)) {
-      fields.appendChild(field(name, property, required.has(name)));
+      fields.appendChild(field(name, resolve(property, schema), required.has(name), false));
     }
     fields.dataset.shape = "object";
   } else {
-    fields.appendChild(field("", schema, true));
+    fields.appendChild(field("", shape, true, false));
     fields.dataset.shape = "value";
   }
 }
@@ -91,16 +214,18 @@ function buildForm(schema) {
 function readControl(control) {
   const kind = control.dataset.kind;
   if (kind === "boolean") return control.checked;
-  if (kind === "enum") return JSON.parse(control.value);
+  if (kind === "enum") return control.value === "" ? undefined : JSON.parse(control.value);
   if (kind === "number") {
     if (control.value === "") return undefined;
     return control.dataset.integer ? parseInt(control.value, 10) : Number(control.value);
   }
-  if (kind === "string") return control.value;
+  if (kind === "string") return control.type === "text" && control.value === "" ? undefined : control.value;
+  if (kind === "text" && !/^\s*[[{]/.test(control.value)) return control.value;
   if (control.value.trim() === "") return undefined;
   try {
     return JSON.parse(control.value);
   } catch (error) {
+    if (kind === "any") return control.value; // any value: text that is not JSON is a string
     throw new Error((control.name || "input") + " is not valid JSON: " + error.message);
   }
 }
@@ -117,28 +242,173 @@ function readInput() {
   return value;
 }
 
+// Only the ids the server lets clients set are in its config_schema; the form shows those.
+function buildConfig(schema) {
+  const configurable = isObject(schema) && isObject(schema.properties) && resolve(schema.properties.configurable, schema);
+  const ids = isObject(configurable) && isObject(configurable.properties) ? configurable.properties : {};
+  const fields = $("config-fields");
+  fields.textContent = "";
+  for (const [id, property] of Object.entries(ids)) fields.appendChild(field(id, resolve(property, schema), false, true));
+  const any = Object.keys(ids).length > 0;
+  $("config-panel").hidden = !any;
+  if (any) document.body.dataset.config = "";
+  else delete document.body.dataset.config;
+}
+
+function readConfig() {
+  const configurable = {};
+  for (const control of $("config-fields").querySelectorAll("[data-kind]")) {
+    const read = readControl(control);
+    if (read !== undefined) configurable[control.name] = read;
+  }
+  return Object.keys(configurable).length ? { configurable } : null;
+}
+
+// ---------------------------------------------------------------- showing values
+
+function showText(container, text) {
+  container.appendChild(element("p", "text", text));
+}
+
+function showDocuments(container, documents) {
+  const list = element("ol", "documents");
+  for (const document of documents) {
+    const item = element("li", "document");
+    item.appendChild(element("div", "content", document.page_content));
+    const metadata = isObject(document.metadata) ? Object.entries(document.metadata) : [];
+    if (document.id) metadata.unshift(["id", document.id]);
+    if (metadata.length) {
+      const tags = element("div", "metadata");
+      for (const [key, value] of metadata) {
+        const tag = element("span");
+        tag.append(element("b", "", key), " " + (typeof value === "string" ? value : JSON.stringify(value)));
+        tags.appendChild(tag);
+      }
+      item.appendChild(tags);
+    }
+    list.appendChild(item);
+  }
+  container.appendChild(list);
+}
+
+function treeNode(key, value, depth) {
+  const keyPart = key === null ? null : element("span", "key", key + ": ");
+  if (value !== null && typeof value === "object") {
+    const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+    const details = element("details");
+    details.open = depth < 2 && entries.length <= 20;
+    const summary = element("summary");
+    if (keyPart) summary.appendChild(keyPart);
+    const label = Array.isArray(value) ? "[" + entries.length + "]" : isMessage(value) ? value.type + " message" : "{" + entries.length + "}";
+    summary.appendChild(element("span", "count", label));
+    details.appendChild(summary);
+    for (const [name, item] of entries) details.appendChild(treeNode(name, item, depth + 1));
+    return details;
+  }
+  const line = element("div", "entry");
+  if (keyPart) line.appendChild(keyPart);
+  const kind = typeof value === "string" ? "string" : typeof value === "number" ? "number" : "literal";
+  line.appendChild(element("span", kind, typeof value === "string" ? JSON.stringify(value) : String(value)));
+  return line;
+}
+
+function showTree(container, value) {
+  const tree = element("div", "value-tree");
+  tree.appendChild(treeNode(null, value, 0));
+  container.appendChild(tree);
+}
+
+function agentAnswer(value) {
+  if (typeof value === "string") return value;
+  if (isMessage(value)) return contentText(value.content);
+  if (!isObject(value)) return null;
+  if (typeof value.output === "string") return value.output;
+  if (isMessage(value.output)) return contentText(value.output.content);
+  const messages = value.messages || value.conversation || value.history;
+  if (Array.isArray(messages)) {
+    const last = messages.filter(isMessage).pop();
+    if (last && ROLES[last.type] === "ai") return contentText(last.content);
+  }
+  return null;
+}
+
+function looksLikeAgent(value) {
+  return isObject(value) && "output" in value && ("steps" in value || "intermediate_steps" in value);
+}
+
+function showAgent(container, value, steps) {
+  const answer = element("div", "answer");
+  answer.appendChild(element("span", "label", "Answer"));
+  answer.appendChild(element("p", "text", agentAnswer(value) ?? compact(value)));
+  container.appendChild(answer);
+  const section = element("div", "steps");
+  section.appendChild(element("span", "label", steps.length ? "Steps" : "No tool was called"));
+  const list = element("ol");
+  for (const step of steps) {
+    const item = element("li", "step" + (step.error ? " failed" : ""));
+    const head = element("div", "head");
+    head.append(element("span", "tool", step.name), element("span", "state", step.error ? "failed" : step.done ? "done" : "running"));
+    const facts = element("dl");
+    facts.append(element("dt", "", "arguments"), element("dd", "", compact(step.input)));
+    if (step.error) facts.append(element("dt", "", "error"), element("dd", "", step.error));
+    else if (step.done) facts.append(element("dt", "", "result"), element("dd", "", compact(step.output)));
+    item.append(head, facts);
+    list.appendChild(item);
+  }
+  section.appendChild(list);
+  container.appendChild(section);
+  if (isObject(value)) {
+    const full = element("details", "steps");
+    full.appendChild(element("summary", "muted", "The whole result"));
+    showTree(full, value);
+    container.appendChild(full);
+  }
+}
+
+function showValue(container, value, steps) {
+  container.textContent = "";
+  if (steps.length || looksLikeAgent(value)) showAgent(container, value, steps);
+  else if (typeof value === "string") showText(container, value);
+  else if (isMessage(value)) {
+    container.appendChild(element("div", "message-type", value.type + " message"));
+    showText(container, contentText(value.content));
+  } else if (Array.isArray(value) && value.length && value.every(isDocument)) showDocuments(container, value);
+  else if (value === null || typeof value !== "object") showText(container, JSON.stringify(value));
+  else showTree(container, value);
+}
+
+// ---------------------------------------------------------------- the chat view
+
+const history = [];
+
+function bubble(message) {
+  const role = ROLES[message.type] || "other";
+  const item = element("li", "bubble " + role);
+  item.appendChild(element("span", "who", role === "other" ? message.role || message.type : role === "ai" ? "assistant" : role));
+  const text = element("span", "says", contentText(message.content));
+  item.appendChild(text);
+  $("transcript").appendChild(item);
+  item.scrollIntoView({ block: "nearest" });
+  return { item, text };
+}
+
+let reply = null;
+
 // ---------------------------------------------------------------- showing a run
 
 const runs = new Map();
+const tools = [];
 let rootId = null;
-let streamed = false;
+let streamed = "";
 
 function reset() {
   runs.clear();
+  tools.length = 0;
   rootId = null;
-  streamed = false;
+  streamed = "";
   $("output").textContent = "";
   $("tree").textContent = "";
   $("error").hidden = true;
-}
-
-function chunkText(chunk) {
-  if (typeof chunk === "string") return chunk;
-  if (chunk && typeof chunk === "object" && chunk.__combinators__ && chunk.kwargs) {
-    const content = chunk.kwargs.content;
-    if (typeof content === "string") return content;
-  }
-  return JSON.stringify(chunk) + "\n";
 }
 
 function showError(type, message, status) {
@@ -148,23 +418,18 @@ function showError(type, message, status) {
   $("error-message").textContent = message;
 }
 
+function duration(run) {
+  const ms = performance.now() - run.started;
+  return ms < 1000 ? ms.toFixed(0) + " ms" : (ms / 1000).toFixed(2) + " s";
+}
+
 function startRun(event, kind) {
-  const item = document.createElement("li");
-  item.className = "run running";
+  const item = element("li", "run running");
   item.dataset.runId = event.run_id;
-  const line = document.createElement("div");
-  line.className = "line";
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = event.name;
-  const badge = document.createElement("span");
-  badge.className = "type " + kind;
-  badge.textContent = kind;
-  const time = document.createElement("span");
-  time.className = "time";
-  time.textContent = "running";
-  line.append(name, badge, time);
-  const children = document.createElement("ul");
+  const line = element("div", "line");
+  const time = element("span", "time", "running");
+  line.append(element("span", "name", event.name), element("span", "type " + kind, kind), time);
+  const children = element("ul");
   item.append(line, children);
   const parentId = event.parent_ids.length ? event.parent_ids[event.parent_ids.length - 1] : null;
   const parent = parentId && runs.get(parentId);
@@ -175,8 +440,7 @@ function startRun(event, kind) {
 function endRun(event, failed) {
   const run = runs.get(event.run_id);
   if (!run) return;
-  const ms = performance.now() - run.started;
-  run.time.textContent = ms < 1000 ? ms.toFixed(0) + " ms" : (ms / 1000).toFixed(2) + " s";
+  run.time.textContent = duration(run);
   run.item.classList.remove("running");
   run.item.classList.add(failed ? "failed" : "done");
   if (failed && event.data && event.data.error) {
@@ -184,21 +448,58 @@ function endRun(event, failed) {
   }
 }
 
-function onEvent(event) {
-  const match = /^on_(.+)_(start|stream|end|error)$/.exec(event.event || "");
+// A run the stream left unfinished (Stop pressed, the connection lost) is not "running" any more.
+function settleRuns(why) {
+  for (const run of runs.values()) {
+    if (!run.item.classList.contains("running")) continue;
+    run.item.classList.remove("running");
+    run.item.classList.add("stopped");
+    run.time.textContent = why;
+  }
+  for (const step of tools) if (!step.done && !step.error) step.error = why;
+}
+
+function errorText(error) {
+  if (isObject(error)) return (error.type || "Error") + (error.message ? ": " + error.message : "");
+  return String(error);
+}
+
+function onEvent(raw) {
+  const match = /^on_(.+)_(start|stream|end|error)$/.exec(raw.event || "");
   if (!match) return;
+  const event = Object.assign({}, raw, { data: revive(raw.data || {}), parent_ids: raw.parent_ids || [] });
   const [, kind, phase] = match;
   if (phase === "start") {
-    if (!event.parent_ids.length) rootId = event.run_id;
+    if (rootId === null) rootId = event.run_id;
     startRun(event, kind);
+    if (kind === "tool") tools.push({ runId: event.run_id, name: event.name, input: event.data.input, done: false });
   } else if (phase === "stream" && event.run_id === rootId) {
-    streamed = true;
-    $("output").textContent += chunkText(event.data.chunk);
+    const text = chunkText(event.data.chunk);
+    if (text === null) return;
+    streamed += text;
+    if (reply) reply.text.textContent = streamed;
+    else $("output").textContent = streamed;
   } else if (phase === "end") {
     endRun(event, false);
-    if (event.run_id === rootId && !streamed) $("output").textContent = chunkText(event.data.output);
+    const step = kind === "tool" && tools.find((one) => one.runId === event.run_id);
+    if (step) Object.assign(step, { done: true, output: event.data.output });
+    if (event.run_id === rootId) finish(event.data.output);
   } else if (phase === "error") {
     endRun(event, true);
+    const step = kind === "tool" && tools.find((one) => one.runId === event.run_id);
+    if (step) step.error = errorText(event.data.error);
+  }
+}
+
+function finish(output) {
+  if (reply) {
+    const text = agentAnswer(output) ?? compact(output);
+    reply.text.textContent = text;
+    reply.item.classList.remove("streaming");
+    history.push({ type: "ai", content: text });
+    reply = null;
+  } else {
+    showValue($("output"), output, tools);
   }
 }
 
@@ -233,34 +534,39 @@ async function readFrames(response, onFrame) {
   }
 }
 
-async function run(event) {
-  event.preventDefault();
-  let input;
-  reset();
-  try {
-    input = readInput();
-  } catch (error) {
-    showError("InvalidInput", error.message);
-    return;
-  }
+function statusOf() {
+  return document.body.dataset.mode === "chat" ? $("chat-status") : $("status");
+}
+
+function busy(running) {
+  for (const id of ["run", "send"]) $(id).disabled = running;
+  for (const id of ["stop", "chat-stop"]) $(id).disabled = !running;
+  document.body.dataset.state = running ? "running" : "idle";
+}
+
+async function start(input) {
   controller = new AbortController();
-  $("run").disabled = true;
-  $("stop").disabled = false;
-  $("status").textContent = "running…";
+  busy(true);
+  statusOf().textContent = "running…";
   let ended = false;
   let failed = false;
   try {
+    const body = { input };
+    const config = readConfig();
+    if (config) body.config = config;
     const response = await request("stream_events", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ input }),
+      body: JSON.stringify(body),
       signal: controller.signal,
     });
     if (!response.ok) {
-      let body = {};
-      try { body = await response.json(); } catch (ignored) { /* not JSON */ }
-      const detail = (body.detail || []).map((d) => (d.loc || []).join(".") + ": " + d.msg).join("\n");
-      showError(body.type || "HTTP " + response.status, [body.message, detail].filter(Boolean).join("\n"), response.status);
+      let info = {};
+      try { info = await response.json(); } catch (ignored) { /* not JSON */ }
+      const detail = (info.detail || []).map((d) => (d.loc || []).join(".") + ": " + d.msg).join("\n");
+      showError(info.type || "HTTP " + response.status, [info.message, detail].filter(Boolean).join("\n"), response.status);
+      failed = true;
+      statusOf().textContent = "failed";
       return;
     }
     await readFrames(response, (name, data) => {
@@ -271,19 +577,70 @@ async function run(event) {
         failed = true;
       } else if (name === "end") ended = true;
     });
-    $("status").textContent = failed ? "failed" : ended ? "done" : "the stream broke off";
+    if (!ended && !failed) settleRuns("cut off");
+    statusOf().textContent = failed ? "failed" : ended ? "done" : "the stream broke off";
   } catch (error) {
-    if (error.name === "AbortError") $("status").textContent = "stopped";
-    else showError(error.name || "Error", error.message);
+    if (error.name === "AbortError") {
+      settleRuns("stopped");
+      statusOf().textContent = "stopped";
+      if (reply) reply.item.classList.add("stopped");
+    } else {
+      showError(error.name || "Error", error.message);
+      failed = true;
+    }
   } finally {
-    $("run").disabled = false;
-    $("stop").disabled = true;
-    document.body.dataset.state = "idle";
+    if (reply) {
+      reply.item.classList.remove("streaming");
+      if (failed && !streamed) reply.item.remove();
+      else if (streamed) history.push({ type: "ai", content: streamed });
+      reply = null;
+    }
+    if (!$("output").childElementCount && tools.length && !failed) showValue($("output"), null, tools);
+    busy(false);
     controller = null;
   }
 }
 
-async function loadSchema() {
+function runForm(event) {
+  event.preventDefault();
+  reset();
+  let input;
+  try {
+    input = readInput();
+  } catch (error) {
+    showError("InvalidInput", error.message);
+    return;
+  }
+  start(input);
+}
+
+function send(event) {
+  event.preventDefault();
+  const text = $("chat-input").value;
+  if (!text.trim() || controller) return;
+  reset();
+  $("chat-input").value = "";
+  const message = { type: "human", content: text };
+  history.push(message);
+  bubble(message);
+  reply = bubble({ type: "ai", content: "" });
+  reply.item.classList.add("streaming");
+  start(history.slice());
+}
+
+// ---------------------------------------------------------------- set-up
+
+let chatPossible = false;
+
+function setMode(mode) {
+  document.body.dataset.mode = mode;
+  $(mode === "chat" ? "chat-error-slot" : "output-panel").appendChild($("error"));
+  const toggle = $("mode-switch");
+  toggle.hidden = !chatPossible;
+  toggle.textContent = mode === "chat" ? "Form view" : "Chat view";
+}
+
+async function loadSchemas() {
   const response = await request("input_schema");
   if (!response.ok) {
     $("fields").textContent = "";
@@ -292,25 +649,41 @@ async function loadSchema() {
     return;
   }
   $("error").hidden = true;
-  buildForm(await response.json());
+  const schema = await response.json();
+  buildForm(schema);
+  chatPossible = takesMessages(schema);
+  setMode(chatPossible ? "chat" : "form");
+  const config = await request("config_schema");
+  if (config.ok) buildConfig(await config.json());
   document.body.dataset.state = "idle";
 }
 
 function init() {
   $("route").textContent = base;
+  document.title = "Playground " + base;
   $("token").value = sessionStorage.getItem(TOKEN_KEY) || "";
   $("token").addEventListener("change", () => {
     const token = $("token").value.trim();
     if (token) sessionStorage.setItem(TOKEN_KEY, token);
     else sessionStorage.removeItem(TOKEN_KEY);
-    loadSchema();
+    loadSchemas();
   });
-  $("form").addEventListener("submit", (event) => {
-    document.body.dataset.state = "running";
-    run(event);
+  $("form").addEventListener("submit", runForm);
+  $("chat-form").addEventListener("submit", send);
+  $("chat-input").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) send(event);
   });
-  $("stop").addEventListener("click", () => controller && controller.abort());
-  loadSchema();
+  $("clear").addEventListener("click", () => {
+    history.length = 0;
+    $("transcript").textContent = "";
+    reset();
+  });
+  for (const id of ["stop", "chat-stop"]) $(id).addEventListener("click", () => controller && controller.abort());
+  $("mode-switch").addEventListener("click", (event) => {
+    event.preventDefault();
+    setMode(document.body.dataset.mode === "chat" ? "form" : "chat");
+  });
+  loadSchemas();
 }
 
 init();
