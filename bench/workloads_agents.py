@@ -70,8 +70,8 @@ def _ours() -> _Parts:
     from combinators.language_models import BaseChatModel
     from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
     from combinators.tools import tool
-    from combinators.components.agents import AgentExecutor, create_tool_calling_agent
-    from combinators.components.messages import AIMessage, ToolCall
+    from combinators.agents import AgentExecutor, create_tool_calling_agent
+    from combinators.messages import AIMessage, ToolCall
     from combinators.components.models.chunking import message_chunks
 
     @attrs.frozen

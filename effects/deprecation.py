@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import os
+import sys
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, final
 
 import attrs
@@ -159,6 +161,56 @@ def renamed_exports(package: str, renamed: Mapping[str, str], *, since: str, rem
     return attribute
 
 
+def _is_submodule(package: str, name: str) -> bool:
+    """Whether ``package.name`` is a module on disk (left to the import system), found
+    without importing anything."""
+    folders = getattr(sys.modules.get(package), "__path__", ())
+    return any(os.path.isfile(os.path.join(f, f"{name}.py")) or os.path.isdir(os.path.join(f, name)) for f in folders)
+
+
+def reexports_moved_to(
+    package: str, roots: Sequence[str], *, since: str = ROOTS_SINCE, removal: str = ROOTS_REMOVAL
+) -> Callable[[str], object]:
+    """A module ``__getattr__`` for a package that used to re-export names which now have
+    their home in one of ``roots`` (public packages, each with an ``__all__``): each use of
+    such a name warns, naming its home and the removal date, and returns the same object.
+    The roots are imported on the first such use; a submodule of ``package`` is left to the
+    import system, and other names are missing.
+
+    >>> import warnings
+    >>> old = reexports_moved_to("effects.projections", ["json"])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     old("dumps").__name__
+    'dumps'
+    >>> print(caught[0].message)
+    effects.projections.dumps is deprecated: import it from json instead
+    (deprecated since 2026-12-02; removed after 2027-03-01)
+    >>> old("sse")
+    Traceback (most recent call last):
+    ...
+    AttributeError: module 'effects.projections' has no attribute 'sse'
+    """
+
+    def attribute(name: str) -> object:
+        if not name.startswith("_") and not _is_submodule(package, name):
+            for root in roots:
+                # Imported only once: looking a name up never imports (``loads`` relies on it).
+                module = sys.modules.get(root) or importlib.import_module(root)
+                if name in getattr(module, "__all__", ()):
+                    # stacklevel 2: the line that imported or read the name
+                    note_deprecation(
+                        f"{package}.{name} is deprecated: import it from {root} instead",
+                        since=since,
+                        removal=removal,
+                        stacklevel=2,
+                    )
+                    return getattr(module, name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return attribute
+
+
 def deprecated_module(old: str, new: str, *, since: str = ROOTS_SINCE, removal: str = ROOTS_REMOVAL) -> None:
     """Warn, when a whole module moved, at the line that imported it (call it in the old
     module's body: the import machinery's own frames are skipped).
@@ -181,5 +233,6 @@ __all__ = [
     "deprecated_module",
     "moved_exports",
     "note_deprecation",
+    "reexports_moved_to",
     "renamed_exports",
 ]

@@ -8,14 +8,14 @@
 [HumanMessage('hi')]
 """
 
-from combinators.components.memory import BaseChatMessageHistory as BaseChatMessageHistory
-from combinators.components.memory import ChatHistory as ChatHistory
-from combinators.components.memory import ChatHistoryError as ChatHistoryError
-from combinators.components.memory import InMemoryChatHistory as InMemoryChatHistory
-from combinators.components.memory import InMemoryHistoryStore as InMemoryHistoryStore
-from combinators.components.memory import RunnableWithMessageHistory as RunnableWithMessageHistory
-from combinators.components.memory import SQLiteChatHistory as SQLiteChatHistory
-from combinators.components.memory import SQLiteHistoryStore as SQLiteHistoryStore
+from combinators.components.memory.base_history import BaseChatMessageHistory as BaseChatMessageHistory
+from combinators.components.memory.history import ChatHistory as ChatHistory
+from combinators.components.memory.sqlite import ChatHistoryError as ChatHistoryError
+from combinators.components.memory.history import InMemoryChatHistory as InMemoryChatHistory
+from combinators.components.memory.history import InMemoryHistoryStore as InMemoryHistoryStore
+from combinators.components.memory.with_history import RunnableWithMessageHistory as RunnableWithMessageHistory
+from combinators.components.memory.sqlite import SQLiteChatHistory as SQLiteChatHistory
+from combinators.components.memory.sqlite import SQLiteHistoryStore as SQLiteHistoryStore
 
 __all__ = [
     "BaseChatMessageHistory",

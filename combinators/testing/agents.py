@@ -9,7 +9,7 @@ well nested) must hold whatever the script.
 >>> from hypothesis import given, settings, strategies as st
 >>> from combinators.language_models import ScriptedChatModel
 >>> from combinators.tools import tool
->>> from combinators.components.agents import LoopPolicy, agent_loop
+>>> from combinators.agents import LoopPolicy, agent_loop
 >>> @tool
 ... def add(a: int, b: int) -> int:
 ...     '''Add two integers.'''
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from hypothesis import strategies as st
 
-from combinators.components.messages import AIMessage, ToolCall
+from combinators.components.messages.values import AIMessage, ToolCall
 from combinators.testing.values import sentences
 
 UNKNOWN_TOOL = "no_such_tool"

@@ -54,7 +54,7 @@ def ours() -> Library:
     from combinators.components.models.fakes import GenericFakeChatModel, Script
     from combinators.components.parsers.text import StrOutputParser
     from combinators.components.prompts.templates import ChatPromptTemplate, PromptTemplate
-    from combinators.components.tools import tool
+    from combinators.tools import tool
 
     def fake_chat_model(replies: list[str]) -> Any:
         # Cycling: a test may run the same chain more than once (sync and async).

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from combinators.components.agents import final_answer_tokens
+from combinators.agents import final_answer_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "What pattern of flashes does the light show?"

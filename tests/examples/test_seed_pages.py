@@ -231,7 +231,7 @@ If you don't know the answer, just say that you don't know, don't try to make up
 def test_stream_events_of_an_agent(openai_stub: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
     from combinators.prompts import ChatPromptTemplate
     from combinators.tools import BaseTool
-    from combinators.components.agents import AgentExecutor, create_openai_functions_agent
+    from combinators.agents import AgentExecutor, create_openai_functions_agent
     from combinators.integrations.openai import ChatOpenAI
 
     class TavilySearchResults(BaseTool):  # the network search service's local stand-in

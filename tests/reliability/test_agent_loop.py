@@ -18,8 +18,8 @@ from typing import Any
 from hypothesis import given, strategies as st
 
 from combinators.language_models import ScriptedChatModel
-from combinators.components.agents import AgentResult, LoopPolicy, agent_loop
-from combinators.components.messages import AIMessage
+from combinators.agents import AgentResult, LoopPolicy, agent_loop
+from combinators.messages import AIMessage
 from combinators.testing import agent_scripts
 from combinators.testing.nesting import nesting_problem
 from effects.projections.jsonable import to_jsonable

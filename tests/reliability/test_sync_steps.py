@@ -24,8 +24,8 @@ from combinators.language_models import LLM, BaseChatModel, FakeListChatModel, S
 from combinators.output_parsers import StrOutputParser
 from combinators.retrievers import BaseRetriever, Bm25Retriever
 from combinators.tools import BaseTool, tool
-from combinators.components.agents import LoopPolicy, TimedOut, agent_loop
-from combinators.components.messages import AIMessage, AIMessageChunk, Message
+from combinators.agents import LoopPolicy, TimedOut, agent_loop
+from combinators.messages import AIMessage, AIMessageChunk, Message
 from combinators import StepTimeout, dispatch_custom_event
 from effects._runtime import calls as entry, sync_steps
 from effects._runtime.sync_steps import WORKERS, worker_pool

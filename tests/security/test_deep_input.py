@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from combinators import RunnableLambda
 from combinators.load import DataTooDeepError, MalformedDataError, dumps, loads
 from combinators.output_parsers import JsonOutputParser, OutputParserError
-from combinators.components.partial_json import parse_partial_json
+from combinators.output_parsers import parse_partial_json
 from combinators.components.serialization import MAX_DEPTH, from_data, to_data
 from effects.projections.recording import record
 

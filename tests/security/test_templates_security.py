@@ -129,7 +129,7 @@ def test_jinja2_reads_mapping_items_only() -> None:
 
 
 def test_a_nested_format_spec_is_quoted_as_the_template_wrote_it() -> None:
-    from combinators.components.prompts import PromptTemplate
+    from combinators.prompts import PromptTemplate
 
     for template, shown in [
         ("{a:{a.__class__.__name__}}", "{a:{a.__class__.__name__}}"),

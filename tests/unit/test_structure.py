@@ -18,7 +18,6 @@ import combinators.authoring as authoring
 import combinators.agents
 import combinators.chat_history
 import combinators.components
-import combinators.components.agents as agents
 import combinators.documents
 import combinators.embeddings
 import combinators.language_models
@@ -77,7 +76,7 @@ def public_names(module: Any) -> set[str]:
     return names | set(getattr(module, "_LAZY", {}))
 
 
-@pytest.mark.parametrize("module", [*ROOTS, combinators.components, agents], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [*ROOTS, combinators.components], ids=lambda m: m.__name__)
 def test_all_equals_the_public_names(module: Any) -> None:
     assert set(module.__all__) == public_names(module) - {"annotations"}
     assert len(set(module.__all__)) == len(module.__all__)
@@ -91,8 +90,24 @@ def test_every_public_name_has_one_home() -> None:
     assert {name: where for name, where in homes.items() if len(where) > 1} == {}
 
 
-def test_the_agents_root_has_the_agents_rooms_names() -> None:
-    assert combinators.agents.__all__ == agents.__all__
+ROOMS = ["agents", "memory", "messages", "models", "parsers", "partial_json", "prompts", "retrieval", "tools"]
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_a_room_exports_nothing_its_old_names_warn_and_name_their_home(room: str) -> None:
+    package = importlib.import_module(f"combinators.components.{room}")
+    assert package.__all__ == []
+    roots = [r for r in ROOTS if r.__name__ != "combinators"]
+    some = next(name for root in roots for name in root.__all__ if _room_of(root, name) == room)
+    with pytest.warns(DeprecationWarning, match=rf"combinators.components.{room}.{some} is deprecated: import it from"):
+        value = getattr(package, some)
+    assert any(getattr(root, some, None) is value for root in roots)
+
+
+def _room_of(root: Any, name: str) -> str | None:
+    module = getattr(getattr(root, name), "__module__", "")
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["combinators", "components"] and len(parts) > 3 else None
 
 
 def test_domain_roots_are_packages_of_one_module_each() -> None:
@@ -420,7 +435,7 @@ def test_building_never_runs_anything() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    [*ROOTS, agents, authoring, effects_authoring, effects_runtime, effects_scope],
+    [*ROOTS, authoring, effects_authoring, effects_runtime, effects_scope],
     ids=lambda m: m.__name__,
 )
 def test_every_public_name_has_a_runnable_example(module: Any) -> None:

@@ -1,66 +1,23 @@
-"""Tool-calling agents: ``agent_loop`` and its values, and LangChain's ``AgentExecutor`` shape.
+"""Tool-calling agents: ``agent_loop`` and its values, and LangChain's ``AgentExecutor`` shape:
+the room where they are written.
 
->>> from combinators.language_models import ScriptedChatModel
->>> agent_loop(ScriptedChatModel(["Hello!"]), []).invoke("hi").output
-'Hello!'
+Import them from ``combinators.agents``. The names this package re-exported before still
+work until the removal date, with a dated warning naming their home (as
+``combinators.components``).
 """
 
-from combinators.components.agents.executor import AgentExecutor as AgentExecutor
-from combinators.components.agents.executor import STOPPED_AT_MAX_ITERATIONS as STOPPED_AT_MAX_ITERATIONS
-from combinators.components.agents.executor import STOPPED_AT_TIME_LIMIT as STOPPED_AT_TIME_LIMIT
-from combinators.components.agents.executor import ToolCallingAgent as ToolCallingAgent
-from combinators.components.agents.executor import create_openai_functions_agent as create_openai_functions_agent
-from combinators.components.agents.executor import create_openai_tools_agent as create_openai_tools_agent
-from combinators.components.agents.executor import create_tool_calling_agent as create_tool_calling_agent
-from combinators.components.agents.loop import AgentLoop as AgentLoop
-from combinators.components.agents.loop import agent_loop as agent_loop
-from combinators.components.agents.policy import LoopPolicy as LoopPolicy
-from combinators.components.agents.progress import partial_result as partial_result
-from combinators.components.agents.stops import Finished as Finished
-from combinators.components.agents.tokens import FinalAnswerTokens as FinalAnswerTokens
-from combinators.components.agents.tokens import afinal_answer_tokens as afinal_answer_tokens
-from combinators.components.agents.tokens import final_answer_tokens as final_answer_tokens
-from combinators.components.agents.stops import Halted as Halted
-from combinators.components.agents.stops import MaxIterations as MaxIterations
-from combinators.components.agents.stops import ReturnedDirect as ReturnedDirect
-from combinators.components.agents.stops import StopReason as StopReason
-from combinators.components.agents.stops import TimedOut as TimedOut
-from combinators.components.agents.transcript import AgentInput as AgentInput
-from combinators.components.agents.transcript import MalformedToolCallError as MalformedToolCallError
-from combinators.components.agents.transcript import ToolCallNotRun as ToolCallNotRun
-from combinators.components.agents.transcript import UnknownToolError as UnknownToolError
-from combinators.components.agents.transcript import sealed as sealed
-from combinators.components.agents.values import AgentResult as AgentResult
-from combinators.components.agents.values import AgentStep as AgentStep
-from combinators.components.agents.values import ToolOutcome as ToolOutcome
+import typing as _typing
 
-__all__ = [
-    "STOPPED_AT_MAX_ITERATIONS",
-    "STOPPED_AT_TIME_LIMIT",
-    "AgentExecutor",
-    "AgentInput",
-    "AgentLoop",
-    "AgentResult",
-    "AgentStep",
-    "FinalAnswerTokens",
-    "Finished",
-    "Halted",
-    "LoopPolicy",
-    "MalformedToolCallError",
-    "MaxIterations",
-    "ReturnedDirect",
-    "StopReason",
-    "TimedOut",
-    "ToolCallNotRun",
-    "ToolCallingAgent",
-    "ToolOutcome",
-    "UnknownToolError",
-    "afinal_answer_tokens",
-    "agent_loop",
-    "create_tool_calling_agent",
-    "create_openai_functions_agent",
-    "create_openai_tools_agent",
-    "final_answer_tokens",
-    "partial_result",
-    "sealed",
-]
+from effects.deprecation import reexports_moved_to as _reexports_moved_to
+
+if _typing.TYPE_CHECKING:
+    # The names this package re-exported, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from their homes' ``__all__``.
+    from combinators.agents import *  # noqa: F403
+
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    __getattr__ = _reexports_moved_to(__name__, ("combinators.agents",))
+
+__all__: list[str] = []
+"""Nothing is exported here: the names live in their homes, above."""

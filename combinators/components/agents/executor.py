@@ -36,7 +36,7 @@ from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.stops import MaxIterations, TimedOut
 from combinators.components.agents.values import AgentResult
 from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.parsers import OutputParserError
+from combinators.components.parsers.text import OutputParserError
 from combinators import Runnable
 from combinators import RunnableTool
 from effects.errors import InputError, InputValueError

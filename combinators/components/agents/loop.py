@@ -9,7 +9,7 @@ unchanged, and the agent has no execution machinery of its own.
 
 >>> from combinators.language_models import ScriptedChatModel
 >>> from combinators.tools import tool
->>> from combinators.components.messages import AIMessage, ToolCall
+>>> from combinators.messages import AIMessage, ToolCall
 >>> @tool
 ... def add(a: int, b: int) -> int:
 ...     '''Add two integers.'''
@@ -47,7 +47,7 @@ from combinators.components.agents.tool_calls import (
 from combinators.components.agents.transcript import AgentInput, read_input, sealed
 from combinators.components.agents.values import AgentResult, AgentStep, ToolOutcome
 from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
-from combinators.components.messages import AIMessage, AIMessageChunk
+from combinators.components.messages.values import AIMessage, AIMessageChunk
 from combinators.components.models.ids import fresh_id
 from combinators import Runnable
 from combinators import RunnableTool

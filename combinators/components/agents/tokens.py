@@ -9,8 +9,8 @@ then asks for a tool has had that text given already: nobody can know in advance
 
 >>> from combinators.language_models import ScriptedChatModel
 >>> from combinators.tools import tool
->>> from combinators.components.agents import agent_loop
->>> from combinators.components.messages import AIMessage, ToolCall
+>>> from combinators.agents import agent_loop
+>>> from combinators.messages import AIMessage, ToolCall
 >>> @tool
 ... def clock() -> str:
 ...     '''The time.'''
@@ -75,7 +75,7 @@ async def afinal_answer_tokens(events: AsyncIterable[Mapping[str, Any]]) -> Asyn
 
     >>> import asyncio
     >>> from combinators.language_models import ScriptedChatModel
-    >>> from combinators.components.agents import agent_loop
+    >>> from combinators.agents import agent_loop
     >>> async def main():
     ...     agent = agent_loop(ScriptedChatModel(["Hi there."]), [])
     ...     return [t async for t in afinal_answer_tokens(agent.astream_events("hello"))]

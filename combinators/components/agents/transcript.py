@@ -5,7 +5,7 @@ A transcript is *sealed* when every tool call of its AI messages has exactly one
 (providers refuse dangling calls). ``sealed`` answers what is left with error
 messages, so a run that stopped anywhere still leaves a usable conversation.
 
->>> from combinators.components.messages import AIMessage, HumanMessage, ToolCall
+>>> from combinators.messages import AIMessage, HumanMessage, ToolCall
 >>> asked = [HumanMessage("2+2?"), AIMessage("", tool_calls=[ToolCall("add", {"a": 2, "b": 2}, id="c1")])]
 >>> [m.content for m in sealed(asked, "the run was cancelled")[2:]]
 ['not run: the run was cancelled']
@@ -20,7 +20,7 @@ from typing import Any, TypeAlias, cast, final
 
 import attrs
 
-from combinators.components.messages import (
+from combinators.components.messages.values import (
     AIMessage,
     HumanMessage,
     Message,

@@ -6,7 +6,7 @@ for tools, a step of tool results, the final answer), and the chunks add up with
 to the result ``invoke`` gives. Messages and steps are concatenated; the output and
 the stop reason are the last ones given.
 
->>> from combinators.components.messages import AIMessage, HumanMessage
+>>> from combinators.messages import AIMessage, HumanMessage
 >>> from combinators.components.agents.stops import Finished
 >>> asked = AgentResult(messages=(HumanMessage("hi"), AIMessage("Hello!")), output="Hello!", stop=Finished())
 >>> (AgentResult() + asked) == asked
@@ -25,7 +25,7 @@ from returns.result import Result, Success
 
 from combinators.components.agents.stops import StopReason
 from combinators.components.agents.transcript import unanswered
-from combinators.components.messages import AIMessage, Message, ToolCall, ToolMessage
+from combinators.components.messages.values import AIMessage, Message, ToolCall, ToolMessage
 from effects.authoring import is_a
 
 
@@ -116,7 +116,7 @@ class AgentResult:
     are the iterations that used tools; ``stop`` says why the run ended (None only in
     a streamed piece before the last).
 
-    >>> from combinators.components.messages import HumanMessage
+    >>> from combinators.messages import HumanMessage
     >>> call = ToolCall("add", {"a": 1}, id="c1")
     >>> piece = AgentResult(messages=(HumanMessage("1+?"), AIMessage("", tool_calls=[call])))
     >>> piece.actions

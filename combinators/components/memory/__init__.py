@@ -1,28 +1,23 @@
-"""Conversation memory: ``RunnableWithMessageHistory`` and the histories it keeps (in memory, SQLite).
+"""Conversation memory: ``RunnableWithMessageHistory`` and the histories it keeps (in memory,
+SQLite): the room where they are written.
 
->>> from combinators import RunnableLambda
->>> from combinators.components.memory import InMemoryHistoryStore, RunnableWithMessageHistory
->>> chat = RunnableWithMessageHistory(RunnableLambda(lambda messages: f"{len(messages)} seen"), InMemoryHistoryStore())
->>> chat.invoke("hi", {"configurable": {"session_id": "s"}}), chat.invoke("hi", {"configurable": {"session_id": "s"}})
-('1 seen', '3 seen')
+Import them from ``combinators.chat_history``. The names this package re-exported before
+still work until the removal date, with a dated warning naming their home (as
+``combinators.components``).
 """
 
-from combinators.components.memory.base_history import BaseChatMessageHistory as BaseChatMessageHistory
-from combinators.components.memory.history import ChatHistory as ChatHistory
-from combinators.components.memory.history import InMemoryChatHistory as InMemoryChatHistory
-from combinators.components.memory.history import InMemoryHistoryStore as InMemoryHistoryStore
-from combinators.components.memory.sqlite import ChatHistoryError as ChatHistoryError
-from combinators.components.memory.sqlite import SQLiteChatHistory as SQLiteChatHistory
-from combinators.components.memory.sqlite import SQLiteHistoryStore as SQLiteHistoryStore
-from combinators.components.memory.with_history import RunnableWithMessageHistory as RunnableWithMessageHistory
+import typing as _typing
 
-__all__ = [
-    "BaseChatMessageHistory",
-    "ChatHistory",
-    "ChatHistoryError",
-    "InMemoryChatHistory",
-    "InMemoryHistoryStore",
-    "RunnableWithMessageHistory",
-    "SQLiteChatHistory",
-    "SQLiteHistoryStore",
-]
+from effects.deprecation import reexports_moved_to as _reexports_moved_to
+
+if _typing.TYPE_CHECKING:
+    # The names this package re-exported, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from their homes' ``__all__``.
+    from combinators.chat_history import *  # noqa: F403
+
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    __getattr__ = _reexports_moved_to(__name__, ("combinators.chat_history",))
+
+__all__: list[str] = []
+"""Nothing is exported here: the names live in their homes, above."""

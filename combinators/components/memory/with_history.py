@@ -15,7 +15,7 @@ is a str, a message, a list of messages, or a dict holding them under
 
 >>> from combinators import RunnableLambda
 >>> from combinators.messages import AIMessage
->>> from combinators.components.memory import InMemoryHistoryStore
+>>> from combinators.chat_history import InMemoryHistoryStore
 >>> def count(messages: list) -> AIMessage:
 ...     return AIMessage(f"{len(messages)} messages so far")
 >>> store = InMemoryHistoryStore()
@@ -37,7 +37,7 @@ import attrs
 
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
-from combinators.components.messages import AIMessage, BaseMessage, HumanMessage, Message
+from combinators.components.messages.values import AIMessage, BaseMessage, HumanMessage, Message
 from effects.authoring import (
     Scope,
     total_or_nothing,

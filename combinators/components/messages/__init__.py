@@ -1,39 +1,23 @@
-"""Chat messages as frozen values: coercion from message-likes, and the ``+`` of streamed chunks."""
+"""Chat messages as frozen values: coercion from message-likes, and the ``+`` of streamed
+chunks: the room where they are written.
 
-from combinators.components.messages.values import AIMessage as AIMessage
-from combinators.components.messages.values import AIMessageChunk as AIMessageChunk
-from combinators.components.messages.values import BaseMessage as BaseMessage
-from combinators.components.messages.values import ChatMessage as ChatMessage
-from combinators.components.messages.values import HumanMessage as HumanMessage
-from combinators.components.messages.values import InvalidToolCall as InvalidToolCall
-from combinators.components.messages.values import MESSAGE_TYPES as MESSAGE_TYPES
-from combinators.components.messages.values import Message as Message
-from combinators.components.messages.values import SystemMessage as SystemMessage
-from combinators.components.messages.values import ToolCall as ToolCall
-from combinators.components.messages.values import ToolCallChunk as ToolCallChunk
-from combinators.components.messages.values import ToolMessage as ToolMessage
-from combinators.components.messages.values import UsageMetadata as UsageMetadata
-from combinators.components.messages.values import coerce_to_message as coerce_to_message
-from combinators.components.messages.values import coerce_to_messages as coerce_to_messages
-from combinators.components.messages.values import get_buffer_string as get_buffer_string
-from combinators.components.messages.values import message_to_dict as message_to_dict
+Import them from ``combinators.messages``. The names this package re-exported before still
+work until the removal date, with a dated warning naming their home (as
+``combinators.components``).
+"""
 
-__all__ = [
-    "AIMessage",
-    "AIMessageChunk",
-    "BaseMessage",
-    "ChatMessage",
-    "HumanMessage",
-    "InvalidToolCall",
-    "MESSAGE_TYPES",
-    "Message",
-    "SystemMessage",
-    "ToolCall",
-    "ToolCallChunk",
-    "ToolMessage",
-    "UsageMetadata",
-    "coerce_to_message",
-    "coerce_to_messages",
-    "get_buffer_string",
-    "message_to_dict",
-]
+import typing as _typing
+
+from effects.deprecation import reexports_moved_to as _reexports_moved_to
+
+if _typing.TYPE_CHECKING:
+    # The names this package re-exported, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from their homes' ``__all__``.
+    from combinators.messages import *  # noqa: F403
+
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    __getattr__ = _reexports_moved_to(__name__, ("combinators.messages",))
+
+__all__: list[str] = []
+"""Nothing is exported here: the names live in their homes, above."""

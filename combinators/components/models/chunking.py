@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 
 import attrs
 
-from combinators.components.messages import AIMessage, AIMessageChunk, ToolCallChunk
+from combinators.components.messages.values import AIMessage, AIMessageChunk, ToolCallChunk
 from effects.clock import current_clock
 
 

@@ -9,7 +9,7 @@ as written, and a call without one gets a fresh one. When the script runs out, t
 call fails with ``ScriptExhaustedError``. ``calls`` records what each call was given
 (its messages and the names of the tools bound to it).
 
->>> from combinators.components.messages import AIMessage, ToolCall
+>>> from combinators.messages import AIMessage, ToolCall
 >>> model = ScriptedChatModel([AIMessage("", tool_calls=[ToolCall("search", {"q": "cats"})]), "Cats purr."])
 >>> asked = model.invoke("tell me about cats")
 >>> asked.tool_calls[0].name, asked.tool_calls[0].id.startswith("call_"), asked.id.startswith("scripted-")
@@ -31,7 +31,7 @@ from typing import Any, TypeAlias, cast, final
 import attrs
 
 from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.messages import AIMessage, AIMessageChunk, Message
+from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
 from combinators.components.models.ids import fresh_id
 from effects.errors import CombinatorsError

@@ -18,7 +18,7 @@ It needs no network and no weights, and it does exactly this:
 
 It streams its text word by word and each tool call as one chunk, as a provider would.
 
->>> from combinators.components.tools import tool
+>>> from combinators.tools import tool
 >>> @tool
 ... def calculator(expression: str) -> str:
 ...     '''Evaluate an arithmetic expression.'''
@@ -27,7 +27,7 @@ It streams its text word by word and each tool call as one chunk, as a provider 
 >>> asked = model.bind_tools([calculator]).invoke("What is 12 * (3 + 4)?")
 >>> asked.tool_calls[0].name, asked.tool_calls[0].args
 ('calculator', {'expression': '12 * (3 + 4)'})
->>> from combinators.components.messages import HumanMessage, ToolMessage
+>>> from combinators.messages import HumanMessage, ToolMessage
 >>> model.invoke([HumanMessage("What is 12 * (3 + 4)?"), asked, ToolMessage("84", tool_call_id=asked.tool_calls[0].id or "")]).text
 '84'
 """
@@ -42,7 +42,7 @@ import attrs
 
 from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, tokenize
 from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.messages import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
+from combinators.components.messages.values import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
 from combinators.components.models.chunking import apaced, message_chunks
 from combinators.components.models.ids import fresh_id
 from combinators.components.models.extractive import context_sentences, ranked_sentences

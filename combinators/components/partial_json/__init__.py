@@ -1,13 +1,23 @@
-"""Partial JSON: the value of JSON text that is still arriving (a reader over an incremental scanner)."""
+"""Partial JSON: the value of JSON text that is still arriving (a reader over an incremental
+scanner): the room where they are written.
 
-from combinators.components.partial_json.reader import PartialJsonReader as PartialJsonReader
-from combinators.components.partial_json.reader import json_diff as json_diff
-from combinators.components.partial_json.reader import parse_json_markdown as parse_json_markdown
-from combinators.components.partial_json.reader import parse_partial_json as parse_partial_json
+Import them from ``combinators.output_parsers``. The names this package re-exported before
+still work until the removal date, with a dated warning naming their home (as
+``combinators.components``).
+"""
 
-__all__ = [
-    "PartialJsonReader",
-    "json_diff",
-    "parse_json_markdown",
-    "parse_partial_json",
-]
+import typing as _typing
+
+from effects.deprecation import reexports_moved_to as _reexports_moved_to
+
+if _typing.TYPE_CHECKING:
+    # The names this package re-exported, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from their homes' ``__all__``.
+    from combinators.output_parsers import *  # noqa: F403
+
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    __getattr__ = _reexports_moved_to(__name__, ("combinators.output_parsers",))
+
+__all__: list[str] = []
+"""Nothing is exported here: the names live in their homes, above."""

@@ -1,29 +1,30 @@
-"""Prompt templates (string and chat), their message parts, prompt values and template formats."""
+"""Prompt templates (string and chat), their message parts, prompt values and template formats:
+the room where they are written.
 
-from combinators.components.prompts.values import ChatPromptValue as ChatPromptValue
-from combinators.components.prompts.values import PROMPT_VALUE_TYPES as PROMPT_VALUE_TYPES
-from combinators.components.prompts.values import PromptValue as PromptValue
-from combinators.components.prompts.values import StringPromptValue as StringPromptValue
-from combinators.components.prompts.templates import ChatPromptTemplate as ChatPromptTemplate
-from combinators.components.prompts.templates import PromptTemplate as PromptTemplate
-from combinators.components.prompts.chat_parts import AIMessagePromptTemplate as AIMessagePromptTemplate
-from combinators.components.prompts.chat_parts import BaseMessagePromptTemplate as BaseMessagePromptTemplate
-from combinators.components.prompts.chat_parts import ChatMessagePromptTemplate as ChatMessagePromptTemplate
-from combinators.components.prompts.chat_parts import HumanMessagePromptTemplate as HumanMessagePromptTemplate
-from combinators.components.prompts.chat_parts import MessagesPlaceholder as MessagesPlaceholder
-from combinators.components.prompts.chat_parts import SystemMessagePromptTemplate as SystemMessagePromptTemplate
+Import them from ``combinators.prompts``, ``combinators.prompt_values``. The names this
+package re-exported before still work until the removal date, with a dated warning naming
+their home (as ``combinators.components``).
+"""
 
-__all__ = [
-    "AIMessagePromptTemplate",
-    "BaseMessagePromptTemplate",
-    "ChatMessagePromptTemplate",
-    "ChatPromptTemplate",
-    "ChatPromptValue",
-    "HumanMessagePromptTemplate",
-    "MessagesPlaceholder",
-    "PROMPT_VALUE_TYPES",
-    "PromptTemplate",
-    "PromptValue",
-    "StringPromptValue",
-    "SystemMessagePromptTemplate",
-]
+import typing as _typing
+
+from effects.deprecation import reexports_moved_to as _reexports_moved_to
+
+if _typing.TYPE_CHECKING:
+    # The names this package re-exported, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from their homes' ``__all__``.
+    from combinators.prompts import *  # noqa: F403
+    from combinators.prompt_values import *  # noqa: F403
+
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    __getattr__ = _reexports_moved_to(
+        __name__,
+        (
+            "combinators.prompts",
+            "combinators.prompt_values",
+        ),
+    )
+
+__all__: list[str] = []
+"""Nothing is exported here: the names live in their homes, above."""

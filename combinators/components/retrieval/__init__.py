@@ -1,35 +1,35 @@
-"""Documents, retrievers, BM25, embeddings and the in-memory vector store."""
+"""Documents, retrievers, BM25, embeddings and the in-memory vector store: the room where they
+are written.
 
-from combinators.components.retrieval.documents import BaseRetriever as BaseRetriever
-from combinators.components.retrieval.documents import Document as Document
-from combinators.components.retrieval.documents import format_documents_as_string as format_documents_as_string
-from combinators.components.retrieval.documents import load_text_documents as load_text_documents
-from combinators.components.retrieval.bm25 import Bm25Index as Bm25Index
-from combinators.components.retrieval.bm25 import Bm25Retriever as Bm25Retriever
-from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS as ENGLISH_STOPWORDS
-from combinators.components.retrieval.bm25 import tokenize as tokenize
-from combinators.components.retrieval.embeddings import Embeddings as Embeddings
-from combinators.components.retrieval.embeddings import HashedNgramEmbeddings as HashedNgramEmbeddings
-from combinators.components.retrieval.embeddings import SentenceEmbeddings as SentenceEmbeddings
-from combinators.components.retrieval.vectorstore import DocumentFilter as DocumentFilter
-from combinators.components.retrieval.vectorstore import InMemoryVectorStore as InMemoryVectorStore
-from combinators.components.retrieval.vectorstore import VectorStoreRetriever as VectorStoreRetriever
-from combinators.components.retrieval.vectorstore import cosine_similarity as cosine_similarity
+Import them from ``combinators.retrievers``, ``combinators.documents``,
+``combinators.vectorstores``, ``combinators.embeddings``. The names this package re-exported
+before still work until the removal date, with a dated warning naming their home (as
+``combinators.components``).
+"""
 
-__all__ = [
-    "BaseRetriever",
-    "Bm25Index",
-    "Bm25Retriever",
-    "Document",
-    "DocumentFilter",
-    "ENGLISH_STOPWORDS",
-    "Embeddings",
-    "HashedNgramEmbeddings",
-    "InMemoryVectorStore",
-    "SentenceEmbeddings",
-    "VectorStoreRetriever",
-    "cosine_similarity",
-    "format_documents_as_string",
-    "load_text_documents",
-    "tokenize",
-]
+import typing as _typing
+
+from effects.deprecation import reexports_moved_to as _reexports_moved_to
+
+if _typing.TYPE_CHECKING:
+    # The names this package re-exported, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from their homes' ``__all__``.
+    from combinators.retrievers import *  # noqa: F403
+    from combinators.documents import *  # noqa: F403
+    from combinators.vectorstores import *  # noqa: F403
+    from combinators.embeddings import *  # noqa: F403
+
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    __getattr__ = _reexports_moved_to(
+        __name__,
+        (
+            "combinators.retrievers",
+            "combinators.documents",
+            "combinators.vectorstores",
+            "combinators.embeddings",
+        ),
+    )
+
+__all__: list[str] = []
+"""Nothing is exported here: the names live in their homes, above."""

@@ -1,14 +1,23 @@
-"""Tools that answer tool calls with messages: ``@tool``, ``Tool``, ``StructuredTool``, ``BaseTool``."""
+"""Tools that answer tool calls with messages: ``@tool``, ``Tool``, ``StructuredTool``,
+``BaseTool``: the room where they are written.
 
-from combinators.components.tools.base_tool import BaseTool as BaseTool
+Import them from ``combinators.tools``. The names this package re-exported before still work
+until the removal date, with a dated warning naming their home (as
+``combinators.components``).
+"""
 
-from combinators.components.tools.message_tools import StructuredTool as StructuredTool
-from combinators.components.tools.message_tools import Tool as Tool
-from combinators.components.tools.message_tools import tool as tool
+import typing as _typing
 
-__all__ = [
-    "BaseTool",
-    "StructuredTool",
-    "Tool",
-    "tool",
-]
+from effects.deprecation import reexports_moved_to as _reexports_moved_to
+
+if _typing.TYPE_CHECKING:
+    # The names this package re-exported, declared to the checkers (an old import is a
+    # warning at run time, not a type error); composed from their homes' ``__all__``.
+    from combinators.tools import *  # noqa: F403
+
+if not _typing.TYPE_CHECKING:
+    # Hidden from the checkers, so that a misspelled import from this package is an error.
+    __getattr__ = _reexports_moved_to(__name__, ("combinators.tools",))
+
+__all__: list[str] = []
+"""Nothing is exported here: the names live in their homes, above."""

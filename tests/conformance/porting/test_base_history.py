@@ -10,7 +10,7 @@ import pytest
 from combinators import RunnableLambda
 from combinators.chat_history import BaseChatMessageHistory, ChatHistory
 from combinators.messages import AIMessage, BaseMessage, HumanMessage, Message
-from combinators.components.memory import RunnableWithMessageHistory
+from combinators.chat_history import RunnableWithMessageHistory
 
 
 class History(BaseChatMessageHistory, pydantic.BaseModel):

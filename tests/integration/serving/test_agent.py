@@ -6,8 +6,8 @@ from typing import Any
 
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import tool
-from combinators.components.agents import LoopPolicy, agent_loop
-from combinators.components.messages import AIMessage, ToolCall
+from combinators.agents import LoopPolicy, agent_loop
+from combinators.messages import AIMessage, ToolCall
 from combinators.integrations.serving import RemoteRunnable, serve
 from tests.integration.serving.live import live
 

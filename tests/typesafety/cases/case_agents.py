@@ -8,8 +8,8 @@ from typing import reveal_type
 from combinators import RunnableLambda
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import tool
-from combinators.components.agents import AgentExecutor, AgentResult, agent_loop, create_tool_calling_agent
-from combinators.components.prompts import ChatPromptTemplate
+from combinators.agents import AgentExecutor, AgentResult, agent_loop, create_tool_calling_agent
+from combinators.prompts import ChatPromptTemplate
 
 
 @tool

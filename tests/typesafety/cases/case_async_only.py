@@ -13,7 +13,7 @@ from typing import reveal_type
 from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnableTool, StreamEvent, chain
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import StructuredTool, Tool, tool
-from combinators.components.agents import agent_loop
+from combinators.agents import agent_loop
 
 
 def parse(text: str) -> int:

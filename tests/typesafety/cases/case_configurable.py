@@ -7,7 +7,7 @@ from typing import reveal_type
 
 from combinators import ConfigurableField, ConfigurableFieldSpec, RunConfig, RunnableLambda, RunnablePick
 from combinators.messages import AIMessage, Message
-from combinators.components.memory import InMemoryHistoryStore, RunnableWithMessageHistory
+from combinators.chat_history import InMemoryHistoryStore, RunnableWithMessageHistory
 
 
 def parse(text: str) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import tool
-from combinators.components.agents import agent_loop
+from combinators.agents import agent_loop
 from combinators.integrations.serving import RemoteRunnable
 
 

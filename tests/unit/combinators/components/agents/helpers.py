@@ -8,7 +8,7 @@ from typing import Any
 from combinators import RunnableTool
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import tool
-from combinators.components.messages import AIMessage, Message, ToolCall, ToolMessage
+from combinators.messages import AIMessage, Message, ToolCall, ToolMessage
 
 CALLED: list[str] = []
 

@@ -11,15 +11,15 @@ import pytest
 from combinators.language_models import ScriptedChatModel
 from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
 from combinators.tools import tool
-from combinators.components.agents import (
+from combinators.agents import (
     STOPPED_AT_MAX_ITERATIONS,
     STOPPED_AT_TIME_LIMIT,
     AgentExecutor,
     AgentStep,
     create_tool_calling_agent,
 )
-from combinators.components.messages import AIMessage, InvalidToolCall, ToolCall
-from combinators.components.parsers import OutputParserError
+from combinators.messages import AIMessage, InvalidToolCall, ToolCall
+from combinators.output_parsers import OutputParserError
 from effects.clock import FakeClock, current_clock, use_clock
 from effects.errors import InputValueError
 from tests.unit.combinators.components.agents.helpers import add, always_calling, calls, fail, fresh

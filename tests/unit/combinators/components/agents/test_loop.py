@@ -15,7 +15,7 @@ from returns.result import Failure, Success
 from combinators.language_models import ScriptedChatModel
 from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
 from combinators.tools import tool
-from combinators.components.agents import (
+from combinators.agents import (
     AgentResult,
     Finished,
     LoopPolicy,
@@ -24,14 +24,7 @@ from combinators.components.agents import (
     UnknownToolError,
     agent_loop,
 )
-from combinators.components.messages import (
-    AIMessage,
-    HumanMessage,
-    InvalidToolCall,
-    SystemMessage,
-    ToolCall,
-    ToolMessage,
-)
+from combinators.messages import AIMessage, HumanMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 from combinators import ToolArgumentsError
 from effects.errors import InputError, InputValueError
 from tests.unit.combinators.components.agents.helpers import CALLED, add, answered_once, calls, fail, lookup

@@ -7,8 +7,8 @@ import asyncio
 from typing import Any
 
 from combinators.language_models import ScriptedChatModel
-from combinators.components.agents import agent_loop
-from combinators.components.messages import AIMessage, ToolCall
+from combinators.agents import agent_loop
+from combinators.messages import AIMessage, ToolCall
 from combinators import ToolArgumentsError
 from effects.projections.recording import record, replay
 from effects.projections.events_v2 import EventsV2

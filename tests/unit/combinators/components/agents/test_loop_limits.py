@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from combinators.language_models import BaseChatModel, ScriptedChatModel
-from combinators.components.agents import (
+from combinators.agents import (
     Finished,
     Halted,
     LoopPolicy,
@@ -19,8 +19,8 @@ from combinators.components.agents import (
     agent_loop,
     partial_result,
 )
-from combinators.components.messages import AIMessage, Message
-from combinators.components.tools import tool
+from combinators.messages import AIMessage, Message
+from combinators.tools import tool
 from effects.clock import FakeClock, current_clock, use_clock
 from effects.errors import InputValueError
 from tests.unit.combinators.components.agents.helpers import (

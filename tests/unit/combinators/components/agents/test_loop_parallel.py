@@ -11,8 +11,8 @@ import pytest
 
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import tool
-from combinators.components.agents import Finished, LoopPolicy, agent_loop
-from combinators.components.messages import AIMessage, ToolCall
+from combinators.agents import Finished, LoopPolicy, agent_loop
+from combinators.messages import AIMessage, ToolCall
 from combinators import RunnableTool
 from tests.unit.combinators.components.agents.helpers import forever
 

@@ -6,8 +6,8 @@ import asyncio
 
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import tool
-from combinators.components.agents import afinal_answer_tokens, agent_loop, final_answer_tokens
-from combinators.components.messages import AIMessage, ToolCall
+from combinators.agents import afinal_answer_tokens, agent_loop, final_answer_tokens
+from combinators.messages import AIMessage, ToolCall
 
 
 def test_only_the_answer_not_the_thoughts_before_a_tool_call_nor_a_nested_agent() -> None:

@@ -19,7 +19,7 @@ from combinators.language_models import ScriptedChatModel
 from combinators.prompts import ChatPromptTemplate
 from combinators.retrievers import BaseRetriever
 from combinators.tools import BaseTool, StructuredTool, tool
-from combinators.components.agents import AgentExecutor, agent_loop, create_tool_calling_agent
+from combinators.agents import AgentExecutor, agent_loop, create_tool_calling_agent
 from tests.unit.combinators.components.agents.helpers import calls
 
 

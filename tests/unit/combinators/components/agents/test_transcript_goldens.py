@@ -30,8 +30,8 @@ from combinators import Runnable
 from combinators.language_models import BaseChatModel, ScriptedChatModel
 from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
 from combinators.tools import tool
-from combinators.components.agents import AgentExecutor, LoopPolicy, agent_loop, create_tool_calling_agent
-from combinators.components.messages import AIMessage, AIMessageChunk, InvalidToolCall, ToolCall
+from combinators.agents import AgentExecutor, LoopPolicy, agent_loop, create_tool_calling_agent
+from combinators.messages import AIMessage, AIMessageChunk, InvalidToolCall, ToolCall
 from combinators.components.models.chunking import message_chunks
 from tests.conformance.transcripts import Json, arecord, record
 

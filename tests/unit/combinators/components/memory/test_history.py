@@ -18,7 +18,7 @@ import pytest
 from combinators.documents import Document
 from combinators.load import MalformedDataError, dumps
 from combinators.messages import AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage
-from combinators.components.memory import (
+from combinators.chat_history import (
     ChatHistory,
     ChatHistoryError,
     InMemoryHistoryStore,

@@ -15,7 +15,7 @@ from combinators.language_models import GenericFakeChatModel, Script
 from combinators.messages import AIMessage, HumanMessage, Message
 from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
-from combinators.components.memory import (
+from combinators.chat_history import (
     InMemoryChatHistory,
     InMemoryHistoryStore,
     RunnableWithMessageHistory,

@@ -24,7 +24,7 @@ from combinators.language_models import (
 )
 from combinators.messages import AIMessage, AIMessageChunk, ToolCall
 from combinators.tools import tool
-from combinators.components.messages import Message
+from combinators.messages import Message
 from effects.projections.events_v2 import StreamEvent
 from tests.message_ids import RUN_ID
 

@@ -11,7 +11,7 @@ import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
 from combinators.language_models import ScriptedChatModel, ScriptExhaustedError
-from combinators.components.messages import AIMessage, AIMessageChunk, HumanMessage, Message, ToolCall
+from combinators.messages import AIMessage, AIMessageChunk, HumanMessage, Message, ToolCall
 
 
 def test_replies_in_order_messages_and_strings() -> None:
