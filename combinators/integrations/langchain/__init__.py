@@ -1,5 +1,7 @@
 """The LangChain bridge (extra ``langchain``): langchain-core components inside our
-chains, their values converted losslessly both ways.
+chains (``from_langchain``), our chains inside LangChain and LangGraph (``to_langchain``),
+LangChain's callback handlers on our runs (``config["callbacks"]``), values converted
+losslessly both ways.
 
 >>> from langchain_core.retrievers import BaseRetriever as TheirRetriever
 >>> callable(from_langchain)
@@ -13,11 +15,13 @@ from combinators.integrations.langchain.shortcuts import add_documents as add_do
 from combinators.integrations.langchain.shortcuts import embeddings_of as embeddings_of
 from combinators.integrations.langchain.shortcuts import split_with as split_with
 from combinators.integrations.langchain.shortcuts import vector_store_retriever as vector_store_retriever
-from combinators.integrations.langchain.values import to_langchain as to_langchain
+from combinators.integrations.langchain.to_runnable import ToLangChain as ToLangChain
+from combinators.integrations.langchain.to_runnable import to_langchain as to_langchain
 from combinators.integrations.langchain.values import to_ours as to_ours
 
 __all__ = [
     "FromLangChain",
+    "ToLangChain",
     "add_documents",
     "embeddings_of",
     "from_langchain",

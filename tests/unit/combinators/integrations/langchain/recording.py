@@ -88,7 +88,8 @@ def norm(value: object) -> object:
     return value
 
 
-_SKIPPED_METADATA = frozenset({"lc_versions", "ls_integration"})
+# LangChain's versions and integration marker; LangGraph's checkpoint namespaces (made of task ids).
+_SKIPPED_METADATA = frozenset({"lc_versions", "ls_integration", "checkpoint_ns", "langgraph_checkpoint_ns"})
 _KIND = {
     "on_chain_start": "start",
     "on_chat_model_start": "start",
