@@ -8,7 +8,7 @@ character.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any, final
 
 import attrs
@@ -64,6 +64,16 @@ class FakeStreamingListLLM(LLM):
         for number, char in enumerate(self._next()):
             if self.sleep:
                 clock.sleep(self.sleep)
+            if self.error_on_chunk_number == number:
+                raise FakeListLLMError(f"scripted failure at chunk {number}")
+            yield char
+
+    async def _astream(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> AsyncIterator[str]:
+        # Its own async stream: ``sleep`` waits without holding the event loop.
+        clock = current_clock()
+        for number, char in enumerate(self._next()):
+            if self.sleep:
+                await clock.asleep(self.sleep)
             if self.error_on_chunk_number == number:
                 raise FakeListLLMError(f"scripted failure at chunk {number}")
             yield char

@@ -26,7 +26,7 @@ from combinators import Runnable
 from combinators.authoring import DeclaredFields, is_library_code
 from effects.authoring import Scope
 from effects.authoring import closing
-from effects.authoring import run_on_total, stream_in_worker
+from effects.authoring import NOTHING, run_on_total, stream_in_worker, total_or_nothing
 
 
 def to_prompt_text(value: object, model: str) -> str:
@@ -43,8 +43,9 @@ def to_prompt_text(value: object, model: str) -> str:
 
 
 class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
-    """Base of text models: implement ``_generate`` (and optionally ``_stream``); under an
-    async call they run on a worker thread, so they never hold the event loop."""
+    """Base of text models: implement ``_generate`` (and optionally ``_stream``, and
+    ``_astream`` for an async stream of its own); under an async call a user's sync hooks
+    run on a worker thread, so they never hold the event loop."""
 
     __slots__ = ()
 
@@ -56,6 +57,11 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
 
     def _stream(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> Iterator[str]:
         """Hook: the completion as text tokens (default: none)."""
+        raise NotImplementedError
+
+    def _astream(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> AsyncIterator[str]:
+        """Hook: the completion as text tokens, async (default: none; ``astream`` then
+        runs ``_stream``)."""
         raise NotImplementedError
 
     @property
@@ -71,7 +77,8 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     @property
     def streams(self) -> bool:
         """Whether this model has a token stream of its own."""
-        return getattr(type(self), "_stream") is not BaseLLM._stream
+        hooks = type(self)
+        return getattr(hooks, "_stream") is not BaseLLM._stream or getattr(hooks, "_astream") is not BaseLLM._astream
 
     @property
     def emits_stream_events(self) -> bool:
@@ -105,7 +112,7 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     def _text_stream(self, input: LanguageModelInput, kwargs: Mapping[str, object]) -> Iterator[str]:
         stop, options = split_options(kwargs, self.name)
         prompt = to_prompt_text(input, self.name)
-        if self.streams:
+        if getattr(type(self), "_stream") is not BaseLLM._stream:
             yield from self._stream(prompt, stop, **options)
         else:
             yield self._generate(prompt, stop, **options)
@@ -125,6 +132,10 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
         async with closing(inputs) as stream:
             async for chunk in stream:
                 collected.append(chunk)
+        if getattr(type(self), "_astream") is not BaseLLM._astream:
+            async for out in self._own_astream(collected, kwargs):
+                yield out
+            return
         if not self._blocks():
             for out in self.step_stream(iter(collected), scope, kwargs):
                 yield out
@@ -133,6 +144,18 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
         async with closing(made) as outs:
             async for out in outs:
                 yield out
+
+    async def _own_astream(
+        self, collected: list[LanguageModelInput], kwargs: Mapping[str, object]
+    ) -> AsyncIterator[str]:
+        # The model's own async stream: nothing runs on a thread, nothing holds the loop.
+        total = total_or_nothing(collected)
+        if total is NOTHING:
+            return
+        stop, options = split_options(kwargs, self.name)
+        async with closing(self._astream(to_prompt_text(total, self.name), stop, **options)) as tokens:
+            async for token in tokens:
+                yield token
 
 
 class LLM(BaseLLM, fields=False):

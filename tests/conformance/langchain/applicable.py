@@ -67,10 +67,7 @@ CONFIG_MAPPING = (
     "documented difference: the RunConfig a function receives is immutable (the test sets config['run_id'])"
 )
 MISSING_NAME = "uses get_async_callback_manager_for_config (callback managers: the LangChain bridge's ground)"
-BLOCKING = (
-    "a sync function runs inline on the event loop under astream (documented; engineer 'threads' moves sync steps"
-    " to the library's pool), so blockbuster flags its time.sleep"
-)
+FROZEN_MESSAGE = "documented difference: messages are frozen values (the test sets chat_message.id on an output)"
 RETRIEVER_INPUT = "documented difference: a retriever's input must be a str (the peer passes a dict through)"
 PARROT_TYPE = "ParrotFakeChatModel answers with an AIMessage of the last message (the peer returns that message as is)"
 FAKE_FUNCTION_CALL_STREAM = "GenericFakeChatModel does not stream additional_kwargs (function_call) chunks"
@@ -225,14 +222,12 @@ EXPECTED_FAILURES: dict[str, str] = {
     "runnables/test_fallbacks.py::test_batch": FALLBACK_BATCH_EXCEPTION_KEY,
     "runnables/test_runnable.py::test_async_retrying": RETRY_BATCH_COUNT,
     "runnables/test_runnable.py::test_default_method_implementations": CONFIG_AS_DICT,
-    "runnables/test_runnable.py::test_map_astream": BLOCKING,
+    "runnables/test_runnable.py::test_map_astream": FROZEN_MESSAGE,
     "runnables/test_runnable.py::test_representation_of_runnables": REPR_AFUNC,
     "runnables/test_runnable.py::test_retrying": RETRY_BATCH_COUNT,
-    "runnables/test_runnable.py::test_runnable_branch_astream": BLOCKING,
     "runnables/test_runnable.py::test_runnable_branch_init": WORDING,
     "runnables/test_runnable.py::test_runnable_branch_invoke_call_counts": FROZEN,
     "runnables/test_runnable.py::test_runnable_gen_async": ASYNC_GENERATOR_INVOKE,
-    "runnables/test_runnable.py::test_runnable_lambda_astream": BLOCKING,
     "runnables/test_runnable.py::test_stream_log_retriever": RETRIEVER_INPUT,
     "runnables/test_runnable.py::test_with_config": CONFIG_AS_DICT,
     "runnables/test_runnable_events_v1.py::test_event_stream_with_retriever": RETRIEVER_INPUT,

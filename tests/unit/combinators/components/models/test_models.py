@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import attrs
@@ -14,6 +14,7 @@ from combinators.language_models import (
     LLM,
     FakeListChatModel,
     FakeListLLM,
+    FakeStreamingListLLM,
     GenericFakeChatModel,
     Script,
     SimpleChatModel,
@@ -154,3 +155,36 @@ def test_fake_list_llm_and_equality_ignores_the_script_position() -> None:
     assert llm.invoke("a") == "x"
     assert llm == FakeListLLM(("x", "y"))
     assert repr(llm) == "FakeListLLM(responses=('x', 'y'))"
+
+
+# -- a text model's own async stream -------------------------------------------------------------
+
+
+def test_a_fake_streaming_llm_sleeps_without_holding_the_event_loop() -> None:
+    from blockbuster import blockbuster_ctx
+
+    llm = FakeStreamingListLLM(responses=["abc"], sleep=0.001)
+
+    async def main() -> list[str]:
+        with blockbuster_ctx():  # a time.sleep on the loop would raise BlockingError
+            return [token async for token in (RunnableLambda(lambda x: x) | llm).astream("q")]
+
+    assert asyncio.run(main()) == ["a", "b", "c"]
+
+
+def test_an_llm_with_only_an_async_stream_streams_it_and_invokes_its_generate() -> None:
+    @attrs.frozen
+    class Echo(LLM):
+        def _call(self, prompt: str, stop: list[str] | None = None) -> str:
+            return prompt
+
+        async def _astream(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> AsyncIterator[str]:
+            for word in prompt.split():
+                yield word.upper()
+
+    async def main() -> list[str]:
+        return [token async for token in Echo().astream("a b")]
+
+    assert asyncio.run(main()) == ["A", "B"]
+    assert list(Echo().stream("a b")) == ["a b"]  # sync: its _call, whole
+    assert Echo().streams
