@@ -13,7 +13,9 @@ from combinators.integrations.langchain.runnable import FromLangChain as FromLan
 from combinators.integrations.langchain.runnable import from_langchain as from_langchain
 from combinators.integrations.langchain.shortcuts import add_documents as add_documents
 from combinators.integrations.langchain.shortcuts import embeddings_of as embeddings_of
+from combinators.integrations.langchain.shortcuts import load_with as load_with
 from combinators.integrations.langchain.shortcuts import split_with as split_with
+from combinators.integrations.langchain.shortcuts import tool_of as tool_of
 from combinators.integrations.langchain.shortcuts import vector_store_retriever as vector_store_retriever
 from combinators.integrations.langchain.to_runnable import ToLangChain as ToLangChain
 from combinators.integrations.langchain.to_runnable import to_langchain as to_langchain
@@ -25,8 +27,10 @@ __all__ = [
     "add_documents",
     "embeddings_of",
     "from_langchain",
+    "load_with",
     "split_with",
     "to_langchain",
     "to_ours",
+    "tool_of",
     "vector_store_retriever",
 ]

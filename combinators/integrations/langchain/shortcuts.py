@@ -1,6 +1,7 @@
 """LangChain components that are not runnables, as ours: a text splitter as a runnable
-over our Documents, a vector store as our retriever (and ``add_documents`` through our
-Document), LangChain embeddings as our ``Embeddings``.
+over our Documents, a document loader as a runnable giving them, a vector store as our
+retriever (and ``add_documents`` through our Document), LangChain embeddings as our
+``Embeddings``, a LangChain tool as our tool.
 
 >>> from langchain_text_splitters import CharacterTextSplitter
 >>> from combinators.documents import Document
@@ -11,8 +12,8 @@ Document), LangChain embeddings as our ``Embeddings``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast, final
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, final, overload
 
 import attrs
 
@@ -22,10 +23,15 @@ from combinators.documents import Document
 from combinators.embeddings import Embeddings
 from combinators.integrations.langchain.runnable import from_langchain
 from combinators.integrations.langchain.values import to_langchain, to_ours
-from effects.authoring import Scope
+from combinators import RunnableTool
+from combinators.components.messages.values import ToolMessage
+from combinators.components.tools.message_tools import tool_message
+from effects.authoring import Scope, arun_on_total, run_on_total
 
 if TYPE_CHECKING:
+    from langchain_core.document_loaders import BaseLoader
     from langchain_core.documents import BaseDocumentTransformer
+    from langchain_core.tools import BaseTool as TheirTool
     from langchain_core.embeddings import Embeddings as TheirEmbeddings
     from langchain_core.vectorstores import VectorStore
 
@@ -62,6 +68,122 @@ def split_with(splitter: BaseDocumentTransformer) -> Runnable[list[Document], li
     """A LangChain text splitter as a runnable from our Documents to their pieces (each
     keeps its document's metadata, as LangChain's do)."""
     return SplitDocuments(splitter)
+
+
+In = TypeVar("In")
+
+
+@final
+@attrs.frozen(repr=False)
+class LoadDocuments(Runnable[In, list[Document]], Generic[In]):
+    """A LangChain document loader as a runnable giving our Documents (made by `load_with`)."""
+
+    make: Callable[[In], BaseLoader]
+    shown: str
+
+    @property
+    def name(self) -> str:
+        """The loader's class name."""
+        return self.shown
+
+    def __repr__(self) -> str:
+        return f"load_with({self.shown})"
+
+    def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> list[Document]:
+        """The loader's documents, all of them."""
+        return _ours(list(self.make(input).lazy_load()))
+
+    async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> list[Document]:
+        """The loader's documents, loaded by its async path."""
+        return _ours([document async for document in self.make(input).alazy_load()])
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[list[Document]]:
+        """One document at a time, as the loader's ``lazy_load`` gives them (each a list
+        of one: the chunks add up to the whole list)."""
+
+        def loaded(input: In) -> Iterator[list[Document]]:
+            for document in self.make(input).lazy_load():
+                yield _ours([document])
+
+        return run_on_total(inputs, loaded)
+
+    def step_astream(
+        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
+    ) -> AsyncIterator[list[Document]]:
+        """One document at a time, from the loader's ``alazy_load``."""
+
+        async def loaded(input: In) -> AsyncIterator[list[Document]]:
+            async for document in self.make(input).alazy_load():
+                yield _ours([document])
+
+        return arun_on_total(inputs, loaded)
+
+
+@overload
+def load_with(loader: BaseLoader) -> Runnable[object, list[Document]]: ...
+@overload
+def load_with(loader: Callable[[In], BaseLoader]) -> Runnable[In, list[Document]]: ...
+def load_with(loader: BaseLoader | Callable[[Any], BaseLoader]) -> Runnable[Any, list[Document]]:
+    """A LangChain document loader (any ``BaseLoader``, langchain-community's included) as a
+    runnable giving our Documents: a loader made once (its input is ignored), or a function
+    making one from the input (a path, a URL). Streamed, the documents come one at a time.
+
+    >>> from langchain_core.document_loaders import BaseLoader
+    >>> from langchain_core.documents import Document as TheirDocument
+    >>> class Lines(BaseLoader):
+    ...     def __init__(self, text): self.text = text
+    ...     def lazy_load(self):
+    ...         for n, line in enumerate(self.text.split(";")):
+    ...             yield TheirDocument(line, metadata={"line": n})
+    >>> load_with(Lines).invoke("fog;sun")
+    [Document(metadata={'line': 0}, page_content='fog'), Document(metadata={'line': 1}, page_content='sun')]
+    >>> list(load_with(Lines("a;b")).stream(None))
+    [[Document(metadata={'line': 0}, page_content='a')], [Document(metadata={'line': 1}, page_content='b')]]
+    """
+    from langchain_core.document_loaders import BaseLoader as TheirLoader
+
+    if isinstance(loader, TheirLoader):
+        made: BaseLoader = loader
+        return LoadDocuments[object](lambda _: made, type(loader).__name__)
+    if not callable(loader):
+        raise TypeError(f"load_with expects a LangChain BaseLoader or a function making one, got {type(loader).__name__}")
+    shown = getattr(loader, "__name__", type(loader).__name__)
+    return LoadDocuments[Any](loader, str(shown))
+
+
+def tool_of(tool: TheirTool) -> RunnableTool[object | ToolMessage]:
+    """A LangChain tool (any ``BaseTool``) as our tool: its name and description, and its
+    arguments' JSON Schema (LangChain's ``tool_call_schema``, what a model is shown) as the
+    schema our agent loop checks a call against. Given a tool call, it answers with our
+    ``ToolMessage``; the tool itself runs as a wrapped LangChain object (its run inside ours).
+
+    >>> from langchain_core.tools import tool as their_tool
+    >>> @their_tool
+    ... def add(a: int, b: int = 1) -> int:
+    ...     "Add two numbers."
+    ...     return a + b
+    >>> ours = tool_of(add)
+    >>> ours.name, ours.args_schema["required"], ours.invoke({"a": 2, "b": 3})
+    ('add', ['a'], 5)
+    >>> ours.invoke({"name": "add", "args": {"a": 2}, "id": "call_1", "type": "tool_call"})
+    ToolMessage('3', name='add', tool_call_id='call_1')
+    >>> ours.invoke({"a": "two"})
+    Traceback (most recent call last):
+    ...
+    combinators.nodes.tool.ToolArgumentsError: tool 'add' got invalid arguments:
+      $.a: 'two' is not of type 'integer'
+    """
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    schema = cast(dict[str, Any], convert_to_openai_tool(tool)["function"].get("parameters", {"type": "object"}))
+    properties = cast(dict[str, Any], schema.get("properties", {}))
+    # LangChain's single-input tools (``Tool``) take the one string, not a dict.
+    single = "__arg1" if list(properties) == ["__arg1"] else None
+    wrapped: Runnable[Any, object] = from_langchain(tool, object, object)
+    built = RunnableTool.from_runnable(
+        wrapped, name=tool.name, description=tool.description, args_schema=schema, single_arg=single
+    )
+    return built.with_reply(tool_message)
 
 
 def vector_store_retriever(store: VectorStore, **search_kwargs: object) -> Runnable[str, list[Document]]:
@@ -121,9 +243,12 @@ def embeddings_of(embeddings: TheirEmbeddings) -> Embeddings:
 
 __all__ = [
     "LangChainEmbeddings",
+    "LoadDocuments",
     "SplitDocuments",
     "add_documents",
     "embeddings_of",
+    "load_with",
     "split_with",
+    "tool_of",
     "vector_store_retriever",
 ]

@@ -1,16 +1,33 @@
 """Shortcuts for LangChain components that are not runnables: a text splitter over our
-Documents, a vector store as our retriever (added to through our Documents), LangChain
-embeddings as ours."""
+Documents, a loader giving them, a vector store as our retriever (added to through our
+Documents), LangChain embeddings as ours, a LangChain tool as ours."""
 
 import asyncio
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
+from langchain_core.document_loaders import BaseLoader
+from langchain_core.documents import Document as TheirDocument
 from langchain_core.embeddings import DeterministicFakeEmbedding
+from langchain_core.tools import Tool as TheirTool
+from langchain_core.tools import tool as their_tool
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from combinators import RunnableLambda
 from combinators.documents import Document
-from combinators.integrations.langchain import add_documents, embeddings_of, split_with, vector_store_retriever
+from combinators.agents import LoopPolicy, agent_loop
+from combinators.integrations.langchain import (
+    add_documents,
+    embeddings_of,
+    load_with,
+    split_with,
+    tool_of,
+    vector_store_retriever,
+)
+from combinators.language_models import ScriptedChatModel
+from combinators.messages import AIMessage, ToolCall, ToolMessage
 
 
 def test_a_splitter_splits_our_documents_keeping_metadata_and_order() -> None:
@@ -37,3 +54,87 @@ def test_langchain_embeddings_serve_our_vector_store() -> None:
     ours = embeddings_of(theirs)
     assert ours.embed_query("fog") == theirs.embed_query("fog")
     assert asyncio.run(ours.aembed_documents(["a", "b"])) == theirs.embed_documents(["a", "b"])
+
+
+class FileLoader(BaseLoader):
+    """A loader written the LangChain way (as langchain-community's TextLoader): one
+    document per file, its path as the source, read lazily."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.opened: list[str] = []
+
+    def lazy_load(self) -> Iterator[TheirDocument]:
+        for path in sorted(self.folder.glob("*.md")):
+            self.opened.append(path.name)
+            yield TheirDocument(path.read_text(encoding="utf-8"), metadata={"source": path.name})
+
+
+def test_a_loader_gives_our_documents_from_local_files(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("fog over the bay", encoding="utf-8")
+    (tmp_path / "b.md").write_text("the lamp is lit", encoding="utf-8")
+    (tmp_path / "skip.txt").write_text("not markdown", encoding="utf-8")
+    loader = FileLoader(tmp_path)
+    load = load_with(loader)
+    expected = [Document("fog over the bay", {"source": "a.md"}), Document("the lamp is lit", {"source": "b.md"})]
+    assert load.invoke(None) == expected
+    assert asyncio.run(load.ainvoke(None)) == expected  # LangChain's alazy_load over lazy_load
+    assert load.name == "FileLoader"
+    # Made from the input (a folder), and piped into a splitter: our Documents all along.
+    chain = load_with(FileLoader) | split_with(RecursiveCharacterTextSplitter(chunk_size=8, chunk_overlap=0))
+    assert [d.page_content for d in chain.invoke(tmp_path)][:3] == ["fog over", "the bay", "the lamp"]
+
+
+def test_a_streamed_loader_gives_each_document_as_it_is_read(tmp_path: Path) -> None:
+    for name in ("a.md", "b.md", "c.md"):
+        (tmp_path / name).write_text(name, encoding="utf-8")
+    loader = FileLoader(tmp_path)
+    seen: list[tuple[list[str], int]] = []
+    for chunk in load_with(loader).stream(None):
+        seen.append(([d.page_content for d in chunk], len(loader.opened)))
+    assert seen == [(["a.md"], 1), (["b.md"], 2), (["c.md"], 3)]
+
+    async def collect() -> list[list[Document]]:
+        return [chunk async for chunk in load_with(FileLoader(tmp_path)).astream(None)]
+
+    assert [len(chunk) for chunk in asyncio.run(collect())] == [1, 1, 1]
+    with pytest.raises(TypeError, match="load_with expects a LangChain BaseLoader"):
+        load_with("a.md")  # type: ignore[call-overload]
+
+
+@their_tool
+def lookup(city: str, days: int = 1) -> str:
+    """Look up the weather of a city for some days."""
+    return f"{city}: fog for {days} day(s)"
+
+
+def test_a_langchain_tool_is_our_tool_its_schema_checked_by_our_agent_loop() -> None:
+    ours = tool_of(lookup)
+    assert (ours.name, ours.description) == ("lookup", "Look up the weather of a city for some days.")
+    assert ours.args_schema["required"] == ["city"]
+    assert ours.args_schema["properties"]["days"]["type"] == "integer"
+    model = ScriptedChatModel(
+        [
+            AIMessage(
+                "",
+                tool_calls=[
+                    ToolCall("lookup", {"city": "Gullhaven", "days": 2}, id="c1"),
+                    ToolCall("lookup", {"days": "x"}, id="c2"),
+                ],
+            ),
+            "Foggy.",
+        ]
+    )
+    result = agent_loop(model, [ours], policy=LoopPolicy(max_iterations=3)).invoke("weather?")
+    assert result.output == "Foggy."
+    outcomes = [(o.call.id, o.ok, str(o.message.content)) for o in result.steps[0].outcomes]
+    assert outcomes[0] == ("c1", True, "Gullhaven: fog for 2 day(s)")
+    # The bad call never reached LangChain's tool: our schema check refused it.
+    assert outcomes[1][:2] == ("c2", False) and "city" in outcomes[1][2]
+
+
+def test_a_single_input_langchain_tool_takes_its_string() -> None:
+    echo = tool_of(TheirTool(name="echo", func=str.upper, description="Shout it."))
+    assert echo.invoke("fog") == "FOG"
+    reply = echo.invoke({"name": "echo", "args": {"__arg1": "sun"}, "id": "c9", "type": "tool_call"})
+    assert isinstance(reply, ToolMessage) and (reply.content, reply.tool_call_id) == ("SUN", "c9")
