@@ -146,7 +146,9 @@ def load_with(loader: BaseLoader | Callable[[Any], BaseLoader]) -> Runnable[Any,
         made: BaseLoader = loader
         return LoadDocuments[object](lambda _: made, type(loader).__name__)
     if not callable(loader):
-        raise TypeError(f"load_with expects a LangChain BaseLoader or a function making one, got {type(loader).__name__}")
+        raise TypeError(
+            f"load_with expects a LangChain BaseLoader or a function making one, got {type(loader).__name__}"
+        )
     shown = getattr(loader, "__name__", type(loader).__name__)
     return LoadDocuments[Any](loader, str(shown))
 
