@@ -2,7 +2,10 @@
 
 ``pictures/quickstart-timeline.svg`` is the timeline of one run of the quickstart's chain
 (``examples/rag.py``, offline), drawn by ``effects.projections.timeline`` from the run's
-effects; the guide on pictures shows it.
+effects; ``pictures/quickstart-graph.svg`` is the same chain's graph, rendered by
+Graphviz's ``dot`` (``Graph.draw_svg``: the build fails without it, as CI's must). The
+guide on pictures shows both. The playground's screenshots are files in ``docs/pictures``
+(taken by the Chromium tests, see docs/serving.md).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
@@ -18,20 +22,30 @@ ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "Who keeps the light?"
 
 
-def quickstart_timeline() -> str:
-    """The SVG timeline of the quickstart chain answering the README's question."""
+def _quickstart_chain() -> Any:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from effects.projections.timeline import timeline_svg
-
     spec = importlib.util.spec_from_file_location("quickstart_for_docs", ROOT / "examples" / "rag.py")
     assert spec is not None and spec.loader is not None
     rag = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(rag)
-    chain = rag.build_chain(rag.ExtractiveChatModel(max_sentences=2))
-    return timeline_svg(chain.stream_effects(QUESTION), title=f"Q: {QUESTION}")
+    return rag.build_chain(rag.ExtractiveChatModel(max_sentences=2))
+
+
+def quickstart_timeline() -> str:
+    """The SVG timeline of the quickstart chain answering the README's question."""
+    from effects.projections.timeline import timeline_svg
+
+    return timeline_svg(_quickstart_chain().stream_effects(QUESTION), title=f"Q: {QUESTION}")
+
+
+def quickstart_graph() -> str:
+    """The quickstart chain's graph as SVG, from Graphviz's ``dot``."""
+    svg: str = _quickstart_chain().get_graph().draw_svg()
+    return svg
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     files.append(File.generated(config, "pictures/quickstart-timeline.svg", content=quickstart_timeline()))
+    files.append(File.generated(config, "pictures/quickstart-graph.svg", content=quickstart_graph()))
     return files
