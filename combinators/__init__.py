@@ -19,85 +19,87 @@ from effects.deprecation import moved_exports as _moved_exports
 from effects.lazy import lazy_exports as _lazy_exports
 import typing as _typing
 
-from combinators.addable import AddableDict as AddableDict
-from combinators.addable import aadd as aadd
-from combinators.addable import add as add
-from combinators.config_helpers import ensure_config as ensure_config
-from combinators.config_helpers import get_config_list as get_config_list
-from combinators.config_helpers import patch_config as patch_config
-from combinators.config_helpers import run_in_executor as run_in_executor
-from combinators.nodes.assign import RunnableAssign as RunnableAssign
-from combinators.nodes.reader import RunnableBind as RunnableBind
-from combinators.nodes.reader import RunnablePure as RunnablePure
-from combinators.nodes.reader import pure as pure
-from combinators.nodes.binding import RunnableBinding as RunnableBinding
-from combinators.nodes.branch import RunnableBranch as RunnableBranch
-from combinators.chain_decorator import chain as chain
-from combinators._support.coerce import coerce_to_runnable as coerce_to_runnable
-from combinators.nodes.each import RunnableEach as RunnableEach
-from combinators.nodes.fallbacks import RunnableWithFallbacks as RunnableWithFallbacks
-from combinators.nodes.generator import RunnableGenerator as RunnableGenerator
-from combinators.nodes.lambda_ import RunnableLambda as RunnableLambda
-from combinators.nodes.parallel import RunnableParallel as RunnableParallel
-from combinators.nodes.parallel_tuple import RunnableParallelTuple as RunnableParallelTuple
-from combinators.nodes.parallel_tuple import parallel as parallel
-from combinators.nodes.passthrough import RunnablePassthrough as RunnablePassthrough
-from combinators.nodes.pick import RunnablePick as RunnablePick
-from combinators.nodes.retry import RunnableRetry as RunnableRetry
-from combinators.nodes.configurable import ConfigurableError as ConfigurableError
-from combinators.nodes.configurable import ConfigurableField as ConfigurableField
-from combinators.nodes.configurable import ConfigurableFieldSpec as ConfigurableFieldSpec
-from combinators.nodes.configurable_alternatives import (
-    RunnableConfigurableAlternatives as RunnableConfigurableAlternatives,
-)
-from combinators.nodes.configurable_fields import RunnableConfigurableFields as RunnableConfigurableFields
-from combinators.nodes.router import RouterInput as RouterInput
-from combinators.nodes.router import RouterRunnable as RouterRunnable
-from combinators.retry_policy import ExponentialWait as ExponentialWait
-from combinators.retry_policy import FixedWait as FixedWait
-from combinators.retry_policy import NoWait as NoWait
-from combinators.retry_policy import RetryPolicy as RetryPolicy
-from combinators.service_errors import ServiceAuthError as ServiceAuthError
-from combinators.service_errors import ServiceBadRequest as ServiceBadRequest
-from combinators.service_errors import ServiceConflict as ServiceConflict
-from combinators.service_errors import ServiceConnectionError as ServiceConnectionError
-from combinators.service_errors import ServiceError as ServiceError
-from combinators.service_errors import ServiceNotFound as ServiceNotFound
-from combinators.service_errors import ServicePayloadTooLarge as ServicePayloadTooLarge
-from combinators.service_errors import ServiceRateLimited as ServiceRateLimited
-from combinators.service_errors import ServiceResponseError as ServiceResponseError
-from combinators.service_errors import ServiceTimeout as ServiceTimeout
-from combinators.service_errors import ServiceUnavailable as ServiceUnavailable
-from combinators.service_errors import ServiceUnprocessable as ServiceUnprocessable
-from combinators.service_errors import TransientServiceError as TransientServiceError
-from combinators.runnable.composing import AnyRunnable as AnyRunnable
-from combinators.runnable.composing import Runnable as Runnable
-from combinators.nodes.sequence import RunnableSequence as RunnableSequence
-from combinators.nodes.tool import RunnableTool as RunnableTool
-from combinators.nodes.tool import ToolCallLike as ToolCallLike
-from combinators.nodes.tool import ToolInput as ToolInput
-from combinators.nodes.tool import ToolArgumentsError as ToolArgumentsError
-from effects.config import ConfigLike as ConfigLike
-from effects.config import RunConfig as RunConfig
-from effects.config import RunConfigDict as RunConfigDict
-from effects.event_types import CustomStreamEvent as CustomStreamEvent
-from effects.event_types import RunEndEvent as RunEndEvent
-from effects.event_types import RunErrorEvent as RunErrorEvent
-from effects.event_types import RunStartEvent as RunStartEvent
-from effects.event_types import RunStreamEvent as RunStreamEvent
-from effects.event_types import StandardStreamEvent as StandardStreamEvent
-from effects.event_types import StreamEvent as StreamEvent
-from effects.values import RunType as RunType
-from effects.errors import CombinatorsError as CombinatorsError
-from effects.errors import EmptyStreamError as EmptyStreamError
-from effects.errors import InputError as InputError
-from effects.errors import InputValueError as InputValueError
-from effects.errors import StepTimeout as StepTimeout
-from effects.deprecation import CombinatorsDeprecationWarning as CombinatorsDeprecationWarning
-from effects.authoring import adispatch_custom_event as adispatch_custom_event
-from effects.authoring import dispatch_custom_event as dispatch_custom_event
-
 if _typing.TYPE_CHECKING:
+    # This root's names, declared for the checkers; at run time each loads on first use
+    # (``_LAZY``), so that ``from combinators import RunnableLambda`` loads only what that
+    # node needs (a structure test names the rooms it leaves out).
+    from combinators.addable import AddableDict as AddableDict
+    from combinators.addable import aadd as aadd
+    from combinators.addable import add as add
+    from combinators.config_helpers import ensure_config as ensure_config
+    from combinators.config_helpers import get_config_list as get_config_list
+    from combinators.config_helpers import patch_config as patch_config
+    from combinators.config_helpers import run_in_executor as run_in_executor
+    from combinators.nodes.assign import RunnableAssign as RunnableAssign
+    from combinators.nodes.reader import RunnableBind as RunnableBind
+    from combinators.nodes.reader import RunnablePure as RunnablePure
+    from combinators.nodes.reader import pure as pure
+    from combinators.nodes.binding import RunnableBinding as RunnableBinding
+    from combinators.nodes.branch import RunnableBranch as RunnableBranch
+    from combinators.chain_decorator import chain as chain
+    from combinators._support.coerce import coerce_to_runnable as coerce_to_runnable
+    from combinators.nodes.each import RunnableEach as RunnableEach
+    from combinators.nodes.fallbacks import RunnableWithFallbacks as RunnableWithFallbacks
+    from combinators.nodes.generator import RunnableGenerator as RunnableGenerator
+    from combinators.nodes.lambda_ import RunnableLambda as RunnableLambda
+    from combinators.nodes.parallel import RunnableParallel as RunnableParallel
+    from combinators.nodes.parallel_tuple import RunnableParallelTuple as RunnableParallelTuple
+    from combinators.nodes.parallel_tuple import parallel as parallel
+    from combinators.nodes.passthrough import RunnablePassthrough as RunnablePassthrough
+    from combinators.nodes.pick import RunnablePick as RunnablePick
+    from combinators.nodes.retry import RunnableRetry as RunnableRetry
+    from combinators.nodes.configurable import ConfigurableError as ConfigurableError
+    from combinators.nodes.configurable import ConfigurableField as ConfigurableField
+    from combinators.nodes.configurable import ConfigurableFieldSpec as ConfigurableFieldSpec
+    from combinators.nodes.configurable_alternatives import (
+        RunnableConfigurableAlternatives as RunnableConfigurableAlternatives,
+    )
+    from combinators.nodes.configurable_fields import RunnableConfigurableFields as RunnableConfigurableFields
+    from combinators.nodes.router import RouterInput as RouterInput
+    from combinators.nodes.router import RouterRunnable as RouterRunnable
+    from combinators.retry_policy import ExponentialWait as ExponentialWait
+    from combinators.retry_policy import FixedWait as FixedWait
+    from combinators.retry_policy import NoWait as NoWait
+    from combinators.retry_policy import RetryPolicy as RetryPolicy
+    from combinators.service_errors import ServiceAuthError as ServiceAuthError
+    from combinators.service_errors import ServiceBadRequest as ServiceBadRequest
+    from combinators.service_errors import ServiceConflict as ServiceConflict
+    from combinators.service_errors import ServiceConnectionError as ServiceConnectionError
+    from combinators.service_errors import ServiceError as ServiceError
+    from combinators.service_errors import ServiceNotFound as ServiceNotFound
+    from combinators.service_errors import ServicePayloadTooLarge as ServicePayloadTooLarge
+    from combinators.service_errors import ServiceRateLimited as ServiceRateLimited
+    from combinators.service_errors import ServiceResponseError as ServiceResponseError
+    from combinators.service_errors import ServiceTimeout as ServiceTimeout
+    from combinators.service_errors import ServiceUnavailable as ServiceUnavailable
+    from combinators.service_errors import ServiceUnprocessable as ServiceUnprocessable
+    from combinators.service_errors import TransientServiceError as TransientServiceError
+    from combinators.runnable.composing import AnyRunnable as AnyRunnable
+    from combinators.runnable.composing import Runnable as Runnable
+    from combinators.nodes.sequence import RunnableSequence as RunnableSequence
+    from combinators.nodes.tool import RunnableTool as RunnableTool
+    from combinators.nodes.tool import ToolCallLike as ToolCallLike
+    from combinators.nodes.tool import ToolInput as ToolInput
+    from combinators.nodes.tool import ToolArgumentsError as ToolArgumentsError
+    from effects.config import ConfigLike as ConfigLike
+    from effects.config import RunConfig as RunConfig
+    from effects.config import RunConfigDict as RunConfigDict
+    from effects.event_types import CustomStreamEvent as CustomStreamEvent
+    from effects.event_types import RunEndEvent as RunEndEvent
+    from effects.event_types import RunErrorEvent as RunErrorEvent
+    from effects.event_types import RunStartEvent as RunStartEvent
+    from effects.event_types import RunStreamEvent as RunStreamEvent
+    from effects.event_types import StandardStreamEvent as StandardStreamEvent
+    from effects.event_types import StreamEvent as StreamEvent
+    from effects.values import RunType as RunType
+    from effects.errors import CombinatorsError as CombinatorsError
+    from effects.errors import EmptyStreamError as EmptyStreamError
+    from effects.errors import InputError as InputError
+    from effects.errors import InputValueError as InputValueError
+    from effects.errors import StepTimeout as StepTimeout
+    from effects.deprecation import CombinatorsDeprecationWarning as CombinatorsDeprecationWarning
+    from effects.authoring import adispatch_custom_event as adispatch_custom_event
+    from effects.authoring import dispatch_custom_event as dispatch_custom_event
     from effects.projections.jsonable import JsonValue as JsonValue
     from effects.patch_ops import AddOp as AddOp
     from effects.patch_ops import CheckOp as CheckOp
@@ -115,6 +117,72 @@ if _typing.TYPE_CHECKING:
     from effects import Step as Step
 
 _LAZY: dict[str, str] = {
+    **dict.fromkeys(("AddableDict", "aadd", "add"), "combinators.addable"),
+    **dict.fromkeys(
+        ("ensure_config", "get_config_list", "patch_config", "run_in_executor"), "combinators.config_helpers"
+    ),
+    "RunnableAssign": "combinators.nodes.assign",
+    **dict.fromkeys(("RunnableBind", "RunnablePure", "pure"), "combinators.nodes.reader"),
+    "RunnableBinding": "combinators.nodes.binding",
+    "RunnableBranch": "combinators.nodes.branch",
+    "chain": "combinators.chain_decorator",
+    "coerce_to_runnable": "combinators._support.coerce",
+    "RunnableEach": "combinators.nodes.each",
+    "RunnableWithFallbacks": "combinators.nodes.fallbacks",
+    "RunnableGenerator": "combinators.nodes.generator",
+    "RunnableLambda": "combinators.nodes.lambda_",
+    "RunnableParallel": "combinators.nodes.parallel",
+    **dict.fromkeys(("RunnableParallelTuple", "parallel"), "combinators.nodes.parallel_tuple"),
+    "RunnablePassthrough": "combinators.nodes.passthrough",
+    "RunnablePick": "combinators.nodes.pick",
+    "RunnableRetry": "combinators.nodes.retry",
+    **dict.fromkeys(
+        ("ConfigurableError", "ConfigurableField", "ConfigurableFieldSpec"), "combinators.nodes.configurable"
+    ),
+    "RunnableConfigurableAlternatives": "combinators.nodes.configurable_alternatives",
+    "RunnableConfigurableFields": "combinators.nodes.configurable_fields",
+    **dict.fromkeys(("RouterInput", "RouterRunnable"), "combinators.nodes.router"),
+    **dict.fromkeys(("ExponentialWait", "FixedWait", "NoWait", "RetryPolicy"), "combinators.retry_policy"),
+    **dict.fromkeys(
+        (
+            "ServiceAuthError",
+            "ServiceBadRequest",
+            "ServiceConflict",
+            "ServiceConnectionError",
+            "ServiceError",
+            "ServiceNotFound",
+            "ServicePayloadTooLarge",
+            "ServiceRateLimited",
+            "ServiceResponseError",
+            "ServiceTimeout",
+            "ServiceUnavailable",
+            "ServiceUnprocessable",
+            "TransientServiceError",
+        ),
+        "combinators.service_errors",
+    ),
+    **dict.fromkeys(("AnyRunnable", "Runnable"), "combinators.runnable.composing"),
+    "RunnableSequence": "combinators.nodes.sequence",
+    **dict.fromkeys(("RunnableTool", "ToolCallLike", "ToolInput", "ToolArgumentsError"), "combinators.nodes.tool"),
+    **dict.fromkeys(("ConfigLike", "RunConfig", "RunConfigDict"), "effects.config"),
+    **dict.fromkeys(
+        (
+            "CustomStreamEvent",
+            "RunEndEvent",
+            "RunErrorEvent",
+            "RunStartEvent",
+            "RunStreamEvent",
+            "StandardStreamEvent",
+            "StreamEvent",
+        ),
+        "effects.event_types",
+    ),
+    "RunType": "effects.values",
+    **dict.fromkeys(
+        ("CombinatorsError", "EmptyStreamError", "InputError", "InputValueError", "StepTimeout"), "effects.errors"
+    ),
+    "CombinatorsDeprecationWarning": "effects.deprecation",
+    **dict.fromkeys(("adispatch_custom_event", "dispatch_custom_event"), "effects.authoring"),
     "JsonValue": "effects.projections.jsonable",
     **dict.fromkeys(
         ("AddOp", "CheckOp", "CopyOp", "MoveOp", "PatchOp", "RemoveOp", "ReplaceOp"),
@@ -123,7 +191,8 @@ _LAZY: dict[str, str] = {
     "RunLog": "effects.projections.run_log",
     "RunLogPatch": "effects.projections.run_log",
 }
-"""Exported names loaded on first use (the run log needs jsonpatch)."""
+"""Where each exported name lives, loaded on first use (a structure test checks it agrees
+with the declarations above)."""
 
 _MOVED: dict[str, _Moved] = dict.fromkeys(("Scope", "Step"), _Moved("effects"))
 """Names this root exported before each public name got one home (see CONTRIBUTING)."""

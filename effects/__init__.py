@@ -17,43 +17,46 @@ protocol). What users run and annotate with (``RunConfig``, ``StreamEvent``,
 
 from effects.deprecation import Moved as _Moved
 from effects.deprecation import moved_exports as _moved_exports
+from effects.lazy import lazy_exports as _lazy_exports
 import typing as _typing
 
-from effects.clock import Clock as Clock
-from effects.clock import FakeClock as FakeClock
-from effects.clock import SystemClock as SystemClock
-from effects.clock import current_clock as current_clock
-from effects.clock import use_clock as use_clock
-from effects.config import merge_configs as merge_configs
-from effects.executors import BatchJob as BatchJob
-from effects.executors import Executor as Executor
-from effects.executors import ExecutorError as ExecutorError
-from effects.executors import ItemOutcome as ItemOutcome
-from effects.executors import RemoteError as RemoteError
-from effects.executors import ShippedItem as ShippedItem
-from effects.executors import Submission as Submission
-from effects._runtime.observers import Observer as Observer
-from effects.scope import Scope as Scope
-from effects.hooks import MissingExtraError as MissingExtraError
-from effects.event_types import ChunkData as ChunkData
-from effects.event_types import EndData as EndData
-from effects.event_types import ErrorData as ErrorData
-from effects.event_types import EventData as EventData
-from effects.event_types import StartData as StartData
-from effects.event_types import V1StreamEvent as V1StreamEvent
-from effects.step import Step as Step
-from effects.step import StepBinding as StepBinding
-from effects.values import NO_INPUT as NO_INPUT
-from effects.values import NOTHING as NOTHING
-from effects.values import CustomEmitted as CustomEmitted
-from effects.values import Effect as Effect
-from effects.values import RunEnded as RunEnded
-from effects.values import RunFailed as RunFailed
-from effects.values import RunInfo as RunInfo
-from effects.values import RunStarted as RunStarted
-from effects.values import RunStreamed as RunStreamed
-
 if _typing.TYPE_CHECKING:
+    # This root's names, declared for the checkers; at run time each loads on first use
+    # (``_LAZY``), so that importing ``effects`` (or ``combinators``) stays cheap.
+    from effects.clock import Clock as Clock
+    from effects.clock import FakeClock as FakeClock
+    from effects.clock import SystemClock as SystemClock
+    from effects.clock import current_clock as current_clock
+    from effects.clock import use_clock as use_clock
+    from effects.config import merge_configs as merge_configs
+    from effects.executors import BatchJob as BatchJob
+    from effects.executors import Executor as Executor
+    from effects.executors import ExecutorError as ExecutorError
+    from effects.executors import ItemOutcome as ItemOutcome
+    from effects.executors import RemoteError as RemoteError
+    from effects.executors import ShippedItem as ShippedItem
+    from effects.executors import Submission as Submission
+    from effects._runtime.observers import Observer as Observer
+    from effects.scope import Scope as Scope
+    from effects.hooks import MissingExtraError as MissingExtraError
+    from effects.event_types import ChunkData as ChunkData
+    from effects.event_types import EndData as EndData
+    from effects.event_types import ErrorData as ErrorData
+    from effects.event_types import EventData as EventData
+    from effects.event_types import StartData as StartData
+    from effects.event_types import V1StreamEvent as V1StreamEvent
+    from effects.step import Step as Step
+    from effects.step import StepBinding as StepBinding
+    from effects.values import NO_INPUT as NO_INPUT
+    from effects.values import NOTHING as NOTHING
+    from effects.values import CustomEmitted as CustomEmitted
+    from effects.values import Effect as Effect
+    from effects.values import RunEnded as RunEnded
+    from effects.values import RunFailed as RunFailed
+    from effects.values import RunInfo as RunInfo
+    from effects.values import RunStarted as RunStarted
+    from effects.values import RunStreamed as RunStreamed
+
     # Deprecated here (their home is ``combinators``, the users' root); declared so that an
     # old import is a warning at run time, not a type error.
     from effects.authoring import adispatch_custom_event as adispatch_custom_event
@@ -84,6 +87,37 @@ if _typing.TYPE_CHECKING:
     from effects.projections.run_log import RunLog as RunLog
     from effects.projections.run_log import RunLogPatch as RunLogPatch
     from effects.values import RunType as RunType
+
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("Clock", "FakeClock", "SystemClock", "current_clock", "use_clock"), "effects.clock"),
+    "merge_configs": "effects.config",
+    **dict.fromkeys(
+        ("BatchJob", "Executor", "ExecutorError", "ItemOutcome", "RemoteError", "ShippedItem", "Submission"),
+        "effects.executors",
+    ),
+    "Observer": "effects._runtime.observers",
+    "Scope": "effects.scope",
+    "MissingExtraError": "effects.hooks",
+    **dict.fromkeys(
+        ("ChunkData", "EndData", "ErrorData", "EventData", "StartData", "V1StreamEvent"), "effects.event_types"
+    ),
+    **dict.fromkeys(("Step", "StepBinding"), "effects.step"),
+    **dict.fromkeys(
+        (
+            "NO_INPUT",
+            "NOTHING",
+            "CustomEmitted",
+            "Effect",
+            "RunEnded",
+            "RunFailed",
+            "RunInfo",
+            "RunStarted",
+            "RunStreamed",
+        ),
+        "effects.values",
+    ),
+}
+"""Where each exported name lives (a structure test checks it agrees with the declarations)."""
 
 _MOVED: dict[str, _Moved] = {
     **dict.fromkeys(
@@ -120,7 +154,7 @@ are loaded from their own modules here, since ``effects`` never imports ``combin
 
 if not _typing.TYPE_CHECKING:
     # Hidden from the checkers, so that a misspelled import from this root is an error.
-    __getattr__ = _moved_exports(__name__, _MOVED)
+    __getattr__ = _moved_exports(__name__, _MOVED, _lazy_exports(__name__, _LAZY))
 
 __all__ = [
     "NOTHING",

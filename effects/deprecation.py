@@ -26,15 +26,17 @@ old.dumps is deprecated: import it from json instead (deprecated since 2026-12-0
 
 from __future__ import annotations
 
-import datetime
 import importlib
 import os
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final, final
+from typing import TYPE_CHECKING, Final, final
 
 import attrs
+
+if TYPE_CHECKING:
+    import datetime
 
 ROOTS_SINCE: Final = "2026-12-02"
 """The day the public import paths moved to their domain roots."""
@@ -52,6 +54,8 @@ class CombinatorsDeprecationWarning(DeprecationWarning):
 
 
 def _checked_date(value: str, what: str) -> datetime.date:
+    import datetime  # here: a deprecation warning is rare, importing ``effects`` is not
+
     try:
         return datetime.date.fromisoformat(value)
     except ValueError:

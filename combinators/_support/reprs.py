@@ -34,7 +34,6 @@ import ast
 import functools
 import inspect
 import math
-import textwrap
 import types
 from collections.abc import Collection
 from typing import Final, cast
@@ -51,6 +50,8 @@ def _lambda_source(func: types.FunctionType) -> str | None:
         lines, first = inspect.getsourcelines(func)
     except (OSError, TypeError):
         return None
+    import textwrap  # here: reading a lambda's source is rare, importing combinators is not
+
     source = textwrap.dedent("".join(lines))
     line = code_line = func.__code__.co_firstlineno - first + 1  # 1-based, within `source`
     try:

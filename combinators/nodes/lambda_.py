@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import Any, Final, Generic, Never, TypeVar, final, overload
-
-import typing_extensions
+from typing import TYPE_CHECKING, Any, Final, Generic, Never, TypeVar, final, overload
 
 import attrs
 
@@ -31,25 +29,42 @@ from combinators._support.fields import init_fields
 from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
-from effects.config import RunConfig
 from effects.errors import InputError
-from effects.authoring import (
-    Scope,
-    atotal_of,
-    total_of,
-    aiter_of,
-    arun_on_total,
-    closing,
-    in_worker,
-    run_on_total,
-    stream_in_worker,
-)
+from effects.lazy import deferred
+
+if TYPE_CHECKING:
+    import typing_extensions
+
+    from effects.authoring import (
+        Scope,
+        aiter_of,
+        atotal_of,
+        arun_on_total,
+        closing,
+        in_worker,
+        run_on_total,
+        stream_in_worker,
+        total_of,
+    )
+    from effects.config import RunConfig
+else:
+    # The runtime loads when a lambda first runs, not when one is defined.
+    deferred(
+        globals(),
+        "effects.authoring",
+        *("aiter_of", "arun_on_total", "atotal_of", "closing", "in_worker", "run_on_total"),
+        *("stream_in_worker", "total_of"),
+    )
 
 A = TypeVar("A")
 B = TypeVar("B")
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
-SyncIn = typing_extensions.TypeVar("SyncIn", covariant=True, default=In)
+if TYPE_CHECKING:
+    SyncIn = typing_extensions.TypeVar("SyncIn", covariant=True, default=In)
+else:
+    # The default is for the checkers; typing_extensions would add a tenth to the import.
+    SyncIn = TypeVar("SyncIn", covariant=True)
 
 
 _SYNC: Final = CallableKind.SYNC  # a module constant: one lookup less on the hot path

@@ -78,14 +78,16 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, C
 from typing import TYPE_CHECKING, Any, Generic, Literal, Never, TypeVar, overload
 
 from combinators.runnable import fluent
-from effects import runtime
-from effects.config import ConfigLike, RunConfig
-from effects.step import Step
+from effects.lazy import deferred
 
 if TYPE_CHECKING:
     # Only for annotations: `returns` loads on first use, which keeps `import combinators` cheap.
     from returns.result import Failure, Success
     from typing_extensions import deprecated
+
+    from effects import runtime
+    from effects.config import ConfigLike, RunConfig
+    from effects.step import Step
 
     from combinators.nodes.binding import RunnableBinding
     from combinators.runnable.composing import Runnable
@@ -107,6 +109,10 @@ if not TYPE_CHECKING:
         """The checkers read ``typing_extensions.deprecated``; at run time an overload never
         runs, and the real decorator would import asyncio with ``import combinators``."""
         return lambda overload_stub: overload_stub
+
+    # The runtime loads on the first call, not with ``import combinators``: ``runtime`` is
+    # then rebound to the module itself, so every body below stays one direct call.
+    deferred(globals(), "effects.runtime")
 
 
 class RunnableCalls(Generic[In, Out]):
@@ -140,11 +146,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Never, TypeVar, overload
 
-from effects.config import ConfigLike
-
 if TYPE_CHECKING:
     from returns.result import Failure, Success
     from typing_extensions import deprecated
+
+    from effects.config import ConfigLike
 
     from combinators.nodes.tool import RunnableTool
     from effects.runtime import EventsVersion

@@ -27,9 +27,9 @@ from combinators.runnable import fluent
 from combinators.runnable.calls import RunnableCalls
 from combinators.runnable.hooks import RunnableHooks, default_hooks
 from combinators.runnable.wrapping import RunnableWrappers
-from effects.config import ConfigLike, RunConfig
 
 if TYPE_CHECKING:
+    from effects.config import ConfigLike, RunConfig
     from combinators.graph import Graph
     from combinators.nodes.assign import Mapper
     from combinators.nodes.parallel import Branch

@@ -24,15 +24,24 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, cast
 
+from types import MappingProxyType
+
 from combinators.runnable import fluent
-from effects.authoring import Scope, atotal_of, total_of, aiter_of, arun_on_total, in_worker, run_on_total
-from effects.config import RunConfig
-from effects.step import StepBinding
-from effects.values import NO_PARAMS
+from effects.lazy import deferred
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
     from combinators.runnable.composing import Runnable
+    from effects.authoring import Scope, aiter_of, arun_on_total, atotal_of, in_worker, run_on_total, total_of
+    from effects.config import RunConfig
+    from effects.step import StepBinding
+else:
+    # The runtime loads when a default hook first runs, not when a runnable is defined.
+    deferred(
+        globals(), "effects.authoring", "aiter_of", "arun_on_total", "atotal_of", "in_worker", "run_on_total", "total_of"
+    )
+
+_NO_PARAMS: Final[Mapping[str, object]] = MappingProxyType({})
 
 
 In = TypeVar("In", contravariant=True)
@@ -67,7 +76,11 @@ class RunnableHooks(Generic[In, Out]):
     start event shows the input); stream transforms (lambdas, generators, parsers,
     containers) set False and report their input at their end."""
 
-    step_binding: StepBinding[In, Out] | None = None
+    if TYPE_CHECKING:
+        # Declared for the checkers only: the runtime's ``StepBinding`` is not loaded with
+        # ``import combinators``, and ``typing.get_type_hints(Runnable)`` must still resolve.
+        step_binding: StepBinding[In, Out] | None
+    step_binding = None
     """Set by nodes that adjust how another runs instead of being a run themselves
     (a class attribute, read on every step: cheaper than a property)."""
 
@@ -135,7 +148,7 @@ class RunnableHooks(Generic[In, Out]):
 
     def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
         """What traces show of a call (a model's name and options); nothing by default."""
-        return NO_PARAMS
+        return _NO_PARAMS
 
     def tool_call_id(self, input: In) -> str | None:
         """The id of the tool call ``input`` is, for a tool run's error events (else None)."""
@@ -227,4 +240,4 @@ def _overrides(runnable: RunnableHooks[Any, object], hook: str) -> bool:
     return hook in _own_hooks(type(runnable))
 
 
-__all__ = ["RunConfig", "RunnableHooks", "default_hooks"]
+__all__ = ["RunnableHooks", "default_hooks"]

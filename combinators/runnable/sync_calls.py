@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Never, TypeVar, overload
 
-from effects.config import ConfigLike
-
 if TYPE_CHECKING:
     from returns.result import Failure, Success
     from typing_extensions import deprecated
+
+    from effects.config import ConfigLike
 
     from combinators.nodes.tool import RunnableTool
     from effects.runtime import EventsVersion

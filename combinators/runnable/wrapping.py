@@ -16,8 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, Unpack, cast
 
 from combinators.runnable import fluent
-from effects.config import ConfigLike, RunConfig, RunConfigDict
-from effects.hooks import TRACING, TracingOptions
+from effects.lazy import deferred
 
 if TYPE_CHECKING:
     # Annotations only: the otel extra (opentelemetry-api) is optional.
@@ -28,6 +27,12 @@ if TYPE_CHECKING:
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.retry_policy import RetryPolicy
     from combinators.runnable.composing import Runnable
+    from effects.config import ConfigLike, RunConfig, RunConfigDict
+    from effects.hooks import TRACING, TracingOptions
+else:
+    # Loaded when a wrapper is first built, not with ``import combinators``.
+    deferred(globals(), "effects.config", "RunConfig")
+    deferred(globals(), "effects.hooks", "TRACING")
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
