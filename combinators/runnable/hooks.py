@@ -38,7 +38,14 @@ if TYPE_CHECKING:
 else:
     # The runtime loads when a default hook first runs, not when a runnable is defined.
     deferred(
-        globals(), "effects.authoring", "aiter_of", "arun_on_total", "atotal_of", "in_worker", "run_on_total", "total_of"
+        globals(),
+        "effects.authoring",
+        "aiter_of",
+        "arun_on_total",
+        "atotal_of",
+        "in_worker",
+        "run_on_total",
+        "total_of",
     )
 
 _NO_PARAMS: Final[Mapping[str, object]] = MappingProxyType({})
