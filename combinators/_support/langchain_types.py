@@ -9,6 +9,8 @@ the two cannot drift: a field added here crosses both ways everywhere. It is pla
 'combinators.messages.AIMessage'
 >>> "tool_calls" in VALUE_TYPES["AIMessage"].fields
 True
+>>> VALUE_TYPES["AIMessage"].tag, WIRE_TAGS["ChatPromptValueConcrete"].name
+('ai', 'ChatPromptValue')
 """
 
 from collections.abc import Mapping
@@ -24,6 +26,8 @@ class ValueType:
     ``fields`` are the constructor fields both classes share by name (each crosses as is,
     converted recursively); ``derived`` are LangChain fields computed from the others
     (a chunk's ``tool_calls`` from its ``tool_call_chunks``), which never cross.
+    ``tag`` is the ``type`` key of the class's field dict on LangServe's wire (what
+    LangChain's ``model_dump()`` writes and both LangChain clients revive).
 
     >>> ValueType("langchain_core.documents.Document", "combinators.documents.Document", ("page_content",)).name
     'Document'
@@ -33,6 +37,7 @@ class ValueType:
     ours: str
     fields: tuple[str, ...]
     derived: tuple[str, ...] = ()
+    tag: str = ""
 
     @property
     def name(self) -> str:
@@ -43,37 +48,75 @@ class ValueType:
 _MESSAGE: Final = ("content", "id", "name", "additional_kwargs", "response_metadata")
 
 
-def _message(name: str, *extra: str, derived: tuple[str, ...] = ()) -> ValueType:
-    return ValueType(f"langchain_core.messages.{name}", f"combinators.messages.{name}", (*_MESSAGE, *extra), derived)
+def _message(name: str, tag: str, *extra: str, derived: tuple[str, ...] = ()) -> ValueType:
+    return ValueType(
+        f"langchain_core.messages.{name}", f"combinators.messages.{name}", (*_MESSAGE, *extra), derived, tag
+    )
 
 
 VALUE_TYPES: Final[Mapping[str, ValueType]] = {
     value.name: value
     for value in (
-        _message("SystemMessage"),
-        _message("HumanMessage"),
-        _message("AIMessage", "tool_calls", "invalid_tool_calls", "usage_metadata"),
+        _message("SystemMessage", "system"),
+        _message("HumanMessage", "human"),
+        _message("AIMessage", "ai", "tool_calls", "invalid_tool_calls", "usage_metadata"),
         _message(
+            "AIMessageChunk",
             "AIMessageChunk",
             "tool_call_chunks",
             "usage_metadata",
             "chunk_position",
             derived=("tool_calls", "invalid_tool_calls"),
         ),
-        _message("ToolMessage", "tool_call_id", "status", "artifact"),
-        _message("ChatMessage", "role"),
+        _message("ToolMessage", "tool", "tool_call_id", "status", "artifact"),
+        _message("ChatMessage", "chat", "role"),
         ValueType(
-            "langchain_core.documents.Document", "combinators.documents.Document", ("page_content", "metadata", "id")
+            "langchain_core.documents.Document",
+            "combinators.documents.Document",
+            ("page_content", "metadata", "id"),
+            tag="Document",
         ),
         ValueType(
-            "langchain_core.prompt_values.StringPromptValue", "combinators.prompt_values.StringPromptValue", ("text",)
+            "langchain_core.prompt_values.StringPromptValue",
+            "combinators.prompt_values.StringPromptValue",
+            ("text",),
+            tag="StringPromptValue",
         ),
         ValueType(
-            "langchain_core.prompt_values.ChatPromptValue", "combinators.prompt_values.ChatPromptValue", ("messages",)
+            "langchain_core.prompt_values.ChatPromptValue",
+            "combinators.prompt_values.ChatPromptValue",
+            ("messages",),
+            tag="ChatPromptValueConcrete",
         ),
     )
 }
 """LangChain's value classes by name (messages, documents, prompt values)."""
+
+GENERATION_TYPES: Final[Mapping[str, ValueType]] = {
+    value.name: value
+    for value in (
+        ValueType(
+            "langchain_core.outputs.Generation",
+            "combinators.outputs.Generation",
+            ("text", "generation_info"),
+            tag="Generation",
+        ),
+        ValueType(
+            "langchain_core.outputs.ChatGeneration",
+            "combinators.outputs.ChatGeneration",
+            ("message", "generation_info"),
+            ("text",),
+            tag="ChatGeneration",
+        ),
+    )
+}
+"""What a model generated (LangServe's wire carries these too; the bridge does not convert them)."""
+
+WIRE_TAGS: Final[Mapping[str, ValueType]] = {
+    value.tag: value for value in (*VALUE_TYPES.values(), *GENERATION_TYPES.values())
+}
+"""Every class LangServe's wire carries, by its ``type`` tag: the only dicts a server or
+client of ours turns back into objects (when they validate as that class)."""
 
 PART_TYPES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
     "ToolCall": ("tool_call", ("name", "args", "id")),

@@ -1,57 +1,133 @@
-"""The wire form of values: JSON data as itself, the library's values in an explicit envelope.
+"""The wire form of values: LangServe's (0.3), which LangChain's own clients revive.
 
-Plain JSON data (``None``, bools, numbers, strings, lists, dicts with str keys) travels
-as itself and is never reinterpreted: ``{"type": "human", "content": "hi"}`` stays that
-dict on both ends. An attrs value (a message, a document, a prompt value, one of yours)
-travels in the envelope that ``combinators.components.dumps`` writes::
+JSON data (``None``, bools, numbers, strings, lists, dicts with str keys) travels as
+itself. The values LangChain has classes for (messages and their chunks, documents,
+prompt values, generations) travel as LangServe writes them: their field dict with
+LangChain's snake_case names and a ``type`` tag (``"human"``, ``"ai"``,
+``"AIMessageChunk"``, ``"Document"``, ``"ChatPromptValueConcrete"``, ...; see
+``wire_values``). The values LangChain has no class for (an agent's result, its steps
+and tool outcomes, why it stopped, ``returns``' ``Success`` / ``Failure``) travel in the
+documented forms of ``wire_forms``, never a ``repr``. Your own attrs classes travel in
+this library's envelope (``{"__combinators__": 1, "type": "constructor", "id": ..., "kwargs":
+...}``); a user dict that has the key ``"__combinators__"`` is escaped, so it stays data.
+Secrets are redacted; tuples travel as lists; anything else (exceptions, UUIDs,
+datetimes, bytes, sets, floats that are not finite) travels in its ``to_jsonable``
+reading form, which is data with no way back.
 
-    {"__combinators__": 1, "type": "constructor", "id": "<module>.<Class>", "kwargs": {...}}
-
-The id is the class's public name where a package root exports it
-(``combinators.components.AIMessageChunk``), so it survives the library's internal moves;
-other classes go by ``<module>.<qualified name>``. A user dict that has the key
-``"__combinators__"`` is escaped, so it stays data; secrets are redacted; tuples travel as
-lists. Anything else (exceptions, UUIDs, datetimes, bytes,
-sets, floats that are not finite, other objects) travels in its ``to_jsonable`` reading
-form, which is data with no way back.
-
-``from_wire`` rebuilds envelopes of the allowed classes (``WIRE_TYPES`` by default:
-messages, prompt values, documents); an envelope of any other class stays the envelope
-dict it is.
+``from_wire`` reads the same form back: a dict with a known ``type`` tag becomes that
+class **only when it validates as it** (its keys are the class's fields, its values pass
+the constructor) and the class is allowed (``WIRE_TYPES`` by default); envelopes of
+allowed classes (and records of the older envelope-only format) are rebuilt; anything
+else stays the data it is. This ends the older rule that plain dicts are never
+reinterpreted: ``{"type": "human", "content": "hi"}`` arrives as a ``HumanMessage``, as
+it does on a LangServe server.
 
 >>> from combinators.messages import HumanMessage
->>> wire = to_wire({"message": HumanMessage("hi"), "plain": {"type": "human", "content": "hi"}})
->>> wire["message"]["__combinators__"], wire["plain"]
-(1, {'type': 'human', 'content': 'hi'})
->>> from_wire(wire) == {"message": HumanMessage("hi"), "plain": {"type": "human", "content": "hi"}}
+>>> wire = to_wire({"message": HumanMessage("hi"), "plain": {"role": "user"}})
+>>> wire["message"]["type"], wire["message"]["content"], wire["plain"]
+('human', 'hi', {'role': 'user'})
+>>> from_wire(wire) == {"message": HumanMessage("hi"), "plain": {"role": "user"}}
 True
+>>> from_wire({"type": "human", "content": "hi"})
+HumanMessage('hi')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final, cast
+import math
+from collections.abc import Callable, Iterable
+from typing import Any, Final, cast
 
+import attrs
+
+from combinators.components.secrets import SET_BY_LOADS, Secret
+from combinators.components.serialization import MARKER, VERSION, MAX_DEPTH, from_data, type_id
 from combinators.documents import Document
-from combinators.load import DisallowedTypeError, MalformedDataError
+from combinators.integrations.serving.wire_forms import form_writer
+from combinators.integrations.serving.wire_values import is_part, read_value, table_entry, write_part, write_value
+from combinators.load import DataTooDeepError, DisallowedTypeError, MalformedDataError
+from combinators.outputs import ChatGeneration, Generation
 from combinators.prompt_values import PROMPT_VALUE_TYPES
-from combinators.components.serialization import MARKER, from_data, to_data, type_id
+from effects.authoring import is_dict, is_list, is_mapping, is_str_mapping
 from effects.projections import JsonValue, compact_json, to_jsonable
-from effects.authoring import is_dict, is_list
 
-WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document)
-"""The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values, documents."""
+WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document, Generation, ChatGeneration)
+"""The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values,
+documents, generations."""
+
+_Writer = Callable[[object, str | None, int], JsonValue]
 
 
 def to_wire(value: object) -> JsonValue:
-    """The wire form of ``value`` (see the module docstring); never raises.
+    """The wire form of ``value`` (see the module docstring); raises only
+    ``DataTooDeepError`` for a value nested deeper than ``MAX_DEPTH`` levels.
 
     >>> to_wire(("a", 1.5, float("nan")))
     ['a', 1.5, 'NaN']
+    >>> from returns.result import Success
+    >>> to_wire({"sum": Success(84)})
+    {'sum': {'ok': True, 'value': 84}}
     """
     if value is None or type(value) is str or type(value) is int or type(value) is bool:
         return value  # most chunks: no walk at all
-    return cast(JsonValue, to_data(value, other=to_jsonable))
+    return _write(value, None, MAX_DEPTH)
+
+
+def _write(value: object, key: str | None, room: int) -> JsonValue:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else to_jsonable(value)
+    if room < 1:
+        raise DataTooDeepError(f"the value nests deeper than {MAX_DEPTH} levels")
+    return _writer(type(value))(value, key, room)
+
+
+_WRITERS: dict[type, _Writer] = {}
+
+
+def _writer(cls: type) -> _Writer:
+    """How values of ``cls`` are written (chosen once per class)."""
+    writer = _WRITERS.get(cls)
+    if writer is None:
+        writer = _WRITERS[cls] = _choose(cls)
+    return writer
+
+
+def _choose(cls: type) -> _Writer:
+    if table_entry(cls) is not None:
+        return lambda value, _, room: write_value(value, lambda item: _write(item, None, room - 1))
+    if is_part(cls):
+        return lambda value, _, room: write_part(value, lambda item: _write(item, None, room - 1))
+    form = form_writer(cls)
+    if form is not None:
+        return lambda value, _, room: form(value, lambda item: _write(item, None, room - 1))
+    if issubclass(cls, Secret):
+        return lambda _, key, __: {MARKER: VERSION, "type": "secret", "name": key}
+    if attrs.has(cls):
+        return _envelope
+    if issubclass(cls, (list, tuple)):
+        return lambda value, _, room: [_write(item, None, room - 1) for item in value]  # type: ignore[attr-defined]
+    return _other
+
+
+def _envelope(value: object, _: str | None, room: int) -> JsonValue:
+    cls: Any = type(value)  # an attrs class
+    kwargs: dict[str, JsonValue] = {
+        field.alias: _write(getattr(value, field.name), field.alias, room - 2)
+        for field in attrs.fields(cls)
+        if field.init and SET_BY_LOADS not in field.metadata
+    }
+    return {MARKER: VERSION, "type": "constructor", "id": type_id(cls), "kwargs": kwargs}
+
+
+def _other(value: object, key: str | None, room: int) -> JsonValue:
+    if is_mapping(value) and is_str_mapping(value):
+        if MARKER in value:  # user data that looks like an envelope stays data
+            pairs: list[JsonValue] = [[k, _write(item, k, room - 3)] for k, item in value.items()]
+            return {MARKER: VERSION, "type": "escaped", "items": pairs}
+        return {k: _write(item, k, room - 1) for k, item in value.items()}
+    return to_jsonable(value)
 
 
 def wire_text(value: object) -> str:
@@ -64,17 +140,18 @@ def wire_text(value: object) -> str:
 
 
 class WireTypes:
-    """An allowlist of classes that ``from_wire`` may rebuild, by their wire id.
+    """An allowlist of classes that ``from_wire`` may rebuild.
 
     >>> from combinators.messages import AIMessage
     >>> WireTypes([AIMessage]).allows("combinators.components.AIMessage")
     True
     """
 
-    __slots__ = ("_classes",)
+    __slots__ = ("_classes", "_set")
 
     def __init__(self, classes: Iterable[type]) -> None:
         self._classes: dict[str, type] = {type_id(cls): cls for cls in classes}
+        self._set = frozenset(self._classes.values())
 
     def allows(self, class_id: object) -> bool:
         """Whether an envelope with this id is rebuilt.
@@ -93,25 +170,57 @@ class WireTypes:
         """
         return tuple(self._classes.values())
 
+    @property
+    def class_set(self) -> frozenset[type]:
+        """The allowed classes, as a set.
+
+        >>> int in WireTypes([int]).class_set
+        True
+        """
+        return self._set
+
 
 DEFAULT_WIRE_TYPES: Final = WireTypes(WIRE_TYPES)
 
 
 def from_wire(data: object, types: WireTypes = DEFAULT_WIRE_TYPES) -> object:
-    """Values from their wire form: envelopes of allowed classes rebuilt, the rest as data.
+    """Values from their wire form (see the module docstring); anything that is not the
+    form of an allowed class stays the data it is.
 
     >>> from_wire({"__combinators__": 1, "type": "constructor", "id": "app.Secretive", "kwargs": {}})
     {'__combinators__': 1, 'type': 'constructor', 'id': 'app.Secretive', 'kwargs': {}}
+    >>> from_wire({"type": "Document", "page_content": "fog", "metadata": {"page": 1}})
+    Document(metadata={'page': 1}, page_content='fog')
     """
+    return _read(data, types, MAX_DEPTH)
+
+
+def _read(data: object, types: WireTypes, room: int) -> object:
     if is_list(data):
-        return [from_wire(item, types) for item in data]
+        if room < 1:
+            raise DataTooDeepError(f"the value nests deeper than {MAX_DEPTH} levels")
+        return [_read(item, types, room - 1) for item in data]
     if not is_dict(data):
         return data
-    fields = data
-    if MARKER not in fields:
-        return {key: from_wire(item, types) for key, item in fields.items()}
-    if fields.get("type") == "constructor" and not types.allows(fields.get("id")):
-        return fields  # a class this side does not build stays data
+    if room < 1:
+        raise DataTooDeepError(f"the value nests deeper than {MAX_DEPTH} levels")
+    if MARKER in data:
+        return _read_envelope(cast(dict[str, object], data), types, room)
+    fields = {str(key): _read(item, types, room - 1) for key, item in data.items()}
+    if "type" in fields:
+        built = read_value(fields, types.class_set)
+        if built is not None:
+            return built
+    return fields
+
+
+def _read_envelope(fields: dict[str, object], types: WireTypes, room: int) -> object:
+    if fields.get("type") == "constructor":
+        if not types.allows(fields.get("id")):
+            return fields  # a class this side does not build stays data
+        kwargs = fields.get("kwargs")
+        if is_dict(kwargs):  # LangServe forms inside an envelope are read first
+            fields = {**fields, "kwargs": {key: _read(item, types, room - 2) for key, item in kwargs.items()}}
     return from_data(fields, allowed=types.classes)
 
 

@@ -33,7 +33,13 @@ async def main():
     out["astream"] = [c async for c in RemoteRunnable(url + "/letters").astream("xy")]
     events = [e async for e in chat.astream_events({"question": "q"}, version="v2")]
     out["events"] = [[e["event"], e["name"]] for e in events]
-    out["tokens"] = [e["data"]["chunk"]["kwargs"]["content"] for e in events if e["event"] == "on_chat_model_stream"]
+    streamed = [e["data"]["chunk"] for e in events if e["event"] == "on_chat_model_stream"]
+    out["token_types"] = sorted({type(chunk).__name__ for chunk in streamed})
+    out["tokens"] = [chunk.content for chunk in streamed]
+    model = RemoteRunnable(url + "/model")
+    message = await model.ainvoke({"question": "q"})
+    out["message"] = [type(message).__name__, message.content]
+    out["message_chunks"] = sorted({type(c).__name__ async for c in model.astream({"question": "q"})})
     state = None
     async for patch in chat.astream_log({"question": "q"}):
         state = patch if state is None else state + patch

@@ -46,4 +46,7 @@ async def test_a_served_agent_shows_its_tool_calls_locally() -> None:
     )
     assert answer == "6 times 7 is 42."
     assert events[-1]["event"] == "on_chain_end" and events[-1]["run_id"] == node["run_id"]
-    assert events[-1]["data"]["output"]["kwargs"]["output"] == "6 times 7 is 42."
+    output = events[-1]["data"]["output"]
+    assert output["kind"] == "agent_result" and output["output"] == "6 times 7 is 42."
+    assert output["stop"] == {"kind": "finished"}
+    assert output["conversation"][-1] == AIMessage("6 times 7 is 42.", id=output["conversation"][-1].id)  # revived

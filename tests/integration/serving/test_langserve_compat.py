@@ -39,9 +39,10 @@ def test_langserves_client_works_against_our_server(python: Path, server: LiveSe
     assert out["invoke"] == "HI!"
     assert out["batch"] == ["A!", "B!"] and out["abatch"] == ["X!", "Y!"]
     assert out["stream"] == ["a", "b", "c"] and out["astream"] == ["x", "y"]
-    # We send the plain dict unchanged (see the goldens); LangServe's client turns it into a
-    # message itself (its documented coercion): this pins what its users will see.
+    # A dict in a message's form is a message on LangServe's wire, both ways.
     assert out["plain"] == ["HumanMessage", "hi"]
+    assert out["message"] == ["AIMessage", "hello there"] and out["message_chunks"] == ["AIMessageChunk"]
+    assert out["token_types"] == ["AIMessageChunk"]
     assert out["ainvoke"] == "the lamp flashes twice"
     assert out["error_status"] == 500 and out["stream_error_status"] == 500
     events = out["events"]

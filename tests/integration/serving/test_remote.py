@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from combinators import Runnable, RunnableLambda
 from combinators.language_models import ModelRateLimitError, TransientModelError
-from combinators.messages import AIMessage, AIMessageChunk
+from combinators.messages import HumanMessage, AIMessage, AIMessageChunk
 from combinators.integrations.serving import (
     RemoteAuthError,
     RemoteConnectionError,
@@ -92,8 +92,9 @@ async def test_async_calls(server: LiveServer) -> None:
         assert [c async for c in letters.astream("abc")] == ["a", "b", "c"]
 
 
-def test_values_come_back_as_they_were_and_user_dicts_are_not_coerced(server: LiveServer) -> None:
-    assert remote(server, "/human_like").invoke("hi") == {"type": "human", "content": "hi"}
+def test_values_come_back_as_they_were_and_dicts_in_a_messages_form_are_messages(server: LiveServer) -> None:
+    # LangServe's wire: a dict in a message's form is that message (it validates as one).
+    assert remote(server, "/human_like").invoke("hi") == HumanMessage("hi")
     message = remote(server, "/model").invoke({"question": "q"})
     assert isinstance(message, AIMessage) and message.text == "hello there"
     chunks = list(remote(server, "/model").stream({"question": "q"}))
