@@ -104,7 +104,7 @@ def _choose(cls: type) -> _Writer:
         return lambda value, _, room: form(value, lambda item: _write(item, None, room - 1))
     if issubclass(cls, Secret):
         return lambda _, key, __: {MARKER: VERSION, "type": "secret", "name": key}
-    if attrs.has(cls):
+    if attrs.has(cast(Any, cls)):
         return _envelope
     if issubclass(cls, (list, tuple)):
         return lambda value, _, room: [_write(item, None, room - 1) for item in value]  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 from returns.result import Failure, Success
@@ -72,12 +72,14 @@ def _tool_outcome(value: object, write: Write) -> JsonValue:
 
 def _success(value: object, write: Write) -> JsonValue:
     assert isinstance(value, Success)
-    return {"ok": True, "value": write(value.unwrap())}
+    inner: object = cast("Success[object]", value).unwrap()
+    return {"ok": True, "value": write(inner)}
 
 
 def _failure(value: object, write: Write) -> JsonValue:
     assert isinstance(value, Failure)
-    return {"ok": False, "error": write(value.failure())}
+    error: object = cast("Failure[object]", value).failure()
+    return {"ok": False, "error": write(error)}
 
 
 def _snake(name: str) -> str:
