@@ -8,13 +8,13 @@ import os
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 import pytest
 from starlette.requests import Request
 
 from combinators import ConfigurableField, Runnable, RunnableLambda
-from combinators.components.agents import LoopPolicy, agent_loop
+from combinators.agents import LoopPolicy, agent_loop
 from combinators.documents import Document
 from combinators.language_models import (
     FakeListChatModel,
@@ -23,7 +23,7 @@ from combinators.language_models import (
     Script,
     ScriptedChatModel,
 )
-from combinators.messages import AIMessage, ToolCall
+from combinators.messages import AIMessage, BaseMessage, ToolCall
 from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate
 from combinators.tools import tool
@@ -119,6 +119,25 @@ def value_errors(error: BaseException) -> ErrorInfo | None:
     return None
 
 
+class Turn(TypedDict):
+    history: list[BaseMessage]
+    question: str
+
+
+def _said(message: object) -> str:
+    # A message object once the server reads LangServe's message dicts back (issue 28), the
+    # dict itself before that.
+    if isinstance(message, dict):
+        fields: dict[str, object] = cast("dict[str, object]", message)
+        return str(fields["content"])
+    return str(getattr(message, "text", message))
+
+
+def with_history(turn: Turn) -> str:
+    said = [_said(m) for m in turn["history"]]
+    return f"{len(said)} before ({' / '.join(said)}); now: {turn['question']}"
+
+
 def by_cookie(request: Request) -> str | None:
     return "alice" if request.cookies.get("session") == "alice" else None
 
@@ -133,6 +152,7 @@ ROUTES: dict[str, Runnable[Any, Any]] = {
     "/summary": RunnableLambda(summary),
     "/refuse": RunnableLambda(ask) | RunnableLambda(refuse),
     "/configured": configured(),
+    "/turns": RunnableLambda(with_history),
 }
 
 
@@ -327,6 +347,32 @@ def test_a_chat_model_gets_a_chat_with_its_history_and_a_streamed_reply(
     assert _texts(page, "#tree > .run > .line .name") == ["/chat"]
     assert page.is_hidden("#error")
     _screenshot(page, tmp_path, "playground-chat.png")
+
+
+def test_a_chain_taking_a_history_and_a_question_is_a_chat_too(browser: Any, server: LiveServer) -> None:
+    page = _open(browser, server, "/turns")
+    assert page.get_attribute("body", "data-mode") == "chat"
+    sent: list[Any] = []
+    page.on("request", _bodies_to(sent))
+    for question in ("first?", "second?"):
+        page.fill("#chat-input", question)
+        page.press("#chat-input", "Enter")
+        page.wait_for_function("document.getElementById('send').disabled === false", timeout=20000)
+    assert _texts(page, "#transcript .bubble .says") == [
+        "first?",
+        "0 before (); now: first?",
+        "second?",
+        "2 before (first? / 0 before (); now: first?); now: second?",
+    ]
+    assert sent[1] == {
+        "input": {
+            "history": [{"type": "human", "content": "first?"}, {"type": "ai", "content": "0 before (); now: first?"}],
+            "question": "second?",
+        }
+    }
+    page.click("#mode-switch")  # the form is one click away
+    assert page.get_attribute("body", "data-mode") == "form"
+    assert page.is_visible("textarea[name=question]")
 
 
 def test_an_agent_shows_its_answer_on_top_of_its_steps(browser: Any, server: LiveServer, tmp_path: Path) -> None:

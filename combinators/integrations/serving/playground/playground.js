@@ -124,10 +124,39 @@ function describesMessage(schema, root) {
   return branches(schema, root).some((one) => isObject(one.properties) && "content" in one.properties);
 }
 
+const HISTORY_NAMES = ["messages", "history", "chat_history"];
+
+function messageList(schema, root, name) {
+  return branches(schema, root).some(
+    (one) => one.type === "array" && (describesMessage(one.items, root) || HISTORY_NAMES.includes(name)),
+  );
+}
+
 // A chain is chatted with when its input may be a list of messages (a chat model, a chain
-// that starts with one): the page keeps the history and sends all of it each turn.
-function takesMessages(schema) {
-  return branches(schema, schema).some((one) => one.type === "array" && describesMessage(one.items, schema));
+// that starts with one), or is an object with one list of messages (``messages``,
+// ``history``...) and at most one other required field, a string: the new message (as a
+// prompt with a history placeholder and a ``{question}`` takes it). The page keeps the
+// history and sends all of it each turn. Returns how to build a turn's input, or null.
+function chatShape(schema) {
+  if (branches(schema, schema).some((one) => one.type === "array" && describesMessage(one.items, schema))) {
+    return { history: null, question: null };
+  }
+  const shape = resolve(schema, schema);
+  if (!isObject(shape) || shape.type !== "object" || !isObject(shape.properties)) return null;
+  const names = Object.keys(shape.properties);
+  const lists = names.filter((name) => messageList(shape.properties[name], schema, name));
+  if (lists.length !== 1) return null;
+  const others = (shape.required || []).filter((name) => name !== lists[0]);
+  if (others.length > 1) return null;
+  if (others.length === 1 && !branches(shape.properties[others[0]], schema).some((one) => one.type === "string")) return null;
+  return { history: lists[0], question: others.length ? others[0] : null };
+}
+
+function chatInput(shape, text) {
+  const message = { type: "human", content: text };
+  if (shape.history === null) return history.concat([message]);
+  if (shape.question === null) return { [shape.history]: history.concat([message]) };
+  return { [shape.history]: history.slice(), [shape.question]: text };
 }
 
 // ---------------------------------------------------------------- forms
@@ -333,7 +362,8 @@ function agentAnswer(value) {
 }
 
 function looksLikeAgent(value) {
-  return isObject(value) && "output" in value && ("steps" in value || "intermediate_steps" in value);
+  if (!isObject(value)) return false;
+  return value.kind === "agent_result" || ("output" in value && ("steps" in value || "intermediate_steps" in value));
 }
 
 function showAgent(container, value, steps) {
@@ -621,22 +651,23 @@ function send(event) {
   reset();
   $("chat-input").value = "";
   const message = { type: "human", content: text };
+  const input = chatInput(chat, text);
   history.push(message);
   bubble(message);
   reply = bubble({ type: "ai", content: "" });
   reply.item.classList.add("streaming");
-  start(history.slice());
+  start(input);
 }
 
 // ---------------------------------------------------------------- set-up
 
-let chatPossible = false;
+let chat = null; // how a chat turn becomes the input (chatShape), when the chain takes messages
 
 function setMode(mode) {
   document.body.dataset.mode = mode;
   $(mode === "chat" ? "chat-error-slot" : "output-panel").appendChild($("error"));
   const toggle = $("mode-switch");
-  toggle.hidden = !chatPossible;
+  toggle.hidden = chat === null;
   toggle.textContent = mode === "chat" ? "Form view" : "Chat view";
 }
 
@@ -651,8 +682,8 @@ async function loadSchemas() {
   $("error").hidden = true;
   const schema = await response.json();
   buildForm(schema);
-  chatPossible = takesMessages(schema);
-  setMode(chatPossible ? "chat" : "form");
+  chat = chatShape(schema);
+  setMode(chat !== null ? "chat" : "form");
   const config = await request("config_schema");
   if (config.ok) buildConfig(await config.json());
   document.body.dataset.state = "idle";
