@@ -1,6 +1,7 @@
 """LangServe 0.3.3 (its own environment, built once per machine and reused), its server
-serving ``langserve_app.py``, ours serving ``chains.py``, and LangServe's Python client run
-against either (each once per session: one process runs the whole matrix)."""
+serving ``langserve_app.py``, ours serving ``chains.py``, LangChain.js (``js_env.py``), and
+LangServe's Python client and LangChain.js's run against either (each once per session:
+one process runs the whole matrix)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,26 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
 from bench.langserve_env import langserve_python as build
 from combinators.integrations.serving import serve
-from tests.integration.serving.langserve.chains import INPUTS, routes
+from tests.integration.serving.langserve.chains import CALLS, routes
+from tests.integration.serving.langserve.js_env import langchain_js
 from tests.integration.serving.live import live
 
 HERE = Path(__file__).resolve().parent
 # Run by LangServe's python, never imported by ours (pytest's --doctest-modules would).
 collect_ignore = ["langserve_app.py", "langserve_client.py"]
+
+
+def _unavailable(message: str) -> NoReturn:
+    """A test fails in CI when a client cannot be installed; elsewhere it skips."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 @pytest.fixture(scope="session")
@@ -31,10 +40,7 @@ def langserve_python() -> Path:
     try:
         python = build()
     except RuntimeError as error:
-        message = f"could not build LangServe 0.3.3's environment: {error}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        _unavailable(f"could not build LangServe 0.3.3's environment: {error}")
     print(f"\nLangServe's environment ready in {time.monotonic() - started:.1f} s: {python}")
     return python
 
@@ -71,7 +77,7 @@ def our_url() -> Iterator[str]:
 def run_langserve_client(python: Path, url: str) -> dict[str, Any]:
     """What LangServe's Python client got from each route and method at ``url`` (see the script)."""
     done = subprocess.run(
-        [str(python), str(HERE / "langserve_client.py"), url, json.dumps(INPUTS)],
+        [str(python), str(HERE / "langserve_client.py"), url, json.dumps(CALLS)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -90,3 +96,40 @@ def from_langserve(langserve_python: Path, langserve_url: str) -> dict[str, Any]
 @pytest.fixture(scope="session")
 def from_ours(langserve_python: Path, our_url: str) -> dict[str, Any]:
     return run_langserve_client(langserve_python, our_url)
+
+
+@pytest.fixture(scope="session")
+def langchain_js_dir() -> Path:
+    """LangChain.js's @langchain/core 0.3, installed once (``js_env.py``)."""
+    started = time.monotonic()
+    try:
+        folder = langchain_js()
+    except RuntimeError as error:
+        _unavailable(f"could not install LangChain.js: {error}")
+    print(f"\nLangChain.js ready in {time.monotonic() - started:.1f} s: {folder}")
+    return folder
+
+
+def run_js_client(folder: Path, url: str) -> dict[str, Any]:
+    """What LangChain.js's RemoteRunnable got from each route and method at ``url`` (``js/client.mjs``)."""
+    done = subprocess.run(
+        ["node", str(folder / "client.mjs"), url, json.dumps(CALLS)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    record: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    record["stderr"] = done.stderr
+    return record
+
+
+@pytest.fixture(scope="session")
+def js_from_langserve(langchain_js_dir: Path, langserve_url: str) -> dict[str, Any]:
+    return run_js_client(langchain_js_dir, langserve_url)
+
+
+@pytest.fixture(scope="session")
+def js_from_ours(langchain_js_dir: Path, our_url: str) -> dict[str, Any]:
+    return run_js_client(langchain_js_dir, our_url)

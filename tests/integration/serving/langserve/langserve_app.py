@@ -1,8 +1,9 @@
-"""The five chains as LangChain 0.3 builds them, served by LangServe 0.3.3 (run by LangServe's
-own python, see ``bench/langserve_env.py``; never imported by the tests' python).
+"""``chains.py``'s routes as LangChain 0.3 builds them, served by LangServe 0.3.3 (run by
+LangServe's own python, see ``bench/langserve_env.py``; never imported by the tests' python).
 
-Each route mirrors one in ``chains.py`` (ours): the same prompts, replies, documents and
-tool, and the same class names where a name shows in events. Prints the bound port.
+The same prompts, replies, documents and tool, and the same class names where events show
+one; ``/agent`` (our ``agent_loop``) has no LangChain counterpart, so it is not here.
+Prints the bound port.
 """
 
 import asyncio
@@ -23,7 +24,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables import RunnableLambda
+from langchain_core.runnables import RunnableLambda, RunnableParallel
 from langchain_core.tools import tool
 from langserve import add_routes
 from pydantic import BaseModel
@@ -32,17 +33,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 from bench.serving_apps import serve_printing_port  # (from the repo's root)
 
 ANSWER = "the lamp flashes twice"
-GREETING = "hello there"
 AGENT_ANSWER = "6 times 7 is 42."
 DOCUMENTS = [
-    Document(page_content="the lamp flashes twice", metadata={"source": "log.md", "page": 1}),
-    Document(page_content="the keeper sleeps at noon", metadata={"source": "log.md", "page": 2}),
+    Document(page_content="The lamp flashes twice every ten seconds.", metadata={"source": "log", "page": 1}),
+    Document(page_content="The keeper climbs the tower at dusk.", metadata={"source": "log", "page": 2}),
+    Document(page_content="Fog rolls in from the north in winter.", metadata={"source": "almanac", "page": 7}),
 ]
+STOPWORDS = {"the", "in", "at", "from", "every", "a", "of"}
 
 
 def cycle(text: str) -> Iterator[AIMessage]:
     while True:
         yield AIMessage(content=text)
+
+
+class Question(BaseModel):
+    question: str
 
 
 class AgentInput(BaseModel):
@@ -54,14 +60,21 @@ class AgentOutput(BaseModel):
     output: str
 
 
-class LighthouseRetriever(BaseRetriever):
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOPWORDS}
+
+
+class Bm25Retriever(BaseRetriever):
+    """Ours is BM25 (k=2); for the tests' queries the best two by shared words are the same."""
+
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        return list(DOCUMENTS)
+        scored = [(len(_words(query) & _words(d.page_content)), i) for i, d in enumerate(DOCUMENTS)]
+        return [DOCUMENTS[i] for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0][:2]
 
 
 @tool
 def multiply(a: int, b: int) -> int:
-    """Multiply two integers."""
+    """Multiply two integers a and b."""
     return a * b
 
 
@@ -104,17 +117,23 @@ class ScriptedChatModel(BaseChatModel):
                     run_manager.on_llm_new_token(token)
 
 
+def question(value: dict[str, Any]) -> str:
+    return str(value["question"])
+
+
+def length(value: dict[str, Any]) -> int:
+    return len(str(value["question"]))
+
+
 def build_app() -> FastAPI:
     chat_prompt = ChatPromptTemplate.from_messages([("system", "Be brief."), ("human", "{question}")])
     chat = chat_prompt | GenericFakeChatModel(messages=cycle(ANSWER)) | StrOutputParser()
-    messages = ChatPromptTemplate.from_messages([("human", "{question}")]) | GenericFakeChatModel(
-        messages=cycle(GREETING)
+    model = ChatPromptTemplate.from_messages([("human", "{question}")]) | GenericFakeChatModel(messages=cycle(ANSWER))
+    as_dict = RunnableParallel(
+        answer=chat_prompt | GenericFakeChatModel(messages=cycle(ANSWER)) | StrOutputParser(),
+        question=RunnableLambda(question),
+        length=RunnableLambda(length),
     )
-
-    def facts(question: dict[str, Any]) -> dict[str, Any]:
-        text = question["question"]
-        return {"question": text, "length": len(text), "words": text.split(), "nested": {"ok": True}}
-
     agent_prompt = ChatPromptTemplate.from_messages(
         [("system", "You multiply."), ("human", "{input}"), MessagesPlaceholder("agent_scratchpad")]
     )
@@ -123,11 +142,12 @@ def build_app() -> FastAPI:
     )
     app = FastAPI()
     add_routes(app, chat, path="/chat")
-    add_routes(app, messages, path="/messages")
-    add_routes(app, LighthouseRetriever(), path="/retriever")
-    add_routes(app, RunnableLambda(facts), path="/dict")
+    add_routes(app, model, path="/model")
+    add_routes(app, Bm25Retriever(), path="/retriever")
+    # (a parallel of lambdas has no input schema LangServe can use: it is declared, as LangServe's docs say)
+    add_routes(app, as_dict.with_types(input_type=Question), path="/dict")
     # LangServe's documented way to serve an AgentExecutor: its own input schema is empty
-    add_routes(app, agent.with_types(input_type=AgentInput, output_type=AgentOutput), path="/agent")
+    add_routes(app, agent.with_types(input_type=AgentInput, output_type=AgentOutput), path="/agent_executor")
     add_routes(app, chat_prompt, path="/prompt")
     return app
 

@@ -1,5 +1,5 @@
-"""LangServe 0.3.3's Python client (``langserve.RemoteRunnable``) calling the five chains
-served at ``argv[1]`` (inputs: the JSON object ``argv[2]``, by route) with invoke, batch, stream, stream_log and astream_events v2; prints
+"""LangServe 0.3.3's Python client (``langserve.RemoteRunnable``) calling the chains
+served at ``argv[1]`` (``argv[2]``: by route, a JSON object of ``input`` and ``batch``, its two inputs) with invoke, batch, stream, stream_log and astream_events v2; prints
 one JSON object: per route and method, what came back described by ``describe`` (the class
 of every LangChain object and its fields, ids and times blanked), and every warning.
 
@@ -20,6 +20,7 @@ from langchain_core.load.serializable import Serializable
 from langchain_core.messages import BaseMessage
 from langchain_core.prompt_values import PromptValue
 from langserve import RemoteRunnable
+from pydantic import BaseModel
 
 BLANKED = {"id", "run_id", "parent_ids", "start_time", "end_time", "parent_run_id", "tool_call_id"}
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -27,8 +28,9 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 def describe(value: Any) -> Any:
     """JSON of ``value``: a LangChain object as ``{"class": ..., fields...}``; ids and times blanked."""
-    if isinstance(value, (BaseMessage, Document, PromptValue, Serializable)):
-        fields = value.model_dump() if hasattr(value, "model_dump") else dict(value)
+    if isinstance(value, (BaseMessage, Document, PromptValue, Serializable, BaseModel)):
+        # field by field (not model_dump, which would turn nested messages into dicts)
+        fields = {name: getattr(value, name) for name in type(value).model_fields}
         return {"class": type(value).__name__, **describe(fields)}
     if isinstance(value, dict):
         return {str(k): "<blank>" if k in BLANKED and v else describe(v) for k, v in value.items()}
@@ -61,11 +63,11 @@ async def events(remote: RemoteRunnable, value: Any) -> Any:
     ]
 
 
-def call(remote: RemoteRunnable, method: str, value: Any) -> Any:
+def call(remote: RemoteRunnable, method: str, value: Any, batch: list[Any]) -> Any:
     if method == "invoke":
         return describe(remote.invoke(value))
     if method == "batch":
-        return describe(remote.batch([value, value]))
+        return describe(remote.batch(batch))
     if method == "stream":
         return describe(list(remote.stream(value)))
     if method == "stream_log":
@@ -75,11 +77,11 @@ def call(remote: RemoteRunnable, method: str, value: Any) -> Any:
 
 def main(url: str, inputs: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for route, value in inputs.items():
+    for route, given in inputs.items():
         remote = RemoteRunnable(f"{url}/{route}")
         for method in ("invoke", "batch", "stream", "stream_log", "astream_events"):
             try:
-                out[f"{route}.{method}"] = call(remote, method, value)
+                out[f"{route}.{method}"] = call(remote, method, given["input"], given["batch"])
             except Exception as error:  # recorded: the test names the call that failed
                 out[f"{route}.{method}"] = {"error": f"{type(error).__name__}: {error}"[:500]}
     return out
