@@ -52,7 +52,9 @@ class RunnableBranch(Runnable[In, Out]):
 
         given: tuple[object, ...] = args
         if len(given) < 2:
-            raise ValueError("RunnableBranch needs at least one (condition, runnable) pair and a default")
+            raise ValueError(
+                "RunnableBranch requires at least two branches: one or more (condition, runnable) pairs, then a default"
+            )
         *pairs, default = given
         if isinstance(default, tuple):
             raise TypeError("RunnableBranch's last argument is the default runnable, not a pair")

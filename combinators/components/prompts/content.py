@@ -4,7 +4,9 @@ variables in them (multipart messages: text, image URLs, any provider block).
 A part of a list is a ``str`` or ``{"type": "text", "text": ...}`` (a text block), an
 ``{"type": "image_url", "image_url": "<url>"}`` or ``{"image_url": {"url": ..., "detail":
 ...}}`` block (an image URL), or any other dict, whose str values are templates. Every
-str is parsed when built, in the message's template format.
+str is parsed when built, in the message's template format. As in the peer, a jinja2
+template refuses other dicts (every str of them would be a jinja2 program), and an image
+block with a ``path`` (a local file) is refused when formatted.
 
 >>> content = ContentTemplate.parse(["Describe {thing}", {"type": "image_url", "image_url": "{url}"}])
 >>> sorted(content.variables)
@@ -64,7 +66,26 @@ def _block(part: object, template_format: TemplateFormat) -> dict[str, object]:
         if not is_mapping(image):
             raise TypeError(f"an image_url block needs a str or a dict url, got {type(image).__name__}")
         return _parsed_block({"type": "image_url", "image_url": image}, template_format)
+    if template_format == "jinja2":
+        # A dict block's every string would be a jinja2 program: refused, in the peer's words.
+        raise ValueError(JINJA2_DICT)
     return _parsed_block(part, template_format)
+
+
+JINJA2_DICT = (
+    "jinja2 is unsafe and is not supported for templates expressed as dicts. Please use 'f-string' or 'mustache' format."
+)
+IMAGE_PATH = (
+    "Loading images from 'path' has been removed as of 0.3.15 for security reasons. Please specify images by 'url'."
+)
+
+
+def _no_image_path(block: Mapping[str, object]) -> None:
+    # An image block naming a local file is refused when formatted, as the peer does: a
+    # prompt's variables must never make it read the machine's files.
+    image = block.get("image_url")
+    if is_mapping(image) and "path" in image:
+        raise ValueError(IMAGE_PATH)
 
 
 def _variables(tree: object) -> frozenset[str]:
@@ -151,4 +172,6 @@ class ContentTemplate:
         """``render`` for values already checked to hold every variable."""
         if self.text is not None:
             return self.text.fill(values)
+        for block in self.blocks:
+            _no_image_path(block)
         return tuple({k: _fill(v, values) for k, v in block.items()} for block in self.blocks)

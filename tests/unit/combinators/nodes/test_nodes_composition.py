@@ -154,6 +154,12 @@ def test_pick_semantics() -> None:
     assert list(RunnablePick("a").transform(chunks)) == [1, 3]
 
 
+def test_a_branch_of_fewer_than_two_arguments_is_refused_in_the_peers_words() -> None:
+    for too_few in [((lambda x: x > 0, RunnableLambda(abs)),), (RunnableLambda(abs),)]:
+        with pytest.raises(ValueError, match=r"^RunnableBranch requires at least two branches"):
+            RunnableBranch(*too_few)  # type: ignore[arg-type]
+
+
 def test_branch_picks_first_true_condition_in_order() -> None:
     calls: list[int] = []
 
@@ -175,7 +181,7 @@ def test_branch_picks_first_true_condition_in_order() -> None:
     assert branch.invoke(-2) == "even"
     assert branch.invoke(-3) == "other"
     assert list(branch.stream(-3)) == ["other"]
-    with pytest.raises(ValueError, match="at least one"):
+    with pytest.raises(ValueError, match="one or more"):
         RunnableBranch(RunnableLambda(inc))
     with pytest.raises(TypeError, match="pairs before the default"):
         RunnableBranch(RunnableLambda(inc), RunnableLambda(inc))  # type: ignore[arg-type]

@@ -366,3 +366,19 @@ def test_declared_input_variables_are_checked_only_when_validate_template_is_tru
     assert ChatPromptTemplate(messages=[("human", "{a}")], input_variables=[]).input_variables == ["a"]
     with pytest.raises(ValueError, match=r"^Got mismatched input_variables"):
         ChatPromptTemplate(messages=[("human", "{a}")], input_variables=[], validate_template=True)
+
+
+def test_jinja2_refuses_dict_content_blocks_other_than_text_and_images() -> None:
+    block = {"type": "image", "source_type": "base64", "data": "{{ data }}"}
+    with pytest.raises(ValueError, match=r"^jinja2 is unsafe and is not supported for templates expressed as dicts"):
+        ChatPromptTemplate.from_messages([("human", [block])], template_format="jinja2")
+    text_and_image = [{"type": "text", "text": "{{ q }}"}, {"type": "image_url", "image_url": "{{ u }}"}]
+    jinja = ChatPromptTemplate.from_messages([("human", text_and_image)], template_format="jinja2")
+    assert jinja.input_variables == ["q", "u"]
+    assert ChatPromptTemplate.from_messages([("human", [block])], template_format="mustache").input_variables == ["data"]
+
+
+def test_an_image_block_with_a_path_is_refused_when_formatted() -> None:
+    prompt = ChatPromptTemplate.from_messages([("human", [{"type": "image_url", "image_url": {"path": "{file}"}}])])
+    with pytest.raises(ValueError, match=r"^Loading images from 'path' has been removed as of 0.3.15"):
+        prompt.format_messages(file="/etc/passwd")
