@@ -72,9 +72,7 @@ def _block(part: object, template_format: TemplateFormat) -> dict[str, object]:
     return _parsed_block(part, template_format)
 
 
-JINJA2_DICT = (
-    "jinja2 is unsafe and is not supported for templates expressed as dicts. Please use 'f-string' or 'mustache' format."
-)
+JINJA2_DICT = "jinja2 is unsafe and is not supported for templates expressed as dicts. Please use 'f-string' or 'mustache' format."
 IMAGE_PATH = (
     "Loading images from 'path' has been removed as of 0.3.15 for security reasons. Please specify images by 'url'."
 )

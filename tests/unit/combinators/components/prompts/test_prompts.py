@@ -375,7 +375,9 @@ def test_jinja2_refuses_dict_content_blocks_other_than_text_and_images() -> None
     text_and_image = [{"type": "text", "text": "{{ q }}"}, {"type": "image_url", "image_url": "{{ u }}"}]
     jinja = ChatPromptTemplate.from_messages([("human", text_and_image)], template_format="jinja2")
     assert jinja.input_variables == ["q", "u"]
-    assert ChatPromptTemplate.from_messages([("human", [block])], template_format="mustache").input_variables == ["data"]
+    assert ChatPromptTemplate.from_messages([("human", [block])], template_format="mustache").input_variables == [
+        "data"
+    ]
 
 
 def test_an_image_block_with_a_path_is_refused_when_formatted() -> None:
