@@ -25,9 +25,10 @@ domain's class for a status. Every error pickles with its fields.
 
 from __future__ import annotations
 
-import re
-from typing import Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
+from combinators._support.service_replies import parse_retry_after as _parse_retry_after
+from effects.deprecation import Moved, moved_exports
 from effects.errors import CombinatorsError
 
 __all__ = [
@@ -44,52 +45,10 @@ __all__ = [
     "ServiceUnavailable",
     "ServiceUnprocessable",
     "TransientServiceError",
-    "parse_retry_after",
-    "safe_name",
     "service_error_class",
 ]
 
-_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-\[\]]{0,63}")
-# A name from elsewhere (an argument a provider names, a remote error's type) is shown only
-# when it reads as a name: nothing that could carry a sentence, a URL or a key-sized value.
-_MAX_RETRY_AFTER: Final = 86_400.0
-
 E = TypeVar("E", bound="ServiceError")
-
-
-def safe_name(value: object) -> str | None:
-    """``value`` when it is a short identifier-like name, else ``None``.
-
-    >>> safe_name("messages[0].content"), safe_name("http://10.0.0.1/x"), safe_name("a b")
-    ('messages[0].content', None, None)
-    """
-    if isinstance(value, str) and _NAME.fullmatch(value) and not value.startswith(("sk-", "org-")):
-        return value
-    return None
-
-
-def parse_retry_after(value: object) -> float | None:
-    """Seconds to wait, from a ``Retry-After`` (seconds) or ``retry-after-ms`` value.
-
-    Dates and anything else unreadable give ``None``; absurd values are capped at a day.
-
-    >>> parse_retry_after("2"), parse_retry_after(1.5), parse_retry_after("soon"), parse_retry_after(None)
-    (2.0, 1.5, None, None)
-    """
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int | float):
-        seconds = float(value)
-    elif isinstance(value, str):
-        try:
-            seconds = float(value.strip())
-        except ValueError:
-            return None
-    else:
-        return None
-    if seconds != seconds or seconds < 0:  # NaN or negative
-        return None
-    return min(seconds, _MAX_RETRY_AFTER)
 
 
 def _seconds(value: float) -> str:
@@ -144,7 +103,7 @@ class ServiceError(CombinatorsError):
         self.service = service
         self.argument = argument
         self.limit = limit
-        self.retry_after = parse_retry_after(retry_after)
+        self.retry_after = _parse_retry_after(retry_after)
         self.hint = hint
         self.detail = detail
         self.url = url
@@ -399,3 +358,10 @@ def service_error_class(status: int) -> type[ServiceError]:
     if 500 <= status <= 599:
         return ServiceUnavailable
     return ServiceError
+
+
+if not TYPE_CHECKING:
+    # Where the two readers of a service's reply went (they are not errors); old imports warn.
+    __getattr__ = moved_exports(
+        __name__, dict.fromkeys(("parse_retry_after", "safe_name"), Moved("combinators._support.service_replies"))
+    )

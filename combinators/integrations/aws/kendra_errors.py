@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from combinators._support.service_replies import safe_name
 from combinators.service_errors import (
     ServiceAuthError,
     ServiceBadRequest,
@@ -24,7 +25,6 @@ from combinators.service_errors import (
     ServiceNotFound,
     ServiceRateLimited,
     ServiceUnavailable,
-    safe_name,
     service_error_class,
 )
 

@@ -16,7 +16,7 @@ from combinators.components.models.errors import (
     ModelStreamError,
     ModelTimeoutError,
 )
-from combinators.service_errors import parse_retry_after, safe_name
+from combinators._support.service_replies import parse_retry_after, safe_name
 
 __all__ = ["translate_error"]
 

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from combinators.language_models import TransientModelError
 from combinators.integrations.serving.errors import ErrorInfo
+from combinators._support.service_replies import safe_name
 from combinators.service_errors import (
     ServiceAuthError,
     ServiceBadRequest,
@@ -33,7 +34,6 @@ from combinators.service_errors import (
     ServiceRateLimited,
     ServiceTimeout,
     ServiceUnavailable,
-    safe_name,
 )
 
 __all__ = [

@@ -21,7 +21,7 @@ import attrs
 import httpx
 
 from combinators.integrations.serving.errors import ErrorInfo
-from combinators.service_errors import parse_retry_after
+from combinators._support.service_replies import parse_retry_after
 from combinators.integrations.serving.remote_errors import (
     RemoteConnectionError,
     RemoteRunnableError,

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import combinators
 from combinators import (
     RunnableLambda,
     ServiceAuthError,
@@ -27,7 +28,8 @@ from combinators import (
     TransientServiceError,
 )
 from combinators.components.models.errors import ModelAPIError, TransientModelError
-from combinators.service_errors import parse_retry_after, service_error_class
+from combinators._support.service_replies import parse_retry_after
+from combinators.service_errors import service_error_class
 
 MAPPING: list[tuple[int, type[ServiceError], type[BaseException]]] = [
     (400, ServiceBadRequest, ValueError),
@@ -159,3 +161,24 @@ def test_importing_the_library_imports_no_sdk() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_root_exports_the_whole_family_and_its_lazy_table_agrees() -> None:
+    # The users' root loads lazily (combinators._LAZY), so it names the family's classes
+    # itself; this holds that copy to the family's own list.
+    import combinators.service_errors as family
+
+    classes = {n for n in family.__all__ if isinstance(getattr(family, n), type)}
+    assert classes == set(family.__all__) - {"service_error_class"}
+    assert {n for n in combinators.__all__ if n.startswith(("Service", "TransientService"))} == classes
+    assert all(combinators._LAZY[n] == "combinators.service_errors" for n in classes)  # pyright: ignore[reportPrivateUsage]
+    assert all(getattr(combinators, n) is getattr(family, n) for n in classes)
+
+
+def test_the_readers_of_a_reply_moved_and_their_old_path_warns() -> None:
+    import combinators.service_errors as family
+    from combinators._support import service_replies
+
+    for name in ("safe_name", "parse_retry_after"):
+        with pytest.warns(DeprecationWarning, match=rf"combinators.service_errors.{name} is deprecated"):
+            assert getattr(family, name) is getattr(service_replies, name)
