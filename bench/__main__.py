@@ -21,6 +21,7 @@ silence_tracing()  # before anything can import langchain_core
 from bench import (  # noqa: E402 - after silence_tracing, see above
     workloads_agents,
     workloads_batch,
+    workloads_bridge,
     workloads_calls,
     workloads_dask,
     workloads_events,
@@ -57,6 +58,7 @@ WORKLOADS: tuple[tuple[str, Workload], ...] = (
     ("W13", workloads_agents.w13_agent),
     ("W14", workloads_serving.w14_serving),
     ("W15", workloads_parsers.w15_json_streaming),
+    ("W16", workloads_bridge.w16_bridge),
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results.json"
 

@@ -317,6 +317,13 @@ _KNOWN_KEYS: Final = frozenset(
 def _from_mapping(config: Mapping[str, object]) -> RunConfig:
     if not config:
         return EMPTY_CONFIG
+    # No handler (None or an empty list, as LangChain and LangGraph pass it) is no entry:
+    # the call then costs what it costs without the key.
+    callbacks = None
+    if "callbacks" in config:
+        callbacks = config["callbacks"] or None
+        if callbacks is None and len(config) == 1:
+            return EMPTY_CONFIG
     extra = {k: v for k, v in config.items() if k not in _KNOWN_KEYS}
     configurable = dict(_mapping(config.get("configurable"), "configurable"))
     configurable.update(extra)
@@ -339,7 +346,7 @@ def _from_mapping(config: Mapping[str, object]) -> RunConfig:
         tracing=config.get("tracing"),
         progress=_opt(config.get("progress"), bool, "progress") or False,
         executor=_executor(config.get("executor")),
-        callbacks=config.get("callbacks"),
+        callbacks=callbacks,
     )
 
 
