@@ -5,7 +5,7 @@ Needs the ``serving`` extra (Starlette, uvicorn, httpx): ``pip install 'lcel-com
 >>> from combinators import RunnableLambda
 >>> app = serve({"/echo": RunnableLambda(str)})
 >>> sorted(route.path for route in app.routes)[:5]
-['/', '/docs', '/echo/batch', '/echo/config_schema', '/echo/input_schema']
+['/', '/docs', '/echo/batch', '/echo/config_schema', '/echo/docs']
 """
 
 from combinators.integrations.serving import _extra as _extra  # first: names a missing extra
