@@ -4,6 +4,7 @@ configuration form, errors, Stop; ``/`` and ``/docs``."""
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -42,6 +43,28 @@ FLAGS = [
     "--disable-sync",
 ]
 REPLY = "The lamp flashes twice every ten seconds"
+SCREENS = Path(__file__).parent / "screens"
+# Compares two PNGs (data URLs) in the page itself, so no image library is needed: how many
+# pixels differ by more than a little (anti-aliasing may shift a channel by a few levels).
+PIXEL_DIFF = """async ([a, b]) => {
+  const load = (src) => new Promise((ok, bad) => {
+    const image = new Image(); image.onload = () => ok(image); image.onerror = bad; image.src = src;
+  });
+  const [x, y] = await Promise.all([load(a), load(b)]);
+  if (x.width !== y.width || x.height !== y.height) return {size: [x.width, x.height, y.width, y.height]};
+  const pixels = (image) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width; canvas.height = image.height;
+    const context = canvas.getContext('2d'); context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, image.width, image.height).data;
+  };
+  const p = pixels(x), q = pixels(y);
+  let differ = 0;
+  for (let i = 0; i < p.length; i += 4) {
+    if (Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]) > 24) differ++;
+  }
+  return {differ, total: p.length / 4};
+}"""
 
 
 class Ask(TypedDict):
@@ -224,6 +247,23 @@ def _urls_to(urls: list[str]) -> Callable[[Any], None]:
     return listen
 
 
+def _matches_golden(page: Any, name: str) -> None:
+    """The page looks as ``screens/<name>`` does (run times hidden: they vary), but for at
+    most 0.2% of its pixels; ``COMBINATORS_UPDATE_GOLDEN=1`` rewrites the golden image.
+    Measured stable here (0 pixels differ over repeated runs); a font or Chromium change
+    fails it: look at the new picture, then rewrite it."""
+    page.add_style_tag(content=".run .time { visibility: hidden; }")
+    png: bytes = page.screenshot(full_page=True, animations="disabled", caret="hide")
+    golden = SCREENS / name
+    if os.environ.get("COMBINATORS_UPDATE_GOLDEN") == "1":
+        golden.write_bytes(png)
+    assert golden.exists(), f"{golden} is missing: run with COMBINATORS_UPDATE_GOLDEN=1 and look at it"
+    urls = ["data:image/png;base64," + base64.b64encode(shot).decode() for shot in (golden.read_bytes(), png)]
+    compared: dict[str, Any] = page.evaluate(PIXEL_DIFF, urls)
+    assert "size" not in compared, f"the page's size changed: {compared}"
+    assert compared["differ"] <= compared["total"] // 500, compared
+
+
 def _screenshot(page: Any, tmp_path: Path, name: str) -> Path:
     """A full-page PNG; kept in ``$COMBINATORS_SCREENSHOTS`` when set (how docs/ gets them)."""
     shot = tmp_path / name
@@ -393,6 +433,7 @@ def test_an_agent_shows_its_answer_on_top_of_its_steps(browser: Any, server: Liv
     assert page.eval_on_selector_all("#tree .run.running", "els => els.length") == 0
     assert "multiply" in _texts(page, "#tree .run > .line .name")
     _screenshot(page, tmp_path, "playground-agent.png")
+    _matches_golden(page, "playground-agent.png")
 
 
 def test_documents_show_as_a_list_with_their_metadata(browser: Any, server: LiveServer, tmp_path: Path) -> None:
