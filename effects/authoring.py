@@ -34,6 +34,7 @@ The old spellings of the totals (``add_up``, ``aadd_up``, ``added_up``, ``aadded
 """
 
 from effects._fast import allow_slot_copy as allow_slot_copy
+from effects._fast import attrs_built as attrs_built
 from effects._fast import field_setter as field_setter
 from effects._fast import slot_copy as slot_copy
 from effects._runtime.calls import gather_structured as gather_structured
@@ -72,7 +73,7 @@ from effects.values import NOTHING as NOTHING
 
 __all__ = [
     "NOTHING", "Scope", "Step", "StepBinding", "aclose_all", "adispatch_custom_event", "aeach_on_executor",
-    "aiter_of", "allow_slot_copy", "arun_on_total", "atotal_of", "atotal_or_nothing", "checked", "closing",
+    "aiter_of", "allow_slot_copy", "arun_on_total", "atotal_of", "atotal_or_nothing", "attrs_built", "checked", "closing",
     "current_scope", "dispatch_custom_event", "each_on_executor", "field_setter", "gather_structured", "in_worker",
     "is_a", "is_dict", "is_list", "is_list_of", "is_list_or_tuple", "is_mapping", "is_str_mapping", "new_run_id",
     "plus_chunk", "run_indexed", "run_on_total", "slot_copy", "stream_in_worker", "total_of", "total_or_nothing",

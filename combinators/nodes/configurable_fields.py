@@ -25,6 +25,7 @@ from combinators.nodes.configurable import ConfigurableError, ConfigurableField,
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
 from effects.step import StepBinding
+from effects.authoring import attrs_built
 from effects.guards import is_a
 
 if TYPE_CHECKING:
@@ -78,9 +79,7 @@ def rebuilt(value: A, changes: Mapping[str, object]) -> A:
         if f.init and (f.name in changes or not _derived(f))
     }
     if "__attrs_init__" in vars(cls):  # a hand-written __init__: fill the fields as attrs does
-        fresh = object.__new__(cls)
-        getattr(fresh, "__attrs_init__")(**kwargs)
-        return cast(A, fresh)
+        return cast(A, attrs_built(cls, **kwargs))
     return cast(A, cls(**kwargs))
 
 

@@ -23,7 +23,7 @@ import attrs
 
 from combinators._support.fields import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
-from effects.authoring import Scope
+from effects.authoring import Scope, attrs_built
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -61,9 +61,9 @@ def _coerced(steps: Sequence[RunnableLike]) -> tuple[Runnable[Any, Any], ...]:
 
 
 def _built(parts: tuple[Runnable[Any, Any], ...], name: str | None) -> RunnableSequence[Any, Any]:
-    built: RunnableSequence[Any, Any] = object.__new__(RunnableSequence)  # pyright: ignore[reportUnknownVariableType]  # no __init__, so no type arguments to infer
-    init_fields(built, parts, name)
-    return built
+    # Parts already flat and coerced: the overloaded __init__ is skipped (effects._fast).
+    kind: type[RunnableSequence[Any, Any]] = RunnableSequence
+    return attrs_built(kind, parts, name)
 
 
 @final

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AsyncExitStack, ExitStack
-from typing import TYPE_CHECKING, Final, Generic, TypeVar, final
+from typing import TYPE_CHECKING, Generic, TypeVar, final
 
 from effects._runtime.context import CURRENT_SCOPE
 from effects.clock import timestamps
@@ -15,6 +15,7 @@ from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closi
 from effects._runtime.total import Total, atotal_or_nothing, total_or_nothing
 from effects.values import NO_INPUT, NOTHING, Nothing, RunStreamed
 from effects._runtime.building import STREAMED_SLOTS, ended, started, streamed
+from effects._fast import NEW
 
 if TYPE_CHECKING:
     from effects._runtime.scope import RunScope
@@ -25,7 +26,6 @@ Out = TypeVar("Out")
 # A RunStreamed built slot by slot: the per-chunk effect without a call of the generated
 # __init__ of a frozen attrs class (a third of an event's cost).
 _SET_RUN, _SET_CHUNK, _SET_AT = STREAMED_SLOTS
-_NEW: Final = object.__new__
 
 
 _COMPACT_EVERY = 63
@@ -241,7 +241,7 @@ async def astream_run(
         single = observers[0].emit if len(observers) == 1 else None  # the usual watcher: one
         next_chunk = chunks.__anext__
         set_scope, reset_scope = CURRENT_SCOPE.set, CURRENT_SCOPE.reset
-        new_effect, set_run, set_chunk, set_at = _NEW, _SET_RUN, _SET_CHUNK, _SET_AT
+        new_effect, set_run, set_chunk, set_at = NEW, _SET_RUN, _SET_CHUNK, _SET_AT
         started = False
         try:
             while True:

@@ -21,6 +21,7 @@ from typing import Final, TypeAlias, cast, final
 import attrs
 import jsonpatch
 
+from effects._fast import NEW, slot_setters
 from effects.guards import is_mapping
 from effects.patch_ops import PatchOp as PatchOp
 from effects.projections.pointers import own_path, pointer_parts
@@ -76,8 +77,8 @@ class RunLogPatch:
         >>> RunLogPatch.of_json_ops([{"op": "remove", "path": "/a"}]).ops
         ({'op': 'remove', 'path': '/a'},)
         """
-        patch = object.__new__(RunLogPatch)
-        object.__setattr__(patch, "ops", tuple(ops))
+        patch: RunLogPatch = NEW(RunLogPatch)
+        _SET_PATCH_OPS(patch, tuple(ops))
         return patch
 
     def __add__(self, other: RunLogPatch) -> RunLog:
@@ -126,9 +127,9 @@ class RunLog:
         >>> RunLog.of_json((), {"a": 1}).state
         {'a': 1}
         """
-        log = object.__new__(RunLog)
-        object.__setattr__(log, "ops", ops)
-        object.__setattr__(log, "state", state)
+        log: RunLog = NEW(RunLog)
+        _SET_LOG_OPS(log, ops)
+        _SET_LOG_STATE(log, state)
         return log
 
     def __add__(self, other: RunLogPatch) -> RunLog:
@@ -269,3 +270,9 @@ def _own_child(item: object, copies: dict[int, object], stack: list[object]) -> 
     copied = _copied(item, copies)
     stack.append(copied)
     return copied
+
+
+# Patches and logs the projections build from ops they made themselves: no checks, no
+# copies (the checked constructors above are for users' ops).
+(_SET_PATCH_OPS,) = slot_setters(RunLogPatch, ("ops",), "effects.projections.log_values")
+_SET_LOG_OPS, _SET_LOG_STATE = slot_setters(RunLog, ("ops", "state"), "effects.projections.log_values")

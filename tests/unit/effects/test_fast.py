@@ -171,3 +171,45 @@ def test_only_effects_fast_writes_slots_through_their_descriptors() -> None:
             if any(isinstance(node, ast.Attribute) and node.attr in {"__set__", "__get__"} for node in ast.walk(tree)):
                 writers.add(path.relative_to(ROOT).as_posix())
     assert writers == {"effects/_fast.py"}
+
+
+ops_lists = st.lists(
+    st.builds(lambda key, value: {"op": "add", "path": "/" + key, "value": value}, st.text("ab", max_size=3), jsonish),
+    max_size=4,
+)
+
+
+@given(ops_lists, jsonish, st.integers(min_value=2, max_value=5), st.none() | names)
+def test_values_built_past_their_init_equal_the_checked_constructors(
+    ops: list[dict[str, object]], state: object, length: int, label: str | None
+) -> None:
+    # attrs_built (a sequence joined by |, a configurable's rebuilt value) and the slot
+    # setters of the run log's own patches and logs, against the public constructors.
+    from combinators import RunnableLambda, RunnableSequence
+    from combinators.nodes.configurable_fields import rebuilt
+    from combinators.nodes.sequence import _built  # pyright: ignore[reportPrivateUsage]
+    from effects.projections.run_log import RunLog, RunLogPatch
+
+    steps = tuple(RunnableLambda(abs, name=f"s{i}") for i in range(length))
+    fast_sequence, plain_sequence = _built(steps, label), RunnableSequence(*steps, name=label)
+    assert type(fast_sequence) is RunnableSequence
+    assert (fast_sequence.parts, fast_sequence.label) == (plain_sequence.parts, plain_sequence.label)
+    assert repr(fast_sequence) == repr(plain_sequence)
+    assert (fast_sequence | steps[0]).parts == (plain_sequence | steps[0]).parts
+    assert rebuilt(plain_sequence, {"label": label}).parts == plain_sequence.parts
+
+    same(RunLogPatch.of_json_ops(ops), RunLogPatch(*ops))
+    same(RunLog.of_json(tuple(ops), state), RunLog(*ops, state=state))  # type: ignore[arg-type]
+
+
+def test_only_effects_fast_builds_values_past_their_constructors() -> None:
+    # object.__new__ elsewhere would be an unchecked copy of attrs_built or NEW.
+    builders: set[str] = set()
+    for package in ("combinators", "effects"):
+        for path in (ROOT / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and node.attr == "__new__" and isinstance(node.value, ast.Name):
+                    if node.value.id == "object":
+                        builders.add(path.relative_to(ROOT).as_posix())
+    assert builders == {"effects/_fast.py"}
