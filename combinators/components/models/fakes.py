@@ -17,6 +17,7 @@ ValueError: rate limited
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any, Final, Protocol, cast, final
@@ -189,9 +190,37 @@ class GenericFakeChatModel(BaseChatModel):
 
 def _streamed(reply: AIMessage) -> list[AIMessageChunk]:
     # Text word by word, then the tool calls; an empty reply streams nothing (as before).
+    if reply.additional_kwargs:
+        return _streamed_with_kwargs(reply)
     if not reply.content and not reply.tool_calls:
         return []
     return message_chunks(reply)
+
+
+def _streamed_with_kwargs(reply: AIMessage) -> list[AIMessageChunk]:
+    # As the peer's fake streams them: the text and tool calls, then each additional kwarg
+    # in a chunk of its own (a function call's str fields cut after each comma, as a
+    # provider streams its arguments), then an empty last chunk; added up, the reply.
+    pieces: list[AIMessageChunk] = []
+    if reply.content or reply.tool_calls:
+        plain = message_chunks(attrs.evolve(reply, additional_kwargs={}))
+        pieces.extend(attrs.evolve(chunk, chunk_position=None) for chunk in plain)
+    for key, value in reply.additional_kwargs.items():
+        if key == "function_call" and isinstance(value, dict):
+            for field, written in cast("dict[str, object]", value).items():
+                parts: list[object] = list(re.split(r"(,)", written)) if isinstance(written, str) else [written]
+                pieces.extend(AIMessageChunk("", id=reply.id, additional_kwargs={key: {field: part}}) for part in parts)
+        else:
+            pieces.append(AIMessageChunk("", id=reply.id, additional_kwargs={key: value}))
+    last = AIMessageChunk("", id=reply.id, chunk_position="last")
+    if not (reply.content or reply.tool_calls):  # what message_chunks puts on its first chunk
+        last = attrs.evolve(
+            last,
+            name=reply.name,
+            response_metadata=reply.response_metadata,
+            usage_metadata=reply.usage_metadata,
+        )
+    return [*pieces, last]
 
 
 def shown(value: attrs.AttrsInstance) -> str:

@@ -77,7 +77,6 @@ MISSING_NAME = "uses get_async_callback_manager_for_config (callback managers: t
 FROZEN_MESSAGE = "documented difference: messages are frozen values (the test sets chat_message.id on an output)"
 RETRIEVER_INPUT = "documented difference: a retriever's input must be a str (the peer passes a dict through)"
 PARROT_TYPE = "ParrotFakeChatModel answers with an AIMessage of the last message (the peer returns that message as is)"
-FAKE_FUNCTION_CALL_STREAM = "GenericFakeChatModel does not stream additional_kwargs (function_call) chunks"
 BARE_PLACEHOLDERS = (
     "documented difference (security): f-string placeholders are bare identifiers; the peer also accepts"
     " {user-name}, {2fast} and {my var}"
@@ -214,7 +213,6 @@ EXCLUDED: dict[str, str] = {
 
 EXPECTED_FAILURES: dict[str, str] = {
     "fake/test_fake_chat_model.py::test_chat_model_inputs": PARROT_TYPE,
-    "fake/test_fake_chat_model.py::test_generic_fake_chat_model_stream": FAKE_FUNCTION_CALL_STREAM,
     "prompts/test_chat.py::test_chat_prompt_template_append_and_extend": APPEND_EXTEND,
     "prompts/test_chat.py::test_chat_prompt_template_message_class_tuples_append": APPEND_EXTEND,
     "prompts/test_chat.py::test_chat_prompt_template_message_class_tuples_extend": APPEND_EXTEND,

@@ -188,3 +188,31 @@ def test_an_llm_with_only_an_async_stream_streams_it_and_invokes_its_generate() 
     assert asyncio.run(main()) == ["A", "B"]
     assert list(Echo().stream("a b")) == ["a b"]  # sync: its _call, whole
     assert Echo().streams
+
+
+def test_generic_fake_streams_additional_kwargs_as_the_peers_and_they_add_up_to_the_reply() -> None:
+    call = {"name": "move", "arguments": '{"a": 1, "b": 2}'}
+    model = GenericFakeChatModel(messages=iter([AIMessage("", additional_kwargs={"function_call": call, "x": 1})]))
+    chunks = list(model.stream("go"))
+    assert [c.additional_kwargs for c in chunks] == [
+        {"function_call": {"name": "move"}},
+        {"function_call": {"arguments": '{"a": 1'}},
+        {"function_call": {"arguments": ","}},
+        {"function_call": {"arguments": ' "b": 2}'}},
+        {"x": 1},
+        {},
+    ]
+    assert [c.chunk_position for c in chunks] == [None] * 5 + ["last"]
+    assert len({c.id for c in chunks}) == 1
+    total = chunks[0]
+    for chunk in chunks[1:]:
+        total = total + chunk
+    assert total.additional_kwargs == {"function_call": call, "x": 1}
+    worded = GenericFakeChatModel(messages=iter([AIMessage("a b", additional_kwargs={"k": "v"})]))
+    assert [(c.text, c.additional_kwargs) for c in worded.stream("go")] == [
+        ("a", {}),
+        (" ", {}),
+        ("b", {}),
+        ("", {"k": "v"}),
+        ("", {}),
+    ]
