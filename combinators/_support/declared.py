@@ -16,10 +16,15 @@ why the class becomes an attrs class when its first instance is made, not when t
 ``class`` statement runs: by then a decorator has had its say. Fields follow the
 dataclass rules (fields with defaults last, or ``attrs.field(kw_only=True)``). Type
 checkers see the fields through ``dataclass_transform``.
+
+``init_fields`` fills a frozen attrs value's fields from a hand-written ``__init__``: nodes
+whose constructors need overloads (for typing) or normalisation write their own
+``__init__`` and hand the normalised values to attrs' generated initialiser.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, Self, dataclass_transform
 
 import attrs
@@ -70,3 +75,20 @@ class DeclaredFields:
         if _PENDING in cls.__dict__:
             _transform(cls)
         return super().__new__(cls)
+
+
+def init_fields(instance: object, *values: object) -> None:
+    """Call the attrs initialiser of ``instance`` with ``values`` (fields in order).
+
+    >>> import attrs
+    >>> @attrs.frozen(init=False)
+    ... class Span:
+    ...     start: int
+    ...     end: int
+    ...     def __init__(self, text: str) -> None:
+    ...         init_fields(self, *map(int, text.split("-")))
+    >>> Span("2-5")
+    Span(start=2, end=5)
+    """
+    initialise: Callable[..., None] = getattr(instance, "__attrs_init__")
+    initialise(*values)

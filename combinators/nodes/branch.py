@@ -20,7 +20,7 @@ from typing import Any, TypeVar, final
 
 import attrs
 
-from combinators._support.fields import init_fields
+from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_list_of

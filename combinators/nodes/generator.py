@@ -21,7 +21,7 @@ import attrs
 import typing_extensions
 
 from combinators._support.callables import CallableKind, kind_of
-from combinators._support.fields import init_fields
+from combinators._support.declared import init_fields
 from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls

@@ -27,7 +27,7 @@ from combinators._support.fan_out import (
     invoke_branches,
     stream_branches,
 )
-from combinators._support.fields import init_fields
+from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
 
 if TYPE_CHECKING:

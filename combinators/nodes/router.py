@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast, final
 
 import attrs
 
-from combinators._support.fields import init_fields
+from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.errors import InputError, InputValueError

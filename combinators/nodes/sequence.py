@@ -21,7 +21,7 @@ from typing import Any, TypeAlias, TypeVar, final, overload
 
 import attrs
 
-from combinators._support.fields import init_fields
+from combinators._support.declared import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.authoring import Scope, attrs_built
 

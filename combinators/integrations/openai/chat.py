@@ -44,7 +44,7 @@ from combinators.integrations.openai.messages import (
     messages_to_openai,
 )
 from combinators.integrations.openai.structured import StructuredOutputParser, response_format
-from combinators.integrations.openai.tools import (
+from combinators.components.tools.specs import (
     ToolChoice,
     ToolSpec,
     tool_choice_to_openai,

@@ -27,7 +27,7 @@ import attrs
 import jsonschema
 
 from combinators.components.models.chat_model import ChatOutput
-from combinators.integrations.openai.tools import strict_schema
+from combinators.components.tools.specs import strict_schema
 from combinators.authoring import type_schema
 from combinators import Runnable
 from effects.errors import CombinatorsError

@@ -12,7 +12,7 @@ import pytest
 from combinators.components.messages.values import ToolCall
 from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.integrations.openai.structured import StructuredOutputError, StructuredOutputParser
-from combinators.integrations.openai.tools import tool_choice_to_openai, tool_to_openai
+from combinators.components.tools.specs import tool_choice_to_openai, tool_to_openai
 from tests.unit.combinators.integrations.openai.fake_server import (
     FakeOpenAIServer,
     JsonReply,
