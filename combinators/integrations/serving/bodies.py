@@ -3,7 +3,8 @@
 The bodies are LangServe's (what its 0.3.3 client sends is accepted as is)::
 
     invoke, stream:   {"input": X, "config": {...}?, "kwargs": {...}?}
-    batch:            {"inputs": [X, ...], "config": {...} | [{...}, ...]?, "kwargs"?, "return_exceptions"?}
+    batch:            {"inputs": [X, ...], "config": {...} | [{...}, ...]?, "kwargs": {...} | [{...}, ...]?,
+                       "return_exceptions"?}
     stream_log:       invoke's body + the six filters (include_names, ..., exclude_tags) + "diff"?
     stream_events:    invoke's body + the six filters + "version"? ("v1" or "v2")
 
@@ -105,6 +106,36 @@ def optional_object(body: Mapping[str, object], key: str) -> Mapping[str, object
             f"{key!r} must be an object", problem(("body", key), f"expected an object, got {_kind(value)}", "type")
         )
     return value
+
+
+def per_input(body: Mapping[str, object], key: str, count: int) -> list[tuple[object, Loc]]:
+    """``body[key]`` for each of ``count`` inputs, with where it sits: one object (or null)
+    for all, or a list of one per input (an empty list: none); else a 422.
+
+    >>> per_input({"kwargs": [{}, None]}, "kwargs", 2)
+    [({}, ('body', 'kwargs', 0)), (None, ('body', 'kwargs', 1))]
+    >>> per_input({"config": [{}]}, "config", 2)
+    Traceback (most recent call last):
+    ...
+    combinators.integrations.serving.errors.Rejected: 1 items in 'config' for 2 inputs
+    """
+    value = body.get(key)
+    if isinstance(value, list):
+        items: list[object] = list(value)  # pyright: ignore[reportUnknownArgumentType]
+        if not items:
+            return [(None, ("body", key))] * count
+        if len(items) != count:
+            raise invalid(
+                f"{len(items)} items in {key!r} for {count} inputs",
+                problem(("body", key), "give one object, or a list of one per input", "length"),
+            )
+        found = [(item, ("body", key, index)) for index, item in enumerate(items)]
+    else:
+        found = [(value, ("body", key))] * count
+    for item, loc in found:
+        if item is not None and not is_str_mapping(item):
+            raise invalid(f"{key!r} must hold objects", problem(loc, f"expected an object, got {_kind(item)}", "type"))
+    return found
 
 
 def optional_bool(body: Mapping[str, object], key: str, default: bool) -> bool:

@@ -99,7 +99,7 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
         "properties": {
             "inputs": {"type": "array", "items": _ref(f"{name}Input")},
             "config": {"anyOf": [_ref(f"{name}Config"), {"type": "array", "items": _ref(f"{name}Config")}]},
-            "kwargs": {"type": "object"},
+            "kwargs": {"anyOf": [{"type": "object"}, {"type": "array", "items": {"type": ["object", "null"]}}]},
             "return_exceptions": {"type": "boolean"},
         },
         "required": ["inputs"],

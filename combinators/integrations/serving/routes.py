@@ -26,6 +26,7 @@ from combinators.integrations.serving.bodies import (
     Filters,
     optional_bool,
     optional_object,
+    per_input,
     problem,
     read_json,
     read_version,
@@ -146,27 +147,20 @@ def read_events(served: Served, body: Mapping[str, object], principal: object, r
 
 
 def read_batch(served: Served, body: Mapping[str, object], principal: object, request: Request) -> Call:
-    """A batch body: every input checked, problems listed per item."""
-    optional_object(body, "kwargs")
+    """A batch body: every input checked, problems listed per item. ``config`` and
+    ``kwargs`` are each one object for every input or a list of one per input (what
+    LangChain.js sends); an empty list is none."""
     optional_bool(body, "return_exceptions", False)
     raw = required(body, "inputs")
     if not isinstance(raw, list):
         raise invalid("'inputs' must be a list", problem(("body", "inputs"), "expected an array", "type"))
     items: list[object] = list(raw)  # pyright: ignore[reportUnknownArgumentType]
+    per_input(body, "kwargs", len(items))
     problems = [p for i, item in enumerate(items) for p in served.input_check.problems(item, ("body", "inputs", i))]
     if problems:
         raise invalid(f"some inputs do not fit {served.path}'s input schema", *problems)
-    sent = body.get("config")
-    if isinstance(sent, list):
-        configs: list[object] = list(sent)  # pyright: ignore[reportUnknownArgumentType]
-        if len(configs) != len(items):
-            raise invalid(
-                f"{len(configs)} configs for {len(items)} inputs",
-                problem(("body", "config"), "give one config, or one per input", "length"),
-            )
-        kept = [served.policy.read(c, ("body", "config", i)) for i, c in enumerate(configs)]
-    else:
-        kept = [served.policy.read(sent, ("body", "config"))] * len(items)
+    sent = per_input(body, "config", len(items))
+    kept = [served.policy.read(config, loc) for config, loc in sent]
     inputs = [_read_wire(served, item, ("body", "inputs", i)) for i, item in enumerate(items)]
     return Call(inputs, kept, body, principal, request)
 

@@ -54,6 +54,19 @@ LANGSERVE_BODIES = {
 }
 
 
+# What LangChain.js's RemoteRunnable (@langchain/core 0.3.x) sends: a config with its own
+# camelCase keys, batch kwargs and configs one per input, no version, diff false.
+JS_CONFIG = {"tags": [], "metadata": {}, "recursionLimit": 25, "configurable": {}, "runName": None}
+JS_BODIES = {
+    "invoke": {"input": "hi", "config": JS_CONFIG, "kwargs": {}},
+    "batch": {"inputs": ["a", "b"], "config": [JS_CONFIG, JS_CONFIG], "kwargs": [{}, {}]},
+    "batch_null_kwargs": {"inputs": ["a", "b"], "config": [], "kwargs": [None, {}]},
+    "stream": {"input": "hi", "config": JS_CONFIG},
+    "stream_log": {"input": "hi", "config": JS_CONFIG, "kwargs": {}, "diff": False, **NO_FILTERS},
+    "stream_events": {"input": "hi", "config": JS_CONFIG, "kwargs": {}, "diff": False, **NO_FILTERS},
+}
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
     app = serve(
@@ -80,6 +93,33 @@ def client(server: LiveServer) -> Iterator[httpx.Client]:
 def test_every_body_langserve_sends_is_accepted(client: httpx.Client, route: str) -> None:
     response = client.post(f"/shout/{route}", json=LANGSERVE_BODIES[route])
     assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("shape", sorted(JS_BODIES))
+def test_every_body_langchain_js_sends_is_accepted(client: httpx.Client, shape: str) -> None:
+    route = shape.removesuffix("_null_kwargs")
+    response = client.post(f"/shout/{route}", json=JS_BODIES[shape])
+    assert response.status_code == 200, response.text
+    if route == "batch":
+        assert response.json()["output"] == ["A!", "B!"]
+
+
+@pytest.mark.parametrize(
+    ("body", "loc"),
+    [
+        ({"inputs": ["a", "b"], "kwargs": [{}]}, ["body", "kwargs"]),
+        ({"inputs": ["a", "b"], "kwargs": [{}, 3]}, ["body", "kwargs", 1]),
+        ({"inputs": ["a", "b"], "kwargs": "x"}, ["body", "kwargs"]),
+        ({"inputs": ["a", "b"], "config": [{}, {}, {}]}, ["body", "config"]),
+        ({"inputs": ["a", "b"], "config": [{}, "x"]}, ["body", "config", 1]),
+    ],
+)
+def test_a_batch_kwargs_or_config_of_the_wrong_shape_is_422_naming_it(
+    client: httpx.Client, body: dict[str, Any], loc: list[Any]
+) -> None:
+    response = client.post("/shout/batch", json=body)
+    assert response.status_code == 422, response.text
+    assert [item["loc"] for item in response.json()["detail"]] == [loc]
 
 
 def test_a_bad_input_is_422_with_field_paths_and_nothing_runs(client: httpx.Client) -> None:
