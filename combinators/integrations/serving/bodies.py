@@ -120,10 +120,11 @@ def per_input(body: Mapping[str, object], key: str, count: int) -> list[tuple[ob
     combinators.integrations.serving.errors.Rejected: 1 items in 'config' for 2 inputs
     """
     value = body.get(key)
+    found: list[tuple[object, Loc]]
     if isinstance(value, list):
         items: list[object] = list(value)  # pyright: ignore[reportUnknownArgumentType]
         if not items:
-            return [(None, ("body", key))] * count
+            return [(None, ("body", key))] * count  # an empty list: none
         if len(items) != count:
             raise invalid(
                 f"{len(items)} items in {key!r} for {count} inputs",
