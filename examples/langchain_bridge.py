@@ -10,7 +10,10 @@ around LangChain's retriever:
 
 It prints how many documents and pieces it loaded, the answer as it streams, and the
 runs our ``astream_events`` (v2) shows, LangChain's inner ones included, indented below
-their parents. The model is the library's local extractive one (it answers with the
+their parents. Then the other direction: the same chain of ours, through
+``to_langchain``, is a node of a LangGraph ``StateGraph``; streamed with
+``stream_mode="messages"`` the graph shows our model's tokens as LangGraph shows any
+LangChain model's, and ``"updates"`` the node's answer. The model is the library's local extractive one (it answers with the
 context's best-matching sentences, word by word). The fake embedding makes the retrieval
 deterministic, not semantic: some questions find their answer in the pieces it retrieves,
 others get "I don't know" (swap in real embeddings for real retrieval).
@@ -24,6 +27,7 @@ import asyncio
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, TypedDict
 
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document as TheirDocument
@@ -31,9 +35,17 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from combinators import Runnable, RunnableParallel, RunnablePassthrough
+from langgraph.graph import END, START, StateGraph
+
+from combinators import Runnable, RunnableLambda, RunnableParallel, RunnablePassthrough
 from combinators.documents import format_documents_as_string
-from combinators.integrations.langchain import add_documents, load_with, split_with, vector_store_retriever
+from combinators.integrations.langchain import (
+    add_documents,
+    load_with,
+    split_with,
+    to_langchain,
+    vector_store_retriever,
+)
 from combinators.language_models import ExtractiveChatModel
 from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate
@@ -92,6 +104,38 @@ async def stream_with_events(chain: Runnable[str, str], question: str) -> tuple[
     return tokens, runs
 
 
+class Turn(TypedDict, total=False):
+    """The graph's state: a question in, its answer out."""
+
+    question: str
+    answer: str
+
+
+def build_graph(chain: Runnable[str, str]) -> Any:
+    """A LangGraph graph whose one node is our chain, as a LangChain runnable."""
+    node = (
+        RunnableLambda(lambda turn: turn["question"], name="question")
+        | chain
+        | RunnableLambda(lambda answer: {"answer": answer}, name="answer")
+    )
+    graph: Any = StateGraph(Turn)
+    graph.add_node("answer", to_langchain(node))
+    graph.add_edge(START, "answer")
+    graph.add_edge("answer", END)
+    return graph.compile()
+
+
+def stream_graph(graph: Any, question: str) -> tuple[str, list[str]]:
+    """The model's tokens as LangGraph streams messages, and the nodes' updates."""
+    tokens = [message.text for message, _ in graph.stream({"question": question}, stream_mode="messages")]
+    updates = [
+        f"{node}: {sorted(update)}"
+        for step in graph.stream({"question": question}, stream_mode="updates")
+        for node, update in step.items()
+    ]
+    return "".join(tokens), updates
+
+
 def main(question: str) -> None:
     store, documents, pieces = build_store()
     print("corpus:")
@@ -101,6 +145,12 @@ def main(question: str) -> None:
     print(f"  {''.join(tokens)}")
     print("runs:")
     for line in runs:
+        print(f"  {line}")
+    streamed, updates = stream_graph(build_graph(build_chain(store)), question)
+    print("langgraph messages:")
+    print(f"  {streamed}")
+    print("langgraph updates:")
+    for line in updates:
         print(f"  {line}")
 
 

@@ -1,5 +1,6 @@
 """examples/langchain_bridge.py runs offline: LangChain's loader, splitter and store inside
-our chain, the answer streamed and LangChain's inner runs among ours in the events."""
+our chain, the answer streamed and LangChain's inner runs among ours in the events; then our
+chain as a LangGraph node, its model's tokens streamed as LangGraph's messages."""
 
 from __future__ import annotations
 
@@ -30,3 +31,11 @@ def test_the_bridge_example_streams_an_answer_with_langchains_runs_among_ours() 
         "on_chat_model_end ExtractiveChatModel",
         "on_parser_end StrOutputParser",
     ]
+
+
+def test_the_bridge_example_runs_our_chain_as_a_langgraph_node() -> None:
+    lines = run_example("langchain_bridge.py")
+    [answer] = section(lines, "answer")
+    # stream_mode="messages": our model's tokens, added up, are the same answer.
+    assert section(lines, "langgraph messages") == [answer]
+    assert section(lines, "langgraph updates") == ["answer: ['answer']"]
