@@ -606,3 +606,29 @@ def test_one_served_chain_redirects_root_to_its_playground() -> None:
         httpx.Client(base_url=running.url) as client,
     ):
         assert client.get("/").headers["location"] == "/docs"
+
+
+def test_stop_in_the_form_view_settles_the_tree_too(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    page = _open(browser, server, "/slow")
+    page.click("#mode-switch")  # a chat model in the form view: its input as text
+    page.fill("#fields textarea", "count")
+    page.click("#run")
+    page.wait_for_function("document.getElementById('output').textContent.length > 0", timeout=20000)
+    page.click("#stop")
+    page.wait_for_function("document.getElementById('status').textContent === 'stopped'", timeout=5000)
+    assert page.eval_on_selector_all("#tree .run.running", "els => els.length") == 0
+    assert _texts(page, "#tree .run.stopped > .line .time") == ["stopped"]
+    assert "one two three four five six seven eight".startswith(page.text_content("#output") or "-")
+    assert page.is_enabled("#run") and page.is_disabled("#stop") and page.is_hidden("#error")
+
+
+def test_the_index_lists_every_path_with_its_links(browser: Any, server: LiveServer, tmp_path: Path) -> None:
+    _signed_in(browser, server)
+    page = browser.new_page()
+    page.goto(f"{server.url}/")
+    assert _texts(page, "main.index li code") == list(ROUTES)
+    assert _texts(page, "main.index li:first-child a") == ["playground", "input schema", "output schema"]
+    _screenshot(page, tmp_path, "index.png")
+    page.click("a[href='/chat/playground/']")
+    page.wait_for_selector("body[data-state=idle]")
+    assert page.url == f"{server.url}/chat/playground/"
