@@ -30,6 +30,7 @@ from combinators.components.models.llm import LLM
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
 from combinators.nodes.configurable_fields import CONFIGURABLE_AS
+from effects.authoring import is_str_mapping
 from effects.clock import current_clock
 
 Reply = str | AIMessage | BaseException
@@ -206,8 +207,8 @@ def _streamed_with_kwargs(reply: AIMessage) -> list[AIMessageChunk]:
         plain = message_chunks(attrs.evolve(reply, additional_kwargs={}))
         pieces.extend(attrs.evolve(chunk, chunk_position=None) for chunk in plain)
     for key, value in reply.additional_kwargs.items():
-        if key == "function_call" and isinstance(value, dict):
-            for field, written in cast("dict[str, object]", value).items():
+        if key == "function_call" and is_str_mapping(value):
+            for field, written in value.items():
                 parts: list[object] = list(re.split(r"(,)", written)) if isinstance(written, str) else [written]
                 pieces.extend(AIMessageChunk("", id=reply.id, additional_kwargs={key: {field: part}}) for part in parts)
         else:
