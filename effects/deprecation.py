@@ -54,10 +54,12 @@ class CombinatorsDeprecationWarning(DeprecationWarning):
 
 
 def _checked_date(value: str, what: str) -> datetime.date:
-    import datetime  # here: a deprecation warning is rare, importing ``effects`` is not
-
+    # Loaded here (a deprecation warning is rare, importing ``effects`` is not), and read
+    # from sys.modules when it is there: ``loads`` looks old names up and must import nothing.
+    module = sys.modules.get("datetime") or importlib.import_module("datetime")
+    date: type[datetime.date] = module.date
     try:
-        return datetime.date.fromisoformat(value)
+        return date.fromisoformat(value)
     except ValueError:
         raise ValueError(f"note_deprecation: {what}={value!r} must be a date written YYYY-MM-DD") from None
 

@@ -32,9 +32,9 @@ from combinators.components.agents.transcript import MalformedToolCallError as M
 from combinators.components.agents.transcript import ToolCallNotRun as ToolCallNotRun
 from combinators.components.agents.transcript import UnknownToolError as UnknownToolError
 from combinators.components.agents.transcript import sealed as sealed
-from combinators.components.agents.values import AgentResult as AgentResult
-from combinators.components.agents.values import AgentStep as AgentStep
-from combinators.components.agents.values import ToolOutcome as ToolOutcome
+from combinators.components.agents.steps import AgentResult as AgentResult
+from combinators.components.agents.steps import AgentStep as AgentStep
+from combinators.components.agents.steps import ToolOutcome as ToolOutcome
 
 __all__ = [
     "STOPPED_AT_MAX_ITERATIONS",

@@ -5,10 +5,10 @@
 'hi'
 """
 
-from combinators.components.prompts.values import ChatPromptValue as ChatPromptValue
-from combinators.components.prompts.values import PROMPT_VALUE_TYPES as PROMPT_VALUE_TYPES
-from combinators.components.prompts.values import PromptValue as PromptValue
-from combinators.components.prompts.values import StringPromptValue as StringPromptValue
+from combinators.components.prompts.prompt_values import ChatPromptValue as ChatPromptValue
+from combinators.components.prompts.prompt_values import PROMPT_VALUE_TYPES as PROMPT_VALUE_TYPES
+from combinators.components.prompts.prompt_values import PromptValue as PromptValue
+from combinators.components.prompts.prompt_values import StringPromptValue as StringPromptValue
 
 __all__ = [
     "ChatPromptValue",

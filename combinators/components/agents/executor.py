@@ -34,7 +34,7 @@ import attrs
 from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, tools_tuple
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.stops import MaxIterations, TimedOut
-from combinators.components.agents.values import AgentResult
+from combinators.components.agents.steps import AgentResult
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.parsers.text import OutputParserError
 from combinators import Runnable

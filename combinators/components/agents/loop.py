@@ -45,7 +45,7 @@ from combinators.components.agents.tool_calls import (
     run_calls,
 )
 from combinators.components.agents.transcript import AgentInput, read_input, sealed
-from combinators.components.agents.values import AgentResult, AgentStep, ToolOutcome
+from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
 from combinators.components.messages.values import AIMessage, AIMessageChunk
 from combinators.components.models.ids import fresh_id

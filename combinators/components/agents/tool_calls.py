@@ -29,7 +29,7 @@ from combinators.components.agents.transcript import (
     answer,
     error_answer,
 )
-from combinators.components.agents.values import ToolOutcome
+from combinators.components.agents.steps import ToolOutcome
 from combinators.components.messages.values import AIMessage, ToolCall
 from combinators import RunnableTool, ToolArgumentsError
 from effects.authoring import gather_structured, run_indexed

@@ -21,7 +21,7 @@ from typing import Any
 from combinators.components.models.chat_model import LanguageModelInput, split_options, to_messages
 from combinators.components.messages.values import get_buffer_string
 from combinators.components.models.model_params import langsmith_metadata, model_params
-from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
+from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
 from combinators import Runnable
 from combinators.authoring import DeclaredFields, is_library_code
 from effects.authoring import Scope

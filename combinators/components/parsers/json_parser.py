@@ -73,7 +73,7 @@ from combinators.components.partial_json.reader import (
     parse_json_markdown,
 )
 from combinators.components.partial_json.same import same_value
-from combinators.components.partial_json.values import NO_VALUE, JsonTooDeepError, Mark, Outcome
+from combinators.components.partial_json.marks import NO_VALUE, JsonTooDeepError, Mark, Outcome
 from combinators.authoring import init_fields
 from combinators.authoring import type_schema
 from combinators import Runnable

@@ -35,7 +35,7 @@ from typing import Any, TypeGuard, cast
 
 import jsonpatch
 
-from combinators.components.partial_json.values import NO_VALUE, JsonContainer, Mark, NoValue, Outcome
+from combinators.components.partial_json.marks import NO_VALUE, JsonContainer, Mark, NoValue, Outcome
 
 Operation = dict[str, Any]
 

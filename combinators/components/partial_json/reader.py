@@ -35,9 +35,9 @@ from typing import Final, cast, final
 import jsonpatch
 
 from combinators.components.partial_json.scanner import Scanner
-from combinators.components.partial_json.values import MAX_DEPTH, NO_VALUE, Mark, NoValue, Outcome
-from combinators.components.partial_json.values import JsonContainer as JsonContainer
-from combinators.components.partial_json.values import JsonValue as JsonValue
+from combinators.components.partial_json.marks import MAX_DEPTH, NO_VALUE, Mark, NoValue, Outcome
+from combinators.components.partial_json.marks import JsonContainer as JsonContainer
+from combinators.components.partial_json.marks import JsonValue as JsonValue
 from effects.authoring import checked
 
 

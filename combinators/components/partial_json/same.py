@@ -24,7 +24,7 @@ False
 from __future__ import annotations
 
 from combinators.components.partial_json.patches import as_open, suffixes, value_of
-from combinators.components.partial_json.values import Mark
+from combinators.components.partial_json.marks import Mark
 
 
 def same_value(before: Mark, after: Mark) -> bool:

@@ -17,7 +17,7 @@ import re
 from typing import Final, final
 
 from combinators.components.partial_json.tokens import decodable_length, decode_string, number
-from combinators.components.partial_json.values import (
+from combinators.components.partial_json.marks import (
     MAX_DEPTH,
     NO_VALUE,
     JsonContainer,

@@ -47,7 +47,7 @@ from combinators.components.prompts.formats import (
     to_partials,
 )
 from combinators.components.prompts.inputs import check_declared
-from combinators.components.prompts.values import ChatPromptValue
+from combinators.components.prompts.prompt_values import ChatPromptValue
 from effects.authoring import is_a, is_list_or_tuple
 
 if TYPE_CHECKING:  # string_prompt and chat_prompt import this module

@@ -46,7 +46,7 @@ from combinators.components.prompts.formats import (
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.message_likes import ChatPromptPart, MessageLike, to_part
 from combinators.components.prompts.typed import with_variables
-from combinators.components.prompts.values import ChatPromptValue
+from combinators.components.prompts.prompt_values import ChatPromptValue
 from effects.authoring import Scope
 
 

@@ -24,7 +24,7 @@ from combinators.components.prompts.formats import to_partials
 from combinators.components.prompts.formats import PartialValue, Template, TemplateFormat
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.typed import with_variables
-from combinators.components.prompts.values import StringPromptValue
+from combinators.components.prompts.prompt_values import StringPromptValue
 from effects.authoring import Scope, is_a
 
 

@@ -36,7 +36,7 @@ import attrs
 from returns.result import Failure, Success
 
 from combinators.components.agents.stops import STOP_TYPES
-from combinators.components.agents.values import AgentResult, AgentStep, ToolOutcome
+from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from effects.projections import JsonValue
 
 Write = Callable[[object], JsonValue]

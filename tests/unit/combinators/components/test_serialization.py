@@ -25,7 +25,7 @@ from combinators.components.messages.values import (
     ToolMessage,
     UsageMetadata,
 )
-from combinators.components.prompts.values import PROMPT_VALUE_TYPES, ChatPromptValue, StringPromptValue
+from combinators.components.prompts.prompt_values import PROMPT_VALUE_TYPES, ChatPromptValue, StringPromptValue
 from combinators.components.secrets import Secret
 from combinators.components.serialization import (
     MARKER,

@@ -29,7 +29,7 @@ from combinators.components.messages.values import (
     merge_dicts,
     message_to_dict,
 )
-from combinators.components.prompts.values import ChatPromptValue, StringPromptValue
+from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
 
 # -- values ------------------------------------------------------------------------------
 

@@ -86,7 +86,7 @@ class JsonTooDeepError(json.JSONDecodeError):
     >>> scanner.feed("[" * (MAX_DEPTH + 1))
     Traceback (most recent call last):
     ...
-    combinators.components.partial_json.values.JsonTooDeepError: JSON nested deeper than 100 levels: line 1 column 1 (char 0)
+    combinators.components.partial_json.marks.JsonTooDeepError: JSON nested deeper than 100 levels: line 1 column 1 (char 0)
     """
 
     def __init__(self) -> None:
