@@ -154,10 +154,17 @@ def type_id(cls: type) -> str:
 _IDS: dict[type, str] = {}
 
 
-def _known_ids(cls: type) -> list[str]:
+def _known_ids(cls: type) -> tuple[str, ...]:
     """Every id ``cls`` is read under: each place it can be imported from (so data written
-    when it lived elsewhere in the same package still loads)."""
-    return [f"{home}.{cls.__qualname__}" for home in _homes(cls)]
+    when it lived elsewhere in the same package still loads). Worked out once per class:
+    a load then only looks ids up (no package walk, no deprecated attribute read)."""
+    known = _KNOWN_IDS.get(cls)
+    if known is None:
+        known = _KNOWN_IDS[cls] = tuple(f"{home}.{cls.__qualname__}" for home in _homes(cls))
+    return known
+
+
+_KNOWN_IDS: dict[type, tuple[str, ...]] = {}
 
 
 # -- dumping -------------------------------------------------------------------------------
