@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
+from tests.integration.serving.langserve.chains import AGENT_ANSWER
 from tests.integration.serving.langserve.chains import CALLS as INPUTS
 
 METHODS = ("invoke", "batch", "stream", "stream_log", "astream_events")
@@ -21,8 +24,51 @@ JS_METHODS = ("invoke", "batch", "stream", "streamLog", "streamEvents")
 JS_PYTHON_NAMES = {"streamLog": "stream_log", "streamEvents": "astream_events"}
 JS_COMPARED = [f"{route}.{method}" for route in INPUTS if route != "agent" for method in JS_METHODS]
 JS_OURS_ONLY = [f"agent.{method}" for method in JS_METHODS]
+# ``AgentExecutor`` runs on ``agent_loop`` here (see combinators.agents): no inner
+# RunnableSequence/RunnableAssign/parser runs. Its log and events are compared on what a
+# user of them reads: the model's streamed chunks and the tool calls (events), the keys of
+# each streamed chunk and the answer (log).
+AGENT_EXECUTOR_EVENTS = {"on_chat_model_stream", "on_tool_start", "on_tool_end"}
 # A parallel's branches stream concurrently: their chunks and events come in either order.
 UNORDERED_ROUTES = {"dict"}
+
+
+_ROOT_STREAM = (
+    "a prompt or a retriever at the root of a run emits on_prompt_stream / on_retriever_stream "
+    "in events v2; LangChain (0.3.86 and 1.8.3) emits only the start and end events"
+)
+_EXECUTOR_STREAM = (
+    "AgentExecutor.stream's chunks are not LangChain's: actions as tool-call forms, not "
+    "ToolAgentAction (tool, tool_input, log, message_log, tool_call_id); steps as our AgentStep "
+    "form, not {action, observation}; messages AIMessage/ToolMessage, not AIMessageChunk/FunctionMessage"
+)
+_JS_BATCH = "LangChain.js sends kwargs as a list (one per input): 422 until the serving batch body accepts it"
+KNOWN_FAILURES: dict[str, str] = {
+    "prompt.astream_events": _ROOT_STREAM,
+    "retriever.astream_events": _ROOT_STREAM,
+    "prompt.streamEvents": _ROOT_STREAM,
+    "retriever.streamEvents": _ROOT_STREAM,
+    "agent_executor.stream": _EXECUTOR_STREAM,
+    **{f"{route}.batch": _JS_BATCH for route in INPUTS},
+    "warnings": "the server's metadata frame makes LangServe's client log "
+    '"unsupported event type: `metadata`" under astream_events',
+    "prompt values from LangServe": "our RemoteRunnable leaves LangServe's untagged chat prompt value "
+    "({'messages': [...]}, in logs and events) a dict of messages",
+}
+"""Calls that fail today, each with why; marked strict xfail (remove the entry once fixed)."""
+
+
+def known(call: str, *, js: bool = False) -> Any:
+    """``call`` as a pytest parameter, an expected failure if ``KNOWN_FAILURES`` lists it."""
+    reason = KNOWN_FAILURES.get(call)
+    if reason is None or (reason is _JS_BATCH and not js):
+        return pytest.param(call)
+    return pytest.param(call, marks=pytest.mark.xfail(strict=True, reason=reason))
+
+
+def xfail_known(what: str) -> Any:
+    """The strict xfail mark of a ``KNOWN_FAILURES`` entry that is not one call of the matrix."""
+    return pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[what])
 
 
 def failed(record: Any) -> bool:
@@ -70,6 +116,14 @@ def comparable(call: str, record: Any) -> Any:
         return record
     if method in ("stream", "stream_log", "astream_events"):
         record = untagged_prompt_values(record)
+    if route == "agent_executor" and method == "astream_events":
+        return [e for e in record if e["event"] in AGENT_EXECUTOR_EVENTS]
+    if route == "agent_executor" and method == "stream_log":
+        return {
+            "streamed_output": [sorted(chunk) for chunk in record["streamed_output"]],
+            # (LangChain.js reads every chunk as a prompt value: it has "messages")
+            "answered": AGENT_ANSWER in json.dumps(record["final_output"]),
+        }
     if route in UNORDERED_ROUTES and method in ("stream", "astream_events"):
         return _sorted(record)
     if route in UNORDERED_ROUTES and method == "stream_log":

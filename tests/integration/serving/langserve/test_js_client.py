@@ -1,0 +1,39 @@
+"""LangChain.js's ``RemoteRunnable`` (``@langchain/core`` 0.3.80) against our server and
+against LangServe 0.3.3 serving the same chains: invoke, batch, stream, streamLog and
+streamEvents v2 give the same revived objects and shapes (ids and times blanked)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.integration.serving.langserve.matrix import JS_COMPARED, JS_OURS_ONLY, classes, comparable, failed, known
+
+
+@pytest.mark.parametrize("call", [known(call, js=True) for call in JS_COMPARED])
+def test_langchain_js_gets_from_ours_what_it_gets_from_langserve(
+    call: str, js_from_ours: dict[str, Any], js_from_langserve: dict[str, Any]
+) -> None:
+    assert comparable(call, js_from_ours[call]) == comparable(call, js_from_langserve[call])
+
+
+@pytest.mark.parametrize("call", [known(call, js=True) for call in JS_OURS_ONLY])
+def test_langchain_js_reads_our_agent_loop(call: str, js_from_ours: dict[str, Any]) -> None:
+    """``agent_loop`` has no LangChain counterpart: its documented form (never read as a prompt
+    value: no top-level ``text`` or ``messages``), with its messages revived."""
+    got = js_from_ours[call]
+    assert not failed(got), got
+    if call.endswith("invoke"):
+        assert got["output"] == "42" and got["kind"] == "agent_result"
+        assert "class" not in got and not {"text", "messages"} & set(got)
+        assert {"HumanMessage", "AIMessage", "ToolMessage"} <= classes(got["conversation"])
+    if call.endswith("streamEvents"):
+        kinds = [(e["event"], e["name"]) for e in got]
+        assert ("on_tool_start", "multiply") in kinds and ("on_tool_end", "multiply") in kinds
+        streamed = [e["data"]["chunk"] for e in got if e["event"] == "on_chat_model_stream"]
+        assert streamed and {c["class"] for c in streamed} == {"AIMessageChunk"}
+
+
+def test_langchain_js_prints_nothing_against_ours(js_from_ours: dict[str, Any]) -> None:
+    assert js_from_ours["printed"] == [] and js_from_ours["stderr"] == ""
