@@ -42,14 +42,12 @@ _EXECUTOR_STREAM = (
     "ToolAgentAction (tool, tool_input, log, message_log, tool_call_id); steps as our AgentStep "
     "form, not {action, observation}; messages AIMessage/ToolMessage, not AIMessageChunk/FunctionMessage"
 )
-_JS_BATCH = "LangChain.js sends kwargs as a list (one per input): 422 until the serving batch body accepts it"
 KNOWN_FAILURES: dict[str, str] = {
     "prompt.astream_events": _ROOT_STREAM,
     "retriever.astream_events": _ROOT_STREAM,
     "prompt.streamEvents": _ROOT_STREAM,
     "retriever.streamEvents": _ROOT_STREAM,
     "agent_executor.stream": _EXECUTOR_STREAM,
-    **{f"{route}.batch": _JS_BATCH for route in INPUTS},
     "warnings": "the server's metadata frame makes LangServe's client log "
     '"unsupported event type: `metadata`" under astream_events',
     "prompt values from LangServe": "our RemoteRunnable leaves LangServe's untagged chat prompt value "
@@ -58,10 +56,10 @@ KNOWN_FAILURES: dict[str, str] = {
 """Calls that fail today, each with why; marked strict xfail (remove the entry once fixed)."""
 
 
-def known(call: str, *, js: bool = False) -> Any:
+def known(call: str) -> Any:
     """``call`` as a pytest parameter, an expected failure if ``KNOWN_FAILURES`` lists it."""
     reason = KNOWN_FAILURES.get(call)
-    if reason is None or (reason is _JS_BATCH and not js):
+    if reason is None:
         return pytest.param(call)
     return pytest.param(call, marks=pytest.mark.xfail(strict=True, reason=reason))
 

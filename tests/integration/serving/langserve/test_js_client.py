@@ -11,14 +11,14 @@ import pytest
 from tests.integration.serving.langserve.matrix import JS_COMPARED, JS_OURS_ONLY, classes, comparable, failed, known
 
 
-@pytest.mark.parametrize("call", [known(call, js=True) for call in JS_COMPARED])
+@pytest.mark.parametrize("call", [known(call) for call in JS_COMPARED])
 def test_langchain_js_gets_from_ours_what_it_gets_from_langserve(
     call: str, js_from_ours: dict[str, Any], js_from_langserve: dict[str, Any]
 ) -> None:
     assert comparable(call, js_from_ours[call]) == comparable(call, js_from_langserve[call])
 
 
-@pytest.mark.parametrize("call", [known(call, js=True) for call in JS_OURS_ONLY])
+@pytest.mark.parametrize("call", [known(call) for call in JS_OURS_ONLY])
 def test_langchain_js_reads_our_agent_loop(call: str, js_from_ours: dict[str, Any]) -> None:
     """``agent_loop`` has no LangChain counterpart: its documented form (never read as a prompt
     value: no top-level ``text`` or ``messages``), with its messages revived."""
