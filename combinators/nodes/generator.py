@@ -25,7 +25,6 @@ from combinators._support.declared import init_fields
 from combinators._support.reprs import callable_repr, keyword_reprs
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
-from effects.errors import InputError
 from effects.authoring import Scope, closing, stream_in_worker
 
 In = TypeVar("In", contravariant=True)
@@ -108,7 +107,8 @@ class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, O
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         if self.transform_fn is None:
-            raise InputError(f"{self.name} has only an async transform; use astream/ainvoke/atransform")
+            # The peer's NotImplementedError (ported code catches it), with what to call instead.
+            raise NotImplementedError(f"{self.name} has only an async transform; use astream/ainvoke/atransform")
         return self.transform_fn(inputs, **kwargs)
 
     def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:

@@ -10,6 +10,7 @@ StringPromptValue(text='Tell me a joke about cats')
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
@@ -26,6 +27,7 @@ from combinators.components.prompts.inputs import PromptInput, check_declared, p
 from combinators.components.prompts.typed import with_variables
 from combinators.components.prompts.prompt_values import StringPromptValue
 from effects.authoring import Scope, is_a
+from effects.deprecation import note_deprecation
 
 
 V = TypeVar("V", bound=Mapping[str, Any])
@@ -151,6 +153,41 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         ('name',)
         """
         return self._parsed.input_variables
+
+    def asdict(self) -> builtins.dict[str, Any]:
+        """The prompt as the peer's dict of its fields, ``_type`` ``"prompt"`` (plain data:
+        lists and dicts, a copy).
+
+        >>> d = PromptTemplate.from_template("Hi {name}").asdict()
+        >>> d["_type"], d["input_variables"], d["template"], d["template_format"]
+        ('prompt', ['name'], 'Hi {name}', 'f-string')
+        """
+        return {
+            "name": None,
+            "input_variables": list(self.input_variables),
+            "optional_variables": [],
+            "output_parser": None,
+            "partial_variables": dict(self.partial_variables),
+            "metadata": None,
+            "tags": None,
+            "template": self.template,
+            "template_format": self.template_format,
+            "validate_template": False,
+            "_type": "prompt",
+        }
+
+    def dict(self) -> builtins.dict[str, Any]:
+        """``asdict()``, under the peer's deprecated name (it warns, as the peer's does).
+
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     _ = PromptTemplate.from_template("{a}").dict()
+        >>> "asdict" in str(caught[0].message)
+        True
+        """
+        note_deprecation("PromptTemplate.dict() is deprecated: use asdict()", since="2026-12-02", removal="2027-06-01")
+        return self.asdict()
 
     def with_variables(self, variables: type[V]) -> Runnable[V, StringPromptValue]:
         """This prompt taking ``variables``, a ``TypedDict`` of its variables: the type

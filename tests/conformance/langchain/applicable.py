@@ -52,7 +52,6 @@ EACH_EVENTS = (
     " documented)"
 )
 APPEND_EXTEND = "append/extend return a new template (documented difference: templates are immutable)"
-ASDICT = "PromptTemplate has no asdict()"
 FALLBACK_BATCH_EXCEPTION_KEY = (
     "documented difference: in batch the peer reports each input's last fallback error (in invoke the first);"
     " ours reports the first in both (exception_key itself reaches the fallbacks in batch)"
@@ -63,7 +62,6 @@ RETRY_BATCH_COUNT = (
 )
 CONFIG_AS_DICT = "a Runnable subclass's invoke receives a RunConfig where the peer passes a dict"
 REPR_AFUNC = "RunnableLambda(f, afunc=af) shows its afunc in the repr"
-ASYNC_GENERATOR_INVOKE = "a RunnableGenerator with only an async transform refuses sync calls"
 RETRY_EVENTS = "a retried step's events differ from the peer's run structure"
 LLM_EVENTS = (
     "FakeStreamingListLLM reports its tokens as on_llm_stream events (the peer's fake overrides astream and reports"
@@ -218,7 +216,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     "prompts/test_chat.py::test_chat_prompt_template_message_class_tuples_extend": APPEND_EXTEND,
     "prompts/test_chat.py::test_create_system_message_prompt_list_template_partial_variables_not_null": LIST_PARTIALS,
     "prompts/test_chat.py::test_fstring_rejects_invalid_identifier_variable_names": BARE_PLACEHOLDERS,
-    "prompts/test_prompt.py::test_asdict_replaces_deprecated_dict": ASDICT,
     "prompts/test_prompt.py::test_basic_sandboxing_with_jinja2": JINJA2_RAISES,
     "prompts/test_prompt.py::test_prompt_empty_input_variable": EMPTY_PLACEHOLDER,
     "runnables/test_fallbacks.py::test_abatch": FALLBACK_BATCH_EXCEPTION_KEY,
@@ -229,7 +226,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     "runnables/test_runnable.py::test_representation_of_runnables": REPR_AFUNC,
     "runnables/test_runnable.py::test_retrying": RETRY_BATCH_COUNT,
     "runnables/test_runnable.py::test_runnable_branch_invoke_call_counts": FROZEN,
-    "runnables/test_runnable.py::test_runnable_gen_async": ASYNC_GENERATOR_INVOKE,
     "runnables/test_runnable.py::test_stream_log_retriever": RETRIEVER_INPUT,
     "runnables/test_runnable.py::test_with_config": CONFIG_AS_DICT,
     "runnables/test_runnable_events_v1.py::test_event_stream_with_retriever": RETRIEVER_INPUT,

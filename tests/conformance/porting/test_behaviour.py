@@ -65,8 +65,9 @@ def test_a_generator_over_an_async_generator_object_streams() -> None:
         return [c async for c in gen.astream("ab")], await gen.ainvoke("cd")
 
     assert asyncio.run(run()) == (["AB"], "CD")
-    with pytest.raises(Exception, match="only an async transform"):
-        gen.invoke("x")
+    for sync_call in (lambda: gen.invoke("x"), lambda: list(gen.stream("x")), lambda: gen.batch(["x"])):
+        with pytest.raises(NotImplementedError, match="only an async transform"):
+            sync_call()
 
 
 def test_callable_objects_coerce_like_functions_in_a_pipe() -> None:

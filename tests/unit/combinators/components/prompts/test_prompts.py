@@ -384,3 +384,16 @@ def test_an_image_block_with_a_path_is_refused_when_formatted() -> None:
     prompt = ChatPromptTemplate.from_messages([("human", [{"type": "image_url", "image_url": {"path": "{file}"}}])])
     with pytest.raises(ValueError, match=r"^Loading images from 'path' has been removed as of 0.3.15"):
         prompt.format_messages(file="/etc/passwd")
+
+
+def test_a_prompt_as_the_peers_dict() -> None:
+    prompt = PromptTemplate.from_template("{b} {a}", partial_variables={"b": "x"})
+    as_dict = prompt.asdict()
+    assert (
+        as_dict["_type"] == "prompt"
+        and as_dict["input_variables"] == ["a"]
+        and type(as_dict["input_variables"]) is list
+    )
+    assert (as_dict["template"], as_dict["partial_variables"]) == ("{b} {a}", {"b": "x"})
+    with pytest.warns(DeprecationWarning, match="asdict"):
+        assert prompt.dict() == as_dict
