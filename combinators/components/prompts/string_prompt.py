@@ -201,7 +201,7 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         """
         return with_variables(self, variables)
 
-    def input_schema(self) -> dict[str, Any]:
+    def input_schema(self) -> builtins.dict[str, Any]:
         """An object of the prompt's variables (text each).
 
         >>> PromptTemplate("{topic}").input_schema()["properties"]
