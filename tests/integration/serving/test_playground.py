@@ -632,3 +632,45 @@ def test_the_index_lists_every_path_with_its_links(browser: Any, server: LiveSer
     page.click("a[href='/chat/playground/']")
     page.wait_for_selector("body[data-state=idle]")
     assert page.url == f"{server.url}/chat/playground/"
+
+
+def test_which_input_schemas_get_the_chat_view(browser: Any, server: LiveServer) -> None:
+    page = _open(browser, server, "/ask")
+    message = {"type": "object", "properties": {"content": {"type": "string"}}, "required": ["content"]}
+    prompt_with_history = {  # as a prompt with a history placeholder and {question} publishes it
+        "type": "object",
+        "properties": {"history": {"type": "array", "items": {"type": "object"}}, "question": {"type": "string"}},
+        "required": ["history", "question"],
+    }
+    cases: list[tuple[dict[str, Any], Any]] = [
+        (
+            {"anyOf": [{"type": "string"}, {"type": "array", "items": {"anyOf": [message, {"type": "string"}]}}]},
+            {"history": None, "question": None},
+        ),
+        (prompt_with_history, {"history": "history", "question": "question"}),
+        (
+            {"type": "object", "properties": {"messages": {"type": "array"}}, "required": ["messages"]},
+            {"history": "messages", "question": None},
+        ),
+        ({"type": "object", "properties": {"question": {"type": "string"}, "k": {"type": "integer"}}}, None),
+        (
+            {
+                "type": "object",
+                "properties": {"history": {"type": "array"}, "k": {"type": "integer"}},
+                "required": ["history", "k"],
+            },
+            None,
+        ),
+        (  # agent_loop's union: the form and the agent view, not a chat
+            {
+                "anyOf": [
+                    {"type": "string"},
+                    {"type": "array"},
+                    {"type": "object", "properties": {"messages": {"type": "array"}}},
+                ]
+            },
+            None,
+        ),
+    ]
+    for schema, shape in cases:
+        assert page.evaluate("s => chatShape(s)", schema) == shape, schema
