@@ -59,6 +59,7 @@ WORKLOADS: tuple[tuple[str, Workload], ...] = (
     ("W14", workloads_serving.w14_serving),
     ("W15", workloads_parsers.w15_json_streaming),
     ("W16", workloads_bridge.w16_bridge),
+    ("W16", workloads_bridge.w16_from_langchain),
 )
 DEFAULT_OUT = Path(__file__).resolve().parent / "results.json"
 

@@ -10,14 +10,20 @@
   ``{"callbacks": None}`` against ``{}``.
 * With a recording handler, ours and the peer telling it about the same 2-step chain
   (shown, no limit).
+* ``from_langchain(obj).invoke`` against ``obj.invoke`` for one-step objects (a lambda, a
+  chat model), and our ``astream_events`` (v2) of the wrapped chat model against
+  langchain-core's own ``astream_events`` of it (``w16_from_langchain``). There "peer" is
+  the LangChain object called directly and "ours" the same object through the bridge: the
+  ratios are the bridge's overhead, not a comparison of libraries (no floor).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bench.chains import inc, lam, on, per_lib, sequence
-from bench.harness import compare_sync
+from bench.harness import Outcome, compare_async, compare_sync
 from bench.libs import Lib
 from bench.record import Results
 
@@ -121,3 +127,71 @@ def w16_bridge(res: Results) -> None:
         expect=3,
     )
     res.add("W16", "2-step invoke with one handler µs/call", "µs", told, US, note="3 chain runs told per call")
+
+
+def _objects() -> dict[str, tuple[Any, object, object]] | str:
+    """The LangChain objects, their input and expected output (or why they are n/a)."""
+    try:
+        from langchain_core.language_models import FakeListChatModel
+        from langchain_core.runnables import RunnableLambda
+    except ImportError:
+        return "n/a: langchain-core is not installed"
+    model = FakeListChatModel(responses=["fog over the bay"])
+    return {"lambda": (RunnableLambda(inc), 1, 2), "chat model": (model, "weather?", None)}
+
+
+def _wrapped(obj: Any) -> Any | str:
+    try:
+        from combinators.integrations.langchain import from_langchain
+    except Exception as error:  # our column reads the error, the peer's is still timed
+        return f"error: {type(error).__name__}: {error}"
+    return from_langchain(obj, object, object)
+
+
+def _text(result: object) -> object:
+    return getattr(result, "content", result)
+
+
+def w16_from_langchain(res: Results) -> None:
+    s = res.settings
+    objects = _objects()
+    if isinstance(objects, str):
+        res.log(f"W16 skipped: {objects}")
+        return
+    for label, (obj, value, expected) in objects.items():
+        ours = _wrapped(obj)
+        sides: dict[str, Callable[[], object] | str | None] = {
+            "ours": ours if isinstance(ours, str) else (lambda w=ours: _text(w.invoke(value))),
+            "peer": lambda o=obj: _text(o.invoke(value)),
+            "floor": None,
+        }
+        out: dict[str, Outcome] = compare_sync(
+            sides, repeat=s.repeat, target=s.target, **({} if expected is None else {"expect": expected})
+        )
+        row = res.add("W16", f"invoke, one {label}: µs/call", "µs", out, US, note="peer: the LangChain object itself")
+        res.budget("W16", f"from_langchain({label}).invoke / its own invoke", row.ratio("peer"), "<=", 1.10)
+
+    obj, value, _ = objects["chat model"]
+    ours = _wrapped(obj)
+
+    async def events(runnable: Any) -> int:
+        count = 0
+        async for _ in runnable.astream_events(value, version="v2"):
+            count += 1
+        return count
+
+    async_sides: dict[str, Any] = {
+        "ours": ours if isinstance(ours, str) else (lambda: events(ours)),
+        "peer": lambda: events(obj),
+        "floor": None,
+    }
+    out = compare_async(async_sides, repeat=s.repeat_heavy, target=s.target)
+    row = res.add(
+        "W16",
+        "astream_events v2, one chat model: µs/call",
+        "µs",
+        out,
+        US,
+        note="ours: the wrapper's run and the model's, tokens included; peer: the model's own events",
+    )
+    res.budget("W16", "from_langchain(chat model) astream_events / its own", row.ratio("peer"), "<=", 1.10)

@@ -45,6 +45,7 @@ def _parts() -> Mapping[type, tuple[str, tuple[str, ...]]]:
 
 
 _ENTRIES: dict[tuple[bool, type], tuple[type, ValueType] | None] = {}
+_OURS_OF: dict[type, tuple[type, ValueType]] = {}  # LangChain classes met so far -> our class and fields
 
 
 def _table_entry(ours: bool, cls: type) -> tuple[type, ValueType] | None:
@@ -52,8 +53,15 @@ def _table_entry(ours: bool, cls: type) -> tuple[type, ValueType] | None:
     key = (ours, cls)
     if key not in _ENTRIES:
         found = _ours() if ours else _theirs()
-        _ENTRIES[key] = next((found[base] for base in cls.__mro__ if base in found), None)
+        _ENTRIES[key] = entry = next((found[base] for base in cls.__mro__ if base in found), None)
+        if not ours and entry is not None:
+            _OURS_OF[cls] = entry
     return _ENTRIES[key]
+
+
+# Values that cross as they are, checked by exact type first: the common case (text,
+# ids, numbers, None) costs one set lookup, not a walk of the table.
+_AS_IS: frozenset[type] = frozenset({str, int, float, bool, bytes, type(None)})
 
 
 def to_ours(value: object) -> object:
@@ -64,17 +72,30 @@ def to_ours(value: object) -> object:
     >>> to_ours([TheirDocument("fog", metadata={"page": 1}, id="d1")])
     [Document(id='d1', metadata={'page': 1}, page_content='fog')]
     """
+    cls = type(value)
+    if cls in _AS_IS:
+        return value
     if isinstance(value, list):
         return [to_ours(item) for item in cast(list[object], value)]
     if isinstance(value, tuple):
         return tuple(to_ours(item) for item in cast(tuple[object, ...], value))
     if isinstance(value, dict):
         return {key: to_ours(item) for key, item in cast(dict[object, object], value).items()}
-    entry = _table_entry(False, type(value))
+    entry = _OURS_OF.get(cls) or _table_entry(False, cls)
     if entry is None:
         return value
     ours, table = entry
-    return ours(**{field: to_ours(getattr(value, field)) for field in table.fields})
+    fields: dict[str, object] = {}
+    for field in table.fields:
+        item = getattr(value, field)
+        kind = type(item)
+        if kind in _AS_IS:
+            fields[field] = item
+        elif not item and (kind is list or kind is dict):
+            fields[field] = kind()  # a message's empty metadata and tool calls: no walk
+        else:
+            fields[field] = to_ours(item)
+    return ours(**fields)
 
 
 def to_langchain(value: object) -> object:
@@ -84,13 +105,15 @@ def to_langchain(value: object) -> object:
     >>> to_langchain({"question": [HumanMessage("hi", id="h1")]})
     {'question': [HumanMessage(content='hi', additional_kwargs={}, response_metadata={}, id='h1')]}
     """
+    cls = type(value)
+    if cls in _AS_IS:
+        return value
     if isinstance(value, list):
         return [to_langchain(item) for item in cast(list[object], value)]
     if isinstance(value, tuple):
         return tuple(to_langchain(item) for item in cast(tuple[object, ...], value))
     if isinstance(value, Mapping):
         return {key: to_langchain(item) for key, item in cast(Mapping[object, object], value).items()}
-    cls = type(value)
     part = _parts().get(cls)
     if part is not None:
         return _part_as_dict(value, *part)
