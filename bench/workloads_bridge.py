@@ -165,8 +165,10 @@ def w16_from_langchain(res: Results) -> None:
             "peer": lambda o=obj: _text(o.invoke(value)),
             "floor": None,
         }
+        # Both sides run the same LangChain code (~80 µs) and differ by a few µs: three
+        # times the usual repeats, so the machine's noise (±10% a repeat) settles in the median.
         out: dict[str, Outcome] = compare_sync(
-            sides, repeat=s.repeat, target=s.target, **({} if expected is None else {"expect": expected})
+            sides, repeat=3 * s.repeat, target=s.target, **({} if expected is None else {"expect": expected})
         )
         row = res.add("W16", f"invoke, one {label}: µs/call", "µs", out, US, note="peer: the LangChain object itself")
         res.budget("W16", f"from_langchain({label}).invoke / its own invoke", row.ratio("peer"), "<=", 1.10)
@@ -185,7 +187,7 @@ def w16_from_langchain(res: Results) -> None:
         "peer": lambda: events(obj),
         "floor": None,
     }
-    out = compare_async(async_sides, repeat=s.repeat_heavy, target=s.target)
+    out = compare_async(async_sides, repeat=3 * s.repeat_heavy, target=s.target)
     row = res.add(
         "W16",
         "astream_events v2, one chat model: µs/call",
