@@ -122,7 +122,7 @@ class FromLangChain(Runnable[In, Out]):
         """The object's own ``batch`` over every input at once (each item's config and
         inner runs its own; ``max_concurrency`` is LangChain's, per batch); one output or
         exception per input."""
-        configs = [_config(scope, input) for scope, input in zip(scopes, inputs, strict=True)]
+        configs = [_handled(scope, input)[0] for scope, input in zip(scopes, inputs, strict=True)]
         outputs = self.wrapped.batch([to_langchain(i) for i in inputs], configs, return_exceptions=True, **kwargs)
         return [_outcome(output) for output in outputs]
 
@@ -130,7 +130,7 @@ class FromLangChain(Runnable[In, Out]):
         self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
     ) -> list[Out | Exception]:
         """The object's own ``abatch`` over every input at once."""
-        configs = [_config(scope, input) for scope, input in zip(scopes, inputs, strict=True)]
+        configs = [_handled(scope, input)[0] for scope, input in zip(scopes, inputs, strict=True)]
         outputs = await self.wrapped.abatch(
             [to_langchain(i) for i in inputs], configs, return_exceptions=True, **kwargs
         )
