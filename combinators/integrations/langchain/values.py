@@ -87,12 +87,12 @@ def to_ours(value: object) -> object:
     ours, table = entry
     fields: dict[str, object] = {}
     for field in table.fields:
-        item = getattr(value, field)
-        kind = type(item)
+        item: object = getattr(value, field)
+        kind: type = type(item)
         if kind in _AS_IS:
             fields[field] = item
         elif not item and (kind is list or kind is dict):
-            fields[field] = kind()  # a message's empty metadata and tool calls: no walk
+            fields[field] = [] if kind is list else {}  # a message's empty metadata and tool calls: no walk
         else:
             fields[field] = to_ours(item)
     return ours(**fields)
