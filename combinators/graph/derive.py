@@ -15,22 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, cast, final
+from typing import TYPE_CHECKING, Any, final
 
 import attrs
 
-from combinators import (
-    RunnableAssign,
-    RunnableBind,
-    RunnableBinding,
-    RunnableBranch,
-    RunnableEach,
-    RunnableParallel,
-    RunnableParallelTuple,
-    RunnableRetry,
-    RunnableSequence,
-    RunnableWithFallbacks,
-)
+from combinators.nodes.binding import RunnableBinding
 from combinators.graph.value import Edge, Graph, Group, Node, NodeKind
 
 if TYPE_CHECKING:
@@ -69,6 +58,15 @@ class RunPlace:
     def path(self) -> tuple[str, ...]:
         """The run's path: its parent's, then its step tag (or its name when untagged)."""
         return (*self.parent, self.tag if self.tag is not None else self.name)
+
+    def inner(self, name: str) -> RunPlace:
+        """The place of a part that runs inside this run's own place, untagged (an
+        assign's mapper).
+
+        >>> RunPlace(("chain",), "seq:step:1", "assign").inner("mapper").path
+        ('chain', 'seq:step:1', 'mapper')
+        """
+        return RunPlace(self.path, None, name)
 
     def replaced_by(self, runnable: AnyRunnable) -> RunPlace:
         """The place of a runnable that runs *instead of* this one (a chosen alternative).
@@ -146,6 +144,15 @@ class GraphBuilder:
         """One node for a runnable that runs as a whole (a leaf); ``kind`` styles it."""
         id = self.add_node(place.name, kind=kind, runnable=runnable, path=place.path)
         return Fragment(id, id)
+
+    def box(self, label: str, *, runnable: AnyRunnable | None = None, path: tuple[str, ...] = ()) -> Fragment:
+        """One node of its own, labelled, as a fragment (a step that is no child's run)."""
+        id = self.add_node(label, runnable=runnable, path=path)
+        return Fragment(id, id)
+
+    def name_of(self, runnable: AnyRunnable) -> str:
+        """The name ``runnable`` runs under (its bindings' run name, else its own)."""
+        return run_name(runnable)
 
     def child(self, runnable: AnyRunnable, parent: RunPlace, tag: str | None = None) -> Fragment:
         """The fragment of a child that ``parent``'s run runs under ``tag`` (bindings unwrapped)."""
@@ -238,55 +245,3 @@ def graph_of(runnable: AnyRunnable) -> Graph:
 
 def _title(schema: dict[str, Any], runnable: AnyRunnable, suffix: str) -> str:
     return str(schema.get("title", f"{runnable.name}{suffix}"))
-
-
-def library_fragment(runnable: AnyRunnable, graph: GraphBuilder, place: RunPlace) -> Fragment:
-    """The library's nodes: containers expanded by their rule, anything else one step."""
-    if isinstance(runnable, RunnableSequence):
-        steps = [graph.child(s, place, f"seq:step:{i}") for i, s in enumerate(runnable.steps, 1)]
-        return graph.series(steps)
-    if isinstance(runnable, RunnableParallel):
-        keyed = [(None, graph.child(s, place, f"map:key:{k}")) for k, s in runnable.steps.items()]
-        return graph.fork(runnable, place, keyed, conditional=False)
-    if isinstance(runnable, RunnableParallelTuple):
-        indexed = [(None, graph.child(s, place, f"map:key:{i}")) for i, s in enumerate(runnable.branches)]
-        return graph.fork(runnable, place, indexed, conditional=False)
-    if isinstance(runnable, RunnableAssign):
-        return _assign(runnable, graph, place)
-    if isinstance(runnable, RunnableBranch):
-        return _branch(runnable, graph, place)
-    if isinstance(runnable, RunnableWithFallbacks):
-        labels = ["primary", *(f"fallback {i}" for i in range(1, len(runnable.fallbacks) + 1))]
-        tried = [(label, graph.child(r, place)) for label, r in zip(labels, runnable.runnables)]
-        return graph.fork(runnable, place, tried, conditional=True)
-    if isinstance(runnable, RunnableRetry):
-        retried: RunnableRetry[Any, Any] = runnable
-        with graph.grouped(f"retry ({retried.policy.max_attempts} attempts)", "retry"):
-            return graph.child(retried.bound, place)
-    if isinstance(runnable, RunnableEach):
-        each_one: AnyRunnable = cast(Any, runnable).bound  # RunnableEach[A, B] is generic apart
-        with graph.grouped("each (per element)", "each"):
-            return graph.child(each_one, place)
-    if isinstance(runnable, RunnableBind):
-        then = getattr(runnable.then, "__name__", "f")
-        first = graph.child(runnable.first, place)
-        chosen = graph.add_node(f"bind({then})", runnable=runnable, path=place.path)
-        return graph.series([first, Fragment(chosen, chosen)])
-    return graph.step(runnable, place)
-
-
-def _assign(runnable: RunnableAssign, graph: GraphBuilder, place: RunPlace) -> Fragment:
-    mapper = RunPlace(place.path, None, runnable.mapper.name)
-    keyed = [(None, graph.child(s, mapper, f"map:key:{k}")) for k, s in runnable.mapper.steps.items()]
-    kept = graph.add_node("RunnablePassthrough")
-    return graph.fork(runnable, place, [*keyed, (None, Fragment(kept, kept))], conditional=False)
-
-
-def _branch(runnable: RunnableBranch[Any, Any], graph: GraphBuilder, place: RunPlace) -> Fragment:
-    arms: list[tuple[str | None, Fragment]] = []
-    for i, (condition, target) in enumerate(runnable.branches, 1):
-        shown = run_name(condition)
-        label = f"condition {i}" if shown == "RunnableLambda" else shown
-        arms.append((label, graph.child(target, place, f"branch:{i}")))
-    arms.append(("default", graph.child(runnable.default, place, "branch:default")))
-    return graph.fork(runnable, place, arms, conditional=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, final
+from typing import TYPE_CHECKING, Any, final
 
 import attrs
 
@@ -26,6 +26,9 @@ from combinators.runnable.composing import Runnable
 from combinators._support.tee import AsyncTee
 from effects.errors import InputError
 from effects.authoring import Scope, aclose_all, closing
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 Input = Mapping[str, Any]
 Mapper = Runnable[dict[str, Any], object] | Callable[[dict[str, Any]], object]
@@ -53,6 +56,12 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     """Runs ``mapper`` on the input dict and merges its output into a copy of it."""
 
     mapper: RunnableParallel[dict[str, Any]]
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """A fork into the mapper's branches and the input kept as it is, joined."""
+        mapper = place.inner(self.mapper.name)
+        keyed = [(None, graph.child(s, mapper, f"map:key:{k}")) for k, s in self.mapper.steps.items()]
+        return graph.fork(self, place, [*keyed, (None, graph.box("RunnablePassthrough"))], conditional=False)
 
     @staticmethod
     def of(mappers: Mapping[str, Mapper]) -> RunnableAssign:

@@ -16,7 +16,7 @@ chosen branch runs with ``branch:N`` or ``branch:default``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, TypeVar, final
 
 import attrs
 
@@ -24,6 +24,9 @@ from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_list_of
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -41,6 +44,16 @@ class RunnableBranch(Runnable[In, Out]):
 
     branches: tuple[tuple[Runnable[In, object], Runnable[In, Out]], ...]
     default: Runnable[In, Out]
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """A conditional fork: one arm per condition (labelled by it), then the default."""
+        arms: list[tuple[str | None, Fragment]] = []
+        for i, (condition, target) in enumerate(self.branches, 1):
+            shown = graph.name_of(condition)
+            label = f"condition {i}" if shown == "RunnableLambda" else shown
+            arms.append((label, graph.child(target, place, f"branch:{i}")))
+        arms.append(("default", graph.child(self.default, place, "branch:default")))
+        return graph.fork(self, place, arms, conditional=True)
 
     def __init__(
         self,

@@ -8,12 +8,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Generic, TypeVar, final
+from typing import TYPE_CHECKING, Generic, TypeVar, final
 
 import attrs
 
 from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, aeach_on_executor, each_on_executor, gather_structured, run_indexed
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -28,6 +31,11 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
     bound: Runnable[A, B]
 
     is_leaf = False
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """The runnable run on each element, in a group."""
+        with graph.grouped("each (per element)", "each"):
+            return graph.child(self.bound, place)
 
     @property
     def name(self) -> str:

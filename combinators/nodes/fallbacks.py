@@ -36,6 +36,9 @@ from combinators.runnable.composing import Runnable
 from effects.errors import InputError
 from effects.authoring import Scope, closing
 
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
+
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
@@ -55,6 +58,12 @@ class RunnableWithFallbacks(Runnable[In, Out]):
     exception_key: str | None = None
 
     is_leaf = False
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """A conditional fork: the primary, then each fallback in turn."""
+        labels = ["primary", *(f"fallback {i}" for i in range(1, len(self.fallbacks) + 1))]
+        tried = [(label, graph.child(r, place)) for label, r in zip(labels, self.runnables)]
+        return graph.fork(self, place, tried, conditional=True)
 
     @property
     def runnables(self) -> tuple[Runnable[In, Out], ...]:

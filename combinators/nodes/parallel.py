@@ -31,6 +31,7 @@ from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
 
 if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
     from combinators.nodes.passthrough import RunnablePassthrough
 from effects.authoring import Scope, closing
 
@@ -49,6 +50,11 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
     """Runs each branch on the input; the output maps each key to its branch's output."""
 
     steps: Mapping[str, Runnable[In, object]]
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """A fork into every branch, joined."""
+        keyed = [(None, graph.child(s, place, f"map:key:{k}")) for k, s in self.steps.items()]
+        return graph.fork(self, place, keyed, conditional=False)
 
     def __init__(
         self,

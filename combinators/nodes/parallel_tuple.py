@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, TypeVar, cast, final, overload
 
 import attrs
 
 from combinators._support.fan_out import TaggedBranch, ainvoke_branches, invoke_branches
 from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, checked
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -45,6 +48,11 @@ class RunnableParallelTuple(Runnable[In, Out]):
     branches: tuple[Runnable[In, object], ...]
 
     is_leaf = False
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """A fork into every branch, joined."""
+        indexed = [(None, graph.child(s, place, f"map:key:{i}")) for i, s in enumerate(self.branches)]
+        return graph.fork(self, place, indexed, conditional=False)
 
     @property
     def name(self) -> str:

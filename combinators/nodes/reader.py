@@ -11,7 +11,7 @@ runnable that then runs on the same input. ``pure(v)`` ignores its input.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, TypeVar, final
 
 import attrs
 
@@ -20,6 +20,9 @@ from combinators.runnable.composing import Runnable
 from effects.errors import InputError
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_a
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -36,6 +39,12 @@ class RunnableBind(Runnable[In, Out]):
 
     is_leaf = False
     input_known_at_start = False
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """The first runnable, then the step that chooses what runs next."""
+        then = getattr(self.then, "__name__", "f")
+        first = graph.child(self.first, place)
+        return graph.series([first, graph.box(f"bind({then})", runnable=self, path=place.path)])
 
     def __repr__(self) -> str:
         return f"{self.first.receiver_repr()}.bind({callable_repr(self.then)})"

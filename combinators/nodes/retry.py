@@ -19,7 +19,7 @@ is ever duplicated.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, TypeVar, final
 
 import attrs
 
@@ -28,6 +28,9 @@ from combinators._support.rereadable import AReplayable, Replayable
 from combinators.retry_policy import RetryPolicy
 from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, closing
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -55,6 +58,11 @@ class RunnableRetry(Runnable[In, Out]):
 
     is_leaf = False
     input_known_at_start = False
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """The retried runnable, in a group that says how many attempts."""
+        with graph.grouped(f"retry ({self.policy.max_attempts} attempts)", "retry"):
+            return graph.child(self.bound, place)
 
     @property
     def name(self) -> str:

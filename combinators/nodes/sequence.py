@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import Any, TypeAlias, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, final, overload
 
 import attrs
 
 from combinators._support.declared import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.authoring import Scope, attrs_built
+
+if TYPE_CHECKING:
+    from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -73,6 +76,10 @@ class RunnableSequence(Runnable[In, Out]):
 
     parts: tuple[Runnable[Any, Any], ...]
     label: str | None
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """Its steps one after another."""
+        return graph.series([graph.child(s, place, f"seq:step:{i}") for i, s in enumerate(self.steps, 1)])
 
     @overload
     def __init__(

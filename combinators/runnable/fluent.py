@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 if TYPE_CHECKING:
     from returns.result import Failure, Success
 
-    from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
+    from combinators.graph import Graph
     from combinators.nodes.assign import Mapper
     from combinators.nodes.binding import ListenerFn, RunnableBinding
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
@@ -169,13 +169,6 @@ def graph(runnable: AnyRunnable) -> Graph:
     from combinators.graph.derive import graph_of
 
     return graph_of(runnable)
-
-
-def graph_fragment(runnable: AnyRunnable, builder: GraphBuilder, place: RunPlace) -> Fragment:
-    """The library's rule for ``runnable``'s part of a graph."""
-    from combinators.graph.derive import library_fragment
-
-    return library_fragment(runnable, builder, place)
 
 
 def configurable_fields(runnable: Runnable[A, B], fields: Mapping[str, ConfigurableField]) -> Runnable[A, B]:

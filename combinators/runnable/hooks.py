@@ -174,9 +174,10 @@ class RunnableHooks(Generic[In, Out]):
         fluent.check_config(cast("Runnable[Any, Any]", self), config.configurable)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
-        """Hook: add this runnable's part of a graph (default: the library's rule for its
-        type, else one step). Override it to expand a runnable of your own, or to mark
-        it: ``graph.step(self, place, kind="remote")``.
+        """Hook: add this runnable's part of a graph (default: one step). Every container
+        of the library overrides it in its own module (a sequence draws its steps in
+        series, a parallel a fork); override it to expand a runnable of your own, or to
+        mark it: ``graph.step(self, place, kind="remote")``.
 
         >>> from combinators import RunnableLambda
         >>> from combinators.graph import GraphBuilder, RunPlace
@@ -184,7 +185,7 @@ class RunnableHooks(Generic[In, Out]):
         >>> RunnableLambda(abs).graph_fragment(builder, RunPlace((), None, "abs"))
         Fragment(entry='n0', exit='n0')
         """
-        return fluent.graph_fragment(cast("Runnable[Any, Any]", self), graph, place)
+        return graph.step(cast("Runnable[Any, Any]", self), place)
 
 
 def _name(runnable: RunnableHooks[Any, Any]) -> str:

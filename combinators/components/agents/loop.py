@@ -168,8 +168,15 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
     is_leaf = False
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
-        """One node, drawn as an agent in every picture of a chain."""
-        return graph.step(self, place, kind="agent")
+        """Its inside: the agent's node (drawn as an agent in every picture), the model it
+        asks, then a conditional fork into the tools the model may call (the loop runs
+        model and tools until the model answers; both are runs inside the agent's)."""
+        agent = graph.step(self, place, kind="agent")
+        model = graph.child(self.model, place)
+        if not self.tools:
+            return graph.series([agent, model])
+        tools = graph.fork(self, None, [(t.name, graph.child(t, place)) for t in self.tools], conditional=True)
+        return graph.series([agent, model, tools])
 
     def __attrs_post_init__(self) -> None:
         names = [t.name for t in self.tools]

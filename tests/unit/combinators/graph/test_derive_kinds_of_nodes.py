@@ -34,3 +34,17 @@ def test_a_remote_runnable_is_one_node_of_kind_remote_in_every_drawing() -> None
     assert len(remote_lines) == 1 and "RemoteRunnable" in remote_lines[0]
     assert '[/"RemoteRunnable"/]:::remote' in graph.draw_mermaid()
     remote.close()
+
+
+def test_an_agent_draws_its_inside_the_model_then_its_tools() -> None:
+    @tool
+    def halve(x: int) -> float:
+        """Halve a number."""
+        return x / 2
+
+    graph = agent_loop(ScriptedChatModel(["done"]), [add, halve]).get_graph()
+    names = [(node.name, node.kind) for node in graph.nodes]
+    assert names[1:3] == [("AgentLoop", "agent"), ("ScriptedChatModel", "step")]
+    assert ("add", "step") in names and ("halve", "step") in names
+    conditional = sorted(e.label for e in graph.edges if e.conditional)
+    assert conditional == ["add", "halve"]
