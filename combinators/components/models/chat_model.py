@@ -37,6 +37,8 @@ from combinators.components.models.model_params import langsmith_metadata, model
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
 from combinators import Runnable
+from effects.hooks import callbacks_binding
+from effects.step import StepBinding
 from combinators.authoring import DeclaredFields, is_library_code
 from effects.errors import EmptyStreamError, InputError
 from effects import RunInfo
@@ -159,6 +161,12 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
     __slots__ = ()
 
     run_type = "chat_model"
+
+    @property
+    def step_binding(self) -> StepBinding[Any, Any] | None:  # type: ignore[override]
+        """A declared ``callbacks`` field (LangChain's handlers, as LangChain's chat models take
+        them) tells those handlers about this model's runs; without one, no binding."""
+        return callbacks_binding(self)
 
     # ``disable_streaming`` (never stream: ``True``; not when tools are bound:
     # ``"tool_calling"``) and ``streaming`` (whether ``invoke`` streams: always, never, or

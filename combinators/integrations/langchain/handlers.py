@@ -317,9 +317,15 @@ class CallbackProjection:
         parent = self._live.get(run.parent_ids[-1]) if run.parent_ids else None
         root = self._root
         if parent is None:
+            # Below a run it does not follow (handlers bound to an inner step or given to a
+            # component), a root's parent is still its run's own, as LangChain's local
+            # handlers see it; a manager's parent run wins.
+            parent_id = root.parent_run_id
+            if parent_id is None and run.parent_ids:
+                parent_id = run.parent_ids[-1]
             return (
                 root.handlers,
-                root.parent_run_id,
+                parent_id,
                 _merged_tags(root.tags, run.tags),
                 {**root.metadata, **run.metadata},
             )

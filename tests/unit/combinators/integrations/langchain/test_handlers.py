@@ -268,3 +268,16 @@ def test_without_handlers_nothing_is_built() -> None:
 def test_a_wrong_callbacks_entry_is_refused_at_the_call() -> None:
     with pytest.raises(TypeError, match=r"config\['callbacks'\] must"):
         RunnableLambda(str.upper).invoke("a", {"callbacks": "nope"})
+
+
+def test_callbacks_bound_to_an_inner_step_see_its_parent_when_the_parent_is_a_run() -> None:
+    inner, outer = Recorder(), Recorder()
+    chain = RunnableLambda(_bang, name="outer") | RunnableLambda(str.upper).with_config(callbacks=[inner])
+    assert chain.invoke("a", {"callbacks": [outer]}) == "A!"
+    [(_, _, kwargs)] = [call for call in inner.calls if call[0] == "on_chain_start"]
+    sequence = outer.calls[0][2]["run_id"]
+    assert kwargs["name"] == "upper" and kwargs["parent_run_id"] == sequence
+    # Unobserved, the runs around it have no ids: the bound handlers see a root run.
+    alone = Recorder()
+    (RunnableLambda(_bang) | RunnableLambda(str.upper).with_config(callbacks=[alone])).invoke("a")
+    assert [kw["parent_run_id"] for name, _, kw in alone.calls] == [None, None]

@@ -1,0 +1,44 @@
+"""callbacks= on a chat model, as LangChain's chat models take it: the handlers are told
+about the model's own runs, as langchain-core tells a model's own handlers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models import FakeListChatModel as TheirFakeModel
+from langchain_core.runnables import RunnableLambda as TheirLambda
+
+from combinators import RunnableLambda
+from combinators.components.models.chat_model import BaseChatModel
+from combinators.messages import AIMessage
+from tests.unit.combinators.integrations.langchain.recording import Recorder, tree
+
+
+class Echo(BaseChatModel):
+    """A model of the user's, declaring LangChain's ``callbacks`` field."""
+
+    callbacks: Any = None
+
+    def _generate(self, messages: list[Any], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        return AIMessage("ab")
+
+
+def _question(text: str) -> str:
+    return text
+
+
+def test_a_models_own_handlers_see_its_runs_as_langchains_do() -> None:
+    mine, peer = Recorder(), Recorder()
+    ours = RunnableLambda(_question, name="question") | Echo(callbacks=[mine])
+    theirs = TheirLambda(_question, name="question") | TheirFakeModel(responses=["ab"], callbacks=[peer])
+    assert ours.invoke("hi").content == theirs.invoke("hi").content == "ab"
+    assert [name for name, _, _ in mine.calls] == [name for name, _, _ in peer.calls]
+    assert [name for name, _, _ in mine.calls] == ["on_chat_model_start", "on_llm_end"]
+    assert tree(mine.calls) == {("Echo",): tree(mine.calls)[("Echo",)]}
+    assert tree(mine.calls)[("Echo",)][1][:2] == ("end", ("ai", "ab"))
+
+
+def test_without_handlers_a_model_has_no_binding() -> None:
+    assert Echo().step_binding is None
+    assert Echo(callbacks=[]).step_binding is None
+    assert Echo(callbacks=[Recorder()]).step_binding is not None
