@@ -50,8 +50,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "agent_executor.stream": _EXECUTOR_STREAM,
     "warnings": "the server's metadata frame makes LangServe's client log "
     '"unsupported event type: `metadata`" under astream_events',
-    "prompt values from LangServe": "our RemoteRunnable leaves LangServe's untagged chat prompt value "
-    "({'messages': [...]}, in logs and events) a dict of messages",
 }
 """Calls that fail today, each with why; marked strict xfail (remove the entry once fixed)."""
 
