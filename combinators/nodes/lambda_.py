@@ -113,6 +113,14 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
 
     input_known_at_start = False
 
+    if not TYPE_CHECKING:
+        # SyncIn's default (In) is the checkers' alone (see SyncIn above): at run time,
+        # RunnableLambda[In, Out] gets it here, so the two-argument form users write works.
+        def __class_getitem__(cls, params):
+            if isinstance(params, tuple) and len(params) == 2:
+                params = (*params, params[0])
+            return super().__class_getitem__(params)
+
     func: Callable[..., Any]
     afunc: Callable[..., Any] | None
     label: str | None

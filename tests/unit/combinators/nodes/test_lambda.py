@@ -163,3 +163,11 @@ def test_sync_function_in_async_mode_runs_on_a_thread_unless_asked_to_run_inline
 def test_non_callable_is_rejected() -> None:
     with pytest.raises(TypeError, match="needs a callable"):
         RunnableLambda(5)  # type: ignore[call-overload]
+
+
+def test_a_lambda_subscripted_with_its_input_and_output_builds_and_runs() -> None:
+    # The form users (and LangChain's own tests) write: the sync-input parameter defaults to In.
+    plus_one = RunnableLambda[int, int](lambda x: x + 1)
+    assert plus_one.invoke(1) == 2
+    assert RunnableLambda[int, int] == RunnableLambda[int, int, int]
+    assert RunnableLambda[str, int, str](len).invoke("ab") == 2
