@@ -287,3 +287,39 @@ def test_the_totals_old_names_warn_and_give_the_renamed_function(old: str, new: 
     assert old not in effects.authoring.__all__ and new in effects.authoring.__all__
     assert f"effects.authoring.{old} is deprecated: use effects.authoring.{new} instead" in message
     assert "removed after 2027-03-01" in message
+
+
+ROOM_HOMES = {
+    "agents": ["combinators.agents"],
+    "memory": ["combinators.chat_history"],
+    "messages": ["combinators.messages"],
+    "models": ["combinators.language_models", "combinators.outputs"],
+    "parsers": ["combinators.output_parsers"],
+    "partial_json": ["combinators.output_parsers"],
+    "prompts": ["combinators.prompts", "combinators.prompt_values"],
+    "retrieval": [
+        "combinators.retrievers",
+        "combinators.documents",
+        "combinators.vectorstores",
+        "combinators.embeddings",
+    ],
+    "tools": ["combinators.tools"],
+}
+"""Each room of ``combinators/components/`` and the domain roots its old re-exports live in now."""
+
+
+@pytest.mark.parametrize("room", sorted(ROOM_HOMES))
+def test_every_name_a_room_re_exported_warns_and_is_its_homes_object(room: str) -> None:
+    package = importlib.import_module(f"combinators.components.{room}")
+    names = [(home, name) for home in ROOM_HOMES[room] for name in importlib.import_module(home).__all__]
+    assert names
+    for home, name in names:
+        value, message = imported_with_warning(package.__name__, name)
+        assert value is getattr(importlib.import_module(home), name)
+        assert f"combinators.components.{room}.{name} is deprecated: import it from {home} instead" in message
+        assert f"removed after {ROOTS_REMOVAL}" in message
+
+
+def test_a_rooms_modules_import_without_a_warning() -> None:
+    code = "import combinators.components.messages.values, combinators.components.prompts.chat_prompt"
+    subprocess.run([sys.executable, "-W", "error", "-c", code], check=True)
