@@ -44,6 +44,15 @@ def _parts() -> Mapping[type, tuple[str, tuple[str, ...]]]:
     return {_resolve(f"combinators.components.messages.values.{name}"): part for name, part in PART_TYPES.items()}
 
 
+@functools.cache
+def _addable() -> tuple[type[dict[object, object]], type[dict[object, object]]]:
+    """LangChain's AddableDict and ours (dicts whose ``+`` merges: streamed chunks)."""
+    return (
+        cast("type[dict[object, object]]", _resolve("langchain_core.runnables.utils.AddableDict")),
+        cast("type[dict[object, object]]", _resolve("combinators.addable.AddableDict")),
+    )
+
+
 _ENTRIES: dict[tuple[bool, type], tuple[type, ValueType] | None] = {}
 _OURS_OF: dict[type, tuple[type, ValueType]] = {}  # LangChain classes met so far -> our class and fields
 
@@ -80,7 +89,9 @@ def to_ours(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(to_ours(item) for item in cast(tuple[object, ...], value))
     if isinstance(value, dict):
-        return {key: to_ours(item) for key, item in cast(dict[object, object], value).items()}
+        items = {key: to_ours(item) for key, item in cast(dict[object, object], value).items()}
+        # LangChain's AddableDict (a parallel's or an assign's chunks) stays addable: ours.
+        return _addable()[1](items) if isinstance(value, _addable()[0]) else items
     entry = _OURS_OF.get(cls) or _table_entry(False, cls)
     if entry is None:
         return value
@@ -113,7 +124,8 @@ def to_langchain(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(to_langchain(item) for item in cast(tuple[object, ...], value))
     if isinstance(value, Mapping):
-        return {key: to_langchain(item) for key, item in cast(Mapping[object, object], value).items()}
+        items = {key: to_langchain(item) for key, item in cast(Mapping[object, object], value).items()}
+        return _addable()[0](items) if isinstance(value, _addable()[1]) else items
     part = _parts().get(cls)
     if part is not None:
         return _part_as_dict(value, *part)

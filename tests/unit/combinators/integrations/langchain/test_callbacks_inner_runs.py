@@ -1,10 +1,14 @@
-"""Observed, a wrapped LangChain object's inner runs are ours: our astream_events v2 of
-from_langchain(chain) equals langchain-core's own astream_events of the same chain as a
-tree (each run's events in order, runs by parent), the wrapper's own run and run ids aside."""
+"""Observed, a wrapped LangChain object's inner runs are ours: our astream_events (v2 and
+v1) of from_langchain(chain) equals langchain-core's own astream_events of the same chain
+as a tree (each run's events in order, runs by parent), and our astream_log's final state
+equals its own, the wrapper's own run and run ids aside. Compared live, with the
+langchain-core the tests run against."""
 
 import asyncio
+import itertools
+import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, cast
 
 import attrs
 import pytest
@@ -24,9 +28,14 @@ from tests.unit.combinators.integrations.langchain.test_runnable_langgraph impor
 
 
 def _without_run_ids(value: object) -> object:
-    # A model's message ids are made from LangChain's run ids ("lc_run--<uuid>").
+    # A model's message ids are made from LangChain's run ids ("lc_run--<uuid>"), also
+    # inside an events v1 model end's generations.
     if isinstance(value, AIMessage | AIMessageChunk) and (value.id or "").startswith("lc_run--"):
         return attrs.evolve(value, id="lc_run--")
+    if isinstance(value, list):
+        return [_without_run_ids(item) for item in cast(list[object], value)]
+    if isinstance(value, dict):
+        return {key: _without_run_ids(item) for key, item in cast(dict[object, object], value).items()}
     return value
 
 
@@ -64,11 +73,11 @@ def _settled(shapes: list[tuple[str, str, tuple[str, ...], tuple[str, ...], obje
 
 
 async def _both(
-    chain: TheirRunnable[Any, Any], input: object
+    chain: TheirRunnable[Any, Any], input: object, version: Literal["v1", "v2"] = "v2"
 ) -> tuple[dict[tuple[str, ...], Shape], dict[tuple[str, ...], Shape]]:
-    theirs: list[dict[str, Any]] = [dict(event) async for event in chain.astream_events(input, version="v2")]
+    theirs: list[dict[str, Any]] = [dict(event) async for event in chain.astream_events(input, version=version)]
     ours: list[dict[str, Any]] = [
-        dict(event) async for event in from_langchain(chain, object, object).astream_events(input, version="v2")
+        dict(event) async for event in from_langchain(chain, object, object).astream_events(input, version=version)
     ]
     wrapper = ours[0]["run_id"]
     assert ours[0]["name"] == theirs[0]["name"] and ours[-1]["run_id"] == wrapper
@@ -90,7 +99,7 @@ CHAINS: dict[str, tuple[Any, object]] = {
     ),
     "model with tool calls | lambda": (
         GenericFakeChatModel(
-            messages=iter([TheirAIMessage("a b", id="m", tool_calls=[{"name": "f", "args": {}, "id": "c"}])] * 2)
+            messages=itertools.cycle([TheirAIMessage("a b", id="m", tool_calls=[{"name": "f", "args": {}, "id": "c"}])])
         )
         | TheirLambda(_content),
         "go",
@@ -105,6 +114,65 @@ def test_our_events_of_a_wrapped_chain_equal_langchains_own_as_a_tree(name: str)
     chain, input = CHAINS[name]
     ours, theirs = asyncio.run(_both(chain, input))
     assert ours == theirs
+
+
+# Events v1 of a compiled LangGraph graph: LangChain's root end shows the graph's last
+# update (the stream's last chunk); ours, below the wrapper, the graph's end output (its
+# values), as its callbacks report it. Compared in v2 and in the run log.
+V1_CHAINS = sorted(name for name in CHAINS if name != "compiled langgraph")
+
+
+@pytest.mark.parametrize("name", V1_CHAINS)
+def test_our_events_v1_of_a_wrapped_chain_equal_langchains_own_as_a_tree(name: str) -> None:
+    chain, input = CHAINS[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # LangChain deprecates its v1
+        ours, theirs = asyncio.run(_both(chain, input, "v1"))
+    assert ours == theirs
+
+
+async def _final_log(runnable: Any, input: object) -> dict[str, Any]:
+    state: Any = None
+    async for patch in runnable.astream_log(input):
+        state = patch if state is None else state + patch
+    return dict(state.state)
+
+
+def _log_shape(state: dict[str, Any], inner_root: str | None) -> tuple[dict[str, object], dict[str, object]]:
+    # The run log's root (its streamed and final output) and each logged run by its key,
+    # ids, times and metadata aside; a parallel's branches stream in either order.
+    def shown(value: object) -> object:
+        return _without_run_ids(to_ours(value))
+
+    streamed = cast(list[object], shown(state["streamed_output"]))
+    top = {
+        "name": state["name"],
+        "type": state["type"],
+        "streamed_output": sorted(streamed, key=repr),
+        "final_output": shown(state["final_output"]),
+    }
+    logs = {
+        key: {field: shown(value) for field, value in run.items() if field not in ("id", "start_time", "end_time")}
+        for key, run in state["logs"].items()
+        if key != inner_root
+    }
+    for run in logs.values():
+        # A LangGraph node's checkpoint namespace holds an id made per run.
+        metadata = cast(dict[str, object], run.get("metadata", {}))
+        run["metadata"] = {k: v for k, v in metadata.items() if not k.endswith("checkpoint_ns")}
+    return top, logs
+
+
+@pytest.mark.parametrize("name", sorted(CHAINS))
+def test_our_run_log_of_a_wrapped_chain_equals_langchains_own(name: str) -> None:
+    chain, input = CHAINS[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # LangChain deprecates astream_log
+        theirs = asyncio.run(_final_log(chain, input))
+        ours = asyncio.run(_final_log(from_langchain(chain, object, object), input))
+    # Below our wrapper (the log's root), LangChain's root run is logged under its name.
+    assert ours["name"] == theirs["name"] and ours["name"] in ours["logs"]
+    assert _log_shape(ours, ours["name"]) == _log_shape(theirs, None)
 
 
 def test_unobserved_the_object_is_given_no_handler() -> None:
