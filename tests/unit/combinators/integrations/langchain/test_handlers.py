@@ -281,3 +281,50 @@ def test_callbacks_bound_to_an_inner_step_see_its_parent_when_the_parent_is_a_ru
     alone = Recorder()
     (RunnableLambda(_bang) | RunnableLambda(str.upper).with_config(callbacks=[alone])).invoke("a")
     assert [kw["parent_run_id"] for name, _, kw in alone.calls] == [None, None]
+
+
+def test_a_parallel_with_a_tool_and_a_retriever_is_told_as_langchain_tells_it() -> None:
+    from langchain_core.documents import Document as TheirDocument
+    from langchain_core.retrievers import BaseRetriever as TheirRetriever
+    from langchain_core.runnables import RunnableParallel as TheirParallel
+    from langchain_core.tools import tool as their_tool
+
+    from combinators import RunnableParallel
+    from combinators.documents import Document
+    from combinators.retrievers import BaseRetriever
+    from combinators.tools import tool
+
+    @tool
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    @their_tool("shout")
+    def their_shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    class Echo(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[Document]:
+            return [Document(page_content=query, id="1")]
+
+    class TheirEcho(TheirRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: Any = None) -> list[TheirDocument]:
+            return [TheirDocument(page_content=query, id="1")]
+
+    TheirEcho.__name__ = "Echo"
+
+    def text(given: str) -> dict[str, str]:
+        return {"text": given}
+
+    mine, peer = Recorder(), Recorder()
+    ours = RunnableParallel(a=RunnableLambda(text) | shout, b=Echo())
+    theirs = TheirParallel(a=TheirLambda(text) | their_shout, b=TheirEcho())
+    assert ours.invoke("hi", {"callbacks": [mine]})["a"] == theirs.invoke("hi", {"callbacks": [peer]})["a"] == "HI"
+    got, expected = tree(mine.calls), tree(peer.calls)
+    # LangChain's retriever adds its own ls_retriever_name; ours has no such metadata.
+    retriever = ("RunnableParallel<a,b>", "Echo")
+    assert expected[retriever][0][3] == {"ls_retriever_name": "echo"}
+    expected[retriever][0] = (*expected[retriever][0][:3], {}, expected[retriever][0][4])
+    assert got == expected
+    assert got[("RunnableParallel<a,b>", "RunnableSequence", "shout")][0][:2] == ("start", "tool")
