@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
-import inspect
 import io
 import sys
 import tokenize
 import typing
 import types
 from collections.abc import Iterator, Mapping
-from typing import Any, Final, ForwardRef, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Final, Literal, ForwardRef, TypeVar, Union, get_args, get_origin
 
 from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
@@ -26,36 +25,7 @@ def _title(name: str, suffix: str) -> str:
     return f"{name}{suffix.title()}" if name[:1].isupper() else f"{name}_{suffix.lower()}"
 
 
-def _declared(runnable: Runnable[Any, Any], which: str) -> object:
-    from combinators.nodes.binding import RunnableBinding
-    from combinators.nodes.lambda_ import RunnableLambda
-    from combinators.nodes.parallel import RunnableParallel
-    from combinators.nodes.sequence import RunnableSequence
-
-    if isinstance(runnable, RunnableBinding):
-        declared = runnable.input_type if which == "input" else runnable.output_type
-        return declared if declared is not None else _declared(runnable.bound, which)
-    if isinstance(runnable, RunnableSequence):
-        step = runnable.steps[0] if which == "input" else runnable.steps[-1]
-        return _declared(step, which)
-    if isinstance(runnable, RunnableParallel) and which == "input":
-        # As the peer: the first branch that declares its input type gives the fan-out's
-        # (the quickstart's {"context": retriever | fmt, "question": passthrough} takes a str).
-        declared_inputs = (_declared(branch, which) for branch in runnable.steps.values())
-        return next((t for t in declared_inputs if t is not Any), Any)
-    if isinstance(runnable, RunnableLambda):
-        try:
-            hints = get_type_hints(runnable.func)
-            params = list(inspect.signature(runnable.func).parameters)
-        except Exception:  # unresolvable annotations, or a builtin without a signature
-            return Any
-        if which == "output":
-            return hints.get("return", Any)
-        return hints.get(params[0], Any) if params else Any
-    return _class_argument(type(runnable), 0 if which == "input" else 1)
-
-
-def _class_argument(cls: type[Any], index: int) -> object:
+def class_argument(cls: type[Any], index: int) -> object:
     """What ``cls`` binds ``Runnable[In, Out]``'s ``In`` (0) or ``Out`` (1) to, if it says.
 
     A retriever (``Runnable[str, list[Document]]``) declares its input as ``str``; a node
@@ -140,7 +110,7 @@ def _type_schema(annotation: object) -> dict[str, Any]:
         return {}
 
 
-def _schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
+def _schema(runnable: Runnable[Any, Any], which: Literal["input", "output"]) -> dict[str, Any]:
     from combinators.nodes.parallel import RunnableParallel
 
     if which == "output" and isinstance(runnable, RunnableParallel):
@@ -148,7 +118,7 @@ def _schema(runnable: Runnable[Any, Any], which: str) -> dict[str, Any]:
         for value in properties.values():
             value.pop("title", None)
         return {"title": _title(runnable.name, which), "type": "object", "properties": properties}
-    return {"title": _title(runnable.name, which), **_type_schema(_declared(runnable, which))}
+    return {"title": _title(runnable.name, which), **_type_schema(runnable.declared_type(which))}
 
 
 def input_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:

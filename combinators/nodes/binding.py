@@ -15,7 +15,7 @@ RunnableLambda(abs).with_config(RunConfig(tags=('t',)))
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TypeVar, final
+from typing import Literal, TypeVar, final
 
 import attrs
 
@@ -45,6 +45,11 @@ class RunnableBinding(Runnable[In, Out]):
     observers: tuple[ObserverFactory, ...] = ()
     input_type: type[object] | None = None
     output_type: type[object] | None = None
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """What ``with_types`` declared, else what the bound runnable declares."""
+        declared = self.input_type if which == "input" else self.output_type
+        return declared if declared is not None else self.bound.declared_type(which)
 
     @staticmethod
     def over(

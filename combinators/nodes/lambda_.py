@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final, Generic, Never, TypeVar, final, overload
+from typing import Any, Final, Generic, Literal, Never, TYPE_CHECKING, TypeVar, final, get_type_hints, overload
 
 import attrs
 
@@ -128,6 +128,17 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
     kind: CallableKind = attrs.field(eq=False)
     afunc_kind: CallableKind | None = attrs.field(eq=False)
     passes_config: bool = attrs.field(eq=False)
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """From its function's hints: the first parameter's, or the return's."""
+        try:
+            hints = get_type_hints(self.func)
+            params = list(inspect.signature(self.func).parameters)
+        except Exception:  # unresolvable annotations, or a builtin without a signature
+            return Any
+        if which == "output":
+            return hints.get("return", Any)
+        return hints.get(params[0], Any) if params else Any
 
     @overload
     def __init__(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, final
+from typing import Any, Literal, TYPE_CHECKING, TypeAlias, TypeVar, final
 
 import attrs
 
@@ -50,6 +50,15 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
     """Runs each branch on the input; the output maps each key to its branch's output."""
 
     steps: Mapping[str, Runnable[In, object]]
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """As the peer: the first branch that declares its input type gives the fan-out's
+        (the quickstart's ``{"context": retriever | fmt, "question": passthrough}`` takes
+        a str). Its output schema is drawn branch by branch (``runnable_schema``)."""
+        if which == "output":
+            return super().declared_type(which)
+        declared_inputs = (branch.declared_type(which) for branch in self.steps.values())
+        return next((t for t in declared_inputs if t is not Any), Any)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A fork into every branch, joined."""

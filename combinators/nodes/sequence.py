@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, final, overload
+from typing import Any, Literal, TYPE_CHECKING, TypeAlias, TypeVar, final, overload
 
 import attrs
 
@@ -76,6 +76,10 @@ class RunnableSequence(Runnable[In, Out]):
 
     parts: tuple[Runnable[Any, Any], ...]
     label: str | None
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """Its first step's input, its last step's output."""
+        return (self.steps[0] if which == "input" else self.steps[-1]).declared_type(which)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """Its steps one after another."""

@@ -157,6 +157,13 @@ def as_tool(runnable: Runnable[Any, B], **options: Any) -> RunnableTool[B]:
     return tool_from_runnable(runnable, **options)
 
 
+def declared_type(cls: type[Any], which: str) -> object:
+    """What ``cls`` binds ``Runnable[In, Out]``'s input or output to (``Any`` if nothing)."""
+    from combinators._support.runnable_schema import class_argument
+
+    return class_argument(cls, 0 if which == "input" else 1)
+
+
 def schema(runnable: AnyRunnable, which: str) -> dict[str, Any]:
     """The JSON Schema of ``runnable``'s input or output."""
     from combinators._support.runnable_schema import input_schema, output_schema

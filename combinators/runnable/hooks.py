@@ -22,7 +22,7 @@ less these names is exactly what users call).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, Protocol, TypeVar, cast
 
 from types import MappingProxyType
 
@@ -186,6 +186,20 @@ class RunnableHooks(Generic[In, Out]):
         Fragment(entry='n0', exit='n0')
         """
         return graph.step(cast("Runnable[Any, Any]", self), place)
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """Hook: the type this runnable takes (``"input"``) or gives (``"output"``), which
+        its JSON Schemas are drawn from; ``Any`` when it does not say. Default: what its
+        class binds ``Runnable[In, Out]`` to. A container answers from its parts (a
+        sequence from its first and last steps), a lambda from its function's hints.
+
+        >>> from combinators import Runnable
+        >>> class Shout(Runnable[str, str]):
+        ...     pass
+        >>> Shout.declared_type(Shout(), "input")
+        <class 'str'>
+        """
+        return fluent.declared_type(type(self), which)
 
 
 def _name(runnable: RunnableHooks[Any, Any]) -> str:

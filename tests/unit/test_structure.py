@@ -514,7 +514,7 @@ AUTHOR_HOOKS = {
     "run_type", "is_leaf", "input_known_at_start", "emits_stream_events", "step_binding",
     "step_invoke", "step_ainvoke", "step_stream", "step_astream",
     "describe_input", "describe_output", "describe_params", "tool_call_id",
-    "check_config", "graph_fragment", "receiver_repr",
+    "check_config", "declared_type", "graph_fragment", "receiver_repr",
 }  # fmt: skip
 
 
