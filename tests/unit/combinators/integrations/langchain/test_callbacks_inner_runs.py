@@ -42,7 +42,7 @@ def _without_run_ids(value: object) -> object:
 Shape = tuple[tuple[str, str, tuple[str, ...], tuple[str, ...], object], ...]
 
 
-def _tree(events: list[dict[str, Any]], skip: object) -> dict[tuple[str, ...], Shape]:
+def tree_of(events: list[dict[str, Any]], skip: object) -> dict[tuple[str, ...], Shape]:
     # Runs keyed by their path of names from the root (a parallel's branches may start and
     # finish in either order, in LangChain's own runs too); each run's events in order, its
     # parent's path beside them. A parallel streams its branches' chunks as they come, so
@@ -81,7 +81,7 @@ async def _both(
     ]
     wrapper = ours[0]["run_id"]
     assert ours[0]["name"] == theirs[0]["name"] and ours[-1]["run_id"] == wrapper
-    return _tree(ours, wrapper), _tree(theirs, None)
+    return tree_of(ours, wrapper), tree_of(theirs, None)
 
 
 def _content(message: TheirAIMessage) -> object:
@@ -131,14 +131,14 @@ def test_our_events_v1_of_a_wrapped_chain_equal_langchains_own_as_a_tree(name: s
     assert ours == theirs
 
 
-async def _final_log(runnable: Any, input: object) -> dict[str, Any]:
+async def final_log(runnable: Any, input: object) -> dict[str, Any]:
     state: Any = None
     async for patch in runnable.astream_log(input):
         state = patch if state is None else state + patch
     return dict(state.state)
 
 
-def _log_shape(state: dict[str, Any], inner_root: str | None) -> tuple[dict[str, object], dict[str, object]]:
+def log_shape(state: dict[str, Any], inner_root: str | None) -> tuple[dict[str, object], dict[str, object]]:
     # The run log's root (its streamed and final output) and each logged run by its key,
     # ids, times and metadata aside; a parallel's branches stream in either order.
     def shown(value: object) -> object:
@@ -168,11 +168,11 @@ def test_our_run_log_of_a_wrapped_chain_equals_langchains_own(name: str) -> None
     chain, input = CHAINS[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # LangChain deprecates astream_log
-        theirs = asyncio.run(_final_log(chain, input))
-        ours = asyncio.run(_final_log(from_langchain(chain, object, object), input))
+        theirs = asyncio.run(final_log(chain, input))
+        ours = asyncio.run(final_log(from_langchain(chain, object, object), input))
     # Below our wrapper (the log's root), LangChain's root run is logged under its name.
     assert ours["name"] == theirs["name"] and ours["name"] in ours["logs"]
-    assert _log_shape(ours, ours["name"]) == _log_shape(theirs, None)
+    assert log_shape(ours, ours["name"]) == log_shape(theirs, None)
 
 
 def test_unobserved_the_object_is_given_no_handler() -> None:
