@@ -5,6 +5,13 @@ error is raised with the earlier ones recorded on it as notes. A stream is
 retried only until its first chunk: after that an error propagates, so nothing
 is ever duplicated.
 
+A batch of the retried step itself is retried as a whole, as the peer does: each
+attempt runs every input not yet done, and the first error in input order decides
+whether there is another attempt (so an input whose own error is not retryable is run
+again when an earlier input's error is). Inputs that succeeded are never run again;
+the others keep their last error. (Inside a larger chain's batch, each input is retried
+on its own error.)
+
 >>> from combinators import RunnableLambda
 >>> tries = []
 >>> def flaky(x: int) -> int:
@@ -18,8 +25,8 @@ is ever duplicated.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, final
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, final
 
 import attrs
 
@@ -27,7 +34,7 @@ from combinators._support.reprs import callable_repr
 from combinators._support.rereadable import AReplayable, Replayable
 from combinators.retry_policy import RetryPolicy
 from combinators.runnable.composing import Runnable
-from effects.authoring import Scope, closing
+from effects.authoring import Scope, closing, gather_structured, run_indexed
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
@@ -36,6 +43,13 @@ In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
 FailedAttemptHook = Callable[[BaseException, Any, int], None]
+
+
+class _NotRunError(Exception):
+    """An input of a batch not run yet (a slot is an error until its input succeeds)."""
+
+
+_NOT_RUN: Final = _NotRunError("not run yet")
 
 
 def _tag(attempt: int) -> str | None:
@@ -95,6 +109,73 @@ class RunnableRetry(Runnable[In, Out]):
             raise error
         earlier.append(error)
         return delay
+
+    def _batch_delay(
+        self,
+        inputs: Sequence[In],
+        outcomes: list[Out | Exception],
+        attempt: int,
+        waited: float,
+        scope: Scope,
+        earlier: list[BaseException],
+    ) -> float | None:
+        """The wait before the batch's next attempt, decided by its first error in input
+        order; ``None`` when the batch is done (no error left, or no retry)."""
+        first = next((i for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)), None)
+        if first is None:
+            return None
+        try:
+            return self._next_delay(cast(Exception, outcomes[first]), inputs[first], attempt, waited, scope, earlier)
+        except Exception:
+            return None  # no further attempt: each failed input keeps its last error
+
+    def step_batch(
+        self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
+    ) -> list[Out | Exception]:
+        outcomes: list[Out | Exception] = [_NOT_RUN] * len(inputs)
+        earlier: list[BaseException] = []
+        waited = 0.0
+        attempt = 1
+        while True:
+            todo = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)]
+
+            def run(k: int, todo: list[int] = todo, attempt: int = attempt) -> Out:
+                return scopes[todo[k]].invoke(self.bound, inputs[todo[k]], _tag(attempt), kwargs)
+
+            for i, outcome in zip(todo, run_indexed(run, len(todo), limit=None, return_exceptions=True), strict=True):
+                outcomes[i] = outcome
+            delay = self._batch_delay(inputs, outcomes, attempt, waited, scopes[0], earlier)
+            if delay is None:
+                return outcomes
+            if delay:
+                scopes[0].clock.sleep(delay)
+            waited += delay
+            attempt += 1
+
+    async def step_abatch(
+        self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
+    ) -> list[Out | Exception]:
+        outcomes: list[Out | Exception] = [_NOT_RUN] * len(inputs)
+        earlier: list[BaseException] = []
+        waited = 0.0
+        attempt = 1
+        while True:
+            todo = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)]
+
+            async def run(i: int, attempt: int = attempt) -> None:
+                try:
+                    outcomes[i] = await scopes[i].ainvoke(self.bound, inputs[i], _tag(attempt), kwargs)
+                except Exception as error:
+                    outcomes[i] = error
+
+            await gather_structured([run(i) for i in todo])
+            delay = self._batch_delay(inputs, outcomes, attempt, waited, scopes[0], earlier)
+            if delay is None:
+                return outcomes
+            if delay:
+                await scopes[0].clock.asleep(delay)
+            waited += delay
+            attempt += 1
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         earlier: list[BaseException] = []

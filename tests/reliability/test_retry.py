@@ -189,3 +189,40 @@ def test_attempts_after_the_first_are_tagged_in_events() -> None:
     assert starts[0][1] == []  # the retry run itself
     attempt_tags = [tags for _, tags in starts[1:]]
     assert attempt_tags == [[], ["retry:attempt:2"], ["retry:attempt:3"]]
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+def test_a_batch_is_retried_as_a_whole_when_its_first_error_in_input_order_is_retryable(use_async: bool) -> None:
+    calls: list[int] = []
+
+    def check(x: int) -> int:
+        calls.append(x)
+        if x == 1:
+            raise ValueError("x is 1")
+        if x == 2:
+            raise RuntimeError("x is 2")
+        return x
+
+    retried = RunnableLambda(check).with_retry(
+        stop_after_attempt=2, wait_exponential_jitter=False, retry_if_exception_type=(ValueError,)
+    )
+
+    def run(inputs: list[int]) -> list[int | Exception]:
+        if use_async:
+            return asyncio.run(retried.abatch(inputs, return_exceptions=True))
+        return retried.batch(inputs, return_exceptions=True)
+
+    # The first error (ValueError) is retryable: both failed inputs run again, 3 + 2 calls.
+    out = run([1, 2, 0])
+    assert sorted(calls) == [0, 1, 1, 2, 2]
+    assert [type(o).__name__ for o in out] == ["ValueError", "RuntimeError", "int"] and out[2] == 0
+    # The first error (RuntimeError) is not: nothing runs again, the ValueError included.
+    calls.clear()
+    out = run([2, 1, 0])
+    assert sorted(calls) == [0, 1, 2]
+    assert [type(o).__name__ for o in out] == ["RuntimeError", "ValueError", "int"]
+    # Without return_exceptions the first error in input order is raised.
+    calls.clear()
+    with pytest.raises(ValueError, match="x is 1"):
+        retried.batch([1, 2, 0])
+    assert len(calls) == 5
