@@ -164,7 +164,8 @@ class RunnableRetry(Runnable[In, Out]):
 
             async def run(i: int, attempt: int = attempt) -> None:
                 try:
-                    outcomes[i] = await scopes[i].ainvoke(self.bound, inputs[i], _tag(attempt), kwargs)
+                    output: Out = await scopes[i].ainvoke(self.bound, inputs[i], _tag(attempt), kwargs)
+                    outcomes[i] = output
                 except Exception as error:
                     outcomes[i] = error
 
