@@ -21,7 +21,6 @@ LARGE: dict[str, tuple[int, str]] = {
     "effects/_runtime/scope.py": (440, "RunScope, the runtime's one concrete scope: the cohesive core"),
     "combinators/integrations/langchain/handlers.py": (540, "LangChain's callbacks as one projection; to split"),
     "combinators/nodes/tool.py": (430, "RunnableTool: one node, its typed call path and its events"),
-    "combinators/components/messages/values.py": (430, "the message classes and the + of chunks; to split"),
     "combinators/components/partial_json/scanner.py": (430, "one incremental JSON scanner (a state machine)"),
     "combinators/components/tools/message_tools.py": (420, "the tool classes that answer with messages"),
 }
