@@ -10,7 +10,8 @@ from starlette.applications import Starlette
 from combinators import Runnable, RunnableLambda
 from combinators.integrations.dask import DaskExecutor
 from combinators.integrations.langchain import from_langchain
-from combinators.integrations.serving import RemoteRunnable, serve
+from combinators.integrations.serving import RemoteRunnable, from_wire, serve, to_wire
+from combinators.messages import AIMessage
 from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate
 from effects import RunConfig
@@ -65,3 +66,12 @@ def their_reply(question: str) -> str:
 
 
 counted: Runnable[str, int] = from_langchain(TheirLambda(len), str, int)
+
+
+def reply_of(body: object) -> str:
+    """A reply read off LangServe's wire form: an object until narrowed."""
+    value = from_wire(body)
+    return value.text if isinstance(value, AIMessage) else str(value)
+
+
+wire_reply = to_wire(AIMessage("hi"))  # JSON data: {"type": "ai", "content": "hi", ...}

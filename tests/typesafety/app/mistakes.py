@@ -1,7 +1,7 @@
-"""Typical mistakes against the typed application, one per function (81: the first 51,
+"""Typical mistakes against the typed application, one per function (82: the first 51,
 four that both checkers missed before, a misspelled import from each package root, then
 one per typed surface added since: the config mapping, client_configurable, a remote
-chain, an executor, the LangChain bridge, bind).
+chain, an executor, the LangChain bridge, bind, the wire form).
 
 Not type-clean on purpose: excluded from ``make typecheck``; ``count_mistakes.py`` runs
 both checkers over it and counts the functions each checker flags. A function whose
@@ -16,7 +16,7 @@ from combinators.output_parsers import JsonOutputParser
 from langchain_core.runnables import RunnableLambda as TheirLambda
 
 from combinators.integrations.langchain import from_langchain
-from combinators.integrations.serving import RemoteRunnable, serve
+from combinators.integrations.serving import RemoteRunnable, from_wire, serve
 from effects import RunConfig
 from tests.typesafety.app import batching, custom, extraction, fanout, interop, rag, tools
 from tests.typesafety.app.extraction import Joke
@@ -418,3 +418,7 @@ def their_chat_model_takes_model_input() -> object:
 
 def bind_kwargs_are_not_a_reader() -> object:
     return interop.greet.bind(5)
+
+
+def wire_values_are_narrowed() -> object:
+    return from_wire({"type": "ai", "content": "hi"}).text
