@@ -8,6 +8,8 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from combinators import Runnable
 from effects import Scope
@@ -75,3 +77,31 @@ def test_the_async_call_is_cut_short_at_its_deadline() -> None:
     with pytest.raises(StepTimeout):
         asyncio.run(step.with_timeout(0.1).abatch([2, 4]))
     assert step.calls == []
+
+
+@attrs.frozen
+class HalvesOneByOne(Runnable[int, float]):
+    """The same step without a batch of its own: the runtime's per-item batch."""
+
+    def step_invoke(self, input: int, scope: Scope, kwargs: Mapping[str, object]) -> float:
+        if input % 2:
+            raise ValueError(f"odd {input}")
+        return input / 2
+
+
+def _shown(outcomes: Sequence[object]) -> list[object]:
+    return [repr(o) if isinstance(o, Exception) else o for o in outcomes]
+
+
+@given(st.lists(st.integers(-50, 50), max_size=12), st.sampled_from([None, 1, 3]))
+@settings(max_examples=60, deadline=None)
+def test_a_native_batch_gives_what_the_per_item_batch_gives(inputs: list[int], limit: int | None) -> None:
+    config: dict[str, Any] = {} if limit is None else {"max_concurrency": limit}
+    native = Halves()
+    assert _shown(native.batch(inputs, config, return_exceptions=True)) == _shown(
+        HalvesOneByOne().batch(inputs, config, return_exceptions=True)
+    )
+    assert _shown(asyncio.run(native.abatch(inputs, config, return_exceptions=True))) == _shown(
+        asyncio.run(HalvesOneByOne().abatch(inputs, config, return_exceptions=True))
+    )
+    assert native.calls == ([list(inputs)] * 2 if inputs else [])
