@@ -22,7 +22,7 @@ import attrs
 import jsonpatch
 
 from effects._fast import NEW, slot_setters
-from effects.guards import is_mapping
+from effects.guards import is_dict, is_list, is_mapping
 from effects.patch_ops import PatchOp as PatchOp
 from effects.projections.pointers import own_path, pointer_parts
 
@@ -181,13 +181,12 @@ def _put(doc: object, parts: Sequence[str], value: object, *, replace: bool) -> 
     for part in parts[:-1]:
         parent = _child(parent, part)
     last = parts[-1]
-    if isinstance(parent, dict):
-        mapping = cast(dict[str, object], parent)
-        if replace and last not in mapping:
+    if is_dict(parent):
+        if replace and last not in parent:
             raise LookupError(f"member {last!r} not found")
-        mapping[last] = value
-    elif isinstance(parent, list):
-        items = cast(list[object], parent)
+        parent[last] = value
+    elif is_list(parent):
+        items = parent
         if last == "-" and not replace:
             items.append(value)
             return doc
@@ -202,14 +201,12 @@ def _put(doc: object, parts: Sequence[str], value: object, *, replace: bool) -> 
 
 
 def _child(parent: object, part: str) -> object:
-    if isinstance(parent, dict):
-        mapping = cast(dict[str, object], parent)
-        if part not in mapping:
+    if is_dict(parent):
+        if part not in parent:
             raise LookupError(f"member {part!r} not found")
-        return mapping[part]
-    if isinstance(parent, list):
-        items = cast(list[object], parent)
-        return items[_index(items, part, allow_end=False)]
+        return parent[part]
+    if is_list(parent):
+        return parent[_index(parent, part, allow_end=False)]
     raise LookupError(f"cannot look up {part!r} inside a {type(parent).__name__}")
 
 
@@ -240,11 +237,10 @@ def owned(value: object) -> object:
     stack = [root]
     while stack:
         container = stack.pop()
-        if isinstance(container, dict):
-            mapping = cast(dict[object, object], container)
-            for key, item in mapping.items():
+        if is_dict(container):
+            for key, item in container.items():
                 if _container(item):
-                    mapping[key] = _own_child(item, copies, stack)
+                    container[key] = _own_child(item, copies, stack)
         else:
             items = cast(list[object], container)
             for index, item in enumerate(items):

@@ -48,10 +48,9 @@ CAST_AFTER_CHECK: dict[str, int] = {
     "combinators/testing/outcomes.py": 4,
     "combinators/testing/runtime_laws.py": 1,
     "effects/projections/jsonable.py": 3,
-    "effects/projections/log_values.py": 5,
     "effects/projections/shapes.py": 1,
 }
-"""Rule 1's ceilings (51 casts on 2026-12-02): only ever lowered."""
+"""Rule 1's ceilings (51 casts on 2026-12-02, 46 after the run log's): only ever lowered."""
 
 RUNNABLE_ANY_ANY: dict[str, int] = {
     "combinators/_support/coerce.py": 2,
