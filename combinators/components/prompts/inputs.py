@@ -75,13 +75,18 @@ def check_declared(
         return
     problems = [f"{label} {_shown(names)}" for label, names in (("missing", missing), ("extra", extra)) if names]
     raise ValueError(
-        f"{_peer_words(owner, declared, actual)}{owner} declares input_variables {sorted(declared)}, but its template"
+        f"{peer_words(owner, declared, actual)}{owner} declares input_variables {sorted(declared)}, but its template"
         f" reads {sorted(actual)}: " + ", ".join(problems)
     )
 
 
-def _peer_words(owner: str, declared: Sequence[str], actual: Sequence[str]) -> str:
-    # The peer's message first (ported code matches on it), then ours.
+def peer_words(owner: str, declared: Sequence[str], actual: Sequence[str]) -> str:
+    """The peer's words for declared variables that do not fit, which our message starts
+    with (ported code matches on them).
+
+    >>> peer_words("PromptTemplate", [""], [])
+    "Invalid prompt schema; check for mismatched or missing input parameters from ['']. "
+    """
     if owner == "ChatPromptTemplate":
         expected = set(actual)
         return f"Got mismatched input_variables. Expected: {_shown(expected) if expected else set()}. Got: {list(declared)}. "

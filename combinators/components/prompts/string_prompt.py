@@ -23,7 +23,13 @@ from combinators.authoring import init_fields
 from combinators.components.prompts.chat_parts import shown_fields
 from combinators.components.prompts.formats import to_partials
 from combinators.components.prompts.formats import PartialValue, Template, TemplateFormat
-from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
+from combinators.components.prompts.inputs import (
+    PromptInput,
+    peer_words,
+    check_declared,
+    prompt_values,
+    variables_schema,
+)
 from combinators.components.prompts.typed import with_variables
 from combinators.components.prompts.prompt_values import StringPromptValue
 from effects.authoring import Scope, is_a
@@ -74,7 +80,14 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         partials = to_partials(partial_variables)
         init_fields(self, template, template_format, partials)
         # Parsing is part of building: a bad template fails here, not when it runs.
-        object.__setattr__(self, "_parsed", Template(template, template_format, partials))
+        try:
+            parsed = Template(template, template_format, partials)
+        except ValueError as error:
+            if not validate_template or input_variables is None:
+                raise
+            # Validated against declared variables, the peer says this first (ported code matches it).
+            raise ValueError(f"{peer_words(self.name, input_variables, ())}{error}") from error
+        object.__setattr__(self, "_parsed", parsed)
         if validate_template:
             check_declared(self.name, input_variables, self.input_variables, (), template_format)
 

@@ -397,3 +397,13 @@ def test_a_prompt_as_the_peers_dict() -> None:
     assert (as_dict["template"], as_dict["partial_variables"]) == ("{b} {a}", {"b": "x"})
     with pytest.warns(DeprecationWarning, match="asdict"):
         assert prompt.dict() == as_dict
+
+
+def test_a_bad_template_validated_against_declared_variables_starts_with_the_peers_words() -> None:
+    with pytest.raises(
+        ValueError,
+        match=r"^Invalid prompt schema; check for mismatched or missing input parameters from \[''\]\. invalid placeholder",
+    ):
+        PromptTemplate(input_variables=[""], template="{}", validate_template=True)
+    with pytest.raises(ValueError, match=r"^invalid placeholder \{\}"):  # not validated: our words alone
+        PromptTemplate(input_variables=[""], template="{}")
