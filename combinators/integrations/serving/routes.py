@@ -3,9 +3,10 @@
 ``POST invoke``  ``{"output": X, "metadata": {"run_id", "feedback_tokens": []}}``
 ``POST batch``   ``{"output": [X, ...], "metadata": {"run_ids", "responses"}}`` (plus
 ``"errors": [null | error, ...]`` when the body asks ``"return_exceptions": true``)
-``POST stream``, ``stream_log``, ``stream_events``: server-sent events, ``metadata``
-first, then ``data`` frames (chunks; ``{"ops": [...]}`` patches; events), then ``end``
-or one ``error`` frame.
+``POST stream``, ``stream_log``, ``stream_events``: server-sent events, ``data`` frames
+(chunks; ``{"ops": [...]}`` patches; events), then ``end`` or one ``error`` frame;
+``stream`` sends a ``metadata`` frame (the run id) first, as LangServe does, and the
+other two none (LangServe's client warns on one there).
 
 Every route runs the ``auth`` hook before it reads the body; no principal is a 401.
 
@@ -237,13 +238,17 @@ async def _stream(
     receive: Receive,
     send: Send,
     frames: Callable[[RunConfig], AsyncGenerator[bytes, None]],
+    *,
+    metadata: bool = False,
 ) -> None:
     (config,) = await call.run_configs(served)
     options = served.options
     completed = await send_event_stream(
         send,
         receive,
-        metadata_frame(str(config.run_id)),
+        # LangServe's Python client reads a metadata frame on /stream only; elsewhere it
+        # warns "unsupported event type" (the run id is in every event and patch there).
+        metadata_frame(str(config.run_id)) if metadata else b"",
         frames(config),
         queue_size=options.queue_size,
         ping_interval=options.ping_interval,
@@ -260,7 +265,7 @@ async def stream(served: Served, call: Call, receive: Receive, send: Send) -> No
         async for chunk in served.runnable.astream(call.inputs[0], config):
             yield data_frame(chunk)
 
-    await _stream(served, call, receive, send, frames)
+    await _stream(served, call, receive, send, frames, metadata=True)
 
 
 async def stream_log(served: Served, call: Call, receive: Receive, send: Send) -> None:

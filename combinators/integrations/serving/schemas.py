@@ -34,7 +34,10 @@ _MESSAGES: Final[dict[str, Any]] = {"title": "Messages", "type": "array"}
 AGENT_EXECUTOR_INPUT: Final[dict[str, Any]] = {
     "title": "AgentExecutorInput",
     "type": "object",
-    "properties": {"input": {"title": "Input", "type": "string"}, "chat_history": _MESSAGES | {"title": "Chat History"}},
+    "properties": {
+        "input": {"title": "Input", "type": "string"},
+        "chat_history": _MESSAGES | {"title": "Chat History"},
+    },
     "required": ["input"],
 }
 """What ``AgentExecutor`` takes (other keys pass on to the prompt)."""

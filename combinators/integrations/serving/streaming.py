@@ -7,7 +7,7 @@ When the client disconnects, the run is cancelled and its ``finally`` blocks run
 idle stream gets a ``: ping`` comment every ``ping_interval`` seconds.
 
 Frames are the ones ``effects.projections.sse`` writes (the encoder of
-``astream_events(encoding="text/event-stream")``): ``metadata`` first, then ``data``
+``astream_events(encoding="text/event-stream")``): ``metadata`` first (on ``/stream``), then ``data``
 frames, then ``end``, or an ``error`` frame as the last frame.
 
 >>> metadata_frame("r-1")
@@ -44,7 +44,7 @@ MAX_WRITE_FRAMES: Final = 256
 
 
 def metadata_frame(run_id: str) -> bytes:
-    """The first frame of every stream: the run's id."""
+    """The first frame of ``/stream``: the run's id."""
     return sse_frame("metadata", compact_json({"run_id": run_id}))
 
 
@@ -78,7 +78,7 @@ async def send_event_stream(
     """Answer with ``first``, ``frames``, then ``end`` (or ``on_error``'s frame when the run
     fails or passes ``timeout``); False when the client left before the end."""
     await send({"type": "http.response.start", "status": 200, "headers": list(SSE_HEADERS)})
-    await send({"type": "http.response.body", "body": first, "more_body": True})
+    await send({"type": "http.response.body", "body": first, "more_body": True})  # b"": headers only
     queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
     producer = asyncio.ensure_future(_produce(frames, queue, gate, timeout, on_error))
     writer = asyncio.ensure_future(_write(queue, send, ping_interval))

@@ -35,6 +35,7 @@ def test_langserves_client_works_against_our_server(python: Path, server: LiveSe
     script.write_text(CLIENT)
     done = subprocess.run([str(python), str(script), server.url], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert "unsupported event type" not in done.stderr, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["invoke"] == "HI!"
     assert out["batch"] == ["A!", "B!"] and out["abatch"] == ["X!", "Y!"]
