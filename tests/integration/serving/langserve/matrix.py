@@ -48,8 +48,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "prompt.streamEvents": _ROOT_STREAM,
     "retriever.streamEvents": _ROOT_STREAM,
     "agent_executor.stream": _EXECUTOR_STREAM,
-    "warnings": "the server's metadata frame makes LangServe's client log "
-    '"unsupported event type: `metadata`" under astream_events',
 }
 """Calls that fail today, each with why; marked strict xfail (remove the entry once fixed)."""
 

@@ -18,7 +18,6 @@ from tests.integration.serving.langserve.matrix import (
     comparable,
     failed,
     known,
-    xfail_known,
 )
 
 
@@ -70,7 +69,6 @@ def test_langserves_client_revives_our_messages_documents_and_prompt_values(from
     assert "".join(c["content"] for c in streamed) == ANSWER
 
 
-@xfail_known("warnings")
 def test_langserves_client_warns_nothing_against_ours(from_ours: dict[str, Any]) -> None:
     """In particular not "unsupported event type: 'metadata'" under astream_events."""
     assert from_ours["warnings"] == []
