@@ -73,7 +73,7 @@ def test_the_readme_curl_lines_work(served: str) -> None:
     assert "".join(json.loads(f.data or "") for f in frames if f.event == "data") == json.loads(invoke)["output"]
     kinds = {json.loads(f.data or "")["event"] for f in SseFrameParser().feed(events) if f.event == "data"}
     assert kinds == {"on_chat_model_start", "on_chat_model_stream", "on_chat_model_end"}
-    assert json.loads(schema)["title"] == "RunnableSequenceInput"
+    assert json.loads(schema)["title"] == "RunnableParallel<context,question>Input"  # its first step's, as LangChain
 
 
 def test_a_bad_target_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
