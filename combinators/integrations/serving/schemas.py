@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from combinators import Runnable
+from combinators.runnable.composing import AnyRunnable
 from combinators.components.agents.executor import AgentExecutor
 from combinators.components.agents.loop import AgentLoop
 from combinators.nodes.binding import RunnableBinding
@@ -59,7 +59,7 @@ AGENT_LOOP_INPUT: Final[dict[str, Any]] = {
 """What ``agent_loop`` without a prompt takes."""
 
 
-def served_input_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
+def served_input_schema(runnable: AnyRunnable) -> dict[str, Any]:
     """The JSON Schema a server publishes for ``runnable``'s input and checks requests against.
 
     >>> from combinators import RunnableLambda
