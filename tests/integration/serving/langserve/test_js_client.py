@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.integration.serving.langserve.chains import ANSWER
 from tests.integration.serving.langserve.matrix import JS_COMPARED, JS_OURS_ONLY, classes, comparable, failed, known
 
 
@@ -37,3 +38,19 @@ def test_langchain_js_reads_our_agent_loop(call: str, js_from_ours: dict[str, An
 
 def test_langchain_js_prints_nothing_against_ours(js_from_ours: dict[str, Any]) -> None:
     assert js_from_ours["printed"] == [] and js_from_ours["stderr"] == ""
+
+
+def test_a_remote_model_pipes_into_langchain_jss_string_parser(
+    js_from_ours: dict[str, Any], js_from_langserve: dict[str, Any]
+) -> None:
+    """``remote.pipe(new StringOutputParser())``: the parser reads real message chunks."""
+    for got in (js_from_ours, js_from_langserve):
+        assert got["model.pipe.invoke"] == ANSWER
+        assert "".join(got["model.pipe.stream"]) == ANSWER and len(got["model.pipe.stream"]) > 1
+
+
+def test_chunk_content_is_a_string_in_stream_and_events(js_from_ours: dict[str, Any]) -> None:
+    assert all(isinstance(c["content"], str) for c in js_from_ours["model.stream"])
+    streamed = [e["data"]["chunk"] for e in js_from_ours["model.streamEvents"] if e["event"] == "on_chat_model_stream"]
+    assert streamed and all(c["class"] == "AIMessageChunk" and isinstance(c["content"], str) for c in streamed)
+    assert all("pageContent" in d for d in js_from_ours["retriever.invoke"])

@@ -66,5 +66,14 @@ for (const [route, given] of Object.entries(calls)) {
     }
   }
 }
+// A remote model piped into LangChain.js's own parser: works only when chunks are revived as messages.
+try {
+  const { StringOutputParser } = await import("@langchain/core/output_parsers");
+  const piped = new RemoteRunnable({ url: `${url}/model` }).pipe(new StringOutputParser());
+  out["model.pipe.invoke"] = await piped.invoke(calls.model.input);
+  out["model.pipe.stream"] = await collect(await piped.stream(calls.model.input));
+} catch (error) {
+  out["model.pipe.invoke"] = { error: `${error?.name}: ${error?.message}`.slice(0, 500) };
+}
 out.printed = printed;
 process.stdout.write(JSON.stringify(out) + "\n");
