@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -61,16 +60,6 @@ def test_base_exceptions_are_never_retried(error: BaseException) -> None:
     assert calls == [1]
 
 
-def test_predicate_chooses_what_is_retried() -> None:
-    script = Script({1: 1})
-    only_value_errors = RunnableLambda(script).with_retry(
-        retry_if_exception_type=lambda e: isinstance(e, ValueError), wait_exponential_jitter=False
-    )
-    with pytest.raises(ConnectionError):
-        only_value_errors.invoke(1)
-    assert script.calls == [1]
-
-
 def test_waits_come_from_the_injected_clock_exactly() -> None:
     clock = FakeClock(seed=0)
     script = Script({1: 3})
@@ -114,16 +103,6 @@ def test_async_waits_use_the_clock_too() -> None:
     with use_clock(clock):
         assert asyncio.run(main()) == 10
     assert clock.sleeps == [0.5, 0.5]
-
-
-def test_on_failed_attempt_hook_sees_error_input_and_attempt() -> None:
-    seen: list[tuple[str, Any, int]] = []
-    r = RunnableLambda(Script({4: 2})).with_retry(
-        wait_exponential_jitter=False,
-        on_failed_attempt=lambda e, x, n: seen.append((type(e).__name__, x, n)),
-    )
-    assert r.invoke(4) == 40
-    assert seen == [("ConnectionError", 4, 1), ("ConnectionError", 4, 2)]
 
 
 @given(
@@ -176,53 +155,3 @@ def test_stream_is_retried_before_its_first_chunk_only() -> None:
             got.append(chunk)
     assert got == ["first"]  # nothing duplicated
     assert attempts.count(2) == 1
-
-
-def test_attempts_after_the_first_are_tagged_in_events() -> None:
-    script = Script({1: 2})
-    r = RunnableLambda(script).with_retry(wait_exponential_jitter=False)
-
-    async def main() -> list[tuple[str, list[str]]]:
-        return [(e["event"], list(e["tags"])) async for e in r.astream_events(1) if e["event"] == "on_chain_start"]
-
-    starts = asyncio.run(main())
-    assert starts[0][1] == []  # the retry run itself
-    attempt_tags = [tags for _, tags in starts[1:]]
-    assert attempt_tags == [[], ["retry:attempt:2"], ["retry:attempt:3"]]
-
-
-@pytest.mark.parametrize("use_async", [False, True])
-def test_a_batch_is_retried_as_a_whole_when_its_first_error_in_input_order_is_retryable(use_async: bool) -> None:
-    calls: list[int] = []
-
-    def check(x: int) -> int:
-        calls.append(x)
-        if x == 1:
-            raise ValueError("x is 1")
-        if x == 2:
-            raise RuntimeError("x is 2")
-        return x
-
-    retried = RunnableLambda(check).with_retry(
-        stop_after_attempt=2, wait_exponential_jitter=False, retry_if_exception_type=(ValueError,)
-    )
-
-    def run(inputs: list[int]) -> list[int | Exception]:
-        if use_async:
-            return asyncio.run(retried.abatch(inputs, return_exceptions=True))
-        return retried.batch(inputs, return_exceptions=True)
-
-    # The first error (ValueError) is retryable: both failed inputs run again, 3 + 2 calls.
-    out = run([1, 2, 0])
-    assert sorted(calls) == [0, 1, 1, 2, 2]
-    assert [type(o).__name__ for o in out] == ["ValueError", "RuntimeError", "int"] and out[2] == 0
-    # The first error (RuntimeError) is not: nothing runs again, the ValueError included.
-    calls.clear()
-    out = run([2, 1, 0])
-    assert sorted(calls) == [0, 1, 2]
-    assert [type(o).__name__ for o in out] == ["RuntimeError", "ValueError", "int"]
-    # Without return_exceptions the first error in input order is raised.
-    calls.clear()
-    with pytest.raises(ValueError, match="x is 1"):
-        retried.batch([1, 2, 0])
-    assert len(calls) == 5

@@ -1,4 +1,5 @@
-"""Configurable fields and alternatives: chosen per call, checked at the root, shown as the chosen run."""
+"""Configurable ids checked at the root of a call, published by `config_schema`, compared and pickled
+(the nodes have their own files: `test_configurable_fields.py`, `test_configurable_alternatives.py`)."""
 
 from __future__ import annotations
 
@@ -15,82 +16,9 @@ from combinators import (
     ConfigurableFieldSpec,
     Runnable,
     RunnableLambda,
-    RunnableParallel,
     pure,
 )
-from combinators.language_models import FakeListChatModel
-from combinators.output_parsers import StrOutputParser
-
-LLM = {"configurable": {"llm": "other"}}
-
-
-def shout(text: str) -> str:
-    return text.upper()
-
-
-def whisper(text: str) -> str:
-    return text.lower()
-
-
-def model_chain() -> Runnable[str, str]:
-    model = FakeListChatModel(["default says hi"]).configurable_fields(
-        responses=ConfigurableField(id="replies", name="Replies", description="what the fake says")
-    )
-    choice = model.configurable_alternatives(
-        ConfigurableField(id="llm", description="which model"),
-        default_key="fake",
-        other=FakeListChatModel(["the other one"]),
-    )
-    return RunnableLambda(str.strip) | choice | StrOutputParser()
-
-
-def test_a_configured_field_takes_effect_and_its_derived_cursor_is_rebuilt() -> None:
-    model = FakeListChatModel(["a", "b"]).configurable_fields(responses=ConfigurableField(id="replies"))
-    chosen = {"configurable": {"replies": ["x", "y"]}}
-    assert [model.invoke("?", chosen).text for _ in range(3)] == ["x", "x", "x"]  # a fresh cursor per call
-    assert [model.invoke("?").text for _ in range(3)] == ["a", "b", "a"]  # the default keeps its own
-    assert model.batch(["1", "2"], chosen)[0].text == "x"
-    assert "".join(c.text for c in model.stream("?", chosen)) == "x"
-
-
-def test_alternatives_under_invoke_batch_stream_and_async() -> None:
-    chain = model_chain()
-    assert chain.invoke(" hi ") == "default says hi"
-    assert chain.invoke(" hi ", LLM) == "the other one"
-    assert chain.batch(["a", "b"], LLM) == ["the other one", "the other one"]
-    assert chain.batch(["a", "b"], [LLM, None]) == ["the other one", "default says hi"]
-    assert "".join(chain.stream("a", LLM)) == "the other one"
-    assert asyncio.run(chain.ainvoke("a", LLM)) == "the other one"
-    fields = {"configurable": {"replies": ["configured"]}}
-    assert chain.invoke("a", fields) == "configured"
-    assert chain.invoke("a", {"configurable": {"replies": ["configured"], "llm": "other"}}) == "the other one"
-
-
-def test_with_config_inside_a_chain_chooses_too() -> None:
-    voice = RunnableLambda(shout).configurable_alternatives(
-        ConfigurableField(id="voice"), default_key="shout", whisper=RunnableLambda(whisper)
-    )
-    chain = RunnableParallel(a=voice, b=voice.with_config(configurable={"voice": "whisper"}))
-    assert chain.invoke("Hi") == {"a": "HI", "b": "hi"}
-    assert chain.invoke("Hi", {"configurable": {"voice": "whisper"}}) == {"a": "hi", "b": "hi"}
-
-
-def test_events_and_logs_show_the_chosen_alternatives_own_run() -> None:
-    chain = model_chain()
-
-    async def events() -> list[tuple[str, str, list[str]]]:
-        return [(e["event"], e["name"], e["tags"]) async for e in chain.astream_events("a", LLM)]
-
-    seen = asyncio.run(events())
-    model_events = [e for e in seen if e[0].startswith("on_chat_model")]
-    assert model_events[0] == ("on_chat_model_start", "FakeListChatModel", ["seq:step:2"])
-    assert model_events[-1] == ("on_chat_model_end", "FakeListChatModel", ["seq:step:2"])
-    assert len([e for e in seen if e[0] == "on_chat_model_stream"]) == len("the other one")
-    assert not any("Configurable" in name for _, name, _ in seen)
-    log = list(chain.stream_log("a", LLM, diff=False))[-1]
-    assert "the other one" in str(log.state["logs"]["FakeListChatModel"]["final_output"])
-    sync_names = [e["name"] for e in chain.stream_events("a", LLM)]
-    assert sync_names.count("FakeListChatModel") >= 2
+from tests.unit.combinators.nodes.configurables import model_chain, shout, whisper
 
 
 def test_unknown_ids_and_wrong_types_are_refused_before_anything_runs() -> None:
@@ -142,13 +70,6 @@ def test_nested_calls_are_not_checked_again() -> None:
 
     outer = RunnableLambda(call_inner) | pure("outer").configurable_fields(value=ConfigurableField(id="outer"))
     assert outer.invoke("x", {"configurable": {"outer": "o"}}) == "o"
-
-
-def test_wrong_field_names_fail_when_building() -> None:
-    with pytest.raises(ConfigurableError, match=r"FakeListChatModel has no field 'respones'.*'responses'"):
-        FakeListChatModel(["a"]).configurable_fields(respones=ConfigurableField(id="r"))
-    with pytest.raises(ConfigurableError, match="is the default's key and an alternative's"):
-        pure(1).configurable_alternatives(ConfigurableField(id="k"), default_key="a", a=pure(2))
 
 
 def test_config_schema_lists_every_id_with_defaults_descriptions_and_enums() -> None:

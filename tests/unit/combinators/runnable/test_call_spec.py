@@ -1,5 +1,5 @@
-"""The call surface generated from ``combinators/runnable/call_spec.py``: the two binds,
-batches over any sequence, and what a ``str`` batch does at run time."""
+"""The call surface generated from ``combinators/runnable/call_spec.py``: the reader bind (the keyword bind is in
+``tests/unit/combinators/nodes/test_binding.py``), batches over any sequence, and what a ``str`` batch does at run time."""
 
 from __future__ import annotations
 
@@ -13,24 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from combinators import Runnable, RunnableLambda, pure
-from combinators.nodes.binding import RunnableBinding
-
-
-def scale(x: int, *, by: int = 1) -> int:
-    return x * by
-
-
-def test_bind_of_keywords_binds_them_to_every_call_as_with_kwargs_does() -> None:
-    bound = RunnableLambda(scale).bind(by=3)
-    assert isinstance(bound, RunnableBinding)
-    assert bound == RunnableLambda(scale).with_kwargs(by=3)
-    assert bound.invoke(2) == 6
-    assert bound.batch([1, 2]) == [3, 6]
-    assert list(bound.stream(4)) == [12]
-
-
-def test_the_callers_keywords_win_over_bound_ones() -> None:
-    assert RunnableLambda(scale).bind(by=3).invoke(2, by=5) == 10
 
 
 def test_map_of_nothing_is_langchains_element_wise_map_and_map_of_f_the_functor_map() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -135,19 +135,6 @@ def test_run_name_and_run_id_are_not_inherited() -> None:
     assert seen[0].run_name is None and seen[0].run_id is None and seen[0].tags == ("x",)
 
 
-def test_with_config_merges_tags_and_metadata() -> None:
-    seen: list[RunConfig] = []
-
-    def probe(x: int, config: RunConfig) -> int:
-        seen.append(config)
-        return x
-
-    bound = RunnableLambda(probe).with_config(tags=["b"], metadata={"k": "bound", "j": 1})
-    bound.invoke(1, {"tags": ["a"], "metadata": {"k": "call"}})
-    assert seen[0].tags == ("a", "b")
-    assert dict(seen[0].metadata) == {"k": "call", "j": 1}
-
-
 def test_sync_batch_uses_the_shared_pool_only() -> None:
     def slow(x: int) -> int:
         time.sleep(0.001)
@@ -191,26 +178,6 @@ def test_max_concurrency_bounds_leaf_calls() -> None:
     assert 1 <= peak[0] <= 2
 
 
-def test_streaming_passes_through_generator_steps() -> None:
-    produced: list[int] = []
-
-    def source(_: Iterator[object]) -> Iterator[int]:
-        for i in range(5):
-            produced.append(i)
-            yield i
-
-    def double(chunks: Iterator[int]) -> Iterator[int]:
-        for c in chunks:
-            yield c * 2
-
-    chain = RunnableGenerator(source) | RunnableGenerator(double)
-    stream = chain.stream(None)
-    assert next(stream) == 0
-    assert produced == [0]  # lazily, chunk by chunk
-    stream.close()
-    assert produced == [0]
-
-
 def test_closing_a_stream_runs_upstream_finally_blocks() -> None:
     closed: list[str] = []
 
@@ -239,28 +206,6 @@ def test_non_streaming_step_collects_its_input_with_plus() -> None:
 
     chain = RunnableGenerator(chunks) | RunnableLambda(str.upper)
     assert list(chain.stream(None)) == ["ABC"]
-
-
-def test_async_stream_close_runs_finally() -> None:
-    closed: list[str] = []
-
-    async def source(_: AsyncIterator[object]) -> AsyncIterator[int]:
-        try:
-            for i in range(100):
-                yield i
-        finally:
-            closed.append("source")
-
-    async def main() -> None:
-        from contextlib import aclosing
-
-        async with aclosing(RunnableGenerator(source).astream(None)) as stream:
-            async for chunk in stream:
-                assert chunk == 0
-                break
-        assert closed == ["source"]
-
-    asyncio.run(main())
 
 
 def test_timeout_cancels_async_work_and_names_the_runnable() -> None:

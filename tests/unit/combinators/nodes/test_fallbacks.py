@@ -1,0 +1,34 @@
+"""``RunnableWithFallbacks``: what each fallback is given and what is raised when all fail.
+The fallback promises (no mutation, handled types only, streams, batches) are in
+``tests/reliability/test_fallbacks.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from combinators import RunnableLambda
+from tests.reliability.test_fallbacks import fail_with
+
+
+def test_fallbacks_see_the_original_input() -> None:
+    seen: list[Any] = []
+
+    def record(x: Any) -> str:
+        seen.append(x)
+        return "ok"
+
+    r = fail_with(ValueError("a")).with_fallbacks([fail_with(KeyError("b")), RunnableLambda(record)])
+    assert r.invoke({"q": 1}) == "ok"
+    assert seen == [{"q": 1}]
+
+
+def test_all_failing_raises_the_primary_error_with_the_others_recorded() -> None:
+    r = fail_with(ValueError("primary")).with_fallbacks([fail_with(KeyError("second")), fail_with(TypeError("third"))])
+    with pytest.raises(ValueError, match="primary") as info:
+        r.invoke(1)
+    assert info.value.__notes__ == [
+        "fallback 1 failed: KeyError: 'second'",
+        "fallback 2 failed: TypeError: third",
+    ]
