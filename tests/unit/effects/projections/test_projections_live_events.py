@@ -16,7 +16,6 @@ from combinators import (
     RunnableLambda,
     RunnableParallel,
     RunnablePassthrough,
-    dispatch_custom_event,
 )
 from effects.projections.events_v1 import EventsV1
 from effects.projections.events_v2 import EventsV2
@@ -181,29 +180,6 @@ def events_v2_until_error(chain: Runnable[Any, Any], value: Any) -> list[dict[st
     return out
 
 
-def test_custom_events_carry_the_enclosing_run() -> None:
-    def progress(x: int) -> int:
-        dispatch_custom_event("progress", {"at": x})
-        return x
-
-    events = events_v2(RunnableLambda(abs) | RunnableLambda(progress), -2)
-    custom = [e for e in events if e["event"] == "on_custom_event"]
-    assert len(custom) == 1
-    step = next(e for e in events if e["event"] == "on_chain_start" and e["name"] == "progress")
-    assert custom[0]["run_id"] == step["run_id"] and custom[0]["data"] == {"at": 2}
-    filtered = asyncio.run(_collect(RunnableLambda(progress).astream_events(1, include_types=["progress"])))
-    assert [e["event"] for e in filtered] == ["on_custom_event"]
-
-
-async def _collect(stream: AsyncIterator[Any]) -> list[Any]:
-    return [e async for e in stream]
-
-
-def test_dispatch_outside_a_run_is_a_clear_error() -> None:
-    with pytest.raises(RuntimeError, match="inside a running step"):
-        dispatch_custom_event("x", 1)
-
-
 def test_a_streaming_step_is_not_held_back_by_a_later_non_streaming_step() -> None:
     gate = asyncio.Event
 
@@ -265,27 +241,3 @@ def test_consumer_leaving_early_cancels_the_run() -> None:
 
     assert asyncio.run(main()) == set()
     assert cleaned == ["source"]
-
-
-def test_dispatch_inside_unobserved_runs_is_a_quiet_no_op() -> None:
-    from collections.abc import Iterator
-
-    def step(x: int) -> int:
-        dispatch_custom_event("progress", x)
-        return x
-
-    def chunks(inputs: Iterator[int]) -> Iterator[int]:
-        for item in inputs:
-            dispatch_custom_event("progress", item)
-            yield item
-
-    async def achunks(inputs: AsyncIterator[int]) -> AsyncIterator[int]:
-        async for item in inputs:
-            dispatch_custom_event("progress", item)
-            yield item
-
-    assert RunnableLambda(step).invoke(1) == 1
-    assert RunnableLambda(step).batch([1, 2]) == [1, 2]
-    assert list(RunnableGenerator(chunks).stream(3)) == [3]
-    assert asyncio.run(_collect(RunnableGenerator(achunks).astream(4))) == [4]
-    assert asyncio.run(RunnableLambda(step).ainvoke(5)) == 5
