@@ -47,8 +47,6 @@ NOT_YET_BY_NAME = frozenset(
         "effects/_runtime/entry.py",
         "effects/_runtime/observers.py",
         "effects/_runtime/projected_calls.py",
-        "effects/_runtime/remote_batch.py",
-        "effects/_runtime/remote_items.py",
         "effects/_runtime/run_ids.py",
         "effects/_runtime/scope.py",
         "effects/_runtime/sync_steps.py",

@@ -1,94 +1,30 @@
-"""The Executor protocol, with an in-process executor: what every executor gets for free."""
+"""The Executor protocol, with an in-process executor: what every executor gets for free (the caller's and
+the worker's sides are tested in `tests/unit/effects/_runtime/test_remote_batch.py` and `test_remote_items.py`)."""
 
 from __future__ import annotations
 
 import asyncio
 import pickle
-import queue
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import cloudpickle  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given, settings, strategies as st
-from returns.result import Failure, Success
 
 from combinators import Runnable, RunnableLambda
 from combinators.testing import inputs_for, runnables
-from effects import BatchJob, ItemOutcome, RunEnded, RunFailed, RunStarted, ShippedItem, merge_configs
-from combinators import CombinatorsError, RunConfig, StepTimeout
-from effects.executors import run_items
+from effects import RunEnded, RunStarted, merge_configs
+from combinators import RunConfig, StepTimeout
+from tests.unit.effects.threads_executor import Threads
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-class Threads:
-    """Ships each item through a pickle round trip and runs it on a thread of its own pool."""
-
-    name = "threads"
-
-    def __init__(self, lose: int = 0) -> None:
-        self.jobs: list[BatchJob] = []
-        self.cancels = 0
-        self.lose = lose
-
-    def submit(self, job: BatchJob) -> ThreadSubmission:
-        self.jobs.append(job)
-        return ThreadSubmission(self, job)
-
-
-class ThreadSubmission:
-    def __init__(self, owner: Threads, job: BatchJob) -> None:
-        self.owner = owner
-        self.stop = threading.Event()
-        self.landed: queue.SimpleQueue[ItemOutcome | BaseException] = queue.SimpleQueue()
-        self.left = len(job.items) - owner.lose
-        step = pickle.loads(cloudpickle.dumps(job.step))
-        self.pool = ThreadPoolExecutor(job.max_concurrency or 4)
-        for item in job.items[owner.lose :]:
-            shipped = pickle.loads(cloudpickle.dumps(item))
-            self.pool.submit(self._run, step, shipped, job)
-
-    def _run(self, step: Any, item: ShippedItem, job: BatchJob) -> None:
-        try:
-            outcomes = run_items(
-                step, [item], job.kwargs, asynchronous=job.asynchronous, where="here", cancelled=self.stop.is_set
-            )
-            self.landed.put(pickle.loads(cloudpickle.dumps(outcomes[0])))
-        except BaseException as exc:  # the fake's own fault: shown by the test, not a hang
-            self.landed.put(exc)
-            raise
-
-    def __iter__(self) -> Iterator[ItemOutcome]:
-        return self
-
-    def __next__(self) -> ItemOutcome:
-        if self.left == 0 or self.stop.is_set():
-            raise StopIteration
-        self.left -= 1
-        landed = self.landed.get(timeout=60)
-        if isinstance(landed, BaseException):
-            raise AssertionError("the fake executor's thread failed") from landed
-        return landed
-
-    def cancel(self) -> None:
-        self.owner.cancels += 1
-        self.stop.set()
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
 def inc(x: int) -> int:
     return x + 1
-
-
-def ten_over(x: int) -> float:
-    return 10 / x
 
 
 def same(a: list[Any], b: list[Any]) -> bool:
@@ -137,52 +73,6 @@ def test_adopted_runs_say_which_executor_and_where() -> None:
     assert "executor" not in root.metadata
 
 
-def test_the_first_error_cancels_the_rest_and_is_raised() -> None:
-    threads = Threads()
-
-    def slow_unless_zero(x: int) -> float:
-        if x:
-            time.sleep(0.2)
-        return ten_over(x)
-
-    with pytest.raises(ZeroDivisionError):
-        RunnableLambda(slow_unless_zero).batch([0, 1, 2, 3, 4, 5], executor=threads)
-    assert threads.cancels == 1
-    with pytest.raises(ZeroDivisionError):
-        asyncio.run(RunnableLambda(slow_unless_zero).abatch([0, 1, 2, 3], executor=threads))
-    assert threads.cancels == 2
-    assert RunnableLambda(ten_over).batch([0, 5], return_exceptions=True, executor=threads)[1] == 2.0
-
-
-def test_leaving_as_completed_early_cancels_the_rest() -> None:
-    threads = Threads()
-    pairs = RunnableLambda(inc).batch_as_completed([1, 2, 3], executor=threads)
-    next(pairs)
-    pairs.close()
-    assert threads.cancels == 1
-
-    async def first() -> tuple[int, int]:
-        async for pair in RunnableLambda(inc).abatch_as_completed([1, 2, 3], executor=threads):
-            return pair
-        raise AssertionError("no item")
-
-    assert asyncio.run(first())[1] in {2, 3, 4}
-    assert threads.cancels == 2
-
-
-def test_an_executor_that_loses_items_is_an_error() -> None:
-    with pytest.raises(CombinatorsError, match="returned 2 outcomes for 3 items"):
-        RunnableLambda(inc).batch([1, 2, 3], executor=Threads(lose=1))
-
-
-def test_an_interrupt_on_a_worker_is_never_a_result() -> None:
-    def interrupt(x: int) -> int:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        RunnableLambda(interrupt).batch([1], return_exceptions=True, executor=Threads())
-
-
 def test_the_callers_timeout_travels_with_the_items() -> None:
     def nap(x: int) -> int:
         time.sleep(0.1)
@@ -191,42 +81,6 @@ def test_the_callers_timeout_travels_with_the_items() -> None:
     chain = RunnableLambda(nap) | RunnableLambda(nap)
     got = chain.batch([1, 2], config={"timeout": 0.05}, return_exceptions=True, executor=Threads())
     assert [type(x) for x in got] == [StepTimeout, StepTimeout]
-
-
-def test_a_cancelled_item_stops_when_its_next_run_would_start() -> None:
-    calls: list[str] = []
-    stop = threading.Event()
-
-    def one(x: int) -> int:
-        calls.append("one")
-        stop.set()
-        return x
-
-    def two(x: int) -> int:
-        calls.append("two")
-        return x
-
-    chain = RunnableLambda(one) | RunnableLambda(two)
-    item = ShippedItem(0, 1, run=None)
-    [outcome] = run_items(chain, [item], {}, cancelled=stop.is_set)
-    assert calls == ["one"]
-    assert isinstance(outcome.result, Failure)
-    assert isinstance(outcome.result.failure(), asyncio.CancelledError)
-    [late] = run_items(chain, [item], {}, cancelled=lambda: True)
-    assert calls == ["one"] and isinstance(late.result.failure(), asyncio.CancelledError)
-
-
-def test_a_failed_item_run_ends_once_with_its_error() -> None:
-    from uuid import UUID
-
-    from effects import RunInfo
-
-    run = RunInfo(UUID(int=5), (), "ten_over", "chain", (), {})
-    [outcome] = run_items(RunnableLambda(ten_over), [ShippedItem(0, 0, run=run)], {})
-    assert [type(e) for e in outcome.effects] == [RunStarted, RunFailed]
-    assert outcome.effects[1].error is outcome.result.failure()  # type: ignore[union-attr]
-    [ok] = run_items(RunnableLambda(ten_over), [ShippedItem(0, 5, run=run)], {}, asynchronous=True)
-    assert ok.result == Success(2.0) and [type(e) for e in ok.effects] == [RunStarted, RunEnded]
 
 
 def run_python(code: str) -> str:
