@@ -16,6 +16,9 @@ parent_ids``.
 
 A tool run shows its start and its end (or ``on_tool_error``, whose data carries the
 ``tool_call_id`` it answered, ``None`` without one), never stream events, as the peer's.
+A root run streams only when it is a chain or a model: a prompt, retriever or parser
+called alone shows its start and end only, as the peer's (inside a chain, a parser's
+chunks are ``on_parser_stream`` events).
 The stream events of one run share its ``tags`` and ``parent_ids`` lists and its
 ``metadata`` dict, as the peer's do: copy them before changing them.
 
@@ -56,6 +59,10 @@ from effects.values import (
 )
 
 
+_ROOT_STREAMS: Final = frozenset({"chain", *MODEL_TYPES})
+"""The run types whose stream events show when they are the root of the call."""
+
+
 @final
 class _Seen:
     """What a projection remembers about a run it has shown, until that run ends: the
@@ -69,8 +76,10 @@ class _Seen:
         # The parents' ids as text: those of runs still open are known already.
         self.parent_ids = tuple(_text(parent, runs) for parent in run.parent_ids)
         self.shown = shown
-        # A tool's result is its end's output; the peer shows no stream for it.
-        self.streams = shown and run.run_type != "tool"
+        # A tool's result is its end's output; the peer shows no stream for it. Nor does
+        # it for a root that is not a chain or a model (a prompt, retriever or parser
+        # called alone): there the peer taps no output stream.
+        self.streams = shown and run.run_type != "tool" and (bool(run.parent_ids) or run.run_type in _ROOT_STREAMS)
         self.stream_template: RunStreamEvent | None = None
         """Made at the run's first chunk (most runs of a chain stream none)."""
 

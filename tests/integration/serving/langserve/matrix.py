@@ -33,20 +33,12 @@ AGENT_EXECUTOR_EVENTS = {"on_chat_model_stream", "on_tool_start", "on_tool_end"}
 UNORDERED_ROUTES = {"dict"}
 
 
-_ROOT_STREAM = (
-    "a prompt or a retriever at the root of a run emits on_prompt_stream / on_retriever_stream "
-    "in events v2; LangChain (0.3.86 and 1.8.3) emits only the start and end events"
-)
 _EXECUTOR_STREAM = (
     "AgentExecutor.stream's chunks are not LangChain's: actions as tool-call forms, not "
     "ToolAgentAction (tool, tool_input, log, message_log, tool_call_id); steps as our AgentStep "
     "form, not {action, observation}; messages AIMessage/ToolMessage, not AIMessageChunk/FunctionMessage"
 )
 KNOWN_FAILURES: dict[str, str] = {
-    "prompt.astream_events": _ROOT_STREAM,
-    "retriever.astream_events": _ROOT_STREAM,
-    "prompt.streamEvents": _ROOT_STREAM,
-    "retriever.streamEvents": _ROOT_STREAM,
     "agent_executor.stream": _EXECUTOR_STREAM,
 }
 """Calls that fail today, each with why; marked strict xfail (remove the entry once fixed)."""

@@ -10,7 +10,7 @@ from hypothesis import given
 
 from effects.projections import EventFilter, EventsV2, stream_events_v2
 from effects.projections.events_v2 import StreamEvent
-from effects.values import NO_INPUT, Effect, RunEnded, RunFailed, RunStarted, RunStreamed
+from effects.values import NO_INPUT, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from tests.unit.effects.projections.script import Script, sid, uid
 from tests.unit.effects.projections.strategies import effect_trees
 
@@ -174,11 +174,52 @@ def test_v2_events_are_well_nested(effects: list[Effect]) -> None:
     assert {str(i) for i in infos} == set(starts)
 
 
+def shows_stream(run: RunInfo) -> bool:
+    return run.run_type != "tool" and (bool(run.parent_ids) or run.run_type in {"chain", "chat_model", "llm"})
+
+
+@pytest.mark.parametrize(
+    ("run_type", "streams"),
+    [
+        ("prompt", False),
+        ("retriever", False),
+        ("parser", False),
+        ("tool", False),
+        ("chain", True),
+        ("chat_model", True),
+        ("llm", True),
+    ],
+)
+def test_a_root_streams_only_when_it_is_a_chain_or_a_model(run_type: str, streams: bool) -> None:
+    # langchain-core 1.8.3, astream_events v2 of a prompt, retriever, parser or tool called
+    # alone: start and end only; of a lambda or a chat model: their chunks too.
+    s = Script()
+    root = s.run(1, "alone", run_type)
+    s.start(root, "in")
+    s.stream(root, "out")
+    s.end(root, "in", "out")
+    kinds = [e["event"] for e in stream_events_v2(s.effects)]
+    stream = [f"on_{run_type}_stream"] if streams else []
+    assert kinds == [f"on_{run_type}_start", *stream, f"on_{run_type}_end"]
+    # as a child, every kind but a tool streams
+    s = Script()
+    parent = s.run(1, "root")
+    child = s.run(2, "child", run_type, parent=parent)
+    s.start(parent, "in")
+    s.start(child, "in")
+    s.stream(child, "out")
+    s.end(child, "in", "out")
+    s.end(parent, "in", "out")
+    shown = [e["event"] for e in stream_events_v2(s.effects) if e["run_id"] == sid(2)]
+    assert (f"on_{run_type}_stream" in shown) == (run_type != "tool")
+
+
 @given(effect_trees())
 def test_one_event_per_effect_without_filters(effects: list[Effect]) -> None:
     events = list(stream_events_v2(effects))
-    # every effect gives one event, except a tool run's chunks (the peer shows none)
-    effects = [e for e in effects if not (isinstance(e, RunStreamed) and e.run.run_type == "tool")]
+    # every effect gives one event, except the chunks the peer shows none of: a tool
+    # run's, and a root's that is not a chain or a model
+    effects = [e for e in effects if not (isinstance(e, RunStreamed) and not shows_stream(e.run))]
     assert len(events) == len(effects)
     for effect, event in zip(effects, events, strict=True):
         if isinstance(effect, RunStarted):
