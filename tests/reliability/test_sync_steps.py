@@ -87,33 +87,6 @@ def test_the_loop_keeps_ticking_while_a_sync_generator_waits() -> None:
     assert heartbeat_ticks_while(RunnableGenerator(transform)) is True  # type: ignore[arg-type]
 
 
-def test_in_thread_false_is_the_opt_out_and_runs_in_the_loop() -> None:
-    seen: list[str] = []
-
-    def where(_: object) -> str:
-        seen.append(threading.current_thread().name)
-        return "ok"
-
-    asyncio.run(RunnableLambda(where, in_thread=False).ainvoke(None))
-    asyncio.run(RunnableLambda(where).ainvoke(None))
-    assert seen[0] == threading.main_thread().name
-    assert seen[1].startswith("combinators-sync-")
-
-
-def test_the_function_given_to_map_stays_inline_under_async() -> None:
-    # map's function is plumbing around a step (a cheap reshaping), as retry predicates
-    # and listeners are: it runs in the loop, while a lambda step hops to the pool.
-    seen: list[str] = []
-
-    def where(x: object) -> object:
-        seen.append(threading.current_thread().name)
-        return x
-
-    asyncio.run(RunnableLambda(where).map(where).ainvoke(None))
-    assert seen[0].startswith("combinators-sync-")
-    assert seen[1] == threading.main_thread().name
-
-
 class Overlap:
     """Thread-side counters: how many calls are inside at once, at most."""
 

@@ -47,9 +47,7 @@ NOT_YET_BY_NAME = frozenset(
         "effects/_runtime/entry.py",
         "effects/_runtime/observers.py",
         "effects/_runtime/projected_calls.py",
-        "effects/_runtime/run_ids.py",
         "effects/_runtime/scope.py",
-        "effects/_runtime/sync_steps.py",
     }
 )
 

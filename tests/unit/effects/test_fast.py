@@ -23,7 +23,6 @@ from combinators.components.models.chat_model import _with_id  # pyright: ignore
 from effects import RunInfo
 from effects._fast import allow_slot_copy, field_setter, slot_setters, uuid_from_int
 from effects._runtime.building import ended, run_info, started, streamed
-from effects._runtime.run_ids import new_run_id
 from effects.values import RunEnded, RunStarted, RunStreamed
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -66,13 +65,6 @@ def test_uuid_from_int_is_uuid_of_int(bits: int) -> None:
         plain.is_safe,
     )
     assert pickle.loads(pickle.dumps(fast)) == plain
-
-
-def test_run_ids_are_the_uuids_their_bits_make() -> None:
-    for _ in range(200):
-        run_id = new_run_id()
-        same(run_id, UUID(int=run_id.int))
-        assert run_id.version == 7
 
 
 @given(
