@@ -43,6 +43,7 @@ from typing import Final, final
 
 import attrs
 
+from combinators.components.run_fields import NOT_SERIALIZED, SKIPPED_WHEN_UNSET
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from effects.deprecation import CombinatorsDeprecationWarning
 from effects.errors import CombinatorsError
@@ -197,7 +198,7 @@ def _encode(
         kwargs = {
             field.alias: _encode(getattr(value, field.name), (*path, field.alias), room - 2, limit, other)
             for field in attrs.fields(cls)
-            if field.init and SET_BY_LOADS not in field.metadata
+            if field.init and SET_BY_LOADS not in field.metadata and _written(field, value)
         }
         return {MARKER: VERSION, "type": "constructor", "id": type_id(cls), "kwargs": kwargs}
     if is_mapping(value):
@@ -340,6 +341,14 @@ class _Loader:
             return cls(**arguments)
         except (TypeError, ValueError) as error:
             raise MalformedDataError(f"cannot build {class_id!r} at {_where(path)}: {error}") from error
+
+
+def _written(field: attrs.Attribute[object], value: object) -> bool:
+    # A component's callbacks are handlers, not data; its name, tags, metadata and verbose
+    # are written only when set, so unset components write what they always wrote.
+    if NOT_SERIALIZED in field.metadata:
+        return False
+    return SKIPPED_WHEN_UNSET not in field.metadata or bool(getattr(value, field.name))
 
 
 def _escaped_pairs(items: object) -> list[tuple[str, object]] | None:

@@ -36,9 +36,8 @@ from combinators.components.models.ids import fresh_run_id
 from combinators.components.models.model_params import langsmith_metadata, model_params
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai
+from combinators.components.run_fields import NamedRunFields
 from combinators import Runnable
-from effects.hooks import callbacks_binding
-from effects.step import StepBinding
 from combinators.authoring import DeclaredFields, is_library_code
 from effects.errors import EmptyStreamError, InputError
 from effects import RunInfo
@@ -145,7 +144,7 @@ for _kind in (AIMessage, AIMessageChunk):
 _SET_ID: Final = {kind: field_setter(kind, "id", "chat_model._with_id") for kind in (AIMessage, AIMessageChunk)}
 
 
-class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fields=False):
+class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fields=False):
     """Base of chat models: implement ``_generate``; stream hooks are optional.
 
     ``disable_streaming`` (``True``, or ``"tool_calling"``: only when tools are
@@ -161,12 +160,6 @@ class BaseChatModel(Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fi
     __slots__ = ()
 
     run_type = "chat_model"
-
-    @property
-    def step_binding(self) -> StepBinding[Any, Any] | None:  # type: ignore[override]
-        """A declared ``callbacks`` field (LangChain's handlers, as LangChain's chat models take
-        them) tells those handlers about this model's runs; without one, no binding."""
-        return callbacks_binding(self)
 
     # ``disable_streaming`` (never stream: ``True``; not when tools are bound:
     # ``"tool_calling"``) and ``streaming`` (whether ``invoke`` streams: always, never, or

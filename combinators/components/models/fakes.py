@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from typing import Any, Final, Protocol, cast, final
+from typing import Any, Final, Protocol, Unpack, cast, final
 
 import attrs
 
 from combinators.authoring import changed_fields, init_fields
+from combinators.components.run_fields import RunFieldsKwargs, set_run_fields
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.models.llm import LLM
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
@@ -156,10 +157,12 @@ class GenericFakeChatModel(BaseChatModel):
         token_delay: float = 0.0,
         *,
         messages: Script | Iterable[Reply] | None = None,
+        **run_fields: Unpack[RunFieldsKwargs],
     ) -> None:
         if (script is None) == (messages is None):
             raise TypeError("GenericFakeChatModel takes a Script or messages=iter([...]) (one of them)")
         init_fields(self, script if script is not None else messages, token_delay)
+        set_run_fields(self, **run_fields)
 
     @property
     def script(self) -> Script:

@@ -22,9 +22,8 @@ from combinators.components.models.chat_model import LanguageModelInput, split_o
 from combinators.components.messages.values import get_buffer_string
 from combinators.components.models.model_params import langsmith_metadata, model_params
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
+from combinators.components.run_fields import NamedRunFields
 from combinators import Runnable
-from effects.hooks import callbacks_binding
-from effects.step import StepBinding
 from combinators.authoring import DeclaredFields, is_library_code
 from effects.authoring import Scope
 from effects.authoring import closing
@@ -44,7 +43,7 @@ def to_prompt_text(value: object, model: str) -> str:
     return get_buffer_string(to_messages(value, model))
 
 
-class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
+class BaseLLM(NamedRunFields, Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     """Base of text models: implement ``_generate`` (and optionally ``_stream``, and
     ``_astream`` for an async stream of its own); under an async call a user's sync hooks
     run on a worker thread, so they never hold the event loop."""
@@ -52,12 +51,6 @@ class BaseLLM(Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
     __slots__ = ()
 
     run_type = "llm"
-
-    @property
-    def step_binding(self) -> StepBinding[Any, Any] | None:  # type: ignore[override]
-        """A declared ``callbacks`` field (LangChain's handlers, as LangChain's LLMs take
-        them) tells those handlers about this model's runs; without one, no binding."""
-        return callbacks_binding(self)
 
     def _generate(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> str:
         """Hook: the completion of ``prompt``."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
+from combinators.components.run_fields import NamedRunFields
 from combinators import Runnable
 from combinators.authoring import DeclaredFields
 from combinators.components.messages.values import BaseMessage
@@ -27,7 +28,7 @@ from effects.errors import InputError
 T = TypeVar("T")
 
 
-class BaseOutputParser(Runnable[str | BaseMessage, T], DeclaredFields, fields=False):
+class BaseOutputParser(NamedRunFields, Runnable[str | BaseMessage, T], DeclaredFields, fields=False):
     """A model's reply (text or a message) in, a parsed value out."""
 
     run_type = "parser"

@@ -57,11 +57,13 @@ from typing import (
     get_origin,
     get_type_hints,
     is_typeddict,
+    Unpack,
     overload,
 )
 
 import attrs
 
+from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs, set_run_fields
 from combinators.components.messages.values import BaseMessage
 from combinators.components.models.outputs import GenerationLike
 from combinators.components.parsers.text import OutputParserError, reply_text
@@ -180,7 +182,7 @@ def typed_value(annotation: object, value: object) -> object:
 
 @final
 @attrs.frozen(init=False, repr=False)
-class JsonOutputParser(Runnable[str | BaseMessage, T]):
+class JsonOutputParser(NamedRunFields, Runnable[str | BaseMessage, T]):
     """Parses a JSON reply (fenced or not, possibly cut short) into a value.
 
     ``JsonOutputParser()`` gives ``JsonValue``; ``JsonOutputParser(Joke)`` gives ``Joke``.
@@ -210,13 +212,25 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
         *,
         diff: bool = False,
         pydantic_object: type[Any] | None = None,
+        **run_fields: Unpack[RunFieldsKwargs],
     ) -> None: ...
 
     @overload
-    def __init__(self: JsonOutputParser[S], schema: type[S], *, diff: Literal[False] = False) -> None: ...
+    def __init__(
+        self: JsonOutputParser[S],
+        schema: type[S],
+        *,
+        diff: Literal[False] = False,
+        **run_fields: Unpack[RunFieldsKwargs],
+    ) -> None: ...
 
     def __init__(
-        self, schema: type[Any] | None = None, *, diff: bool = False, pydantic_object: type[Any] | None = None
+        self,
+        schema: type[Any] | None = None,
+        *,
+        diff: bool = False,
+        pydantic_object: type[Any] | None = None,
+        **run_fields: Unpack[RunFieldsKwargs],
     ) -> None:
         if schema is not None:
             if diff:
@@ -227,6 +241,7 @@ class JsonOutputParser(Runnable[str | BaseMessage, T]):
                 f"JsonOutputParser(pydantic_object=...) expects a pydantic model class, got {pydantic_object!r}"
             )
         init_fields(self, schema, bool(diff), pydantic_object)
+        set_run_fields(self, **run_fields)
 
     @functools.cached_property
     def _validator(self) -> Validator | None:

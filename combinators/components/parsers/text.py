@@ -19,6 +19,7 @@ from typing import final
 
 import attrs
 
+from combinators.components.run_fields import NamedRunFields
 from combinators.components.messages.values import BaseMessage
 from combinators import Runnable
 from effects.errors import CombinatorsError, InputError
@@ -62,7 +63,7 @@ def reply_text(value: object, parser: str) -> str:
 
 @final
 @attrs.frozen
-class StrOutputParser(Runnable[str | BaseMessage, str]):
+class StrOutputParser(NamedRunFields, Runnable[str | BaseMessage, str]):
     """The text of a reply: a message's ``.text`` (text blocks joined), a str as is.
 
     Streams chunk by chunk, empty chunks included.

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar, cast, final, overload
+from typing import Any, TypeVar, Unpack, cast, final, overload
 
 import attrs
 
+from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs, set_run_fields
 from combinators import Runnable
 from combinators.authoring import init_fields
 from combinators.components.messages.coercion import get_buffer_string
@@ -67,7 +68,7 @@ def _one_message_like(value: tuple[object, ...]) -> bool:
 
 @final
 @attrs.frozen(init=False, repr=False, hash=False)
-class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
+class ChatPromptTemplate(NamedRunFields, Runnable[PromptInput, ChatPromptValue]):
     """A chat prompt: its parts filled in order with the input's values.
 
     ``input_variables`` (sorted) are every template variable and required placeholder,
@@ -100,11 +101,13 @@ class ChatPromptTemplate(Runnable[PromptInput, ChatPromptValue]):
         partial_variables: Mapping[str, PartialValue] | None = None,
         input_variables: Sequence[str] | None = None,
         validate_template: bool = False,
+        **run_fields: Unpack[RunFieldsKwargs],
     ) -> None:
         parts = ListTuple(to_part(m, template_format) for m in messages)
         init_fields(self, parts, to_partials(partial_variables))
         if validate_template:
             check_declared(self.name, input_variables, self.input_variables, self.optional_variables, template_format)
+        set_run_fields(self, **run_fields)
 
     @classmethod
     def from_messages(

@@ -14,10 +14,11 @@ import builtins
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, TypeVar, final
+from typing import Any, TypeVar, Unpack, final
 
 import attrs
 
+from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs, set_run_fields
 from combinators import Runnable
 from combinators.authoring import init_fields
 from combinators.components.prompts.chat_parts import shown_fields
@@ -41,7 +42,7 @@ V = TypeVar("V", bound=Mapping[str, Any])
 
 @final
 @attrs.frozen(init=False, repr=False)
-class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
+class PromptTemplate(NamedRunFields, Runnable[PromptInput, StringPromptValue]):
     """A text prompt: a template filled with the input's values.
 
     Built from the template (``PromptTemplate.from_template(t)``, or the peer's keywords
@@ -76,6 +77,7 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         partial_variables: Mapping[str, PartialValue] | None = None,
         input_variables: Sequence[str] | None = None,
         validate_template: bool = False,
+        **run_fields: Unpack[RunFieldsKwargs],
     ) -> None:
         partials = to_partials(partial_variables)
         init_fields(self, template, template_format, partials)
@@ -90,6 +92,7 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         object.__setattr__(self, "_parsed", parsed)
         if validate_template:
             check_declared(self.name, input_variables, self.input_variables, (), template_format)
+        set_run_fields(self, **run_fields)
 
     @classmethod
     def from_template(
@@ -98,13 +101,15 @@ class PromptTemplate(Runnable[PromptInput, StringPromptValue]):
         *,
         template_format: TemplateFormat = "f-string",
         partial_variables: Mapping[str, PartialValue] | None = None,
+        **run_fields: Unpack[RunFieldsKwargs],
     ) -> PromptTemplate:
         """Parse ``template`` (f-string by default); a bad template raises ``ValueError``.
+        ``name``, ``tags``, ``metadata``, ``verbose`` and ``callbacks`` go to the prompt.
 
         >>> PromptTemplate.from_template("{{x}}!", template_format="mustache").format(x=1)
         '1!'
         """
-        return cls(template, template_format=template_format, partial_variables=partial_variables)
+        return cls(template, template_format=template_format, partial_variables=partial_variables, **run_fields)
 
     @classmethod
     def from_file(

@@ -20,6 +20,7 @@ from uuid import UUID
 
 import attrs
 
+from combinators.components.run_fields import NamedRunFields
 from combinators import Runnable
 from combinators.authoring import DeclaredFields, is_library_code
 from combinators.components.retrieval.run_manager import (
@@ -139,7 +140,7 @@ def _run_facts(scope: Scope) -> tuple[UUID | None, tuple[str, ...], Mapping[str,
     return (None if run is None else run.run_id), scope.config.tags, scope.config.metadata
 
 
-class BaseRetriever(Runnable[str, list[Document]], DeclaredFields, fields=False):
+class BaseRetriever(NamedRunFields, Runnable[str, list[Document]], DeclaredFields, fields=False):
     """A query in, the relevant Documents out; runs as a ``retriever`` run.
 
     Subclass it as a frozen attrs class and implement `_get_relevant_documents`.

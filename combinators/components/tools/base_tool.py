@@ -31,9 +31,8 @@ from typing import Any
 
 import attrs
 
+from combinators.components.run_fields import RunFields
 from combinators import Runnable, RunnableTool
-from effects.hooks import callbacks_binding
-from effects.step import StepBinding
 from combinators.authoring import DeclaredFields
 from combinators.components.tools.message_tools import ArgsSchema, StructuredTool, function_schema
 from effects.authoring import Scope, in_worker
@@ -62,24 +61,16 @@ def _without_skipped(schema: dict[str, Any]) -> dict[str, Any]:
     return trimmed
 
 
-class BaseTool(Runnable[Any, Any], DeclaredFields):
+class BaseTool(RunFields, Runnable[Any, Any], DeclaredFields):
     """The base of tools written as classes (see the module docstring)."""
 
     run_type = "tool"
-
-    @property
-    def step_binding(self) -> StepBinding[Any, Any] | None:  # type: ignore[override]
-        """A declared ``callbacks`` field (LangChain's handlers, as LangChain's tools take
-        them) tells those handlers about this tool's runs; without one, no binding."""
-        return callbacks_binding(self)
 
     # A field where other runnables have a read-only `name` property (a tool's name is data).
     name: str = attrs.field(default=attrs.Factory(_class_name, takes_self=True), kw_only=True)  # pyright: ignore[reportIncompatibleMethodOverride]
     description: str = attrs.field(default=attrs.Factory(_own_summary, takes_self=True), kw_only=True)
     args_schema: ArgsSchema | None = attrs.field(default=None, kw_only=True, hash=False)
     return_direct: bool = attrs.field(default=False, kw_only=True)
-    callbacks: Any = attrs.field(default=None, kw_only=True, eq=False, repr=False)
-    """LangChain callback handlers told about this tool's runs (extra ``langchain``)."""
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
         """Hook: the tool's work, given its arguments by keyword."""

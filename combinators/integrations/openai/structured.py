@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar, Union, cast, final, get_args, get_orig
 import attrs
 import jsonschema
 
+from combinators.components.run_fields import NamedRunFields
 from combinators.components.models.chat_model import ChatOutput
 from combinators.components.tools.specs import strict_schema
 from combinators.authoring import type_schema
@@ -138,7 +139,7 @@ def _text(message: ChatOutput) -> str:
 
 @final
 @attrs.frozen
-class StructuredOutputParser(Runnable[ChatOutput, T], Generic[T]):
+class StructuredOutputParser(NamedRunFields, Runnable[ChatOutput, T], Generic[T]):
     """Parses a model's JSON reply into ``schema``'s type (checked against its JSON Schema).
 
     >>> from combinators.components.messages.values import AIMessage
