@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import importlib
 import threading
-from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, final
+from typing import TYPE_CHECKING, Final, Generic, Protocol, TypeVar, final
 
-import attrs
 
 from effects.errors import CombinatorsError
 
-from effects.step import ObserverFactory, StepBinding
+from effects.step import ObserverFactory
 
 if TYPE_CHECKING:
     from effects.values import Effect
@@ -191,26 +190,3 @@ def callbacks_observer_factory(entry: object, feature: str) -> ObserverFactory |
     if entry is None or entry == [] or entry == ():
         return None
     return CALLBACKS.get(feature).callbacks(entry)
-
-
-def callbacks_binding(component: object) -> StepBinding[object, object] | None:
-    """What a component's ``callbacks`` field (LangChain's handlers, as LangChain's chat
-    models, LLMs and tools take them) adds to how it runs: the same component without the
-    field, watched by the projection onto those handlers. None without handlers (no cost).
-
-    >>> import attrs
-    >>> @attrs.frozen
-    ... class Model:
-    ...     callbacks: object = None
-    >>> callbacks_binding(Model()) is None, callbacks_binding(Model(callbacks=[])) is None
-    (True, True)
-    """
-    callbacks = getattr(component, "callbacks", None)
-    if not callbacks:
-        return None
-    factory = callbacks_observer_factory(callbacks, f"{type(component).__name__}(callbacks=...)")
-    if factory is None:
-        return None
-    attrs_component: Any = component  # an attrs class (the components that take the field are)
-    bound: Any = attrs.evolve(attrs_component, callbacks=None)
-    return StepBinding(bound, observers=(factory,))
