@@ -47,7 +47,6 @@ NOT_YET_BY_NAME = frozenset(
         "effects/_runtime/entry.py",
         "effects/_runtime/observers.py",
         "effects/_runtime/projected_calls.py",
-        "effects/_runtime/scope.py",
     }
 )
 
