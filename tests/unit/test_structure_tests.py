@@ -43,7 +43,6 @@ NOT_YET_BY_NAME = frozenset(
         "effects/_runtime/bindings.py",
         "effects/_runtime/calls.py",
         "effects/_runtime/closing.py",
-        "effects/_runtime/effect_stream.py",
         "effects/_runtime/entry.py",
         "effects/_runtime/observers.py",
         "effects/_runtime/projected_calls.py",

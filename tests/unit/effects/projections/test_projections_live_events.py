@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -12,7 +11,6 @@ from hypothesis import given, settings
 
 from combinators import (
     Runnable,
-    RunnableGenerator,
     RunnableLambda,
     RunnableParallel,
     RunnablePassthrough,
@@ -180,64 +178,9 @@ def events_v2_until_error(chain: Runnable[Any, Any], value: Any) -> list[dict[st
     return out
 
 
-def test_a_streaming_step_is_not_held_back_by_a_later_non_streaming_step() -> None:
-    gate = asyncio.Event
-
-    async def main() -> list[str]:
-        release = gate()
-
-        async def tokens(_: AsyncIterator[object]) -> AsyncIterator[str]:
-            for token in ("a", "b", "c"):
-                yield token
-            await release.wait()  # the source stalls before it finishes
-
-        def count(text: str) -> int:  # does not stream: needs the whole input
-            return len(text)
-
-        chain = RunnableGenerator(tokens) | RunnableLambda(count)
-        seen: list[str] = []
-        stream = chain.astream_events(None)
-        async for event in stream:
-            seen.append(event["event"] + ":" + event["name"])
-            if seen.count("on_chain_stream:tokens") == 3:
-                release.set()  # every token event arrived while the chain was not done
-        return seen
-
-    seen = asyncio.run(main())
-    third_token = [i for i, s in enumerate(seen) if s == "on_chain_stream:tokens"][2]
-    assert third_token < seen.index("on_chain_end:count")
-    assert seen[-1] == "on_chain_end:RunnableSequence"
-
-
 def test_each_supports_astream_events() -> None:
     events = events_v2(RunnableLambda(abs).each(), [-1, -2])
     names = [(e["event"], e["name"]) for e in events]
     assert names[0] == ("on_chain_start", "RunnableEach<abs>")
     assert names.count(("on_chain_start", "abs")) == 2
     assert events[-1]["data"]["output"] == [1, 2]
-
-
-def test_consumer_leaving_early_cancels_the_run() -> None:
-    cleaned: list[str] = []
-
-    async def forever(_: AsyncIterator[object]) -> AsyncIterator[int]:
-        try:
-            i = 0
-            while True:
-                yield i
-                i += 1
-                await asyncio.sleep(0)
-        finally:
-            cleaned.append("source")
-
-    async def main() -> set[asyncio.Task[Any]]:
-        before = asyncio.all_tasks()
-        stream = RunnableGenerator(forever).astream_events(None)
-        async for event in stream:
-            if event["event"] == "on_chain_stream":
-                break
-        await stream.aclose()  # type: ignore[attr-defined]
-        return asyncio.all_tasks() - before
-
-    assert asyncio.run(main()) == set()
-    assert cleaned == ["source"]
