@@ -31,6 +31,7 @@ from typing import Any, Final, Literal, final
 
 import attrs
 
+from combinators.components.run_fields import NamedRunFields
 from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, tools_tuple
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.stops import MaxIterations, TimedOut
@@ -110,7 +111,7 @@ EarlyStopping = Literal["force", "generate"]
 
 @final
 @attrs.frozen(repr=False)
-class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
+class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]]):
     """The peer's ``AgentExecutor`` over a ``create_tool_calling_agent`` agent, run by ``agent_loop``.
 
     ``max_iterations`` (None: no limit) and ``max_execution_time`` (seconds) bound the
@@ -143,10 +144,6 @@ class AgentExecutor(Runnable[Mapping[str, Any], dict[str, Any]]):
             raise InputValueError(
                 f"AgentExecutor's tools {names} are not the agent's {sorted(t.name for t in self.agent.tools)}"
             )
-
-    @property
-    def name(self) -> str:
-        return "AgentExecutor"
 
     def __repr__(self) -> str:
         return f"AgentExecutor(agent={self.agent!r}, tools={list(self.tools)!r})"

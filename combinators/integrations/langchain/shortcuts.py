@@ -25,6 +25,7 @@ from combinators.integrations.langchain.runnable import from_langchain
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from combinators import RunnableTool
 from combinators.components.messages.values import ToolMessage
+from combinators.components.run_fields import NamedRunFields
 from combinators.components.tools.message_tools import tool_message
 from effects.authoring import Scope, arun_on_total, run_on_total
 
@@ -46,15 +47,15 @@ def _theirs(documents: Sequence[Document]) -> list[Any]:
 
 @final
 @attrs.frozen(repr=False)
-class SplitDocuments(Runnable[list[Document], list[Document]]):
+class SplitDocuments(NamedRunFields, Runnable[list[Document], list[Document]]):
     """A LangChain text splitter (any document transformer) over our Documents (made by `split_with`)."""
 
     splitter: BaseDocumentTransformer
 
     @property
     def name(self) -> str:
-        """The splitter's class name."""
-        return type(self.splitter).__name__
+        """The given ``name``, else the splitter's class name."""
+        return self.run_name or type(self.splitter).__name__
 
     def __repr__(self) -> str:
         return f"split_with({self.splitter!r})"
@@ -75,7 +76,7 @@ In = TypeVar("In")
 
 @final
 @attrs.frozen(repr=False)
-class LoadDocuments(Runnable[In, list[Document]], Generic[In]):
+class LoadDocuments(NamedRunFields, Runnable[In, list[Document]], Generic[In]):
     """A LangChain document loader as a runnable giving our Documents (made by `load_with`)."""
 
     make: Callable[[In], BaseLoader]
@@ -83,8 +84,8 @@ class LoadDocuments(Runnable[In, list[Document]], Generic[In]):
 
     @property
     def name(self) -> str:
-        """The loader's class name."""
-        return self.shown
+        """The given ``name``, else the loader's class name."""
+        return self.run_name or self.shown
 
     def __repr__(self) -> str:
         return f"load_with({self.shown})"

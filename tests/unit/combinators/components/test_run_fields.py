@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from combinators import Runnable
 from combinators.components.retrieval.documents import BaseRetriever, Document
-from combinators.language_models import FakeListChatModel, FakeListLLM, GenericFakeChatModel
+from combinators.agents import AgentExecutor, create_tool_calling_agent
+from combinators.language_models import FakeListChatModel, FakeListLLM, GenericFakeChatModel, ScriptedChatModel
 from combinators.load import dumps, loads
 from combinators.output_parsers import JsonOutputParser, StrOutputParser
-from combinators.prompts import ChatPromptTemplate, HumanMessagePromptTemplate, PromptTemplate
+from combinators.prompts import ChatPromptTemplate, HumanMessagePromptTemplate, MessagesPlaceholder, PromptTemplate
 from combinators.tools import BaseTool
 from tests.unit.combinators.integrations.langchain.recording import Recorder
 
@@ -202,3 +203,29 @@ def test_constructor_keywords_equal_with_config_in_the_events(
     ours = [_strip(e) for e in given_.stream_events(input)]
     theirs = [_strip(e) for e in configured.stream_events(input)]
     assert ours == theirs
+
+
+def test_an_agent_executor_takes_the_keywords() -> None:
+    model = ScriptedChatModel(["Done.", "Done."])
+    prompt = ChatPromptTemplate.from_messages([("human", "{input}"), MessagesPlaceholder("agent_scratchpad")])
+    recorder = Recorder()
+    agent = create_tool_calling_agent(model, [], prompt)
+    executor = AgentExecutor(agent=agent, tools=[], name="helper", tags=["a"], metadata={"k": 1}, callbacks=[recorder])
+    start = _own_start(executor, {"input": "hi"})
+    assert (start["name"], start["tags"], start["metadata"]) == ("helper", ["a"], {"k": 1})
+    assert executor.invoke({"input": "hi"})["output"] == "Done."
+    assert recorder.calls[0][0] == "on_chain_start"
+    assert executor == AgentExecutor(agent=agent, tools=[], name="helper", tags=["a"], metadata={"k": 1})
+
+
+def test_a_splitter_of_langchains_takes_the_keywords() -> None:
+    from langchain_text_splitters import CharacterTextSplitter
+
+    from combinators.integrations.langchain.shortcuts import SplitDocuments
+
+    split = SplitDocuments(
+        CharacterTextSplitter(separator=" ", chunk_size=4, chunk_overlap=0), name="split", tags=["t"]
+    )
+    start = _own_start(split, [Document("a b c d e f")])
+    assert (start["name"], start["tags"]) == ("split", ["t"])
+    assert SplitDocuments(split.splitter).name == "CharacterTextSplitter"
