@@ -45,7 +45,6 @@ NOT_YET_BY_NAME = frozenset(
         "effects/_runtime/closing.py",
         "effects/_runtime/entry.py",
         "effects/_runtime/observers.py",
-        "effects/_runtime/projected_calls.py",
     }
 )
 

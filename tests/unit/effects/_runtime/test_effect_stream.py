@@ -1,5 +1,6 @@
 """The effect stream every projection folds over: a step that does not stream never holds back the
-events before it, and a consumer that leaves early cancels the run with everything under it."""
+events before it, the effects of a failed run all arrive before its error, and a consumer that
+leaves early cancels the run with everything under it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from combinators import RunnableGenerator, RunnableLambda
+import pytest
+
+from combinators import Runnable, RunnableGenerator, RunnableLambda
+from tests.unit.effects.projections.test_projections_live_events import check_well_nested
 
 
 def test_a_streaming_step_is_not_held_back_by_a_later_non_streaming_step() -> None:
@@ -63,3 +67,34 @@ def test_consumer_leaving_early_cancels_the_run() -> None:
 
     assert asyncio.run(main()) == set()
     assert cleaned == ["source"]
+
+
+def test_a_failing_step_ends_with_error_events_before_the_exception() -> None:
+    def boom(x: int) -> int:
+        raise ValueError("boom")
+
+    chain = RunnableLambda(abs) | RunnableLambda(boom)
+    seen: list[str] = []
+
+    async def main() -> None:
+        async for event in chain.astream_events(1):
+            seen.append(f"{event['event']}:{event['name']}")
+
+    with pytest.raises(ValueError, match="boom"):
+        asyncio.run(main())
+    assert seen[-2:] == ["on_chain_error:boom", "on_chain_error:RunnableSequence"]
+    check_well_nested(events_v2_until_error(chain, 1))
+
+
+def events_v2_until_error(chain: Runnable[Any, Any], value: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+
+    async def main() -> None:
+        async for event in chain.astream_events(value):
+            out.append(dict(event))
+
+    try:
+        asyncio.run(main())
+    except Exception:
+        pass
+    return out

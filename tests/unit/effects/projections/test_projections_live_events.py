@@ -6,14 +6,11 @@ import asyncio
 import json
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 
 from combinators import (
     Runnable,
     RunnableLambda,
-    RunnableParallel,
-    RunnablePassthrough,
 )
 from effects.projections.events_v1 import EventsV1
 from effects.projections.events_v2 import EventsV2
@@ -131,51 +128,6 @@ def test_a_recorded_run_replays_to_the_same_projections(chain: Runnable[int, int
     replayed_log = [p.ops for p in _fold(RunLogPatches(), replayed)]
     assert to_jsonable(live_log) == to_jsonable(replayed_log)
     assert all(json.loads(line) for line in lines)
-
-
-def test_sync_stream_events_equals_async() -> None:
-    chain = RunnableLambda(abs) | RunnableParallel(a=RunnablePassthrough[int](), b=RunnableLambda(str))
-
-    def shape(events: list[dict[str, Any]]) -> list[tuple[str, str]]:
-        # Sync parallel branches stream one after another, async ones interleave:
-        # the same events, in an order that may differ between the two.
-        return sorted((e["event"], e["name"]) for e in events)
-
-    sync_events = [dict(e) for e in chain.stream_events(-3)]
-    assert shape(sync_events) == shape(events_v2(chain, -3))
-    check_well_nested(sync_events)
-    assert sync_events[-1]["data"]["output"] == {"a": 3, "b": "3"}
-
-
-def test_a_failing_step_ends_with_error_events_before_the_exception() -> None:
-    def boom(x: int) -> int:
-        raise ValueError("boom")
-
-    chain = RunnableLambda(abs) | RunnableLambda(boom)
-    seen: list[str] = []
-
-    async def main() -> None:
-        async for event in chain.astream_events(1):
-            seen.append(f"{event['event']}:{event['name']}")
-
-    with pytest.raises(ValueError, match="boom"):
-        asyncio.run(main())
-    assert seen[-2:] == ["on_chain_error:boom", "on_chain_error:RunnableSequence"]
-    check_well_nested(events_v2_until_error(chain, 1))
-
-
-def events_v2_until_error(chain: Runnable[Any, Any], value: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-
-    async def main() -> None:
-        async for event in chain.astream_events(value):
-            out.append(dict(event))
-
-    try:
-        asyncio.run(main())
-    except Exception:
-        pass
-    return out
 
 
 def test_each_supports_astream_events() -> None:
