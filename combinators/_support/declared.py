@@ -37,6 +37,15 @@ def _is_data_descriptor(value: object) -> bool:
     return hasattr(kind, "__get__") and (hasattr(kind, "__set__") or hasattr(kind, "__delete__"))
 
 
+def _own_fields_win(cls: type[Any], fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
+    # A field the class declares takes its keyword from an inherited field of another
+    # attribute name (a model's own ``name`` field over the components' ``run_name``,
+    # whose keyword is ``name``): two parameters of one name cannot be.
+    del cls
+    last = {field.alias or field.name.lstrip("_"): index for index, field in enumerate(fields)}
+    return [field for index, field in enumerate(fields) if last[field.alias or field.name.lstrip("_")] == index]
+
+
 def _transform(cls: type[Any]) -> None:
     for base in reversed(cls.__mro__[1:]):
         if base.__dict__.get(_PENDING):
@@ -44,7 +53,7 @@ def _transform(cls: type[Any]) -> None:
     if not cls.__dict__.get(_PENDING):
         return
     delattr(cls, _PENDING)
-    attrs.define(cls, frozen=True, slots=False)
+    attrs.define(cls, frozen=True, slots=False, field_transformer=_own_fields_win)
     for field in attrs.fields(cls):
         if field.name not in cls.__dict__ and _is_data_descriptor(getattr(cls, field.name, None)):
             # An inherited property of the same name (a runnable's `name`) would hide the

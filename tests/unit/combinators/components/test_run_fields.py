@@ -16,8 +16,15 @@ from hypothesis import strategies as st
 from combinators import Runnable
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.agents import AgentExecutor, create_tool_calling_agent
-from combinators.language_models import FakeListChatModel, FakeListLLM, GenericFakeChatModel, ScriptedChatModel
+from combinators.language_models import (
+    BaseChatModel,
+    FakeListChatModel,
+    FakeListLLM,
+    GenericFakeChatModel,
+    ScriptedChatModel,
+)
 from combinators.load import dumps, loads
+from combinators.messages import AIMessage
 from combinators.output_parsers import JsonOutputParser, StrOutputParser
 from combinators.prompts import ChatPromptTemplate, HumanMessagePromptTemplate, MessagesPlaceholder, PromptTemplate
 from combinators.tools import BaseTool
@@ -229,3 +236,19 @@ def test_a_splitter_of_langchains_takes_the_keywords() -> None:
     start = _own_start(split, [Document("a b c d e f")])
     assert (start["name"], start["tags"]) == ("split", ["t"])
     assert SplitDocuments(split.splitter).name == "CharacterTextSplitter"
+
+
+class Named(BaseChatModel):
+    """A model of the user's declaring its own ``name`` field, as LangChain users may."""
+
+    name: str = "mine"  # pyright: ignore[reportIncompatibleMethodOverride]  (a field over a property, as on BaseTool)
+
+    def _generate(self, messages: list[Any], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
+        return AIMessage("x")
+
+
+def test_a_subclass_field_called_name_takes_the_keyword() -> None:
+    assert Named().name == "mine"
+    assert Named(name="other").name == "other"
+    assert _own_start(Named(name="other", tags=["t"]), "hi")["name"] == "other"
+    assert Named(tags=["t"]).step_binding is not None
