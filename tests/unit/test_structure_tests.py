@@ -42,7 +42,6 @@ NOT_YET_BY_NAME = frozenset(
     {
         "effects/_runtime/bindings.py",
         "effects/_runtime/calls.py",
-        "effects/_runtime/closing.py",
         "effects/_runtime/entry.py",
         "effects/_runtime/observers.py",
     }
