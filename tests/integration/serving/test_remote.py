@@ -288,3 +288,40 @@ def test_run_ids_of_the_server_are_kept(server: LiveServer) -> None:
     events = list(_chain(server).stream_events("q"))
     server_root = next(e for e in events if e["name"] == "/chat")
     assert UUID(server_root["run_id"]).version == 7  # the server's own time-ordered id
+
+
+def test_langchain_handlers_see_the_server_runs_and_never_travel(server: LiveServer) -> None:
+    # Issue 32: handlers stay with the caller; the remote runs reach them as local ones do.
+    import httpx
+
+    from tests.unit.combinators.integrations.langchain.recording import Recorder
+
+    bodies: list[bytes] = []
+
+    class Spy(httpx.Auth):
+        requires_request_body = True
+
+        def auth_flow(self, request: httpx.Request) -> Iterator[httpx.Request]:
+            bodies.append(request.content)
+            yield request
+
+    def pre(text: str) -> dict[str, str]:
+        return {"question": text}
+
+    chat: RemoteRunnable[dict[str, str], str] = RemoteRunnable(f"{server.url}/chat", timeout=10, auth=Spy())
+    recorder = Recorder()
+    assert (RunnableLambda(pre) | chat).invoke("q", {"callbacks": [recorder]}) == "the lamp flashes twice"
+    calls = [name for name, _, _ in recorder.calls]
+    assert calls[0] == "on_chain_start" and calls[-1] == "on_chain_end"
+    assert "on_chat_model_start" in calls and "on_llm_end" in calls  # the server's model run
+    tokens = [
+        kwargs.get("token", args[0] if args else None)
+        for name, args, kwargs in recorder.calls
+        if name == "on_llm_new_token"
+    ]
+    assert "".join(str(t) for t in tokens) == "the lamp flashes twice"
+    # every run the handler heard of has its parent among the runs it heard of (or is the root)
+    started = {kwargs["run_id"] for name, _, kwargs in recorder.calls if name.endswith("_start")}
+    parents = {kwargs.get("parent_run_id") for name, _, kwargs in recorder.calls if name.endswith("_start")}
+    assert parents - started == {None}
+    assert bodies and all(b"callbacks" not in body and b"Recorder" not in body for body in bodies)
