@@ -1,5 +1,5 @@
-"""What a nested call inherits of its caller's config, and an async branch's error (batches, the pool,
-limits, deadlines and streaming are tested in ``tests/unit/effects/_runtime/``)."""
+"""Public calls as the runtime runs them: a failing async branch raises its own error, not the task
+group that held it (so its context has no cycle)."""
 
 from __future__ import annotations
 
@@ -8,25 +8,9 @@ import asyncio
 import pytest
 
 from combinators import (
-    RunConfig,
     RunnableLambda,
     RunnableParallel,
 )
-
-
-def inc(x: int) -> int:
-    return x + 1
-
-
-def test_run_name_and_run_id_are_not_inherited() -> None:
-    seen: list[RunConfig] = []
-
-    def probe(x: int, config: RunConfig) -> int:
-        seen.append(config)
-        return x
-
-    (RunnableLambda(inc) | RunnableLambda(probe)).invoke(1, {"run_name": "root", "tags": ["x"]})
-    assert seen[0].run_name is None and seen[0].run_id is None and seen[0].tags == ("x",)
 
 
 def test_an_async_branch_error_is_raised_without_a_context_cycle() -> None:
