@@ -35,6 +35,7 @@ SUITES = frozenset(
 # Test files at the top of tests/unit: the structure tests themselves and the bench harness check.
 TOP_LEVEL = frozenset({"test_bench_smoke.py"})
 
+
 def _stem(name: str) -> str:
     """``lambda_.py`` is tested by ``test_lambda.py``, ``_fast.py`` by ``test_fast.py``.
 
