@@ -138,3 +138,24 @@ def test_a_single_input_langchain_tool_takes_its_string() -> None:
     assert echo.invoke("fog") == "FOG"
     reply = echo.invoke({"name": "echo", "args": {"__arg1": "sun"}, "id": "c9", "type": "tool_call"})
     assert isinstance(reply, ToolMessage) and (reply.content, reply.tool_call_id) == ("SUN", "c9")
+
+
+def test_langchain_community_loaders_on_local_files(tmp_path: Path) -> None:
+    # The loaders an existing LangChain codebase already has: langchain-community's TextLoader
+    # and DirectoryLoader (the package is being sunset and says so on import; dev extra only).
+    with pytest.warns(DeprecationWarning, match="langchain-community"):
+        from langchain_community.document_loaders import DirectoryLoader, TextLoader
+
+    (tmp_path / "a.md").write_text("fog over the bay", encoding="utf-8")
+    (tmp_path / "b.md").write_text("the lamp is lit", encoding="utf-8")
+    one = load_with(TextLoader(str(tmp_path / "a.md"), encoding="utf-8"))
+    assert one.invoke(None) == [Document("fog over the bay", {"source": str(tmp_path / "a.md")})]
+
+    def folder(path: Path) -> DirectoryLoader:
+        return DirectoryLoader(str(path), glob="*.md", loader_cls=TextLoader, loader_kwargs={"encoding": "utf-8"})
+
+    chain = load_with(folder) | split_with(RecursiveCharacterTextSplitter(chunk_size=8, chunk_overlap=0))
+    pieces = chain.invoke(tmp_path)
+    assert all(isinstance(p, Document) for p in pieces)
+    assert sorted(p.page_content for p in pieces) == sorted(["fog over", "the bay", "the lamp", "is lit"])
+    assert {p.metadata["source"] for p in pieces} == {str(tmp_path / "a.md"), str(tmp_path / "b.md")}
