@@ -1,6 +1,6 @@
 """LangChain's components inside a chain of ours, offline: the bridge's tour.
 
-A document loader written the LangChain way (a ``BaseLoader``) reads the bundled corpus,
+langchain-community's ``DirectoryLoader`` (a ``TextLoader`` per file) reads the bundled corpus,
 LangChain's recursive splitter cuts it into pieces, and LangChain's ``InMemoryVectorStore``
 with its ``DeterministicFakeEmbedding`` holds them; our prompt, model and parser answer
 around LangChain's retriever:
@@ -18,24 +18,28 @@ context's best-matching sentences, word by word). The fake embedding makes the r
 deterministic, not semantic: some questions find their answer in the pieces it retrieves,
 others get "I don't know" (swap in real embeddings for real retrieval).
 
-Run it with ``python examples/langchain_bridge.py "your question"`` (the ``langchain`` extra).
+Run it with ``python examples/langchain_bridge.py "your question"`` (the ``langchain`` extra
+and ``langchain-community``, both in the ``dev`` extra).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Iterator
+import warnings
 from pathlib import Path
 from typing import Any, TypedDict
 
-from langchain_core.document_loaders import BaseLoader
-from langchain_core.documents import Document as TheirDocument
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from langgraph.graph import END, START, StateGraph
+
+with warnings.catch_warnings():
+    # langchain-community says on import that it is being sunset; its loaders still work.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from langchain_community.document_loaders import DirectoryLoader, TextLoader
 
 from combinators import Runnable, RunnableLambda, RunnableParallel, RunnablePassthrough
 from combinators.documents import format_documents_as_string
@@ -54,24 +58,18 @@ CORPUS = Path(__file__).parent / "corpus"
 DEFAULT_QUESTION = "How high are the tides?"
 
 
-class CorpusLoader(BaseLoader):
-    """One LangChain document per Markdown file of a folder, read lazily (as
-    langchain-community's ``DirectoryLoader`` with its ``TextLoader`` would)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def lazy_load(self) -> Iterator[TheirDocument]:
-        for path in sorted(self.folder.glob("*.md")):
-            yield TheirDocument(path.read_text(encoding="utf-8"), metadata={"source": path.name})
+def corpus_loader(folder: Path) -> DirectoryLoader:
+    """langchain-community's loader of a folder: one LangChain document per Markdown file,
+    each read by its ``TextLoader``."""
+    return DirectoryLoader(str(folder), glob="*.md", loader_cls=TextLoader, loader_kwargs={"encoding": "utf-8"})
 
 
 def build_store() -> tuple[InMemoryVectorStore, int, int]:
     """LangChain's store filled with the corpus's pieces: loaded and split by LangChain's
     components, as runnables of ours over our Documents."""
     splitter = RecursiveCharacterTextSplitter(chunk_size=400, chunk_overlap=0)
-    load_and_split = load_with(CorpusLoader) | split_with(splitter)
-    documents = load_with(CorpusLoader).invoke(CORPUS)
+    load_and_split = load_with(corpus_loader) | split_with(splitter)
+    documents = load_with(corpus_loader).invoke(CORPUS)
     pieces = load_and_split.invoke(CORPUS)
     store = InMemoryVectorStore(DeterministicFakeEmbedding(size=64))
     add_documents(store, pieces)
