@@ -254,11 +254,30 @@ class InputCheck:
         """What is wrong with ``value`` (empty when it fits), deepest paths first."""
         if self._validator is None or self._validator.is_valid(value):
             return []
-        errors = sorted(self._validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+        found = [specific for error in self._validator.iter_errors(value) for specific in _specific(error)]
+        errors = sorted(found, key=lambda e: list(map(str, e.absolute_path)))
         return [
             problem((*loc, *cast("Sequence[str | int]", error.absolute_path)), error.message, str(error.validator))
             for error in errors[:MAX_DETAILS]
         ]
+
+
+def _specific(error: Any) -> list[Any]:
+    """A union's failure as what each arm the value's type fits says is wrong (so a missing
+    or mistyped field is named), or the union's own message when no arm's type fits.
+
+    >>> import jsonschema
+    >>> union = {"anyOf": [{"type": "string"}, {"type": "object", "required": ["input"]}]}
+    >>> (error,) = jsonschema.Draft202012Validator(union).iter_errors({"question": "q"})
+    >>> [e.message for e in _specific(error)]
+    ["'input' is a required property"]
+    """
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        # An arm whose own type does not fit says nothing useful about this value.
+        fitting = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        if fitting:
+            return [specific for e in fitting for specific in _specific(e)]
+    return [error]
 
 
 def _constrains(schema: Mapping[str, Any]) -> bool:

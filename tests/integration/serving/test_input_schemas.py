@@ -117,3 +117,21 @@ def test_agent_loop_publishes_the_union_it_accepts(client: httpx.Client, value: 
     assert response.status_code == status, response.text
     if status == 200:
         assert response.json()["output"]["output"] == "done"
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        ({"question": "6 x 7?"}, {"'input' is a required property", "'messages' is a required property"}),
+        ({"input": 5}, {"5 is not of type 'string'"}),
+        ({"messages": "6 x 7?"}, {"'6 x 7?' is not of type 'array'"}),
+        (5, {"5 is not valid under any of the given schemas"}),
+    ],
+)
+def test_agent_loop_422_names_what_is_missing_or_mistyped(client: httpx.Client, value: object, named: set[str]) -> None:
+    # A union's failure is told by the arms whose type fits the value (the field named),
+    # or, when none fits, by the union itself.
+    response = client.post("/loop/invoke", json={"input": value})
+    assert response.status_code == 422
+    messages = {item["msg"] for item in response.json()["detail"]}
+    assert named <= messages, messages
