@@ -23,6 +23,7 @@ effects.hooks.MissingExtraError: say_hello() needs the optional extra 'greet': p
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import threading
 from typing import TYPE_CHECKING, Final, Generic, Protocol, TypeVar, final
 
@@ -56,6 +57,28 @@ class MissingExtraError(CombinatorsError, ImportError):
     >>> issubclass(MissingExtraError, ImportError)
     True
     """
+
+
+def _missing_extra(feature: str, extra: str, module: str) -> MissingExtraError:
+    return MissingExtraError(
+        f"{feature} needs the optional extra {extra!r}: {install_line(extra)} (missing module: {module})"
+    )
+
+
+def require_extra(feature: str, extra: str, *modules: str) -> None:
+    """Raise ``MissingExtraError`` naming ``extra`` unless each of ``modules`` is installed
+    (found, not imported: an SDK's import cost is paid when it is first used). An
+    integration's package calls it first, before anything of it loads.
+
+    >>> require_extra("combinators.integrations.example", "greet", "json")
+    >>> require_extra("combinators.integrations.example", "greet", "no_such_sdk_here")
+    Traceback (most recent call last):
+    ...
+    effects.hooks.MissingExtraError: combinators.integrations.example needs the optional extra 'greet': pip install 'lcel-combinators[greet]' (missing module: no_such_sdk_here)
+    """
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            raise _missing_extra(feature, extra, module)
 
 
 @final
@@ -107,10 +130,7 @@ class Hook(Generic[P]):
             ours = missing.split(".")[0] in ("combinators", "effects") and missing != self.module
             if ours:
                 raise  # a broken install of this library, not a missing extra
-            raise MissingExtraError(
-                f"{feature} needs the optional extra {self.extra!r}: {install_line(self.extra)}"
-                f" (missing module: {missing})"
-            ) from error
+            raise _missing_extra(feature, self.extra, missing) from error
 
 
 class TracingOptions(Protocol):

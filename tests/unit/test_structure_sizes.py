@@ -35,8 +35,8 @@ SMALL: dict[str, str] = {
     "effects/_runtime/run_ids.py": "time-ordered run ids, public through effects.authoring",
     "effects/errors.py": "the root of every error the library raises",
 }
-"""Modules under ``FLOOR`` lines of code (besides ``__init__``, ``__main__`` and an
-integration's ``_extra``): path -> why they stand alone."""
+"""Modules under ``FLOOR`` lines of code (besides ``__init__`` and ``__main__``): path -> why
+they stand alone."""
 
 
 def code_lines(path: pathlib.Path) -> int:
@@ -61,7 +61,7 @@ def test_a_module_stays_under_the_cap_or_its_named_ceiling(path: pathlib.Path) -
 
 @pytest.mark.parametrize("path", modules(), ids=_name)
 def test_a_module_is_more_than_a_few_lines_or_says_why(path: pathlib.Path) -> None:
-    if path.name in {"__init__.py", "__main__.py", "_extra.py"} or _name(path) in SMALL:
+    if path.name in {"__init__.py", "__main__.py"} or _name(path) in SMALL:
         return
     assert code_lines(path) >= FLOOR, f"{_name(path)}: {code_lines(path)} lines; merge it into its concept's module"
 

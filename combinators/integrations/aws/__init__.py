@@ -3,7 +3,10 @@
 Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
 """
 
-from combinators.integrations.aws import _extra as _extra  # first: names a missing extra
+from effects.hooks import require_extra as _require_extra
+
+_require_extra("combinators.integrations.aws", "aws", "boto3")  # first: names a missing extra
+
 from combinators.integrations.aws.kendra import AmazonKendraRetriever as AmazonKendraRetriever
 from combinators.integrations.aws.kendra import KendraAccessDenied as KendraAccessDenied
 from combinators.integrations.aws.kendra import KendraConnectionError as KendraConnectionError

@@ -3,17 +3,9 @@
 Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
 """
 
-import importlib as _importlib
+from effects.hooks import require_extra as _require_extra
 
-try:
-    _importlib.import_module("distributed")  # the extra's one dependency
-except ModuleNotFoundError as _missing:
-    from effects.hooks import MissingExtraError as _MissingExtraError
-    from effects.hooks import install_line as _install_line
-
-    raise _MissingExtraError(
-        f"DaskExecutor needs the optional extra 'dask': {_install_line('dask')} (missing module: {_missing.name})"
-    ) from _missing
+_require_extra("DaskExecutor", "dask", "distributed")  # first: names a missing extra
 
 from combinators.integrations.dask.executor import DaskExecutor as DaskExecutor
 

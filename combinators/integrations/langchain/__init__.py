@@ -8,7 +8,10 @@ losslessly both ways.
 True
 """
 
-from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
+from effects.hooks import require_extra as _require_extra
+
+_require_extra("combinators.integrations.langchain", "langchain", "langchain_core")  # first: names a missing extra
+
 from combinators.integrations.langchain.runnable import FromLangChain as FromLangChain
 from combinators.integrations.langchain.runnable import from_langchain as from_langchain
 from combinators.integrations.langchain.shortcuts import add_documents as add_documents

@@ -18,7 +18,6 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, GenerationChunk, LLMResult
 from langchain_core.tracers._streaming import _StreamingCallbackHandler  # LangGraph checks for this base
 
-from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators.integrations.langchain.values import to_ours
 from effects import NO_INPUT, CustomEmitted, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from effects.authoring import Scope

@@ -53,7 +53,6 @@ from langchain_core.messages import BaseMessage as TheirMessage
 from langchain_core.messages import get_buffer_string
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, Generation, LLMResult
 
-from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators.integrations.langchain.values import to_langchain
 from combinators import RunConfig
 from effects import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed

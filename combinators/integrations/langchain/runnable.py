@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, final, overload
 
 import attrs
 
-from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators import Runnable
 from combinators.documents import Document
 from combinators.components.models.chat_model import ChatOutput, LanguageModelInput

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, final, overload
 
 import attrs
 
-from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators import Runnable
 from combinators.documents import Document
 from combinators.embeddings import Embeddings

@@ -27,7 +27,6 @@ from langchain_core.runnables import Runnable as TheirRunnable
 from langchain_core.runnables import RunnableConfig as TheirConfig
 from langchain_core.runnables.config import ensure_config, get_config_list
 
-from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators import Runnable
 from combinators.integrations.langchain import values
 from effects.config import RunConfigDict

@@ -17,7 +17,6 @@ import importlib
 from collections.abc import Mapping
 from typing import cast
 
-from combinators.integrations.langchain import _extra as _extra  # first: names a missing extra
 from combinators._support.langchain_types import PART_TYPES, VALUE_TYPES, ValueType
 
 # Fields whose value LangChain keeps as a list (ours keep tuples).

@@ -3,7 +3,10 @@
 Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
 """
 
-from combinators.integrations.openai import _extra as _extra  # first: names a missing extra
+from effects.hooks import require_extra as _require_extra
+
+_require_extra("combinators.integrations.openai", "openai", "openai")  # first: names a missing extra
+
 from combinators.integrations.openai.chat import ChatOpenAI as ChatOpenAI
 from combinators.integrations.openai.embeddings import OpenAIEmbeddings as OpenAIEmbeddings
 from combinators.integrations.openai.structured import StructuredOutputError as StructuredOutputError

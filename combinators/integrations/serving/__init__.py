@@ -8,7 +8,10 @@ Needs the ``serving`` extra (Starlette, uvicorn, httpx): ``pip install 'lcel-com
 ['/', '/docs', '/echo/batch', '/echo/config_schema', '/echo/docs']
 """
 
-from combinators.integrations.serving import _extra as _extra  # first: names a missing extra
+from effects.hooks import require_extra as _require_extra
+
+_require_extra("combinators.integrations.serving", "serving", "starlette", "httpx")  # first: names a missing extra
+
 from combinators.integrations.serving.app import ServeSettings as ServeSettings
 from combinators.integrations.serving.app import mount as mount
 from combinators.integrations.serving.app import serve as serve
