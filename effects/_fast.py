@@ -19,30 +19,40 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 from uuid import UUID, SafeUUID
 
 import attrs
 
 T = TypeVar("T")
 
-Setter = Callable[[Any, Any], None]
+if TYPE_CHECKING:
+
+    class _Slot(Protocol):
+        # A slot's member descriptor, as ``kind.__dict__[name]`` holds it.
+        def __get__(self, instance: object, owner: type | None = None, /) -> object: ...
+
+        def __set__(self, instance: object, value: object, /) -> None: ...
+
+
+Setter = Callable[[object, object], None]
 """A slot's ``__set__``: ``setter(instance, value)``, no conversion, no validation."""
 
 NEW: Final = object.__new__
 """``object.__new__``: an instance with its slots unset (fill every one before use)."""
 
 
-def _slot(kind: type, name: str, caller: str) -> Any:
+def _slot(kind: type, name: str, caller: str) -> _Slot:
     # The descriptor of the slot ``name`` on ``kind`` or a base (attrs puts each field's
     # slot on the class that declares it).
     for cls in kind.__mro__:
         if name in cls.__dict__ and name in getattr(cls, "__slots__", ()):
-            return cls.__dict__[name]
+            slot: _Slot = cls.__dict__[name]
+            return slot
     raise ImportError(f"{kind.__name__}.{name} is not a slot: update {caller}")
 
 
-def _check_plain(kind: type, fields: tuple[attrs.Attribute[Any], ...], caller: str) -> None:
+def _check_plain(kind: type, fields: tuple[attrs.Attribute[object], ...], caller: str) -> None:
     # A value written straight into a slot skips what the constructor would run on it.
     if any(f.converter is not None or f.validator is not None for f in fields):  # pyright: ignore[reportUnknownMemberType]  # attrs types a converter generically
         raise ImportError(f"{kind.__name__} converts or validates a field now: update {caller}")

@@ -83,7 +83,7 @@ class BatchJob:
 
     step: Step[Any, Any]
     items: tuple[ShippedItem, ...]
-    kwargs: Mapping[str, Any]
+    kwargs: Mapping[str, object]
     max_concurrency: int | None = None
     asynchronous: bool = False
 
@@ -99,7 +99,7 @@ class ItemOutcome:
     """
 
     index: int
-    result: Result[Any, BaseException]
+    result: Result[object, BaseException]
     effects: tuple[Effect, ...]
     where: str
     """The address of the worker that ran the item (metadata on its adopted runs)."""
@@ -165,7 +165,7 @@ class ExecutorError(CombinatorsError, RuntimeError):
 def run_items(
     step: Step[Any, Any],
     items: Sequence[ShippedItem],
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     *,
     asynchronous: bool = False,
     where: str = "",

@@ -322,7 +322,9 @@ def each_on_executor(
     """
     from effects._runtime.remote_batch import RemoteBatch  # late: only batches on an executor load it
 
-    return RemoteBatch(executor, node, items, [_run_scope(scope)] * len(items), kwargs, False, False).in_order()
+    return _outputs(
+        RemoteBatch(executor, node, items, [_run_scope(scope)] * len(items), kwargs, False, False).in_order()
+    )
 
 
 async def aeach_on_executor(
@@ -353,7 +355,12 @@ async def aeach_on_executor(
     from effects._runtime.remote_batch import RemoteBatch
 
     remote = RemoteBatch(executor, node, items, [_run_scope(scope)] * len(items), kwargs, False, True)
-    return await remote.ain_order()
+    return _outputs(await remote.ain_order())
+
+
+def _outputs(results: list[Out | Exception]) -> list[Out]:
+    # Without return_exceptions an item's error is raised, never a result: each is an output.
+    return cast("list[Out]", results)
 
 
 def _run_scope(scope: Scope) -> RunScope:

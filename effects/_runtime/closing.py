@@ -65,7 +65,7 @@ def _unfinished(stream: object) -> bool:
     return isinstance(stream, AsyncGeneratorType) and stream.ag_frame is not None
 
 
-async def aclose_all(streams: Iterable[AsyncIterator[Any]] = (), tasks: Iterable[asyncio.Future[Any]] = ()) -> None:
+async def aclose_all(streams: Iterable[AsyncIterator[object]] = (), tasks: Iterable[asyncio.Future[Any]] = ()) -> None:
     """Cancel ``tasks`` and wait for them, then close ``streams``: all of it, whatever happens.
 
     A cancellation that arrives meanwhile is raised at the end, after the cleanup (so

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, final
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from typing import Generic, TypeVar, cast, final
 
 import attrs
 
@@ -25,19 +25,23 @@ from effects.errors import CombinatorsError
 from effects.executors import BatchJob, Executor, ItemOutcome, ShippedItem, Submission
 from effects.step import Step
 
+In = TypeVar("In")
+Out = TypeVar("Out")
+T = TypeVar("T")
+
 
 def ship(
-    node: Step[Any, Any],
-    inputs: Sequence[Any],
+    node: Step[In, Out],
+    inputs: Sequence[In],
     scopes: Sequence[RunScope],
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     asynchronous: bool,
 ) -> tuple[BatchJob, list[RunScope]]:
     """The job for ``inputs`` (one scope each), and the scope that adopts each item."""
     items: list[ShippedItem] = []
     adopters: list[RunScope] = []
-    step: Step[Any, Any] = node
-    shared: Mapping[str, Any] = kwargs
+    step: Step[In, Out] = node
+    shared: Mapping[str, object] = kwargs
     window: int | None = None
     seen: tuple[RunConfig, RunConfig] | None = None
     for index, (scope, input) in enumerate(zip(scopes, inputs, strict=True)):
@@ -66,7 +70,7 @@ def ship(
 
 
 @final
-class RemoteBatch:
+class RemoteBatch(Generic[In, Out]):
     """One batch on an executor as the caller drives it: shipped when made, then its
     results in completion order (``completed``) or in input order (``in_order``)."""
 
@@ -75,10 +79,10 @@ class RemoteBatch:
     def __init__(
         self,
         executor: Executor,
-        node: Step[Any, Any],
-        inputs: Sequence[Any],
+        node: Step[In, Out],
+        inputs: Sequence[In],
         scopes: Sequence[RunScope],
-        kwargs: Mapping[str, Any],
+        kwargs: Mapping[str, object],
         return_exceptions: bool,
         asynchronous: bool,
     ) -> None:
@@ -86,22 +90,17 @@ class RemoteBatch:
         self.job, self.adopters = ship(node, inputs, scopes, kwargs, asynchronous)
         self.return_exceptions = return_exceptions
 
-    def in_order(self) -> list[Any]:
+    def in_order(self) -> list[Out | Exception]:
         """``batch``: one result per input, in input order."""
-        results: list[Any] = [None] * len(self.job.items)
-        for index, value in self.completed():
-            results[index] = value
-        return results
+        return _ordered(dict(self.completed()), len(self.job.items))
 
-    async def ain_order(self) -> list[Any]:
+    async def ain_order(self) -> list[Out | Exception]:
         """``abatch``."""
-        results: list[Any] = [None] * len(self.job.items)
         async with closing(self.acompleted()) as outcomes:
-            async for index, value in outcomes:
-                results[index] = value
-        return results
+            found = {index: value async for index, value in outcomes}
+        return _ordered(found, len(self.job.items))
 
-    def completed(self) -> Iterator[tuple[int, Any]]:
+    def completed(self) -> Iterator[tuple[int, Out | Exception]]:
         """``(index, result)`` in completion order; leaving early cancels what is left."""
         if not self.job.items:
             return
@@ -116,7 +115,7 @@ class RemoteBatch:
                 submission.cancel()
         self._check_count(count)
 
-    async def acompleted(self) -> AsyncIterator[tuple[int, Any]]:
+    async def acompleted(self) -> AsyncIterator[tuple[int, Out | Exception]]:
         """Async ``completed``: a thread waits on the executor, effects are adopted here."""
         if not self.job.items:
             return
@@ -138,7 +137,7 @@ class RemoteBatch:
             await pump.ended
         self._check_count(count)
 
-    def _settled(self, outcome: ItemOutcome) -> tuple[int, Any]:
+    def _settled(self, outcome: ItemOutcome) -> tuple[int, Out | Exception]:
         """Adopt an outcome's effects; its index and value (or error, raised when errors
         are not results)."""
         from returns.result import Success
@@ -148,7 +147,8 @@ class RemoteBatch:
             self.adopters[outcome.index].adopt(outcome.effects, where)
         result = outcome.result
         if isinstance(result, Success):
-            return outcome.index, result.unwrap()
+            # A worker ran the job's step on the item: the value is that step's output.
+            return outcome.index, cast("Out", result.unwrap())
         error: BaseException = result.failure()
         # Only Exceptions are results (an interrupt always propagates).
         if not isinstance(error, Exception) or not self.return_exceptions:
@@ -160,6 +160,11 @@ class RemoteBatch:
             raise CombinatorsError(
                 f"executor {self.executor.name!r} returned {count} outcomes for {len(self.job.items)} items"
             )
+
+
+def _ordered(found: dict[int, T], count: int) -> list[T]:
+    # Each index arrived exactly once (``_check_count``).
+    return [found[index] for index in range(count)]
 
 
 @final
@@ -208,7 +213,7 @@ class _Pump:
         if submission is not None:
             submission.cancel()
 
-    def _post(self, put: Any, value: object) -> None:
+    def _post(self, put: Callable[[T], object], value: T) -> None:
         try:
             self.loop.call_soon_threadsafe(put, value)
         except RuntimeError:  # the loop is closed: nobody is waiting any more

@@ -51,7 +51,7 @@ class _Collector:
 def run_shipped(
     step: Step[Any, Any],
     items: Sequence[ShippedItem],
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     asynchronous: bool,
     where: str,
     cancelled: Callable[[], bool],
@@ -66,7 +66,7 @@ def run_shipped(
 async def _arun_all(
     step: Step[Any, Any],
     items: Sequence[ShippedItem],
-    kwargs: Mapping[str, Any],
+    kwargs: Mapping[str, object],
     where: str,
     cancelled: Callable[[], bool],
 ) -> list[ItemOutcome]:
@@ -91,7 +91,7 @@ class _ItemRun:
         self.scope = RunScope(item.config, (collector,), item.run, (), deadline)
         self.shown: object = None
 
-    def outcome(self, result: Result[Any, BaseException], where: str) -> ItemOutcome:
+    def outcome(self, result: Result[object, BaseException], where: str) -> ItemOutcome:
         return ItemOutcome(self.item.index, result, tuple(self.collector.effects), where)
 
     @contextmanager
@@ -102,7 +102,7 @@ class _ItemRun:
         finally:
             CURRENT_SCOPE.reset(token)
 
-    def refused(self) -> Result[Any, BaseException] | None:
+    def refused(self) -> Result[object, BaseException] | None:
         """Start the item's run; a ``Failure`` if the batch was cancelled first (then
         there is no run to end)."""
         from returns.result import Failure
@@ -118,14 +118,14 @@ class _ItemRun:
             return Failure(error)
         return None
 
-    def failed(self, error: BaseException) -> Result[Any, BaseException]:
+    def failed(self, error: BaseException) -> Result[object, BaseException]:
         from returns.result import Failure
 
         if self.item.run is not None:
             self.collector.effects.append(RunFailed(self.item.run, self.shown, error, self.scope.clock.now()))
         return Failure(error)
 
-    def ended(self, output: object) -> Result[Any, BaseException]:
+    def ended(self, output: object) -> Result[object, BaseException]:
         from returns.result import Success
 
         run = self.item.run
@@ -135,7 +135,7 @@ class _ItemRun:
         return Success(output)
 
 
-def _run_one(run: _ItemRun, kwargs: Mapping[str, Any]) -> Result[Any, BaseException]:
+def _run_one(run: _ItemRun, kwargs: Mapping[str, object]) -> Result[object, BaseException]:
     step, input = run.step, run.item.input
     with run.current():
         refused = run.refused()
@@ -149,7 +149,7 @@ def _run_one(run: _ItemRun, kwargs: Mapping[str, Any]) -> Result[Any, BaseExcept
         return run.ended(output)
 
 
-async def _arun_one(run: _ItemRun, kwargs: Mapping[str, Any]) -> Result[Any, BaseException]:
+async def _arun_one(run: _ItemRun, kwargs: Mapping[str, object]) -> Result[object, BaseException]:
     step, input = run.step, run.item.input
     with run.current():
         refused = run.refused()
