@@ -36,7 +36,7 @@ if _typing.TYPE_CHECKING:
     from effects.executors import RemoteError as RemoteError
     from effects.executors import ShippedItem as ShippedItem
     from effects.executors import Submission as Submission
-    from effects._runtime.observers import Observer as Observer
+    from effects.step import Observer as Observer
     from effects.scope import Scope as Scope
     from effects.hooks import MissingExtraError as MissingExtraError
     from effects.event_types import ChunkData as ChunkData
@@ -95,7 +95,7 @@ _LAZY: dict[str, str] = {
         ("BatchJob", "Executor", "ExecutorError", "ItemOutcome", "RemoteError", "ShippedItem", "Submission"),
         "effects.executors",
     ),
-    "Observer": "effects._runtime.observers",
+    "Observer": "effects.step",
     "Scope": "effects.scope",
     "MissingExtraError": "effects.hooks",
     **dict.fromkeys(

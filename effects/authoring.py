@@ -42,11 +42,11 @@ from effects._runtime.closing import aclose_all as aclose_all
 from effects._runtime.closing import aiter_of as aiter_of
 from effects._runtime.closing import closing as closing
 from effects._runtime.context import current_scope as current_scope
-from effects._runtime.custom_events import adispatch_custom_event as adispatch_custom_event
-from effects._runtime.custom_events import dispatch_custom_event as dispatch_custom_event
+from effects._runtime.context import adispatch_custom_event as adispatch_custom_event
+from effects._runtime.context import dispatch_custom_event as dispatch_custom_event
 from effects._runtime.batches import aeach_on_executor as aeach_on_executor
 from effects._runtime.batches import each_on_executor as each_on_executor
-from effects._runtime.run_ids import new_run_id as new_run_id
+from effects._runtime.building import new_run_id as new_run_id
 from effects._runtime.thread_pool import run_indexed as run_indexed
 from effects._runtime.total import atotal_of as atotal_of
 from effects._runtime.total import atotal_or_nothing as atotal_or_nothing

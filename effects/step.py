@@ -1,4 +1,6 @@
-"""The small protocol the runtime runs: anything with these members is a step.
+"""The small protocol the runtime runs: anything with these members is a step; and who
+watches a run: observers receive its effects, some hand back awaitables (async listeners)
+that the runtime awaits before the run goes on.
 
 ``effects`` never imports ``combinators``; ``combinators.Runnable`` implements this.
 """
@@ -6,15 +8,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, final, runtime_checkable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeGuard, TypeVar, final, runtime_checkable
 
 import attrs
 
 from effects.config import RunConfig
 
 if TYPE_CHECKING:
-    from effects._runtime.observers import Observer
     from effects.scope import Scope
+    from effects.values import Effect
 
 In = TypeVar("In", contravariant=True)
 # Invariant: the runtime hands a step's output back to its own ``describe_output``.
@@ -108,3 +110,52 @@ class StepBinding(Generic[BoundIn, BoundOut]):
 
     def __hash__(self) -> int:
         return hash((self.bound, self.config, tuple(self.kwargs), self.observers))
+
+
+class Observer(Protocol):
+    """Receives every effect of the runs it watches, in order.
+
+    An observer that shows runs as they happen may set ``wants_chunks = True``: chat
+    models invoked under it then stream their tokens to it (``Scope.wants_chunks``).
+
+    >>> from effects._runtime import calls as entry
+    >>> from combinators import RunnableLambda
+    >>> class Names:
+    ...     def __init__(self): self.seen = []
+    ...     def emit(self, effect): self.seen.append(type(effect).__name__)
+    >>> names = Names()
+    >>> list(entry.stream(RunnableLambda(abs), -1, None, {}, observers=(names,)))
+    [1]
+    >>> names.seen
+    ['RunStarted', 'RunStreamed', 'RunEnded']
+    """
+
+    def emit(self, effect: Effect) -> None: ...
+
+
+@runtime_checkable
+class AwaitingObserver(Observer, Protocol):
+    """An observer whose reactions may be coroutines (async listeners): the runtime
+    awaits them before the run goes on (``ainvoke``/``astream``), and refuses them in a
+    sync call.
+
+    >>> from effects.projections.listeners import ListenerSpec
+    >>> isinstance(ListenerSpec().make_observer(), AwaitingObserver)
+    True
+    """
+
+    def take_pending(self) -> list[Awaitable[object]]:
+        """The awaitables due so far (each handed out once)."""
+        ...
+
+
+def awaiting(observers: tuple[Observer, ...]) -> tuple[AwaitingObserver, ...]:
+    """The observers among ``observers`` that hand out awaitables."""
+    return tuple(o for o in observers if hands_out_awaitables(o))
+
+
+def hands_out_awaitables(observer: Observer) -> TypeGuard[AwaitingObserver]:
+    """Whether ``observer`` is an ``AwaitingObserver``."""
+    # Not isinstance(observer, AwaitingObserver): a runtime-checkable protocol walks its
+    # members at every check (tens of microseconds, paid by every watched call).
+    return callable(getattr(observer, "take_pending", None))

@@ -24,9 +24,9 @@ from effects.config import config_list, is_config_list, RunConfig
 from effects._runtime.closing import aclose_all
 from effects._runtime.calls import ashown, call_scope, gather_structured, progress_view, shown, viewed_by
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.custom_events import RUN_FRAMES
+from effects._runtime.context import RUN_FRAMES
 from effects._runtime.native_batch import abatch_hook, arun_batch, batch_hook, run_batch
-from effects._runtime.observers import Observer
+from effects.step import Observer
 from effects._runtime.scope import RunScope
 from effects._runtime.thread_pool import run_indexed, shared_pool
 from effects.step import Step

@@ -1,17 +1,23 @@
 """Unwrapping a node's bindings: the config, limits, deadline, kwargs and observers that
-each layer adds on the way to the node that runs."""
+each layer adds on the way to the node that runs.
+
+A deadline is where ``timeout`` (a call's or ``with_timeout``'s) becomes a point in time:
+
+>>> d = earlier(Deadline(5.0, "a", 5.0), Deadline(3.0, "b", 3.0))
+>>> d.owner, str(d.error())
+('b', 'b timed out after 3 s')
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, final
 
+from effects._runtime.limiter import Limiter
 from effects.clock import current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
-from effects._runtime.deadline import Deadline, earlier
-from effects._runtime.limiter import Limiter
-from effects._runtime.observers import AwaitingObserver, Observer, hands_out_awaitables
-from effects.step import Step
+from effects.errors import StepTimeout
+from effects.step import AwaitingObserver, Observer, Step, hands_out_awaitables
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -60,3 +66,20 @@ def unwrap(node: Step[In, Out], around: Unwrapped) -> tuple[Step[In, Out], Unwra
         node = binding.bound if binding.choose is None else binding.choose(config)
         binding = node.step_binding
     return node, Unwrapped(config, kwargs, observers, listeners, limiters, deadline)
+
+
+@final
+class Deadline:
+    __slots__ = ("at", "owner", "seconds")
+
+    def __init__(self, at: float, owner: str, seconds: float) -> None:
+        self.at = at
+        self.owner = owner
+        self.seconds = seconds
+
+    def error(self) -> StepTimeout:
+        return StepTimeout(f"{self.owner} timed out after {self.seconds:g} s")
+
+
+def earlier(a: Deadline | None, b: Deadline) -> Deadline:
+    return b if a is None or b.at < a.at else a

@@ -14,9 +14,9 @@ from typing import TypeVar
 
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.custom_events import RUN_FRAMES
+from effects._runtime.context import RUN_FRAMES
 from effects._runtime.closing import aclose_all, close_iterator
-from effects._runtime.observers import Observer
+from effects.step import Observer
 from effects._runtime.entry import entry_scope
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.hooks import PROGRESS, ProgressView

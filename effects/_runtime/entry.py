@@ -14,9 +14,9 @@ from effects.clock import current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.hooks import callbacks_observer_factory, tracing_observer_factory
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.deadline import Deadline, earlier
+from effects._runtime.bindings import Deadline, earlier
 from effects._runtime.limiter import Limiter
-from effects._runtime.observers import Observer, awaiting
+from effects.step import Observer, awaiting
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 
 

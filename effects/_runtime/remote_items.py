@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, final
 
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.deadline import Deadline
+from effects._runtime.bindings import Deadline
 from effects._runtime.scope import RunScope
 from effects.clock import current_clock
 from effects.executors import ItemOutcome, ShippedItem

@@ -26,16 +26,16 @@ from typing import TYPE_CHECKING, Final, TypeVar, final
 
 import attrs
 
-from effects._runtime.adoption import adopted
+from effects._runtime.building import adopted
 from effects._runtime.bindings import Unwrapped, unwrap
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
-from effects._runtime.deadline import Deadline
+from effects._runtime.bindings import Deadline
 from effects.errors import InputError
 from effects._runtime.limiter import Lease, Limiter, aholding, holding
-from effects._runtime.run_ids import new_run_id
+from effects._runtime.building import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.observers import AwaitingObserver, Observer
+from effects.step import AwaitingObserver, Observer
 from effects.step import Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run

@@ -37,7 +37,7 @@ from contextvars import copy_context
 from typing import TYPE_CHECKING, Final, Generic, ParamSpec, TypeVar, cast, final
 
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.observers import Observer
+from effects.step import Observer
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.scope import Scope
 from effects.values import Effect

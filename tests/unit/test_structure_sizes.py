@@ -30,9 +30,6 @@ SMALL: dict[str, str] = {
     "combinators/components/fake_models.py": "deprecated old path (until 2027-03-01)",
     "combinators/components/json_parser.py": "deprecated old path (until 2027-03-01)",
     "combinators/components/models/ids.py": "message ids a model run makes; shared by models and agents",
-    "effects/_runtime/context.py": "the current scope's context variable, imported by every runtime module",
-    "effects/_runtime/deadline.py": "deadlines, shared by bindings, entry and the scope without a cycle",
-    "effects/_runtime/run_ids.py": "time-ordered run ids, public through effects.authoring",
     "effects/errors.py": "the root of every error the library raises",
 }
 """Modules under ``FLOOR`` lines of code (besides ``__init__`` and ``__main__``): path -> why

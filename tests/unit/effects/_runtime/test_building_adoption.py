@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from combinators import Runnable, RunnableLambda
 from combinators.testing import inputs_for, runnables
 from effects import Effect, RunInfo, RunStarted, Scope
-from effects._runtime.adoption import adopted
+from effects._runtime.building import adopted
 
 
 @final

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from effects._runtime.run_ids import new_run_id
+from effects._runtime.building import new_run_id
 
 
 def same(fast: object, plain: object) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from combinators import Runnable, RunnableLambda, RunnableParallel
 from effects._runtime import calls as entry
-from effects._runtime.observers import AwaitingObserver, awaiting, hands_out_awaitables
+from effects.step import AwaitingObserver, awaiting, hands_out_awaitables
 from effects.projections.listeners import ListenerSpec
 from effects.values import Effect
 
