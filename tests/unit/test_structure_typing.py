@@ -41,7 +41,6 @@ CAST_AFTER_CHECK: dict[str, int] = {
     "combinators/graph/derive.py": 1,
     "combinators/integrations/langchain/handlers.py": 2,
     "combinators/integrations/langchain/values.py": 7,
-    "combinators/integrations/openai/messages.py": 4,
     "combinators/integrations/serving/errors.py": 1,
     "combinators/integrations/serving/json_limits.py": 2,
     "combinators/testing/checks.py": 2,
@@ -93,9 +92,6 @@ FORWARDED: dict[tuple[str, str], str] = {
     ("combinators/runnable/fluent.py", "as_tool"): "tool_from_runnable's typed keyword parameters",
     ("combinators/_support/declared.py", "__init_subclass__"): "object.__init_subclass__ and attrs' class keywords",
     ("combinators/_support/declared.py", "__new__"): "a subclass's own __init__ parameters",
-    ("combinators/integrations/openai/chat.py", "request_body"): "the openai SDK's request options",
-    ("combinators/integrations/openai/sdk_errors.py", "sdk_error"): "the SDK error class's constructor",
-    ("combinators/integrations/openai/sdk_errors.py", "__init__"): "the SDK error base's constructor",
 }
 """Rule 3's forwarding functions, each with the callee that types the keywords."""
 

@@ -24,7 +24,7 @@ ChatOpenAI(api_key=Secret('**********'))
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, final, overload
+from typing import Any, Final, Literal, TypeVar, final, overload
 
 import attrs
 
@@ -33,8 +33,10 @@ from combinators.components.messages.values import AIMessage, AIMessageChunk, Me
 from combinators.integrations.openai.client import (
     ClientCache,
     OpenAIConnection,
+    check_retries,
     preload_openai,
     shown_fields,
+    to_body,
     to_secret,
 )
 from combinators.components.models.errors import ModelStreamError
@@ -52,13 +54,11 @@ from combinators.components.tools.specs import (
 )
 from combinators.authoring import sensitive
 from combinators.components.secrets import SET_BY_LOADS, Secret
-from combinators import Runnable, RunnableBinding
+from combinators import JsonValue, Runnable, RunnableBinding
 from effects import NOTHING
 from effects.authoring import closing
-from effects.authoring import is_a
-
-if TYPE_CHECKING:
-    pass
+from effects.authoring import is_a, is_list
+from effects.guards import checked
 
 __all__ = ["DEFAULT_MODEL", "ChatOpenAI"]
 
@@ -73,15 +73,6 @@ def _to_stop(value: Sequence[str] | str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
     return (value,) if isinstance(value, str) else tuple(value)
-
-
-def _to_body(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return dict(value or {})
-
-
-def _check_retries(_instance: object, _attribute: object, value: int) -> None:
-    if not is_a(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"max_retries must be an int >= 0, got {value!r}")
 
 
 def _check_timeout(_instance: object, _attribute: object, value: float | None) -> None:
@@ -125,11 +116,11 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
     max_tokens: int | None = None
     stop: Sequence[str] | str | None = attrs.field(default=None, converter=_to_stop)
     timeout: float | None = attrs.field(default=None, validator=_check_timeout)
-    max_retries: int = attrs.field(default=2, validator=_check_retries)
+    max_retries: int = attrs.field(default=2, validator=check_retries)
     stream_usage: bool = True
     streaming: bool | None = None
     disable_streaming: bool | Literal["tool_calling"] = False
-    extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
+    extra_body: Mapping[str, object] = attrs.field(factory=dict[str, object], converter=to_body, hash=False)
     secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
 
@@ -143,14 +134,14 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
     # ------------------------------------------------------------------ settings
 
     def request_body(
-        self, messages: Sequence[Message], stop: Sequence[str] | None = None, *, stream: bool = False, **kwargs: Any
-    ) -> dict[str, Any]:
+        self, messages: Sequence[Message], stop: Sequence[str] | None = None, *, stream: bool = False, **kwargs: object
+    ) -> dict[str, object]:
         """The JSON body of the request for ``messages`` (what the server receives).
 
         >>> ChatOpenAI(model="m", temperature=0.5).request_body([AIMessage("hi")], stop=["."], seed=1)
         {'model': 'm', 'messages': [{'role': 'assistant', 'content': 'hi'}], 'temperature': 0.5, 'stop': ['.'], 'seed': 1, 'stream': False}
         """
-        body: dict[str, Any] = {"model": self.model, "messages": messages_to_openai(messages)}
+        body: dict[str, object] = {"model": self.model, "messages": messages_to_openai(messages)}
         if self.temperature is not None:
             body["temperature"] = self.temperature
         if self.max_tokens is not None:
@@ -177,11 +168,18 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
         )
 
     def _request(
-        self, messages: list[Message], stop: list[str] | None, stream: bool, kwargs: Mapping[str, Any]
-    ) -> tuple[str, list[Any], dict[str, Any]]:
-        """The model, the wire messages and the other fields, as the client takes them."""
+        self, messages: list[Message], stop: list[str] | None, stream: bool, kwargs: Mapping[str, object]
+    ) -> tuple[str, list[Any], dict[str, object]]:
+        """The model, the wire messages and the other fields, as the client takes them.
+
+        The messages are ``Any`` to the checkers: the SDK types them as its TypedDicts,
+        which JSON built from our messages (any role a ``ChatMessage`` names) is not.
+        """
         body = self.request_body(messages, stop, stream=stream, **kwargs)
-        model, wire = body.pop("model"), body.pop("messages")
+        model = checked(body.pop("model"), str, "the model must be a str")
+        wire = body.pop("messages")
+        if not is_list(wire):
+            raise TypeError(f"the messages must be a list, got {type(wire).__name__}")
         body.pop("stream")
         return model, wire, body
 
@@ -279,7 +277,7 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
         {'type': 'function', 'function': {'name': 'add'}}
         """
         specs = [tool_to_openai(tool, strict=strict) for tool in tools]
-        options: dict[str, Any] = {"tools": specs} if specs else {}
+        options: dict[str, object] = {"tools": specs} if specs else {}
         if tool_choice is not None:
             options["tool_choice"] = tool_choice_to_openai(tool_choice, specs)
         if parallel_tool_calls is not None:
@@ -293,12 +291,12 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
 
     @overload
     def with_structured_output(
-        self, schema: Mapping[str, Any], *, strict: bool | None = None
-    ) -> Runnable[LanguageModelInput, dict[str, Any]]: ...
+        self, schema: Mapping[str, object], *, strict: bool | None = None
+    ) -> Runnable[LanguageModelInput, dict[str, JsonValue]]: ...
 
     def with_structured_output(
-        self, schema: type[Any] | Mapping[str, Any], *, strict: bool | None = None
-    ) -> Runnable[LanguageModelInput, Any]:
+        self, schema: type[T] | Mapping[str, object], *, strict: bool | None = None
+    ) -> Runnable[LanguageModelInput, object]:
         """This model answering in ``schema``'s JSON, parsed into its type.
 
         ``schema`` is an attrs class, a TypedDict or a JSON Schema dict (then the result
@@ -316,5 +314,4 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
         StructuredOutputParser(schema=<class 'combinators.integrations.openai.chat.Person'>)
         """
         fmt = response_format(schema, strict=strict)
-        parser: StructuredOutputParser[Any] = StructuredOutputParser(schema)
-        return self.with_kwargs(response_format=fmt) | parser
+        return self.with_kwargs(response_format=fmt) | StructuredOutputParser(schema)

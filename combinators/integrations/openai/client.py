@@ -33,7 +33,7 @@ import weakref
 from collections.abc import Callable, Generator, Mapping, MutableMapping
 from contextlib import contextmanager
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Final, cast, final
+from typing import TYPE_CHECKING, Final, Literal, Protocol, TypedDict, final, overload
 
 import attrs
 
@@ -52,8 +52,10 @@ __all__ = [
     "SENT_HEADERS",
     "ApiKey",
     "ClientCache",
+    "ClientOptions",
     "OpenAIConnection",
     "build_client",
+    "check_retries",
     "import_openai",
     "preload_openai",
     "only_sent_headers",
@@ -61,6 +63,7 @@ __all__ = [
     "client_options",
     "resolve_base_url",
     "shown_fields",
+    "to_body",
     "to_secret",
 ]
 
@@ -219,13 +222,36 @@ class ClientCache:
     def __repr__(self) -> str:
         return "ClientCache()"
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[type[ClientCache], tuple[()]]:
         return ClientCache, ()
+
+
+class ClientOptions(TypedDict, total=False):
+    """The keyword arguments ``client_options`` gives the ``openai`` clients.
+
+    >>> options: ClientOptions = {"api_key": "k", "base_url": "http://127.0.0.1:1/v1", "max_retries": 0}
+    >>> sorted(options)
+    ['api_key', 'base_url', 'max_retries']
+    """
+
+    api_key: str
+    base_url: str
+    max_retries: int
+    timeout: float
+    admin_api_key: str
+    organization: str
+    project: str
+    webhook_secret: str
+
+
+class _Request(Protocol):
+    @property
+    def headers(self) -> MutableMapping[str, str]: ...
 
 
 def client_options(
     api_key: ApiKey, base_url: str, timeout: float | None, max_retries: int, *, secrets_from_env: bool = True
-) -> dict[str, Any]:
+) -> ClientOptions:
     """The keyword arguments for ``openai.OpenAI`` / ``openai.AsyncOpenAI``.
 
     Without ``secrets_from_env``, every setting the client would read from the
@@ -237,11 +263,11 @@ def client_options(
     >>> sorted(client_options(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0, secrets_from_env=False))
     ['admin_api_key', 'api_key', 'base_url', 'max_retries', 'organization', 'project', 'webhook_secret']
     """
-    options: dict[str, Any] = {"api_key": api_key.value, "base_url": base_url, "max_retries": max_retries}
+    options: ClientOptions = {"api_key": api_key.value, "base_url": base_url, "max_retries": max_retries}
     if timeout is not None:
         options["timeout"] = timeout
     if not secrets_from_env:
-        options.update(admin_api_key="", organization="", project="", webhook_secret="")
+        options |= {"admin_api_key": "", "organization": "", "project": "", "webhook_secret": ""}
     return options
 
 
@@ -264,6 +290,30 @@ def only_sent_headers(headers: MutableMapping[str, str], api_key: ApiKey) -> Non
     headers["authorization"] = f"Bearer {api_key.value}"
 
 
+@overload
+def build_client(
+    api_key: ApiKey,
+    base_url: str,
+    timeout: float | None,
+    max_retries: int,
+    *,
+    secrets_from_env: bool,
+    asynchronous: Literal[False],
+) -> OpenAI: ...
+
+
+@overload
+def build_client(
+    api_key: ApiKey,
+    base_url: str,
+    timeout: float | None,
+    max_retries: int,
+    *,
+    secrets_from_env: bool,
+    asynchronous: Literal[True],
+) -> AsyncOpenAI: ...
+
+
 def build_client(
     api_key: ApiKey,
     base_url: str,
@@ -272,26 +322,51 @@ def build_client(
     *,
     secrets_from_env: bool,
     asynchronous: bool,
-) -> Any:
+) -> OpenAI | AsyncOpenAI:
     """An ``openai.OpenAI`` (or ``AsyncOpenAI``) client for these settings.
 
     >>> client = build_client(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0, secrets_from_env=False, asynchronous=False)
     >>> type(client).__name__, str(client.base_url)
     ('OpenAI', 'http://127.0.0.1:1/v1/')
     """
-    openai = import_openai()
+    import_openai()  # the ImportError that names the extra
+    from openai import AsyncOpenAI, DefaultAsyncHttpxClient, DefaultHttpxClient, OpenAI
+
     options = client_options(api_key, base_url, timeout, max_retries, secrets_from_env=secrets_from_env)
-    if not secrets_from_env:
 
-        def strip(request: Any) -> None:
-            only_sent_headers(request.headers, api_key)
+    def strip(request: _Request) -> None:
+        only_sent_headers(request.headers, api_key)
 
-        async def astrip(request: Any) -> None:
-            strip(request)
+    async def astrip(request: _Request) -> None:
+        strip(request)
 
-        http = openai.DefaultAsyncHttpxClient if asynchronous else openai.DefaultHttpxClient
-        options["http_client"] = http(event_hooks={"request": [astrip if asynchronous else strip]})
-    return (openai.AsyncOpenAI if asynchronous else openai.OpenAI)(**options)
+    if asynchronous:
+        hooks = None if secrets_from_env else DefaultAsyncHttpxClient(event_hooks={"request": [astrip]})
+        return AsyncOpenAI(**options, http_client=hooks)
+    return OpenAI(
+        **options, http_client=None if secrets_from_env else DefaultHttpxClient(event_hooks={"request": [strip]})
+    )
+
+
+def to_body(value: Mapping[str, object] | None) -> Mapping[str, object]:
+    """A model's ``extra_body``: a private copy (``None`` is empty).
+
+    >>> to_body(None), to_body({"seed": 7})
+    ({}, {'seed': 7})
+    """
+    return dict(value or {})
+
+
+def check_retries(_instance: object, _attribute: object, value: int) -> None:
+    """The ``max_retries`` validator: an int >= 0 (a bool is refused).
+
+    >>> check_retries(None, None, True)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_retries must be an int >= 0, got True
+    """
+    if not is_a(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"max_retries must be an int >= 0, got {value!r}")
 
 
 def shown_fields(value: object) -> str:
@@ -329,15 +404,8 @@ class OpenAIConnection:
     def _api_key(self) -> ApiKey:
         return resolve_api_key(to_secret(self.api_key), self.resolved_base_url, secrets_from_env=self.secrets_from_env)
 
-    def _client(self, *, asynchronous: bool) -> Any:
-        return build_client(
-            self._api_key(),
-            self.resolved_base_url,
-            self.timeout,
-            self.max_retries,
-            secrets_from_env=self.secrets_from_env,
-            asynchronous=asynchronous,
-        )
+    def _settings(self) -> tuple[ApiKey, str, float | None, int]:
+        return self._api_key(), self.resolved_base_url, self.timeout, self.max_retries
 
     @contextmanager
     def _typed_errors(self, model: str, *, streaming: bool = False) -> Generator[None]:
@@ -352,7 +420,11 @@ class OpenAIConnection:
             raise typed from error
 
     def _sync_client(self) -> OpenAI:
-        return self._clients.sync_client(lambda: cast("OpenAI", self._client(asynchronous=False)))
+        return self._clients.sync_client(
+            lambda: build_client(*self._settings(), secrets_from_env=self.secrets_from_env, asynchronous=False)
+        )
 
     def _async_client(self) -> AsyncOpenAI:
-        return self._clients.async_client(lambda: cast("AsyncOpenAI", self._client(asynchronous=True)))
+        return self._clients.async_client(
+            lambda: build_client(*self._settings(), secrets_from_env=self.secrets_from_env, asynchronous=True)
+        )

@@ -12,7 +12,7 @@ OpenAIEmbeddings(model='nomic-embed-text', base_url='http://127.0.0.1:11434/v1')
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, final
+from typing import TYPE_CHECKING, Final, final
 
 import attrs
 
@@ -20,8 +20,10 @@ from combinators.components.retrieval.embeddings import Embeddings, check_query,
 from combinators.integrations.openai.client import (
     ClientCache,
     OpenAIConnection,
+    check_retries,
     preload_openai,
     shown_fields,
+    to_body,
     to_secret,
 )
 from combinators.components.models.errors import ModelResponseError
@@ -47,15 +49,6 @@ def _check_chunk_size(_instance: object, _attribute: object, value: int) -> None
         raise ValueError(f"OpenAIEmbeddings dimensions and chunk_size must be ints >= 1, got {value!r}")
 
 
-def _check_retries(_instance: object, _attribute: object, value: int) -> None:
-    if not is_a(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"max_retries must be an int >= 0, got {value!r}")
-
-
-def _to_body(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return dict(value or {})
-
-
 @final
 @attrs.frozen(repr=False)
 class OpenAIEmbeddings(Embeddings, OpenAIConnection):
@@ -75,8 +68,8 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
     dimensions: int | None = attrs.field(default=None, validator=_check_dimensions)
     chunk_size: int = attrs.field(default=512, validator=_check_chunk_size)
     timeout: float | None = None
-    max_retries: int = attrs.field(default=2, validator=_check_retries)
-    extra_body: Mapping[str, Any] = attrs.field(factory=dict[str, Any], converter=_to_body, hash=False)
+    max_retries: int = attrs.field(default=2, validator=check_retries)
+    extra_body: Mapping[str, object] = attrs.field(factory=dict[str, object], converter=to_body, hash=False)
     secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
 
@@ -87,7 +80,7 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
     def __repr__(self) -> str:
         return f"OpenAIEmbeddings({shown_fields(self)})"
 
-    def _extra(self) -> dict[str, Any]:
+    def _extra(self) -> dict[str, object]:
         extra = dict(self.extra_body)
         if self.dimensions is not None:
             extra.setdefault("dimensions", self.dimensions)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any, Final, cast
+from collections.abc import Mapping
+from typing import Final, TypedDict
 
 from effects.authoring import is_mapping
+from effects.guards import is_subclass
 
 from combinators.components.models.errors import (
     ModelAPIError,
@@ -25,6 +27,12 @@ _SERVICE: Final = "openai"
 _NOT_FOUND_HINT: Final = "check the model name, and that base_url ends in the API root such as /v1"
 
 
+class _Context(TypedDict):
+    model: str
+    base_url: str
+    service: str
+
+
 def _server_message(body: object, fallback: str) -> str:
     # OpenAI and vLLM send {"message": ...}; Ollama sends {"error": "..."}, which the SDK
     # unwraps to the bare string. Kept as the error's detail: for the log, never shown.
@@ -40,7 +48,7 @@ def _server_message(body: object, fallback: str) -> str:
     return fallback
 
 
-def _retry_after(headers: Any) -> float | None:
+def _retry_after(headers: Mapping[str, str]) -> float | None:
     # The SDK's own retries read retry-after-ms first, then retry-after (seconds).
     millis = parse_retry_after(headers.get("retry-after-ms"))
     if millis is not None:
@@ -67,7 +75,9 @@ def _transport_errors() -> tuple[type[BaseException], ...]:
             module = importlib.import_module(name)
         except ImportError:
             continue
-        found.append(cast("type[BaseException]", module.HTTPError))
+        error_class: object = getattr(module, "HTTPError", None)
+        if is_subclass(error_class, BaseException):
+            found.append(error_class)
     return tuple(found)
 
 
@@ -97,7 +107,7 @@ def translate_error(
         return None
     from combinators.integrations.openai.sdk_errors import sdk_error
 
-    context: dict[str, Any] = {"model": model, "base_url": base_url, "service": _SERVICE}
+    context: _Context = {"model": model, "base_url": base_url, "service": _SERVICE}
     raised = type(error)
     if isinstance(error, openai.APIStatusError):
         status = error.status_code

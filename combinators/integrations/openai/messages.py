@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Final
 
 from combinators.components.messages.values import (
     AIMessage,
@@ -33,7 +33,7 @@ from combinators.components.messages.values import (
     ToolMessage,
     UsageMetadata,
 )
-from effects.authoring import is_a
+from effects.authoring import is_a, is_list, is_str_mapping
 
 __all__ = [
     "PROVIDER",
@@ -47,7 +47,7 @@ __all__ = [
 PROVIDER: Final = "openai"
 """``response_metadata["model_provider"]`` of every message these models make."""
 
-_Json = dict[str, Any]
+_Json = dict[str, object]
 
 
 def _content_to_openai(content: Content) -> object:
@@ -108,25 +108,28 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _mapping(value: object) -> Mapping[str, Any]:
-    return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else {}
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if is_str_mapping(value) else {}
 
 
-def _optional_mapping(value: object) -> Mapping[str, Any] | None:
-    return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else None
+def _optional_mapping(value: object) -> Mapping[str, object] | None:
+    return value if is_str_mapping(value) else None
 
 
 def _list(value: object) -> list[object]:
-    return cast("list[object]", value) if isinstance(value, list) else []
+    return value if is_list(value) else []
 
 
 def _content(value: object) -> ContentLike:
-    if isinstance(value, str):
-        return value
-    return cast("list[str | Mapping[str, object]]", value) if isinstance(value, list) else ""
+    if isinstance(value, str) or not is_list(value):
+        return value if isinstance(value, str) else ""
+    parts = [part for part in value if isinstance(part, str) or is_str_mapping(part)]
+    if len(parts) != len(value):
+        raise TypeError(f"message content parts must be str or mappings (content blocks), got {value!r}")
+    return parts
 
 
-def usage_from_openai(usage: Mapping[str, Any]) -> UsageMetadata:
+def usage_from_openai(usage: Mapping[str, object]) -> UsageMetadata:
     """Token counts from a ``usage`` object (cached and reasoning tokens as details).
 
     >>> usage_from_openai({"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7,
@@ -155,17 +158,17 @@ def _parsed_tool_calls(raw: object) -> tuple[list[ToolCall], list[InvalidToolCal
         function = _mapping(entry.get("function"))
         name = function.get("name")
         arguments = function.get("arguments")
-        call_id = entry.get("id") if isinstance(entry.get("id"), str) else None
+        call_id = _str_or_none(entry.get("id"))
         text = arguments if isinstance(arguments, str) else ""
         try:
             args: object = json.loads(text) if text.strip() else {}
         except json.JSONDecodeError as error:
             invalid.append(InvalidToolCall(_str_or_none(name), text, call_id, f"arguments are not JSON: {error}"))
             continue
-        if not isinstance(args, dict) or not isinstance(name, str):
+        if not is_str_mapping(args) or not isinstance(name, str):
             invalid.append(InvalidToolCall(_str_or_none(name), text, call_id, "arguments are not a JSON object"))
             continue
-        calls.append(ToolCall(name, cast("dict[str, object]", args), id=call_id))
+        calls.append(ToolCall(name, args, id=call_id))
     return calls, invalid
 
 
@@ -177,13 +180,13 @@ def _metadata(**fields: object) -> dict[str, object]:
     return {key: value for key, value in fields.items() if value is not None}
 
 
-def _extra_fields(message: Mapping[str, Any]) -> dict[str, object]:
+def _extra_fields(message: Mapping[str, object]) -> dict[str, object]:
     # Fields some compatible servers add (vLLM and DeepSeek's "reasoning_content", ...).
     known = {"role", "content", "tool_calls", "function_call", "annotations", "audio"}
     return {key: value for key, value in message.items() if key not in known and value is not None}
 
 
-def completion_to_message(completion: Mapping[str, Any]) -> AIMessage:
+def completion_to_message(completion: Mapping[str, object]) -> AIMessage:
     """The ``AIMessage`` of a chat completion (its first choice).
 
     Tool calls whose arguments are not a JSON object become ``invalid_tool_calls``.
@@ -240,7 +243,7 @@ def _tool_call_chunks(raw: object) -> list[ToolCallChunk]:
     return chunks
 
 
-def chunk_to_message_chunk(chunk: Mapping[str, Any]) -> tuple[AIMessageChunk | None, str | None]:
+def chunk_to_message_chunk(chunk: Mapping[str, object]) -> tuple[AIMessageChunk | None, str | None]:
     """The ``AIMessageChunk`` of one streamed ``chat.completion.chunk``, and its finish reason.
 
     The chunk that finishes carries ``finish_reason`` and ``model_name`` in its

@@ -18,7 +18,7 @@ class's name (``public_type``), never the twin's. They pickle; the HTTP ``respon
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, Protocol, TypedDict
 
 import openai
 
@@ -36,7 +36,11 @@ from combinators.components.models.errors import (
 )
 from effects.authoring import is_mapping
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 __all__ = [
+    "ModelErrorFields",
     "OpenAIAPIStatusError",
     "OpenAIAuthenticationError",
     "OpenAIBadRequestError",
@@ -53,9 +57,44 @@ __all__ = [
     "OpenAIStreamError",
     "OpenAITimeoutError",
     "OpenAIUnprocessableEntityError",
+    "SdkResponse",
     "sdk_error",
     "sdk_twin",
 ]
+
+
+class ModelErrorFields(TypedDict, total=False):
+    """The keyword fields of a ``ModelAPIError`` (what ``sdk_error`` passes on to it).
+
+    >>> fields: ModelErrorFields = {"model": "m", "status": 429}
+    >>> ModelAPIError("slow", **fields).status
+    429
+    """
+
+    status: int | None
+    model: str | None
+    base_url: str | None
+    code: str | None
+    request_id: str | None
+    body: object
+    service: str
+    argument: str | None
+    limit: str | None
+    retry_after: float | None
+    hint: str | None
+
+
+class SdkResponse(Protocol):
+    """What an error keeps of the SDK's HTTP response (``httpx.Response`` or its fork's).
+
+    >>> import httpx
+    >>> response: SdkResponse = httpx.Response(200, request=httpx.Request("GET", "http://h/"))
+    >>> str(response.request.url)
+    'http://h/'
+    """
+
+    @property
+    def request(self) -> object: ...
 
 
 def _body_text(body: object, key: str) -> str | None:
@@ -77,15 +116,16 @@ class OpenAIModelError(ModelAPIError):
         self,
         message: str = "",
         *,
-        response: Any = None,
-        request: Any = None,
-        **fields: Any,
+        response: SdkResponse | None = None,
+        request: object = None,
+        **fields: Unpack[ModelErrorFields],
     ) -> None:
         super().__init__(message, **fields)
         # The SDK's attribute names, for code written against its classes.
         self.message = str(self)
-        self.response = response
-        self.request = request if request is not None or response is None else response.request
+        # Through __dict__, as status_code below: each SDK class types them as its own.
+        self.__dict__["response"] = response
+        self.__dict__["request"] = request if request is not None or response is None else response.request
         if self.status is not None:  # the SDK's connection errors have no status_code either
             # Through __dict__: each SDK class types it as the Literal of its own status.
             self.__dict__["status_code"] = self.status
@@ -310,9 +350,9 @@ def sdk_error(
     raised: type[BaseException],
     message: str,
     *,
-    response: Any = None,
-    request: Any = None,
-    **fields: Any,
+    response: SdkResponse | None = None,
+    request: object = None,
+    **fields: Unpack[ModelErrorFields],
 ) -> ModelAPIError:
     """An error of class ``ours`` that is also the ``openai`` class of ``raised`` when there
     is such a twin (the SDK's ``response`` and ``request`` kept on it), else plain ``ours``.

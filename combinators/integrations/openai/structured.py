@@ -20,8 +20,8 @@ from __future__ import annotations
 import enum
 import json
 import types
-from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar, Union, cast, final, get_args, get_origin, get_type_hints, is_typeddict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Generic, TypeVar, Union, cast, final, get_args, get_origin, get_type_hints, is_typeddict
 
 import attrs
 import jsonschema
@@ -52,7 +52,7 @@ class StructuredOutputError(CombinatorsError, ValueError):
         super().__init__(message)
         self.text = text
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Callable[[str, str], StructuredOutputError], tuple[str, str]]:
         return _rebuild_error, (str(self), self.text)
 
 
@@ -60,7 +60,7 @@ def _rebuild_error(message: str, text: str) -> StructuredOutputError:
     return StructuredOutputError(message, text=text)
 
 
-def schema_of(schema: type[Any] | Mapping[str, Any]) -> dict[str, Any]:
+def schema_of(schema: type[object] | Mapping[str, object]) -> dict[str, object]:
     """The JSON Schema of an attrs class, a TypedDict, or a schema dict (copied).
 
     >>> from typing import TypedDict
@@ -77,7 +77,7 @@ def schema_of(schema: type[Any] | Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-def response_format(schema: type[Any] | Mapping[str, Any], *, strict: bool | None = None) -> dict[str, Any]:
+def response_format(schema: type[object] | Mapping[str, object], *, strict: bool | None = None) -> dict[str, object]:
     """The ``response_format`` request field for a schema.
 
     >>> response_format({"title": "Answer", "type": "object", "properties": {}}, strict=True)["json_schema"]
@@ -85,7 +85,7 @@ def response_format(schema: type[Any] | Mapping[str, Any], *, strict: bool | Non
     """
     found = schema_of(schema)
     name = found.get("title") or getattr(schema, "__name__", None) or "output"
-    json_schema: dict[str, Any] = {"name": str(name), "schema": strict_schema(found) if strict else found}
+    json_schema: dict[str, object] = {"name": str(name), "schema": strict_schema(found) if strict else found}
     if strict is not None:
         json_schema["strict"] = strict
     return {"type": "json_schema", "json_schema": json_schema}
@@ -109,8 +109,10 @@ def _structure(annotation: object, value: object) -> object:
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             built: list[object] = [_structure(arm, item) for arm, item in zip(args, items, strict=False)]
         else:
-            built = [_structure(args[0] if args else Any, item) for item in items]
-        return built if origin in (list, Sequence) else cast(Any, origin)(built)
+            built = [_structure(args[0] if args else object, item) for item in items]
+        if origin is tuple or origin is set or origin is frozenset:
+            return tuple(built) if origin is tuple else set(built) if origin is set else frozenset(built)
+        return built  # a list or a Sequence
     if origin in (dict, Mapping) and is_dict(value) and len(args) == 2:
         entries = value
         return {key: _structure(args[1], item) for key, item in entries.items()}
@@ -119,7 +121,7 @@ def _structure(annotation: object, value: object) -> object:
             fields = value
             hints = get_type_hints(annotation)
             init = {
-                field.alias: _structure(hints.get(field.name, Any), fields[field.name])
+                field.alias: _structure(hints.get(field.name, object), fields[field.name])
                 for field in attrs.fields(annotation)
                 if field.init and field.name in fields
             }
@@ -127,7 +129,7 @@ def _structure(annotation: object, value: object) -> object:
         if is_typeddict(annotation) and is_dict(value):
             fields = value
             hints = get_type_hints(annotation)
-            return {key: _structure(hints.get(str(key), Any), item) for key, item in fields.items()}
+            return {key: _structure(hints.get(str(key), object), item) for key, item in fields.items()}
         if issubclass(annotation, enum.Enum):
             return annotation(value)
     return unchanged
@@ -149,7 +151,7 @@ class StructuredOutputParser(NamedRunFields, Runnable[ChatOutput, T], Generic[T]
     combinators.integrations.openai.structured.StructuredOutputError: the reply does not follow the schema: 'a' is a required property
     """
 
-    schema: type[T] | Mapping[str, Any]
+    schema: type[T] | Mapping[str, object]
     run_type = "parser"
 
     @property
@@ -176,9 +178,8 @@ class StructuredOutputParser(NamedRunFields, Runnable[ChatOutput, T], Generic[T]
             jsonschema.validate(value, schema_of(self.schema))
         except jsonschema.ValidationError as error:
             raise StructuredOutputError(f"the reply does not follow the schema: {error.message}", text=text) from error
-        if isinstance(self.schema, Mapping):
-            return cast(T, value)
-        return cast(T, _structure(self.schema, value))
+        # A TypeVar's value: what the schema says, checked against its JSON Schema above.
+        return cast(T, value if isinstance(self.schema, Mapping) else _structure(self.schema, value))
 
     def step_invoke(self, input: ChatOutput, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(_text(input))
