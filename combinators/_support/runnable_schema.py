@@ -111,13 +111,8 @@ def _type_schema(annotation: object) -> dict[str, Any]:
 
 
 def _schema(runnable: Runnable[Any, Any], which: Literal["input", "output"]) -> dict[str, Any]:
-    from combinators.nodes.parallel import RunnableParallel
-
-    if which == "output" and isinstance(runnable, RunnableParallel):
-        properties = {k: _schema(v, "output") for k, v in runnable.steps.items()}
-        for value in properties.values():
-            value.pop("title", None)
-        return {"title": _title(runnable.name, which), "type": "object", "properties": properties}
+    # A node whose schema is not its type's (a parallel's, a prompt's) overrides
+    # ``input_schema``/``output_schema`` in its own module.
     return {"title": _title(runnable.name, which), **_type_schema(runnable.declared_type(which))}
 
 

@@ -54,11 +54,22 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """As the peer: the first branch that declares its input type gives the fan-out's
         (the quickstart's ``{"context": retriever | fmt, "question": passthrough}`` takes
-        a str). Its output schema is drawn branch by branch (``runnable_schema``)."""
+        a str). Its output schema is drawn branch by branch (``output_schema``)."""
         if which == "output":
             return super().declared_type(which)
         declared_inputs = (branch.declared_type(which) for branch in self.steps.values())
         return next((t for t in declared_inputs if t is not Any), Any)
+
+    def output_schema(self) -> dict[str, Any]:
+        """An object with a property per branch: the branch's own output schema, untitled.
+
+        >>> def size(text: str) -> int:
+        ...     return len(text)
+        >>> RunnableParallel(n=size).output_schema()
+        {'title': 'RunnableParallel<n>Output', 'type': 'object', 'properties': {'n': {'type': 'integer'}}}
+        """
+        properties = {key: _untitled(step.output_schema()) for key, step in self.steps.items()}
+        return {"title": f"{self.name}Output", "type": "object", "properties": properties}
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A fork into every branch, joined."""
@@ -117,3 +128,7 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         async with closing(astream_branches(scope, self._branches, inputs)) as stream:
             async for i, chunk in stream:
                 yield AddableDict({keys[i]: chunk})
+
+
+def _untitled(schema: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in schema.items() if key != "title"}

@@ -32,7 +32,8 @@ from typing import Any, Final, Literal, final
 import attrs
 
 from combinators.components.run_fields import NamedRunFields
-from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, tools_tuple
+from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, draw_loop, tools_tuple
+from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.stops import MaxIterations, TimedOut
 from combinators.components.agents.steps import AgentResult
@@ -149,6 +150,10 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
         return f"AgentExecutor(agent={self.agent!r}, tools={list(self.tools)!r})"
 
     is_leaf = False
+
+    def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
+        """The loop it runs (``draw_loop``: prompt, model, tools), under its own node."""
+        return draw_loop(self.loop, self, graph, place)
 
     @functools.cached_property
     def loop(self) -> AgentLoop:

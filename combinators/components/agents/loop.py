@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sys
 from contextlib import contextmanager
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias, final
@@ -49,7 +50,7 @@ from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutc
 from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
 from combinators.components.messages.values import AIMessage, AIMessageChunk
 from combinators.components.models.ids import fresh_id
-from combinators import Runnable
+from combinators import AnyRunnable, Runnable
 from combinators import RunnableTool
 from combinators.components.tools.base_tool import BaseTool
 from combinators.components.tools.message_tools import tool
@@ -168,15 +169,8 @@ class AgentLoop(Runnable[AgentInput, AgentResult]):
     is_leaf = False
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
-        """Its inside: the agent's node (drawn as an agent in every picture), the model it
-        asks, then a conditional fork into the tools the model may call (the loop runs
-        model and tools until the model answers; both are runs inside the agent's)."""
-        agent = graph.step(self, place, kind="agent")
-        model = graph.child(self.model, place)
-        if not self.tools:
-            return graph.series([agent, model])
-        tools = graph.fork(self, None, [(t.name, graph.child(t, place)) for t in self.tools], conditional=True)
-        return graph.series([agent, model, tools])
+        """Its inside (``draw_loop``), under its own node."""
+        return draw_loop(self, self, graph, place)
 
     def __attrs_post_init__(self) -> None:
         names = [t.name for t in self.tools]
@@ -421,6 +415,35 @@ class _Driving:
         self.progress.interrupted = None
         reason = f"the agent's time limit ({self.loop.policy.timeout} s) ran out" if late else "the step ended"
         return filled(planned, slots, reason), late
+
+
+def draw_loop(loop: AgentLoop, agent: AnyRunnable, graph: GraphBuilder, place: RunPlace) -> Fragment:
+    """The picture of ``loop`` run by ``agent`` (the loop itself, or an ``AgentExecutor``):
+    the agent's node (drawn as an agent in every picture), then, in a group that says
+    the loop and its bound, the prompt, the model it asks and a conditional fork into
+    the tools the model may call (all are runs inside the agent's, repeated until the
+    model answers).
+
+    >>> from combinators.graph import GraphBuilder, RunPlace
+    >>> from combinators.language_models import ScriptedChatModel
+    >>> graph = GraphBuilder()
+    >>> loop = agent_loop(ScriptedChatModel(["hi"]), [])
+    >>> draw_loop(loop, loop, graph, RunPlace((), None, "AgentLoop"))
+    Fragment(entry='n0', exit='n1')
+    >>> drawn = graph.graph()
+    >>> [(g.label, [drawn.node(i).name for i in g.nodes]) for g in drawn.groups]
+    [('loop (until the model answers, at most 15 model calls)', ['ScriptedChatModel'])]
+    """
+    node = graph.step(agent, place, kind="agent")
+    bound = loop.policy.max_iterations
+    label = "loop (until the model answers" + (f", at most {bound} model calls)" if bound < sys.maxsize else ")")
+    with graph.grouped(label, "loop"):
+        inside = [] if loop.prompt is None else [graph.child(loop.prompt, place)]
+        inside.append(graph.child(loop.model, place))
+        if loop.tools:
+            tools = [(t.name, graph.child(t, place)) for t in loop.tools]
+            inside.append(graph.fork(loop, None, tools, conditional=True))
+    return graph.series([node, *inside])
 
 
 def agent_loop(

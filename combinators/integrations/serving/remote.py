@@ -95,7 +95,9 @@ class RemoteRunnable(Runnable[In, Out]):
     _check: InputCheck | None = attrs.field(eq=False, hash=False)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
-        """One node, drawn as a remote runnable in every picture of a chain."""
+        """One node, drawn as a remote runnable in every picture of a chain. Its inside is
+        not drawn: the server publishes its schemas, not a graph (as LangServe), so the
+        node carries the server's input and output schemas once ``connect`` read them."""
         return graph.step(self, place, kind="remote")
 
     def __init__(
