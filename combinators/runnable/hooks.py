@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
     from combinators.runnable.composing import Runnable
     from effects.authoring import Scope, aiter_of, arun_on_total, atotal_of, in_worker, run_on_total, total_of
+    from effects import config
     from effects.config import RunConfig
     from effects.step import StepBinding
 else:
@@ -47,6 +48,7 @@ else:
         "run_on_total",
         "total_of",
     )
+    deferred(globals(), "effects.config")  # the module, as `config`
 
 _NO_PARAMS: Final[Mapping[str, object]] = MappingProxyType({})
 
@@ -113,7 +115,7 @@ class RunnableHooks(Generic[In, Out]):
         """Hook: compute the output for one input (default: add up ``step_stream``, or
         call the ``invoke`` a subclass wrote in the peer's way)."""
         if _overrides(self, "invoke"):
-            written: Out = getattr(self, "invoke")(input, scope.config.for_children(), **kwargs)
+            written: Out = getattr(self, "invoke")(input, _peer_config(scope), **kwargs)
             return written
         if not _overrides(self, "step_stream") and not _overrides(self, "stream"):
             raise NotImplementedError(f"{type(self).__name__} must implement step_invoke or step_stream (or invoke)")
@@ -123,7 +125,7 @@ class RunnableHooks(Generic[In, Out]):
         """Hook: async ``step_invoke`` (default: the async stream added up, else the sync
         one; a peer-style ``invoke`` without ``ainvoke`` runs on a thread, as the peer's)."""
         if _overrides(self, "ainvoke"):
-            written: Out = await getattr(self, "ainvoke")(input, scope.config.for_children(), **kwargs)
+            written: Out = await getattr(self, "ainvoke")(input, _peer_config(scope), **kwargs)
             return written
         if _overrides(self, "step_astream") or _overrides(self, "astream"):
             return await atotal_of(self.step_astream(aiter_of((input,)), scope, kwargs), _name(self))
@@ -207,9 +209,19 @@ def _name(runnable: RunnableHooks[Any, Any]) -> str:
     return name
 
 
+def _peer_config(scope: Scope) -> dict[str, object]:
+    """The config a method written in the peer's way (``invoke(self, input, config)``)
+    receives: a plain dict, as the peer's merged config (``tags``, ``metadata`` and
+    ``configurable`` always, the other keys once set). Our own hooks keep the ``RunConfig``."""
+    shown: dict[str, object] = dict(scope.config.for_children().to_dict())
+    if shown["recursion_limit"] == config.DEFAULT_RECURSION_LIMIT:
+        del shown["recursion_limit"]
+    return shown
+
+
 def _stream_total(runnable: RunnableHooks[A, B], total: A, scope: Scope, kwargs: Mapping[str, object]) -> Iterator[B]:
     if _overrides(runnable, "stream"):
-        yield from getattr(runnable, "stream")(total, scope.config.for_children(), **kwargs)
+        yield from getattr(runnable, "stream")(total, _peer_config(scope), **kwargs)
         return
     yield runnable.step_invoke(total, scope, kwargs)
 
@@ -218,7 +230,7 @@ async def _astream_total(
     runnable: RunnableHooks[A, B], total: A, scope: Scope, kwargs: Mapping[str, object]
 ) -> AsyncIterator[B]:
     if _overrides(runnable, "astream"):
-        async for chunk in getattr(runnable, "astream")(total, scope.config.for_children(), **kwargs):
+        async for chunk in getattr(runnable, "astream")(total, _peer_config(scope), **kwargs):
             yield chunk
         return
     if _overrides(runnable, "step_stream") and not _overrides(runnable, "step_ainvoke"):

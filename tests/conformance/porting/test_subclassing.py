@@ -74,6 +74,37 @@ def test_a_runnables_own_stream_ainvoke_and_astream_are_used() -> None:
     assert kinds == ["on_chain_start", "on_chain_stream", "on_chain_stream", "on_chain_end"]
 
 
+SEEN_CONFIGS: list[Any] = []
+
+
+class Recorder(Runnable[str, int]):
+    """Records the config its peer-style ``invoke`` receives."""
+
+    def invoke(self, input: str, config: Any = None, **kwargs: Any) -> int:
+        SEEN_CONFIGS.append(config)
+        return len(input)
+
+
+def test_a_peer_style_invoke_receives_the_config_as_a_plain_dict() -> None:
+    # The peer's merged config: tags, metadata and configurable always, other keys once set.
+    SEEN_CONFIGS.clear()
+    assert Recorder().with_config(tags=["a-tag"]).invoke("hello") == 5
+    assert list(Recorder().with_config(tags=["a-tag"]).stream("hi", {"metadata": {"k": "v"}})) == [2]
+    assert Recorder().with_config(recursion_limit=5).batch(["a", "bb"], [{"tags": ["t"]}, {}]) == [1, 2]
+    assert asyncio.run(Recorder().ainvoke("abc", {"max_concurrency": 3})) == 3
+    assert all(type(config) is dict for config in SEEN_CONFIGS)
+    assert SEEN_CONFIGS[:2] == [
+        {"tags": ["a-tag"], "metadata": {}, "configurable": {}},
+        {"tags": ["a-tag"], "metadata": {"k": "v"}, "configurable": {}},
+    ]
+    batched = sorted(SEEN_CONFIGS[2:4], key=lambda config: len(config["tags"]))
+    assert batched == [
+        {"tags": [], "metadata": {}, "configurable": {}, "recursion_limit": 5},
+        {"tags": ["t"], "metadata": {}, "configurable": {}, "recursion_limit": 5},
+    ]
+    assert SEEN_CONFIGS[4] == {"tags": [], "metadata": {}, "configurable": {}, "max_concurrency": 3}
+
+
 class Notes(BaseRetriever):
     documents: list[Document]
     k: int = 1
