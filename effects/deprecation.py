@@ -27,6 +27,7 @@ old.dumps is deprecated: import it from json instead (deprecated since 2026-12-0
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import os
 import sys
 import warnings
@@ -37,6 +38,10 @@ import attrs
 
 if TYPE_CHECKING:
     import datetime
+    import types
+    from importlib.abc import Loader as _Loader
+else:
+    _Loader = object  # importlib.abc costs ~20 ms to import; the protocol is what the import system uses
 
 ROOTS_SINCE: Final = "2026-12-02"
 """The day the public import paths moved to their domain roots."""
@@ -100,6 +105,9 @@ class Moved:
     source: str = attrs.field(default=attrs.Factory(lambda self: self.to, takes_self=True))
     since: str = ROOTS_SINCE
     removal: str = ROOTS_REMOVAL
+    also: tuple[str, ...] = ()
+    """For an old module whose names went to more than one home (``moved_modules``): the
+    modules searched after ``source``."""
 
 
 def moved_exports(
@@ -231,6 +239,68 @@ def deprecated_module(old: str, new: str, *, since: str = ROOTS_SINCE, removal: 
     note_deprecation(f"{old} is deprecated: import from {new} instead", since=since, removal=removal, stacklevel=3)
 
 
+@final
+class _OldModules(_Loader):
+    """The finder and loader of the old module paths ``moved_modules`` registers (on
+    ``sys.meta_path`` once, after the path finders: a module on disk always wins)."""
+
+    def __init__(self) -> None:
+        self.moved: dict[str, Moved] = {}
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None, /
+    ) -> importlib.machinery.ModuleSpec | None:
+        return importlib.machinery.ModuleSpec(fullname, self) if fullname in self.moved else None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None  # the default module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        old = module.__name__
+        where = self.moved[old]
+        # stacklevel 2: the line that imported the old module (the import system's own frames are skipped)
+        note_deprecation(
+            f"{old} is deprecated: import from {where.to} instead",
+            since=where.since,
+            removal=where.removal,
+            stacklevel=2,
+        )
+        homes = [importlib.import_module(name) for name in (where.source, *where.also)]
+
+        def attribute(name: str) -> object:
+            for home in homes:
+                if not name.startswith("__") and hasattr(home, name):
+                    return getattr(home, name)
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
+
+        # PEP 562: a module's own __getattr__ answers the names it does not hold
+        vars(module).update(
+            __getattr__=attribute, __all__=sorted({n for home in homes for n in getattr(home, "__all__", ())})
+        )
+
+
+_OLD_MODULES: Final = _OldModules()
+
+
+def moved_modules(moved: Mapping[str, Moved]) -> None:
+    """Keep each old module path of ``moved`` (full dotted names) importable without a file:
+    importing one warns at the importing line, naming ``to`` and the removal date, and its
+    names are read from ``source`` (then ``also``). Called by the package the old modules
+    were in, so the paths are known before anything imports them.
+
+    >>> import warnings
+    >>> moved_modules({"effects.old_json": Moved("json")})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     from effects.old_json import dumps
+    >>> dumps.__module__, str(caught[0].message)
+    ('json', 'effects.old_json is deprecated: import from json instead (deprecated since 2026-12-02; removed after 2027-03-01)')
+    """
+    if _OLD_MODULES not in sys.meta_path:
+        sys.meta_path.append(_OLD_MODULES)
+    _OLD_MODULES.moved.update(moved)
+
+
 __all__ = [
     "ROOTS_REMOVAL",
     "ROOTS_SINCE",
@@ -238,6 +308,7 @@ __all__ = [
     "Moved",
     "deprecated_module",
     "moved_exports",
+    "moved_modules",
     "note_deprecation",
     "reexports_moved_to",
     "renamed_exports",

@@ -21,7 +21,8 @@ from combinators import Runnable
 from combinators.language_models import ChatOutput, SimpleChatModel
 from combinators.messages import Message
 from combinators.output_parsers import StrOutputParser
-from combinators.components.prompts.templates import PromptInput, PromptTemplate
+from combinators.components.prompts.inputs import PromptInput
+from combinators.prompts import PromptTemplate
 
 JOKES: Mapping[str, str] = {
     "cats": "Why did the cat sit on the computer? To keep an eye on the mouse.",

@@ -25,6 +25,8 @@ import typing as _typing
 
 from effects.deprecation import ROOTS_REMOVAL as _ROOTS_REMOVAL
 from effects.deprecation import ROOTS_SINCE as _ROOTS_SINCE
+from effects.deprecation import Moved as _Moved
+from effects.deprecation import moved_modules as _moved_modules
 from effects.deprecation import note_deprecation as _note_deprecation
 
 if _typing.TYPE_CHECKING:
@@ -85,6 +87,22 @@ def _new_root(name: str) -> str | None:
         except ImportError:  # its extra is not installed: the name is not one of its
             continue
     return None
+
+
+# The old module paths under this package, kept importable (with a dated warning naming the
+# new path) by one finder instead of a file each: the modules merged into their concept's.
+_moved_modules(
+    {
+        # the README's paths before the rooms
+        "combinators.components.fake_models": _Moved("combinators.language_models"),
+        "combinators.components.json_parser": _Moved("combinators.output_parsers"),
+        # merged modules (issue 25 item 3)
+        "combinators.components.prompts.templates": _Moved(
+            "combinators.prompts",
+            also=("combinators.components.prompts.inputs", "combinators.components.prompts.message_likes"),
+        ),
+    }
+)
 
 
 if not _typing.TYPE_CHECKING:

@@ -5,8 +5,8 @@
 'Human: Hi Ada'
 """
 
-from combinators.components.prompts.templates import ChatPromptTemplate as ChatPromptTemplate
-from combinators.components.prompts.templates import PromptTemplate as PromptTemplate
+from combinators.components.prompts.chat_prompt import ChatPromptTemplate as ChatPromptTemplate
+from combinators.components.prompts.string_prompt import PromptTemplate as PromptTemplate
 from combinators.components.prompts.chat_parts import AIMessagePromptTemplate as AIMessagePromptTemplate
 from combinators.components.prompts.chat_parts import BaseMessagePromptTemplate as BaseMessagePromptTemplate
 from combinators.components.prompts.chat_parts import ChatMessagePromptTemplate as ChatMessagePromptTemplate

@@ -53,7 +53,7 @@ def ours() -> Library:
     import combinators as c
     from combinators.components.models.fakes import GenericFakeChatModel, Script
     from combinators.components.parsers.text import StrOutputParser
-    from combinators.components.prompts.templates import ChatPromptTemplate, PromptTemplate
+    from combinators.prompts import ChatPromptTemplate, PromptTemplate
     from combinators.tools import tool
 
     def fake_chat_model(replies: list[str]) -> Any:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from combinators import Runnable, RunnableLambda, RunnablePassthrough, RunnableSequence
-from combinators.components.prompts.templates import PromptTemplate
+from combinators.prompts import PromptTemplate
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.models.fakes import GenericFakeChatModel
 from combinators.components.messages.values import AIMessage

@@ -27,8 +27,6 @@ LARGE: dict[str, tuple[int, str]] = {
 """Modules over ``CAP`` lines of code: path -> (ceiling, why)."""
 
 SMALL: dict[str, str] = {
-    "combinators/components/fake_models.py": "deprecated old path (until 2027-03-01)",
-    "combinators/components/json_parser.py": "deprecated old path (until 2027-03-01)",
     "combinators/components/models/ids.py": "message ids a model run makes; shared by models and agents",
     "effects/errors.py": "the root of every error the library raises",
 }

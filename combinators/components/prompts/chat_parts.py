@@ -31,7 +31,7 @@ from combinators.components.messages.values import (
     SystemMessage,
     coerce_to_messages,
 )
-from combinators.components.prompts.list_tuple import ListTuple
+from combinators.components.prompts.formats import ListTuple
 from combinators.components.prompts.content import (
     ContentLike,
     ContentPartLike,

@@ -30,7 +30,7 @@ from combinators import Runnable
 from combinators.authoring import init_fields
 from combinators.components.messages.coercion import get_buffer_string
 from combinators.components.messages.values import MESSAGE_TYPES, BaseMessage, Message
-from combinators.components.prompts.list_tuple import ListTuple
+from combinators.components.prompts.formats import ListTuple
 from combinators.components.prompts.chat_parts import (
     BaseMessagePromptTemplate,
     HumanMessagePromptTemplate,
@@ -46,7 +46,7 @@ from combinators.components.prompts.formats import (
 )
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.message_likes import ChatPromptPart, MessageLike, to_part
-from combinators.components.prompts.typed import with_variables
+from combinators.components.prompts.inputs import with_variables
 from combinators.components.prompts.prompt_values import ChatPromptValue
 from effects.authoring import Scope
 

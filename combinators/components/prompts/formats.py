@@ -8,6 +8,18 @@ mappings (and list indexes), never attributes, and never calls values. jinja2 ru
 sandbox that cannot read attributes either. Error messages name the template, never a
 value. The mustache parser and renderer are in ``mustache``.
 
+A template's variables (and a prompt's variables and parts) come as a ``ListTuple``: the
+tuple equal to the list of its items (the peer gives lists, and ported code compares with
+them). A prompt is a frozen value, so what it hands out cannot be a list that a caller
+could change under it; a tuple that also equals the list of its items keeps ported
+comparisons (``prompt.input_variables == ["a"]``) true without a copy per read.
+
+>>> names = ListTuple(["a", "b"])
+>>> names == ["a", "b"], ["a", "b"] == names, names == ("a", "b"), names != ["b"]
+(True, True, True, True)
+>>> hash(names) == hash(("a", "b")), names
+(True, ('a', 'b'))
+
 >>> Template.from_template("Hi {name}, {{literal}}").format({"name": "Ann"})
 'Hi Ann, {literal}'
 >>> Template.from_template("{{#items}}[{{.}}]{{/items}}", "mustache").format({"items": [1, 2]})
@@ -19,15 +31,13 @@ ValueError: Invalid variable name 'a.b' in f-string template. invalid placeholde
 
 from __future__ import annotations
 
-import re
-
 import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, Literal, TypeAlias, final
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, TypeVar, final
 
 import attrs
 
-from combinators.components.prompts.list_tuple import ListTuple
 from combinators.components.prompts.mustache import MustacheTemplate, excerpt, parse_mustache
 from effects.authoring import checked, is_list_or_tuple, is_mapping
 from effects.hooks import install_line
@@ -35,6 +45,36 @@ from effects.hooks import install_line
 if TYPE_CHECKING:
     from jinja2 import Template as _JinjaTemplate
     from jinja2.sandbox import SandboxedEnvironment
+
+
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+@final
+class ListTuple(tuple[_T_co, ...]):
+    """A tuple that also equals a list of the same items, in order.
+
+    Equality with a plain tuple is a tuple's; the hash is a tuple's (a list is never
+    hashed, so equal values still hash alike). Slices and sums are plain tuples.
+
+    >>> ListTuple("ab") == ["a", "b"], ListTuple("ab") == ["b", "a"]
+    (True, False)
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            items: list[object] = other  # pyright: ignore[reportUnknownVariableType]
+            return super().__eq__(tuple(items))
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return super().__hash__()
 
 
 TemplateFormat: TypeAlias = Literal["f-string", "mustache", "jinja2"]

@@ -1,5 +1,5 @@
 """What a prompt takes: its input as variable values, the check of declared variables,
-and the JSON Schema of its input.
+the JSON Schema of its input, and a prompt typed by its variables (``with_variables``).
 
 >>> prompt_values("PromptTemplate", "cats", ["topic"])
 {'topic': 'cats'}
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias, TypeVar
 
+from combinators import Runnable
 from combinators.components.prompts.formats import TemplateFormat
 from effects.errors import InputError
 
@@ -110,3 +111,57 @@ def variables_schema(
         else:
             properties[name] = {"title": title_case, "type": "string"}
     return {"title": title, "type": "object", "properties": properties, "required": list(required)}
+
+
+Variables = TypeVar("Variables", bound=Mapping[str, Any])
+Value = TypeVar("Value", covariant=True)
+
+
+class Prompt(Protocol[Value]):
+    """What a typed prompt is made of: a prompt template (string or chat)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def input_variables(self) -> tuple[str, ...]: ...
+
+    def with_types(
+        self, *, input_type: type[object] | None = None, output_type: type[object] | None = None
+    ) -> Runnable[Mapping[str, Any] | str, Value]: ...
+
+
+def with_variables(prompt: Prompt[Value], variables: type[Variables]) -> Runnable[Variables, Value]:
+    """``prompt`` taking ``variables`` (a ``TypedDict`` of its variables), checked both ways.
+
+    The type checkers check the dicts given to the prompt against the ``TypedDict`` (a
+    misspelled or missing key is a type error); building checks the ``TypedDict`` against
+    the template (a variable it does not declare, or a key the template does not use, is an
+    ``InputError`` here, not a ``KeyError`` at run time).
+
+    >>> from typing import TypedDict
+    >>> from combinators.prompts import PromptTemplate
+    >>> class Topic(TypedDict):
+    ...     topic: str
+    >>> typed = with_variables(PromptTemplate.from_template("Tell me about {topic}"), Topic)
+    >>> typed.invoke({"topic": "fog"}).to_string()
+    'Tell me about fog'
+    >>> class Misspelled(TypedDict):
+    ...     topik: str
+    >>> with_variables(PromptTemplate.from_template("Tell me about {topic}"), Misspelled)
+    Traceback (most recent call last):
+    ...
+    effects.errors.InputError: PromptTemplate takes the variables 'topic' but Misspelled declares 'topik'
+    """
+    declared = set(getattr(variables, "__annotations__", {}))
+    required = set(prompt.input_variables)
+    optional: tuple[str, ...] = getattr(prompt, "optional_variables", ())
+    known = required | set(optional)
+    if not required <= declared or not declared <= known:
+        raise InputError(
+            f"{prompt.name} takes the variables {', '.join(repr(v) for v in sorted(known))}"
+            f" but {getattr(variables, '__name__', variables)} declares"
+            f" {', '.join(repr(v) for v in sorted(declared)) or 'none'}"
+        )
+    # A prompt takes any mapping, so it takes the narrower ``variables`` too.
+    return prompt.with_types(input_type=variables)

@@ -31,7 +31,7 @@ from combinators.components.prompts.inputs import (
     prompt_values,
     variables_schema,
 )
-from combinators.components.prompts.typed import with_variables
+from combinators.components.prompts.inputs import with_variables
 from combinators.components.prompts.prompt_values import StringPromptValue
 from effects.authoring import Scope, is_a
 from effects.deprecation import note_deprecation

@@ -4,6 +4,7 @@ dated ``DeprecationWarning`` naming the new path; the new paths never warn."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import subprocess
 import sys
 import warnings
@@ -212,6 +213,7 @@ def test_users_root_is_combinators_and_authors_root_is_effects() -> None:
     [
         ("combinators.components.fake_models", "combinators.language_models"),
         ("combinators.components.json_parser", "combinators.output_parsers"),
+        ("combinators.components.prompts.templates", "combinators.prompts"),
     ],
 )
 def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str) -> None:
@@ -223,6 +225,36 @@ def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str
     assert f"{module} is deprecated: import from {new} instead" in err
     assert f"removed after {ROOTS_REMOVAL}" in err
     assert err.startswith("<string>:1: CombinatorsDeprecationWarning")  # the importing line
+
+
+@pytest.mark.parametrize(
+    ("module", "names"),
+    [
+        ("combinators.components.fake_models", ["FakeListChatModel", "FakeListLLM", "GenericFakeChatModel", "Script"]),
+        ("combinators.components.json_parser", ["JsonOutputParser"]),
+        (
+            "combinators.components.prompts.templates",
+            ["ChatPromptTemplate", "MessageLike", "PromptInput", "PromptTemplate", "prompt_values"],
+        ),
+    ],
+)
+def test_an_old_module_without_a_file_still_gives_its_names(module: str, names: list[str]) -> None:
+    # One finder (effects.deprecation.moved_modules) keeps the old paths: no file each.
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CombinatorsDeprecationWarning)
+        old = importlib.import_module(module)
+    import combinators.language_models
+    import combinators.output_parsers
+    import combinators.prompts
+    from combinators.components.prompts import inputs, message_likes
+
+    homes = (combinators.language_models, combinators.output_parsers, combinators.prompts, inputs, message_likes)
+    for name in names:
+        assert any(getattr(old, name) is getattr(home, name, None) for home in homes), name
+    with pytest.raises(AttributeError, match=f"module '{module}' has no attribute 'Nope'"):
+        getattr(old, "Nope")
 
 
 def test_the_warning_points_at_the_line_that_imports() -> None:

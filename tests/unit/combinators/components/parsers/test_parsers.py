@@ -313,14 +313,14 @@ def test_a_parser_in_a_chain_reads_a_message_stream() -> None:
 
 
 def test_the_concrete_prompt_and_parser_classes_are_final_and_frozen() -> None:
-    from combinators.components.prompts import chat_parts as chat_prompts, templates as prompts
+    from combinators.components.prompts import chat_parts as chat_prompts, chat_prompt, string_prompt
     from combinators.components.parsers import json_parser, text as parsers
 
     concrete = [
         parsers.StrOutputParser,
         json_parser.JsonOutputParser,
-        prompts.PromptTemplate,
-        prompts.ChatPromptTemplate,
+        string_prompt.PromptTemplate,
+        chat_prompt.ChatPromptTemplate,
         chat_prompts.SystemMessagePromptTemplate,
         chat_prompts.HumanMessagePromptTemplate,
         chat_prompts.AIMessagePromptTemplate,

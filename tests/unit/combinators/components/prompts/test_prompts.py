@@ -14,7 +14,7 @@ import pytest
 from combinators.components.models.fakes import GenericFakeChatModel, Script
 from combinators.components.messages.values import AIMessage, HumanMessage, SystemMessage
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
-from combinators.components.prompts.templates import (
+from combinators.prompts import (
     AIMessagePromptTemplate,
     BaseMessagePromptTemplate,
     ChatPromptTemplate,
