@@ -16,7 +16,7 @@ import collections.abc as cabc
 import types
 import typing
 import weakref
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, Union, get_args, get_origin
 
@@ -24,7 +24,7 @@ import attrs
 
 from combinators._support.type_schema import type_schema
 from combinators.nodes.configurable import ConfigurableError, ConfigurableFieldSpec
-from combinators.runnable.composing import Runnable
+from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.guards import is_list_or_tuple, is_mapping
 
 
@@ -37,19 +37,19 @@ class DeclaresConfig(Protocol):
     def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]: ...
 
 
-def _held(value: object, depth: int = 0) -> Iterator[Runnable[Any, Any]]:
+def _held(value: object, depth: int = 0) -> Iterator[AnyRunnable]:
     # Concrete container types only: an ABC isinstance check per field is what a walk costs.
     if isinstance(value, Runnable):
         yield value
     elif depth < 3 and isinstance(value, dict | MappingProxyType):
         for item in typing.cast(Mapping[object, object], value).values():
             yield from _held(item, depth + 1)
-    elif depth < 3 and isinstance(value, tuple | list):
-        for item in typing.cast(Sequence[object], value):
+    elif depth < 3 and is_list_or_tuple(value):
+        for item in value:
             yield from _held(item, depth + 1)
 
 
-def descendants(runnable: Runnable[Any, Any]) -> Iterator[Runnable[Any, Any]]:
+def descendants(runnable: AnyRunnable) -> Iterator[AnyRunnable]:
     """``runnable`` and every runnable its attrs fields hold, depth first, each once."""
     seen: set[int] = set()
     stack = [runnable]
@@ -65,10 +65,10 @@ def descendants(runnable: Runnable[Any, Any]) -> Iterator[Runnable[Any, Any]]:
             stack.extend(reversed(held))
 
 
-_DECLARED: dict[int, tuple[weakref.ref[Runnable[Any, Any]], tuple[tuple[str, ConfigurableFieldSpec], ...]]] = {}
+_DECLARED: dict[int, tuple[weakref.ref[AnyRunnable], tuple[tuple[str, ConfigurableFieldSpec], ...]]] = {}
 
 
-def declared(runnable: Runnable[Any, Any]) -> tuple[tuple[str, ConfigurableFieldSpec], ...]:
+def declared(runnable: AnyRunnable) -> tuple[tuple[str, ConfigurableFieldSpec], ...]:
     """Every configurable id declared in the chain, with the name of the node declaring it.
 
     A chain is a frozen value, so the walk is done once per chain object (the root check
@@ -91,7 +91,7 @@ def declared(runnable: Runnable[Any, Any]) -> tuple[tuple[str, ConfigurableField
     return found
 
 
-def config_specs(runnable: Runnable[Any, Any]) -> list[ConfigurableFieldSpec]:
+def config_specs(runnable: AnyRunnable) -> list[ConfigurableFieldSpec]:
     """Every configurable id declared in the chain, in the order they appear."""
     return [spec for _, spec in declared(runnable)]
 
@@ -152,7 +152,7 @@ def check_value(owner: str, spec: ConfigurableFieldSpec, value: object) -> None:
         raise ConfigurableError(f"configurable {spec.id!r} of {owner} takes {expected(spec.annotation)}, got {value!r}")
 
 
-def check_configurable(runnable: Runnable[Any, Any], configurable: Mapping[str, object]) -> None:
+def check_configurable(runnable: AnyRunnable, configurable: Mapping[str, object]) -> None:
     """Check a root call's configurable against the ids the chain declares (if it declares any)."""
     specs = declared(runnable)
     if not specs:
@@ -177,13 +177,13 @@ def _json_default(value: object) -> tuple[bool, object]:
     return False, None
 
 
-def config_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
+def config_schema(runnable: AnyRunnable) -> dict[str, object]:
     """JSON Schema of ``{"configurable": {...}}`` for the ids the chain declares."""
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     for spec in config_specs(runnable):
         if spec.id in properties:
             continue
-        entry: dict[str, Any] = {"title": spec.name or spec.id}
+        entry: dict[str, object] = {"title": spec.name or spec.id}
         if spec.description:
             entry["description"] = spec.description
         ok, default = _json_default(spec.default)

@@ -18,14 +18,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final, Literal, ForwardRef, TypeVar, Union, get_args, get_origin
 
 from combinators._support.type_schema import type_schema
-from combinators.runnable.composing import Runnable
+from combinators.runnable.composing import AnyRunnable
 
 
 def _title(name: str, suffix: str) -> str:
     return f"{name}{suffix.title()}" if name[:1].isupper() else f"{name}_{suffix.lower()}"
 
 
-def class_argument(cls: type[Any], index: int) -> object:
+def class_argument(cls: type, index: int) -> object:
     """What ``cls`` binds ``Runnable[In, Out]``'s ``In`` (0) or ``Out`` (1) to, if it says.
 
     A retriever (``Runnable[str, list[Document]]``) declares its input as ``str``; a node
@@ -56,7 +56,7 @@ class _Names(Mapping[str, object]):
     ``typing``'s and ``collections.abc``'s, then (for the names a string type alias uses,
     defined where the alias is) those of the other loaded modules of the same packages."""
 
-    def __init__(self, cls: type[Any]) -> None:
+    def __init__(self, cls: type) -> None:
         modules = [sys.modules.get(klass.__module__) for klass in cls.__mro__]
         self.scopes = [vars(module) for module in modules if module is not None]
         self.scopes += [vars(typing), vars(collections.abc)]
@@ -100,7 +100,7 @@ def _identifiers(text: str) -> set[str]:
     }
 
 
-def _type_schema(annotation: object) -> dict[str, Any]:
+def _type_schema(annotation: object) -> dict[str, object]:
     # A type whose own annotations cannot be resolved publishes nothing rather than fail.
     if get_origin(annotation) in (Union, types.UnionType):
         return {"anyOf": [_type_schema(arm) for arm in get_args(annotation)]}
@@ -110,17 +110,17 @@ def _type_schema(annotation: object) -> dict[str, Any]:
         return {}
 
 
-def _schema(runnable: Runnable[Any, Any], which: Literal["input", "output"]) -> dict[str, Any]:
+def _schema(runnable: AnyRunnable, which: Literal["input", "output"]) -> dict[str, object]:
     # A node whose schema is not its type's (a parallel's, a prompt's) overrides
     # ``input_schema``/``output_schema`` in its own module.
     return {"title": _title(runnable.name, which), **_type_schema(runnable.declared_type(which))}
 
 
-def input_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
+def input_schema(runnable: AnyRunnable) -> dict[str, object]:
     """The JSON Schema of ``runnable``'s input."""
     return _schema(runnable, "input")
 
 
-def output_schema(runnable: Runnable[Any, Any]) -> dict[str, Any]:
+def output_schema(runnable: AnyRunnable) -> dict[str, object]:
     """The JSON Schema of ``runnable``'s output."""
     return _schema(runnable, "output")

@@ -39,7 +39,7 @@ _SCALARS: dict[object, str] = {
 }
 
 
-def type_schema(annotation: object) -> dict[str, Any]:
+def type_schema(annotation: object) -> dict[str, object]:
     """The JSON Schema of a type annotation (``{}`` where nothing is known)."""
     if annotation is Any or annotation is object or annotation is typing.Any:
         return {}
@@ -81,12 +81,12 @@ def type_schema(annotation: object) -> dict[str, Any]:
     return {}
 
 
-def _typeddict_schema(cls: type[Any]) -> dict[str, Any]:
+def _typeddict_schema(cls: type) -> dict[str, object]:
     # `__required_keys__` is wrong for NotRequired keys when the class is defined under
     # `from __future__ import annotations` (3.11), so read the markers from the hints.
     hints = get_type_hints(cls, include_extras=True)
     total = bool(getattr(cls, "__total__", True))
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     required: list[str] = []
     for key, hint in hints.items():
         origin = get_origin(hint)
@@ -102,15 +102,15 @@ def _typeddict_schema(cls: type[Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required, "title": cls.__name__}
 
 
-def _attrs_schema(cls: type[Any]) -> dict[str, Any]:
+def _attrs_schema(cls: type) -> dict[str, object]:
     hints = get_type_hints(cls)
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     required: list[str] = []
     for field in attrs.fields(cls):
         properties[field.name] = type_schema(hints.get(field.name, Any))
         if field.default is attrs.NOTHING:
             required.append(field.name)
-    schema: dict[str, Any] = {"type": "object", "properties": properties, "title": cls.__name__}
+    schema: dict[str, object] = {"type": "object", "properties": properties, "title": cls.__name__}
     if required:
         schema["required"] = required
     return schema

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal, TYPE_CHECKING, TypeAlias, TypeVar, final, overload
+from typing import Any, Literal, Never, TYPE_CHECKING, TypeAlias, TypeVar, final, overload
 
 import attrs
 
@@ -37,13 +37,13 @@ D = TypeVar("D")
 E = TypeVar("E")
 F = TypeVar("F")
 
-RunnableLike: TypeAlias = "Runnable[Any, Any] | Callable[..., Any] | Mapping[str, Any]"
+RunnableLike: TypeAlias = "AnyRunnable | Callable[..., object] | Mapping[str, object]"
 """A step as ``|`` takes it: a runnable, a function, or a dict of steps (a parallel)."""
 
 
-def _flatten(parts: tuple[Runnable[Any, Any], ...]) -> tuple[Runnable[Any, Any], ...]:
+def _flatten(parts: tuple[AnyRunnable, ...]) -> tuple[AnyRunnable, ...]:
     # Iterative, so a left-deep chain of thousands of `|` never hits the recursion limit.
-    out: list[Runnable[Any, Any]] = []
+    out: list[AnyRunnable] = []
     stack = list(reversed(parts))
     while stack:
         part = stack.pop()
@@ -54,7 +54,7 @@ def _flatten(parts: tuple[Runnable[Any, Any], ...]) -> tuple[Runnable[Any, Any],
     return tuple(out)
 
 
-def _coerced(steps: Sequence[RunnableLike]) -> tuple[Runnable[Any, Any], ...]:
+def _coerced(steps: Sequence[RunnableLike]) -> tuple[AnyRunnable, ...]:
     # Functions and dicts become steps exactly as `|` makes them.
     if len(steps) < 2:
         raise ValueError(f"RunnableSequence needs at least 2 steps, got {len(steps)}")
@@ -63,10 +63,16 @@ def _coerced(steps: Sequence[RunnableLike]) -> tuple[Runnable[Any, Any], ...]:
     return tuple(coerce_to_runnable(step) for step in steps)
 
 
-def _built(parts: tuple[Runnable[Any, Any], ...], name: str | None) -> RunnableSequence[Any, Any]:
-    # Parts already flat and coerced: the overloaded __init__ is skipped (effects._fast).
-    kind: type[RunnableSequence[Any, Any]] = RunnableSequence
+def _built(parts: tuple[AnyRunnable, ...], name: str | None) -> RunnableSequence[Never, object]:
+    # Parts already coerced: the overloaded __init__ is skipped (effects._fast).
+    kind: type[RunnableSequence[Never, object]] = RunnableSequence
     return attrs_built(kind, parts, name)
+
+
+def _joined(first: Runnable[A, B], second: Runnable[B, C], name: str | None) -> RunnableSequence[A, C]:
+    # The parts' types fit (A to B to C), so the sequence runs A to C.
+    kind: type[RunnableSequence[A, C]] = RunnableSequence
+    return attrs_built(kind, (first, second), name)
 
 
 @final
@@ -74,7 +80,7 @@ def _built(parts: tuple[Runnable[Any, Any], ...], name: str | None) -> RunnableS
 class RunnableSequence(Runnable[In, Out]):
     """Steps in order; keyword arguments of a call reach the first step only."""
 
-    parts: tuple[Runnable[Any, Any], ...]
+    parts: tuple[AnyRunnable, ...]
     label: str | None
 
     def declared_type(self, which: Literal["input", "output"]) -> object:
@@ -149,11 +155,14 @@ class RunnableSequence(Runnable[In, Out]):
         init_fields(self, _coerced(steps), name)
 
     @staticmethod
-    def join(
-        first: Runnable[Any, Any], second: Runnable[Any, Any], *, name: str | None = None
-    ) -> RunnableSequence[Any, Any]:
-        """``first | second`` in O(1) (flattened lazily); both are runnables already."""
-        return _built((first, second), name)
+    def join(first: Runnable[A, B], second: Runnable[B, C], *, name: str | None = None) -> RunnableSequence[A, C]:
+        """``first | second`` in O(1) (flattened lazily); both are runnables already.
+
+        >>> from combinators import RunnableLambda
+        >>> RunnableSequence.join(RunnableLambda(str), RunnableLambda(len)).invoke(123)
+        3
+        """
+        return _joined(first, second, name)
 
     @overload
     @staticmethod
@@ -186,7 +195,7 @@ class RunnableSequence(Runnable[In, Out]):
     def from_(steps: list[RunnableLike], *, name: str | None = None) -> RunnableSequence[Any, Any]: ...
 
     @staticmethod
-    def from_(steps: Sequence[RunnableLike], *, name: str | None = None) -> RunnableSequence[Any, Any]:
+    def from_(steps: Sequence[RunnableLike], *, name: str | None = None) -> RunnableSequence[Never, object]:
         """Build from a list of steps (LangChain.js's ``RunnableSequence.from``); functions
         and dicts are coerced as ``|`` coerces them.
 
@@ -199,23 +208,29 @@ class RunnableSequence(Runnable[In, Out]):
         return _built(_coerced(steps), name)
 
     @functools.cached_property
-    def steps(self) -> tuple[Runnable[Any, Any], ...]:
+    def steps(self) -> tuple[AnyRunnable, ...]:
         """The flat list of steps (nested unnamed sequences are spliced in)."""
         return _flatten(self.parts)
+
+    @functools.cached_property
+    def _runs(self) -> tuple[Runnable[Any, Any], ...]:
+        # The steps as this sequence runs them: each on the output of the one before,
+        # whose type only the constructor's overloads knew.
+        return self.steps
 
     @functools.cached_property
     def _tags(self) -> tuple[str, ...]:
         return tuple(f"seq:step:{i}" for i in range(1, len(self.steps) + 1))
 
     @property
-    def first(self) -> Runnable[In, Any]:
+    def first(self) -> Runnable[In, object]:
         """The first step."""
-        return self.steps[0]
+        return self._runs[0]
 
     @property
-    def last(self) -> Runnable[Any, Out]:
+    def last(self) -> Runnable[Never, Out]:
         """The last step."""
-        return self.steps[-1]
+        return self._runs[-1]
 
     @property
     def name(self) -> str:
@@ -242,7 +257,7 @@ class RunnableSequence(Runnable[In, Out]):
         return f"({self!r})"
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        steps = self.steps
+        steps = self._runs
         tags = self._tags
         value = scope.invoke(steps[0], input, tags[0], kwargs)
         for i in range(1, len(steps)):
@@ -251,7 +266,7 @@ class RunnableSequence(Runnable[In, Out]):
         return output
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        steps = self.steps
+        steps = self._runs
         tags = self._tags
         value = await scope.ainvoke(steps[0], input, tags[0], kwargs)
         for i in range(1, len(steps)):
@@ -260,7 +275,7 @@ class RunnableSequence(Runnable[In, Out]):
         return output
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        steps = self.steps
+        steps = self._runs
         tags = self._tags
         chunks = scope.stream(steps[0], inputs, tags[0], kwargs)
         for i in range(1, len(steps)):
@@ -268,7 +283,7 @@ class RunnableSequence(Runnable[In, Out]):
         return chunks
 
     def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
-        steps = self.steps
+        steps = self._runs
         tags = self._tags
         chunks = scope.astream(steps[0], inputs, tags[0], kwargs)
         for i in range(1, len(steps)):

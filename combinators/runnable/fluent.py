@@ -157,7 +157,7 @@ def as_tool(runnable: Runnable[Any, B], **options: Any) -> RunnableTool[B]:
     return tool_from_runnable(runnable, **options)
 
 
-def declared_type(cls: type[Any], which: str) -> object:
+def declared_type(cls: type, which: str) -> object:
     """What ``cls`` binds ``Runnable[In, Out]``'s input or output to (``Any`` if nothing)."""
     from combinators._support.runnable_schema import class_argument
 
