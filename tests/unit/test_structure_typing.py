@@ -53,8 +53,6 @@ CAST_AFTER_CHECK: dict[str, int] = {
 
 RUNNABLE_ANY_ANY: dict[str, int] = {
     "combinators/_support/coerce.py": 2,
-    "combinators/_support/config_specs.py": 8,
-    "combinators/_support/runnable_schema.py": 4,
     "combinators/chain_decorator.py": 1,
     "combinators/components/tools/base_tool.py": 1,
     "combinators/integrations/langchain/runnable.py": 1,
@@ -63,7 +61,7 @@ RUNNABLE_ANY_ANY: dict[str, int] = {
     "combinators/integrations/serving/cli.py": 2,
     "combinators/integrations/serving/options.py": 3,
     "combinators/nodes/branch.py": 2,
-    "combinators/nodes/sequence.py": 10,
+    "combinators/nodes/sequence.py": 1,
     "combinators/nodes/tool.py": 1,
     "combinators/runnable/call_spec.py": 1,
     "combinators/runnable/calls.py": 1,
