@@ -13,7 +13,8 @@ class's name. They pickle.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from collections.abc import Mapping
+from typing import ClassVar, Final
 
 from botocore.exceptions import ClientError
 
@@ -48,13 +49,20 @@ class KendraClientError(KendraError, ClientError):
     sdk_twin: ClassVar[bool] = True
 
     def __init__(
-        self, operation: str, code: str, message: str, *, status: int | None = None, response: Any = None
+        self,
+        operation: str,
+        code: str,
+        message: str,
+        *,
+        status: int | None = None,
+        response: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(operation, code, message, status=status)
-        self.response = response if response is not None else {"Error": {"Code": code, "Message": message}}
+        # Through __dict__: botocore types it as its own TypedDict, which a parsed reply is read as.
+        self.__dict__["response"] = response if response is not None else {"Error": {"Code": code, "Message": message}}
         self.operation_name = operation
 
-    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, Any]]:
+    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, object]]:
         args, kwargs = super()._constructor_args()
         return args, {**kwargs, "response": self.response}
 

@@ -147,6 +147,7 @@ def kendra_client(region_name: str) -> KendraClient:
         boto3 = importlib.import_module("boto3")
     except ImportError as error:
         raise ImportError(f"AmazonKendraRetriever needs boto3: {install_line('aws')}") from error
+    # botocore makes the client's class at run time: no check can narrow to the stubs' class.
     return cast("KendraClient", boto3.client("kendra", region_name=region_name))
 
 
@@ -347,7 +348,8 @@ class AmazonKendraRetriever(BaseRetriever):
                 "the AWS credentials of the environment: give it a client in code (attrs.evolve(retriever, client=...))"
             )
         # check_kendra_settings made sure there is a region when there is no client.
-        return kendra_client(cast("str", self.region_name))
+        assert self.region_name is not None
+        return kendra_client(self.region_name)
 
     def _get_relevant_documents(self, query: str) -> list[Document]:
         return search_kendra(

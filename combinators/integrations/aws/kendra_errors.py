@@ -14,7 +14,7 @@ for the log and never shown. When the failure came from botocore, the error is a
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from combinators._support.service_replies import safe_name
 from combinators.service_errors import (
@@ -63,7 +63,7 @@ class KendraError(ServiceError):
         text = f"{self.service} failed" + (f" with {shown}" if shown else "")
         return text + (f" ({self.status})" if self.status is not None else "")
 
-    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, Any]]:
+    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, object]]:
         return (self.operation, self.code, self.message), {"status": self.status}
 
 

@@ -16,28 +16,37 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final, Literal, final
+from typing import Final, Literal, TypedDict, final
 
 import attrs
 import cloudpickle
 from distributed import Client, Future
 
-from combinators.integrations.dask.submission import DaskSubmission, cancel_event
-from effects import Step
+from combinators.integrations.dask.submission import ChunkTask, DaskSubmission, TaskOptions, cancel_event
 from effects.executors import BatchJob, ExecutorError, ShippedItem
 
 _KEPT_STEPS: Final = 8
 
 
+class _WorkerInfo(TypedDict, total=False):
+    """What the executor reads of a worker in ``Client.scheduler_info()["workers"]``."""
+
+    nthreads: int
+    resources: Mapping[str, float]
+
+
 @final
 class _Shipments:
-    """The runnables an executor has broadcast, most recent last (one scatter each)."""
+    """The runnables an executor has broadcast, most recent last (one scatter each).
+
+    A step is only held here (compared by identity, kept so its id stays its own).
+    """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.kept: OrderedDict[int, tuple[Step[Any, Any], Future[bytes], str]] = OrderedDict()
+        self.kept: OrderedDict[int, tuple[object, Future[bytes], str]] = OrderedDict()
 
-    def get(self, step: Step[Any, Any]) -> tuple[Future[bytes], str] | None:
+    def get(self, step: object) -> tuple[Future[bytes], str] | None:
         """The shipment of ``step``, if the cluster still holds it: once every worker that
         had it died or restarted, its future is no longer ``finished`` and it is shipped
         again (else every later batch would fail at once)."""
@@ -51,7 +60,7 @@ class _Shipments:
             self.kept.move_to_end(id(step))
             return kept[1], kept[2]
 
-    def put(self, step: Step[Any, Any], client: Client, blob: bytes) -> tuple[Future[bytes], str]:
+    def put(self, step: object, client: Client, blob: bytes) -> tuple[Future[bytes], str]:
         token = uuid.uuid4().hex
         # A key of its own kind: the scheduler queues a batch's tasks (rather than piling
         # them on busy workers) only while their dependencies are few of a kind.
@@ -134,7 +143,7 @@ class DaskExecutor:
         status = self.client.status
         if status != "running":
             raise ExecutorError(f"DaskExecutor's client is {status}: it cannot run a batch")
-        workers: Mapping[str, Mapping[str, Any]] = self.client.scheduler_info(n_workers=-1)["workers"]
+        workers: Mapping[str, _WorkerInfo] = self.client.scheduler_info(n_workers=-1)["workers"]
         self._check_resources(workers)
         shipped = self._shipments.get(job.step)
         blob = None if shipped is not None else _pickled(job.step, f"the runnable {job.step!r}")
@@ -148,13 +157,18 @@ class DaskExecutor:
             shipped = self._shipments.put(job.step, self.client, blob)
         step, token = shipped
         batch = uuid.uuid4().hex
-        options: dict[str, Any] = {"retries": self.retries}
+        options: TaskOptions = {"retries": self.retries}
         if self.resources:
             options["resources"] = dict(self.resources)
-        task = {"step": step, "token": token, "cancel": cancel_event(batch), "asynchronous": job.asynchronous}
+        task: ChunkTask = {
+            "step": step,
+            "token": token,
+            "cancel": cancel_event(batch),
+            "asynchronous": job.asynchronous,
+        }
         return DaskSubmission(self.client, batch, chunks, job.max_concurrency, options, task)
 
-    def _check_resources(self, workers: Mapping[str, Mapping[str, Any]]) -> None:
+    def _check_resources(self, workers: Mapping[str, _WorkerInfo]) -> None:
         for name, amount in self.resources.items():
             held = [dict(w.get("resources", {})) for w in workers.values()]
             if not any(have.get(name, 0) >= amount for have in held):
@@ -163,7 +177,7 @@ class DaskExecutor:
                     f" (the workers have {held}): its tasks would wait forever"
                 )
 
-    def _size(self, count: int, workers: Mapping[str, Mapping[str, Any]]) -> int:
+    def _size(self, count: int, workers: Mapping[str, _WorkerInfo]) -> int:
         if self.chunk_size != "auto":
             return self.chunk_size
         threads = sum(int(w.get("nthreads", 1)) for w in workers.values()) or 1

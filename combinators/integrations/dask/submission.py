@@ -11,8 +11,8 @@ from __future__ import annotations
 import queue
 import threading
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Final, final
+from collections.abc import Iterator, Sequence
+from typing import Final, TypedDict, final
 
 from distributed import CancelledError, Client, Event, Future
 from returns.result import Failure
@@ -29,6 +29,32 @@ def cancel_event(batch: str) -> str:
     return f"combinators-cancel-{batch}"
 
 
+class TaskOptions(TypedDict, total=False):
+    """The options of a batch's tasks (``Client.map``'s keywords).
+
+    >>> options: TaskOptions = {"retries": 0, "resources": {"GPU": 1}}
+    >>> sorted(options)
+    ['resources', 'retries']
+    """
+
+    retries: int
+    resources: dict[str, float]
+
+
+class ChunkTask(TypedDict):
+    """The keyword arguments every chunk's ``run_chunk`` gets besides its chunk (the
+    shipped step's future arrives on the worker as its bytes).
+
+    >>> sorted(ChunkTask.__required_keys__)
+    ['asynchronous', 'cancel', 'step', 'token']
+    """
+
+    step: Future[bytes]
+    token: str
+    cancel: str
+    asynchronous: bool
+
+
 @final
 class DaskSubmission:
     """A ``effects.Submission`` on Dask (made by ``DaskExecutor.submit``)."""
@@ -39,8 +65,8 @@ class DaskSubmission:
         batch: str,
         chunks: Sequence[tuple[tuple[int, ...], bytes]],
         window: int | None,
-        task_options: Mapping[str, Any],
-        task_kwargs: Mapping[str, Any],
+        task_options: TaskOptions,
+        task_kwargs: ChunkTask,
     ) -> None:
         self.client = client
         self.batch = batch
@@ -162,7 +188,7 @@ class DaskSubmission:
                 f" the task {future.key} never finished"
             )
         step = self.task_kwargs["step"]
-        if isinstance(step, Future) and step.status != "finished":
+        if step.status != "finished":
             return ExecutorError(
                 f"the cluster lost the runnable shipped for this batch (every worker that held it died or"
                 f" restarted): the task {future.key} could not run; the next batch ships it again"

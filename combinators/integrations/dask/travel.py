@@ -25,8 +25,8 @@ import io
 import pickle
 import reprlib
 import traceback
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 import attrs
 import cloudpickle
@@ -50,11 +50,17 @@ def unpack(blob: bytes) -> list[ItemOutcome]:
     return outcomes
 
 
+_Reduction: TypeAlias = "tuple[Callable[..., object], tuple[object, ...]]"
+"""What ``reducer_override`` gives pickle: a callable and its arguments."""
+
+
 class _Pickler(cloudpickle.Pickler):
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, BaseException):
-            return _error_reduction(obj)
-        return super().reducer_override(obj)
+    def reducer_override(self, obj: object) -> _Reduction:
+        if isinstance(obj, BaseException) and (reduced := _error_reduction(obj)) is not None:
+            return reduced
+        # cloudpickle's own: a class or function by value, else NotImplemented (pickle's way).
+        inherited: _Reduction = super().reducer_override(obj)
+        return inherited
 
 
 def _dumps(value: object) -> bytes:
@@ -63,11 +69,11 @@ def _dumps(value: object) -> bytes:
     return buffer.getvalue()
 
 
-def _error_reduction(error: BaseException) -> Any:
+def _error_reduction(error: BaseException) -> _Reduction | None:
     kind = type(error)
     try:
         if type(pickle.loads(cloudpickle.dumps(error))) is kind:
-            return NotImplemented  # it travels as itself
+            return None  # it travels as itself
     except Exception:
         pass
     state = dict(vars(error))
@@ -80,7 +86,7 @@ def _error_reduction(error: BaseException) -> Any:
         return (RemoteError, (f"{kind.__module__}.{kind.__qualname__}", str(error), text))
 
 
-def _rebuilt(kind: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+def _rebuilt(kind: type[BaseException], args: tuple[object, ...], state: dict[str, object]) -> BaseException:
     """An error whose ``__init__`` cannot take its own ``args`` back, made without it."""
     error = kind.__new__(kind, *args)
     error.args = args

@@ -15,7 +15,7 @@ import pickle
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Final, final
+from typing import Final, Never, final
 
 from distributed import Event, get_client, get_worker
 
@@ -24,7 +24,8 @@ from effects import Step
 from effects.executors import run_items
 
 _STEPS_KEPT: Final = 16
-_steps: OrderedDict[str, Step[Any, Any]] = OrderedDict()
+_steps: OrderedDict[str, Step[Never, object]] = OrderedDict()
+"""The steps shipped to this worker, by token: each is only run on its own shipped items."""
 _steps_lock = threading.Lock()
 
 
@@ -47,13 +48,13 @@ def run_chunk(chunk: bytes, *, step: bytes, token: str, cancel: str, asynchronou
     return pack(outcomes)
 
 
-def _step(token: str, blob: bytes) -> Step[Any, Any]:
+def _step(token: str, blob: bytes) -> Step[Never, object]:
     with _steps_lock:
         kept = _steps.get(token)
         if kept is not None:
             _steps.move_to_end(token)
             return kept
-    step: Step[Any, Any] = pickle.loads(blob)
+    step: Step[Never, object] = pickle.loads(blob)
     with _steps_lock:
         _steps[token] = step
         while len(_steps) > _STEPS_KEPT:
