@@ -230,6 +230,23 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
                 raise TypeError("RunnableLambda's afunc must be an async function")
         init_fields(self, func, afunc, name, in_thread, kind, afunc_kind, _takes_config(func))
 
+    @overload
+    @staticmethod
+    def from_(func: Callable[[A], Awaitable[B]]) -> RunnableLambda[A, B, Never]: ...
+
+    @overload
+    @staticmethod
+    def from_(func: Callable[[A], B]) -> RunnableLambda[A, B]: ...
+
+    @staticmethod
+    def from_(func: Callable[..., Any]) -> RunnableLambda[Any, Any, Any]:
+        """LangChain.js's ``RunnableLambda.from(func)``: the same as ``RunnableLambda(func)``.
+
+        >>> RunnableLambda.from_(len).invoke("abc")
+        3
+        """
+        return RunnableLambda(func)
+
     @property
     def name(self) -> str:
         return self.label or _function_name(self.func)

@@ -31,6 +31,7 @@ from typing import Any, Final, Literal, final
 
 import attrs
 
+from combinators.addable import AddableDict
 from combinators.components.run_fields import NamedRunFields
 from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, draw_loop, tools_tuple
 from combinators.graph import Fragment, GraphBuilder, RunPlace
@@ -183,11 +184,12 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
     def _chunk(self, piece: AgentResult) -> dict[str, Any]:
         self._check(piece)
         new = [m for m in piece.messages if m.type in ("ai", "tool")]
+        # AddableDicts, as the peer's: the chunks add up to {actions, messages, steps, output}.
         if piece.stop is not None:
-            return {"output": self._output(piece), "messages": new[-1:]}
+            return AddableDict(output=self._output(piece), messages=new[-1:])
         if piece.steps:
-            return {"steps": list(piece.steps), "messages": new}
-        return {"actions": list(piece.actions), "messages": new}
+            return AddableDict(steps=list(piece.steps), messages=new)
+        return AddableDict(actions=list(piece.actions), messages=new)
 
     def _output(self, result: AgentResult) -> str:
         if result.output is not None:

@@ -205,6 +205,21 @@ class BaseRetriever(NamedRunFields, Runnable[str, list[Document]], DeclaredField
             return await hook(query, run_manager=AsyncRetrieverRunManager(*_run_facts(scope)))
         return await hook(query)
 
+    def run_metadata(self, params: Mapping[str, object]) -> Mapping[str, object]:
+        """The metadata this retriever adds to its own runs, as the peer's:
+        ``ls_retriever_name``, its name without ``Retriever``, lower-cased.
+
+        >>> @attrs.frozen
+        ... class WikiRetriever(BaseRetriever):
+        ...     def _get_relevant_documents(self, query: str) -> list[Document]:
+        ...         return []
+        >>> WikiRetriever().run_metadata({})
+        {'ls_retriever_name': 'wiki'}
+        """
+        name = self.name
+        name = name[len("Retriever") :] if name.startswith("Retriever") else name.removesuffix("Retriever")
+        return {"ls_retriever_name": name.lower()}
+
     def describe_input(self, input: str) -> object:
         """Events show a nested retriever's input as ``{"query": q}``.
 

@@ -420,6 +420,20 @@ class VectorStoreRetriever(BaseRetriever):
         """
         return (type(self.store).__name__, type(self.store.embeddings).__name__)
 
+    def run_metadata(self, params: Mapping[str, object]) -> Mapping[str, object]:
+        """The metadata of this retriever's runs, as the peer's: its name, the store's and
+        the embeddings' class names.
+
+        >>> from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
+        >>> InMemoryVectorStore(HashedNgramEmbeddings()).as_retriever().run_metadata({})["ls_embedding_provider"]
+        'HashedNgramEmbeddings'
+        """
+        return {
+            **super().run_metadata(params),
+            "ls_vector_store_provider": type(self.store).__name__,
+            "ls_embedding_provider": type(self.store.embeddings).__name__,
+        }
+
     def _get_relevant_documents(self, query: str) -> list[Document]:
         return self.store.similarity_search(query, self.k, self.filter)
 

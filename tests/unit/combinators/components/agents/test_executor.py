@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from combinators import AddableDict
 from combinators.language_models import ScriptedChatModel
 from combinators.prompts import ChatPromptTemplate, MessagesPlaceholder
 from combinators.tools import tool
@@ -82,6 +83,25 @@ def test_stream_chunks_are_the_peer_step_dicts() -> None:
     assert [m.type for m in chunks[0]["messages"]] == ["ai"]
     assert isinstance(chunks[1]["steps"][0], AgentStep) and [m.type for m in chunks[1]["messages"]] == ["tool"]
     assert chunks[2]["output"] == "Two." and chunks[2]["messages"][0].text == "Two."
+
+
+def test_stream_chunks_add_up_as_the_peer_addable_dicts() -> None:
+    # The peer's chunks are AddableDicts: summed (as an event's end output is) they give
+    # {actions, messages, steps, output}, every message once (issue 26, the seed's agent).
+    model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])
+    chunks = list(executor(model).stream({"input": "x"}))
+    assert all(isinstance(c, AddableDict) for c in chunks)
+    total = chunks[0] + chunks[1] + chunks[2]
+    assert list(total) == ["actions", "messages", "steps", "output"]
+    assert [m.type for m in total["messages"]] == ["ai", "tool", "ai"] and total["output"] == "Two."
+
+    async def end_output(version: Any) -> Any:
+        model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])
+        events = [e async for e in executor(model).astream_events({"input": "x"}, version=version)]
+        return events[-1]["data"]["output"]
+
+    for version in ("v1", "v2"):
+        assert list(asyncio.run(end_output(version))) == ["actions", "messages", "steps", "output"]
 
 
 def test_sync_tool_calls_run_concurrently_as_in_async() -> None:
