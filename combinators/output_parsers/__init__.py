@@ -11,7 +11,7 @@ from combinators.components.parsers.text import OutputParserError as OutputParse
 from combinators.components.parsers.text import StrOutputParser as StrOutputParser
 from combinators.components.partial_json.reader import PartialJsonReader as PartialJsonReader
 from combinators.components.partial_json.reader import json_diff as json_diff
-from combinators.components.parsers.markdown_json import parse_and_check_json_markdown as parse_and_check_json_markdown
+from combinators.components.parsers.text import parse_and_check_json_markdown as parse_and_check_json_markdown
 from combinators.components.partial_json.reader import parse_json_markdown as parse_json_markdown
 from combinators.components.partial_json.reader import parse_partial_json as parse_partial_json
 

@@ -74,7 +74,7 @@ from combinators.components.partial_json.reader import (
     json_diff,
     parse_json_markdown,
 )
-from combinators.components.partial_json.same import same_value
+from combinators.components.partial_json.patches import same_value
 from combinators.components.partial_json.marks import NO_VALUE, JsonTooDeepError, Mark, Outcome
 from combinators.authoring import init_fields
 from combinators.authoring import type_schema

@@ -9,18 +9,24 @@ show no input at start (the peer's behaviour) and the added-up input at the end.
 >>> list(chain.stream("hi"))
 ['hello', ' ', 'there']
 
-``JsonOutputParser`` is in ``json_parser``.
+``JsonOutputParser`` is in ``json_parser``. The peer's structured parsers check a reply's
+JSON object for keys with ``parse_and_check_json_markdown`` (fenced or not):
+
+>>> parse_and_check_json_markdown('```json\\n{"answer": 4, "why": "2+2"}\\n```', ["answer"])
+{'answer': 4, 'why': '2+2'}
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import final
+import json
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any, cast, final
 
 import attrs
 
 from combinators.components.run_fields import NamedRunFields
 from combinators.components.messages.values import BaseMessage
+from combinators.components.partial_json.reader import parse_json_markdown
 from combinators import Runnable
 from effects.errors import CombinatorsError, InputError
 from effects.authoring import Scope
@@ -96,3 +102,27 @@ class StrOutputParser(NamedRunFields, Runnable[str | BaseMessage, str]):
         async with closing(inputs) as chunks:
             async for chunk in chunks:
                 yield reply_text(chunk, name)
+
+
+def parse_and_check_json_markdown(text: str, expected_keys: Sequence[str]) -> dict[str, Any]:
+    """The JSON object in ``text``; not JSON, not an object or a key missing raises
+    ``OutputParserError`` (the peer's ``OutputParserException``) carrying the text.
+
+    >>> parse_and_check_json_markdown('{"a": 1}', ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    combinators.components.parsers.text.OutputParserError: Got invalid return object. Expected key `b` to be present, but got {'a': 1}
+    """
+    try:
+        value = parse_json_markdown(text)
+    except json.JSONDecodeError as error:
+        raise OutputParserError(f"Got invalid JSON object. Error: {error}", text) from error
+    if not isinstance(value, dict):
+        raise OutputParserError(f"Expected JSON object (dict), but got: {type(value).__name__}. ", text)
+    found = cast("dict[str, Any]", value)
+    for key in expected_keys:
+        if key not in found:
+            raise OutputParserError(
+                f"Got invalid return object. Expected key `{key}` to be present, but got {found}", text
+            )
+    return found

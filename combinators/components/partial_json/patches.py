@@ -23,6 +23,23 @@ completed values shared). The values in operations are copies.
 [{'op': 'replace', 'path': '/a/1/b', 'value': 'xyz'}, {'op': 'add', 'path': '/a/2', 'value': 2}]
 >>> value_of(scanner.mark())
 {'a': [1, {'b': 'xyz'}, 2]}
+
+``same_value(before, after)`` says whether two moments have equal values (``==``) the same
+way: only what follows the shared entries differs, so the walk goes down the open path
+while the two agree and compares the rest, built from the marks. No value is built whole,
+and nothing a consumer holds is compared: entries held by both marks are the same
+objects, equal to themselves whatever was done to them (Python's ``==`` takes an object as
+equal to itself). Where that shortcut does not hold (a key repeated in the text, another
+scanner) both values are built and compared whole.
+
+>>> same_value(before, scanner.mark())
+False
+>>> scanner = Scanner()
+>>> scanner.feed('{"a": [1, {"b": "x')
+>>> before = scanner.mark()
+>>> scanner.feed('"}')
+>>> same_value(before, scanner.mark())
+True
 """
 
 from __future__ import annotations
@@ -343,3 +360,30 @@ def changes(before: Mark, after: Mark) -> list[Operation]:
             if not open_before and not open_after:
                 return []
         return _suffix(prefix, container, before, after, depth)
+
+
+def same_value(before: Mark, after: Mark) -> bool:
+    """Whether ``before`` and ``after`` (a later mark) stand for equal values."""
+    if before.source is not after.source or before.rewrites or after.rewrites:
+        return value_of(before) == value_of(after)
+    after = as_open(before, after)
+    old_levels, levels = before.levels, after.levels
+    depth = 0
+    while depth < len(old_levels) and depth < len(levels):
+        container, old_length, old_key = old_levels[depth]
+        live, length, key = levels[depth]
+        if live is not container:
+            break
+        if old_length == length and old_key == key:
+            below = depth + 1
+            if below < len(old_levels) and below < len(levels):
+                depth = below  # only the open place may differ, and it is open in both: go down
+                continue
+            if below == len(old_levels) == len(levels):
+                # The innermost on both: its open place holds the leaf (or nothing).
+                return (type(container) is dict and key is None) or before.leaf == after.leaf
+        parts = suffixes(container, before, after, depth)
+        if parts is None:
+            break
+        return parts[0] == parts[1]
+    return value_of(before, depth) == value_of(after, depth)

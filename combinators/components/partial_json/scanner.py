@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Final, final
 
-from combinators.components.partial_json.tokens import decodable_length, decode_string, number
+from combinators.components.partial_json.marks import decodable_length, decode_string, number
 from combinators.components.partial_json.marks import (
     MAX_DEPTH,
     NO_VALUE,

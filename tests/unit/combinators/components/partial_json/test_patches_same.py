@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from combinators.components.partial_json.patches import value_of
 from combinators.components.partial_json.reader import PartialJsonReader
-from combinators.components.partial_json.same import same_value
+from combinators.components.partial_json.patches import same_value
 from tests.unit.combinators.components.partial_json.test_patches import awkward_texts
 from tests.unit.combinators.components.partial_json.test_reader import _cuts, json_texts  # pyright: ignore[reportPrivateUsage]
 
