@@ -7,7 +7,10 @@ library's interpreter where the work goes (``run_items`` on a cluster's worker) 
 back, per item, its index, a ``returns`` ``Result`` and the effects of the item's run, as
 values. The caller's side adopts those effects below its own run (``Scope.adopt``), so
 every projection shows the remote items as if they had run here; nothing observes on the
-workers.
+workers. An observer factory bound inside the shipped step that must not travel (it holds
+this process's LangChain callback handlers) pickles as a stand-in
+(``kept_by_the_caller``): on the worker it marks the runs it would watch, and the caller
+replays their effects into the factory's own observer.
 
 An executor is two small protocols: ``Executor.submit(job)`` checks that it can run the
 ``BatchJob`` (raising before anything is submitted) and starts it; the ``Submission`` it
@@ -29,14 +32,17 @@ returns yields ``ItemOutcome``s in completion order and ``cancel()``s what is le
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, final
+from typing import TYPE_CHECKING, Any, Final, Protocol, final
+from uuid import UUID
 
 import attrs
 
 from effects.config import RunConfig
 from effects.errors import CombinatorsError
-from effects.step import Step
+from effects.step import Observer, ObserverFactory, Step
 from effects.values import Effect, RunInfo
 
 if TYPE_CHECKING:
@@ -103,6 +109,10 @@ class ItemOutcome:
     effects: tuple[Effect, ...]
     where: str
     """The address of the worker that ran the item (metadata on its adopted runs)."""
+    watched: tuple[tuple[UUID, str], ...] = ()
+    """Runs watched on the worker for observers that stayed with the caller: each run's id
+    and the key of its factory (``kept_by_the_caller``); the caller replays each run's
+    subtree into that factory's observer."""
 
 
 class Submission(Protocol):
@@ -160,6 +170,58 @@ class ExecutorError(CombinatorsError, RuntimeError):
     >>> issubclass(ExecutorError, RuntimeError)
     True
     """
+
+
+_KEPT: Final[weakref.WeakValueDictionary[str, ObserverFactory]] = weakref.WeakValueDictionary()
+"""The factories that stayed with the caller, by key, while they live."""
+
+
+def kept_by_the_caller(factory: ObserverFactory) -> tuple[Callable[[str], ObserverFactory], tuple[str]]:
+    """What ``factory.__reduce__`` returns for a factory that must not travel: pickled,
+    it becomes a `StandIn` naming it, and it stays here to be told about the runs the
+    stand-in watched wherever the step ran (the caller replays their effects into it).
+
+    >>> import pickle
+    >>> class Mine:
+    ...     def make_observer(self, config=None): return None
+    ...     def __reduce__(self): return kept_by_the_caller(self)
+    >>> mine = Mine()
+    >>> shipped = pickle.loads(pickle.dumps(mine))
+    >>> type(shipped).__name__, kept_factory(shipped.key) is mine
+    ('StandIn', True)
+    """
+    key = f"{os.getpid()}-{id(factory)}"
+    _KEPT[key] = factory
+    return (StandIn, (key,))
+
+
+def kept_factory(key: str) -> ObserverFactory | None:
+    """The factory a stand-in names, if it still lives in this process.
+
+    >>> kept_factory("nobody") is None
+    True
+    """
+    return _KEPT.get(key)
+
+
+@final
+@attrs.frozen
+class StandIn:
+    """A factory kept by the caller, as it travels: where a shipped item runs, its observer
+    marks the run it watches (the caller replays that run's subtree into the factory);
+    anywhere else it watches nothing.
+
+    >>> StandIn("k").make_observer() is None
+    True
+    """
+
+    key: str
+
+    def make_observer(self, config: RunConfig | None = None) -> Observer | None:
+        """A marker of the run this binding starts, inside a shipped item; else None."""
+        from effects._runtime.remote_items import mark_for_the_caller
+
+        return mark_for_the_caller(self.key)
 
 
 def run_items(

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypedDict
+from typing import Any, Final, SupportsIndex, TypedDict
 
 import attrs
 
 from effects.config import RunConfig
+from effects.guards import is_dict, is_list_or_tuple
 from effects.hooks import callbacks_observer_factory
 from effects.step import ObserverFactory, StepBinding
 
@@ -121,6 +122,23 @@ class RunFields:
     """What the fields add to this component's runs (None when unset: a plain attribute
     read on every step, no property frame); a field, so pickled copies keep it."""
 
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """Pickled (or copied), the component leaves its handlers behind: they never
+        travel. The binding's observer factory pickles as a stand-in, and the caller
+        replays the runs it marks into the handlers (``effects.executors.kept_by_the_caller``).
+
+        >>> import pickle
+        >>> from langchain_core.callbacks import StdOutCallbackHandler
+        >>> from combinators.output_parsers import StrOutputParser
+        >>> shipped = pickle.loads(pickle.dumps(StrOutputParser(callbacks=[StdOutCallbackHandler()])))
+        >>> shipped.callbacks is None, shipped.step_binding is not None
+        (True, True)
+        """
+        reduced = super().__reduce_ex__(protocol)
+        if self.callbacks is None or isinstance(reduced, str) or len(reduced) < 3:
+            return reduced
+        return (*reduced[:2], _without_callbacks(reduced[2]), *reduced[3:])
+
     def run_fields_binding(self) -> StepBinding[Any, Any] | None:
         """How the fields adjust this component's runs: a copy without them, run with their
         config and watched by the handlers' projection; None when they are all unset.
@@ -143,6 +161,15 @@ class RunFields:
         object.__setattr__(bound, "callbacks", None)
         config = RunConfig(tags=self.tags, metadata=self.metadata)
         return StepBinding(bound, config=config, observers=observers)
+
+
+def _without_callbacks(state: object) -> object:
+    # A pickled state: a dict of fields, or (dict, slots) as Python's default makes it.
+    if is_dict(state) and "callbacks" in state:
+        return {**state, "callbacks": None}
+    if is_list_or_tuple(state) and isinstance(state, tuple):
+        return tuple(_without_callbacks(part) for part in state)
+    return state
 
 
 def set_run_fields(instance: RunFields, **run_fields: object) -> None:

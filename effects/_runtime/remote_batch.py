@@ -7,23 +7,28 @@ or none for a top-level batch) with the executor's name and the worker's address
 metadata, so every projection shows it where a local item would be. Results keep their
 positions; ``max_concurrency`` is the number of items in flight; the first error
 (without ``return_exceptions``) cancels the rest and is raised, and so does leaving early.
+
+Runs an outcome names as watched (``ItemOutcome.watched``: a step inside the shipped one
+was bound to an observer factory that stayed here, such as LangChain callback handlers)
+are replayed, with their subtrees, into a fresh observer of that factory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Generic, TypeVar, cast, final
 
 import attrs
 
+from effects._runtime.building import adopted
 from effects._runtime.closing import closing
 from effects._runtime.scope import RunScope
 from effects.config import RunConfig
 from effects.errors import CombinatorsError
-from effects.executors import BatchJob, Executor, ItemOutcome, ShippedItem, Submission
-from effects.step import Step
+from effects.executors import BatchJob, Executor, ItemOutcome, ShippedItem, Submission, kept_factory
+from effects.step import AwaitingObserver, Step, hands_out_awaitables
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -74,7 +79,7 @@ class RemoteBatch(Generic[In, Out]):
     """One batch on an executor as the caller drives it: shipped when made, then its
     results in completion order (``completed``) or in input order (``in_order``)."""
 
-    __slots__ = ("executor", "job", "adopters", "return_exceptions")
+    __slots__ = ("executor", "job", "adopters", "return_exceptions", "pending")
 
     def __init__(
         self,
@@ -89,6 +94,7 @@ class RemoteBatch(Generic[In, Out]):
         self.executor = executor
         self.job, self.adopters = ship(node, inputs, scopes, kwargs, asynchronous)
         self.return_exceptions = return_exceptions
+        self.pending: list[tuple[AwaitingObserver, list[Awaitable[object]]]] = []
 
     def in_order(self) -> list[Out | Exception]:
         """``batch``: one result per input, in input order."""
@@ -109,7 +115,11 @@ class RemoteBatch(Generic[In, Out]):
         try:
             for outcome in submission:
                 count += 1
-                yield self._settled(outcome)
+                try:
+                    settled = self._settled(outcome)
+                finally:
+                    self._run_pending()
+                yield settled
         finally:
             if count < len(self.job.items):
                 submission.cancel()
@@ -130,7 +140,14 @@ class RemoteBatch(Generic[In, Out]):
                 if isinstance(arrival, _Raised):
                     raise arrival.error
                 count += 1
-                yield self._settled(arrival)
+                try:
+                    settled = self._settled(arrival)
+                finally:
+                    pending, self.pending = self.pending, []
+                    for _, awaitables in pending:
+                        for awaitable in awaitables:
+                            await awaitable
+                yield settled
         finally:
             if count < len(self.job.items):
                 await asyncio.to_thread(pump.cancel)
@@ -145,6 +162,8 @@ class RemoteBatch(Generic[In, Out]):
         if outcome.effects:
             where = {"executor": self.executor.name, "worker": outcome.where}
             self.adopters[outcome.index].adopt(outcome.effects, where)
+            if outcome.watched:
+                self._replay(outcome, where)
         result = outcome.result
         if isinstance(result, Success):
             # A worker ran the job's step on the item: the value is that step's output.
@@ -154,6 +173,35 @@ class RemoteBatch(Generic[In, Out]):
         if not isinstance(error, Exception) or not self.return_exceptions:
             raise error
         return outcome.index, error
+
+    def _replay(self, outcome: ItemOutcome, where: Mapping[str, object]) -> None:
+        """Tell each factory that stayed here about the run it watched on the worker (and
+        that run's subtree), as adopted here."""
+        effects = list(adopted(outcome.effects, self.adopters[outcome.index].run, where))
+        for run_id, key in outcome.watched:
+            factory = kept_factory(key)
+            observer = None if factory is None else factory.make_observer(None)
+            if observer is None:
+                continue
+            for effect in effects:
+                run = effect.run
+                if run.run_id == run_id or run_id in run.parent_ids:
+                    observer.emit(effect)
+            if hands_out_awaitables(observer):
+                self.pending.append((observer, observer.take_pending()))
+
+    def _run_pending(self) -> None:
+        """A sync batch's turn at the replayed observers' awaitables (LangChain's async
+        handlers run them to completion themselves; others are closed unawaited)."""
+        pending, self.pending = self.pending, []
+        for observer, awaitables in pending:
+            run_pending = getattr(observer, "run_pending", None)
+            if run_pending is not None:
+                run_pending(awaitables)
+                continue
+            for awaitable in awaitables:
+                if isinstance(awaitable, Coroutine):
+                    awaitable.close()
 
     def _check_count(self, count: int) -> None:
         if count != len(self.job.items):

@@ -5,6 +5,10 @@ it starts, the step runs under this process's interpreter, and the effects are k
 values for the caller to adopt. A collector always watches, even when the caller does
 not: it is where cancellation is checked, each time a run starts, so a cancelled batch
 stops at the next step boundary (a step already running finishes).
+
+An observer factory that stayed with the caller (``effects.executors.StandIn``) marks the
+run it watches here (``mark_for_the_caller``): the item then keeps its effects from there
+on, and its outcome names the marked runs for the caller to replay.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, final
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Final, final
+from uuid import UUID
 
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.bindings import Deadline
@@ -30,12 +36,13 @@ if TYPE_CHECKING:
 class _Collector:
     """Keeps an item's effects (when the caller observes) and refuses runs once cancelled."""
 
-    __slots__ = ("effects", "keep", "cancelled")
+    __slots__ = ("effects", "keep", "cancelled", "watched")
 
     def __init__(self, keep: bool, cancelled: Callable[[], bool]) -> None:
         self.effects: list[Effect] = []
         self.keep = keep
         self.cancelled = cancelled
+        self.watched: list[tuple[UUID, str]] = []
 
     def emit(self, effect: Effect) -> None:
         if type(effect) is RunStarted:
@@ -46,6 +53,41 @@ class _Collector:
     def check(self) -> None:
         if self.cancelled():
             raise asyncio.CancelledError("the batch was cancelled")
+
+
+_ITEM: Final[ContextVar[_Collector | None]] = ContextVar("combinators_shipped_item", default=None)
+"""The collector of the shipped item running here (None outside one)."""
+
+
+@final
+class _Mark:
+    """Notes the first run it sees (the bound step's) for the caller to replay."""
+
+    __slots__ = ("collector", "key", "marked")
+
+    def __init__(self, collector: _Collector, key: str) -> None:
+        self.collector = collector
+        self.key = key
+        self.marked = False
+
+    def emit(self, effect: Effect) -> None:
+        if not self.marked and type(effect) is RunStarted:
+            self.marked = True
+            self.collector.watched.append((effect.run.run_id, self.key))
+
+
+def mark_for_the_caller(key: str) -> _Mark | None:
+    """Inside a shipped item, an observer marking the run it watches for the caller's
+    factory ``key`` (the item keeps its effects from now on); None anywhere else.
+
+    >>> mark_for_the_caller("k") is None
+    True
+    """
+    collector = _ITEM.get()
+    if collector is None:
+        return None
+    collector.keep = True
+    return _Mark(collector, key)
 
 
 def run_shipped(
@@ -92,14 +134,17 @@ class _ItemRun:
         self.shown: object = None
 
     def outcome(self, result: Result[object, BaseException], where: str) -> ItemOutcome:
-        return ItemOutcome(self.item.index, result, tuple(self.collector.effects), where)
+        collector = self.collector
+        return ItemOutcome(self.item.index, result, tuple(collector.effects), where, tuple(collector.watched))
 
     @contextmanager
     def current(self) -> Generator[None]:
         token = CURRENT_SCOPE.set(self.scope)
+        item = _ITEM.set(self.collector)
         try:
             yield
         finally:
+            _ITEM.reset(item)
             CURRENT_SCOPE.reset(token)
 
     def refused(self) -> Result[object, BaseException] | None:

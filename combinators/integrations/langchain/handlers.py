@@ -55,6 +55,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, Generati
 
 from combinators.integrations.langchain.values import to_langchain
 from combinators import RunConfig
+from effects.executors import kept_by_the_caller
 from effects import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from effects.hooks import CALLBACKS
 from effects.projections.jsonable import is_secret, redacted_form
@@ -602,13 +603,17 @@ def _ignored(*args: object, **kwargs: object) -> None:
 class LangChainCallbacks:
     """The observer factory of a ``callbacks`` config entry: handlers, or a manager.
 
-    Pickled (a chain shipped to a Dask worker or a server), it carries no handler: those
-    stay with the caller, whose driver replays the adopted effects into them.
+    Pickled (a chain shipped to a Dask worker or a server), it carries no handler: it
+    travels as a stand-in that marks the runs it would watch where a shipped batch item
+    runs, and the handlers stay with the caller, whose driver replays those runs into them
+    (``effects.executors.kept_by_the_caller``). Elsewhere the stand-in watches nothing.
 
     >>> from langchain_core.callbacks import StdOutCallbackHandler
     >>> import pickle
-    >>> pickle.loads(pickle.dumps(LangChainCallbacks([StdOutCallbackHandler()]))).callbacks
-    []
+    >>> kept = LangChainCallbacks([StdOutCallbackHandler()])
+    >>> shipped = pickle.loads(pickle.dumps(kept))
+    >>> type(shipped).__name__, shipped.make_observer() is None
+    ('StandIn', True)
     """
 
     callbacks: object
@@ -620,8 +625,8 @@ class LangChainCallbacks:
             return None
         return CallbackProjection(root)
 
-    def __reduce__(self) -> tuple[Callable[..., LangChainCallbacks], tuple[object]]:
-        return (LangChainCallbacks, ([],))
+    def __reduce__(self) -> tuple[Callable[..., object], tuple[object]]:
+        return kept_by_the_caller(self)
 
 
 class _Provider:
