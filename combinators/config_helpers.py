@@ -13,8 +13,8 @@ RunConfig(tags=('a',), run_name='x', recursion_limit=3)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import ParamSpec, TypeVar
 
 import attrs
 
@@ -47,7 +47,7 @@ def patch_config(
     recursion_limit: int | None = None,
     max_concurrency: int | None = None,
     run_name: str | None = None,
-    configurable: dict[str, Any] | None = None,
+    configurable: Mapping[str, object] | None = None,
 ) -> RunConfig:
     """``config`` with some fields replaced (the peer's ``patch_config``; no callbacks here).
 
@@ -55,16 +55,15 @@ def patch_config(
     RunConfig(max_concurrency=2, configurable={'k': 1})
     """
     base = RunConfig.coerce(config)
-    changes: dict[str, Any] = {}
-    if recursion_limit is not None:
-        changes["recursion_limit"] = recursion_limit
-    if max_concurrency is not None:
-        changes["max_concurrency"] = max_concurrency
-    if run_name is not None:
-        changes["run_name"] = run_name
-    if configurable is not None:
-        changes["configurable"] = {**base.configurable, **configurable}
-    return attrs.evolve(base, **changes) if changes else base
+    if recursion_limit is None and max_concurrency is None and run_name is None and configurable is None:
+        return base
+    return attrs.evolve(
+        base,
+        recursion_limit=base.recursion_limit if recursion_limit is None else recursion_limit,
+        max_concurrency=base.max_concurrency if max_concurrency is None else max_concurrency,
+        run_name=base.run_name if run_name is None else run_name,
+        configurable=base.configurable if configurable is None else {**base.configurable, **configurable},
+    )
 
 
 def get_config_list(config: ConfigLike | Sequence[ConfigLike], length: int) -> list[RunConfig]:

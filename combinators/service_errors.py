@@ -195,7 +195,7 @@ class ServiceError(CombinatorsError):
             "url": self.url,
         }
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         args, kwargs = self._constructor_args()
         return _rebuild, (type(self), args, kwargs)
 

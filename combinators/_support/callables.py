@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from enum import IntEnum
+from typing import ParamSpec, TypeGuard
+
+P = ParamSpec("P")
 
 
 class CallableKind(IntEnum):
@@ -57,6 +60,18 @@ def kind_of(func: Callable[..., object]) -> CallableKind:
     if any(inspect.iscoroutinefunction(t) for t in targets):
         return CallableKind.ASYNC
     return CallableKind.SYNC
+
+
+def is_async(func: Callable[P, object]) -> TypeGuard[Callable[P, Awaitable[object]]]:
+    """Whether calling ``func`` gives an awaitable (an ``async def``, its partial or its
+    callable object).
+
+    >>> async def fetch(x):
+    ...     return x
+    >>> is_async(fetch), is_async(abs)
+    (True, False)
+    """
+    return kind_of(func) is CallableKind.ASYNC
 
 
 def is_generator(func: Callable[..., object]) -> bool:

@@ -16,12 +16,12 @@ chosen branch runs with ``branch:N`` or ``branch:default``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, final
+from typing import TYPE_CHECKING, TypeVar, final
 
 import attrs
 
 from combinators._support.declared import init_fields
-from combinators.runnable.composing import Runnable
+from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_list_of
 
@@ -71,7 +71,7 @@ class RunnableBranch(Runnable[In, Out]):
         *pairs, default = given
         if isinstance(default, tuple):
             raise TypeError("RunnableBranch's last argument is the default runnable, not a pair")
-        coerced: list[tuple[Runnable[Any, Any], Runnable[Any, Any]]] = []
+        coerced: list[tuple[AnyRunnable, AnyRunnable]] = []
         for pair in pairs:
             if not is_list_of(pair, object) or isinstance(pair, list) or len(pair) != 2:
                 raise TypeError(

@@ -60,7 +60,7 @@ def _sensitive_type(annotation: object) -> str | None:
     return None
 
 
-def sensitivity(field: attrs.Attribute[Any], annotation: object, value: object = None) -> str | None:
+def sensitivity(field: attrs.Attribute[object], annotation: object, value: object = None) -> str | None:
     """Why a field is sensitive (its ``SENSITIVE`` metadata, a ``Secret`` type or value), or ``None``.
 
     >>> import attrs

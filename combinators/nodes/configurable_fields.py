@@ -37,7 +37,7 @@ A = TypeVar("A")
 B = TypeVar("B")
 
 
-def _init_fields(cls: type[Any]) -> dict[str, attrs.Attribute[Any]]:
+def _init_fields(cls: type) -> dict[str, attrs.Attribute[object]]:
     return {f.name: f for f in attrs.fields(cls) if f.init}
 
 
@@ -47,7 +47,7 @@ constructor converts more than the field holds (``GenericFakeChatModel.messages`
 ``Script`` and is configured with an iterator of messages, as the peer's)."""
 
 
-def _field_types(cls: type[Any]) -> dict[str, Any]:
+def _field_types(cls: type) -> dict[str, object]:
     try:
         hints = typing.get_type_hints(cls)
     except Exception:  # annotations that do not resolve: the values go unchecked
@@ -56,7 +56,7 @@ def _field_types(cls: type[Any]) -> dict[str, Any]:
     return {**hints, **declared}
 
 
-def _derived(field: attrs.Attribute[Any]) -> bool:
+def _derived(field: attrs.Attribute[object]) -> bool:
     # Only an attrs.Factory has takes_self; True means the default is computed from the others.
     return bool(getattr(field.default, "takes_self", False))
 

@@ -130,5 +130,5 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
                 yield AddableDict({keys[i]: chunk})
 
 
-def _untitled(schema: dict[str, Any]) -> dict[str, Any]:
+def _untitled(schema: dict[str, object]) -> dict[str, object]:
     return {key: value for key, value in schema.items() if key != "title"}

@@ -101,7 +101,7 @@ def parallel(
 def parallel(*branches: Runnable[X, Any]) -> Runnable[X, tuple[Any, ...]]: ...
 
 
-def parallel(*branches: Runnable[X, Any]) -> Runnable[X, tuple[Any, ...]]:
+def parallel(*branches: Runnable[X, object]) -> Runnable[X, tuple[object, ...]]:
     """Run the branches on the same input; the output is the tuple of their outputs."""
     if len(branches) < 1:
         raise ValueError("parallel needs at least one branch")

@@ -37,7 +37,7 @@ import typing_extensions
 
 import attrs
 
-from combinators._support.callables import CallableKind, kind_of
+from combinators._support.callables import is_async
 from combinators._support.tool_arguments import (
     SINGLE_ARG,
     ArgumentTypeError,
@@ -54,6 +54,7 @@ from combinators._support.type_schema import type_schema
 from combinators.runnable.composing import Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
+from effects.guards import is_str_mapping
 from effects.authoring import Scope, in_worker
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ B = TypeVar("B")
 M = TypeVar("M")
 Q = ParamSpec("Q")
 S = TypeVar("S")
+T = TypeVar("T")
 
 Converter = Callable[[object], object]
 """Turns one validated argument into the value the function takes (a dict into a class)."""
@@ -111,10 +113,10 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
 
     tool_name: str
     description: str
-    args_schema: Mapping[str, Any]
-    func: Callable[..., Any] | None = None
-    afunc: Callable[..., Any] | None = None
-    runnable: Runnable[Any, Any] | None = None
+    args_schema: Mapping[str, object]
+    func: Callable[..., object] | None = None
+    afunc: Callable[..., Awaitable[object]] | None = None
+    runnable: Runnable[Any, object] | None = None
     single_arg: str | None = None
     config_param: str | None = None
     converters: Mapping[str, Converter] = attrs.field(factory=dict[str, "Converter"])
@@ -136,7 +138,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         *,
         name: str,
         description: str,
-        args_schema: Mapping[str, Any],
+        args_schema: Mapping[str, object],
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
@@ -150,7 +152,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         *,
         name: str,
         description: str,
-        args_schema: Mapping[str, Any],
+        args_schema: Mapping[str, object],
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
@@ -164,7 +166,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         *,
         name: str,
         description: str,
-        args_schema: Mapping[str, Any],
+        args_schema: Mapping[str, object],
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
@@ -178,7 +180,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         *,
         name: str,
         description: str,
-        args_schema: Mapping[str, Any],
+        args_schema: Mapping[str, object],
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
@@ -186,16 +188,16 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
 
     @staticmethod
     def from_function(
-        func: Callable[..., Any] | None,
-        afunc: Callable[..., Any] | None = None,
+        func: Callable[..., object] | None,
+        afunc: Callable[..., Awaitable[object]] | None = None,
         *,
         name: str,
         description: str,
-        args_schema: Mapping[str, Any],
+        args_schema: Mapping[str, object],
         single_arg: str | None = None,
         config_param: str | None = None,
         converters: Mapping[str, Converter] | None = None,
-    ) -> RunnableTool[Any, ..., Any]:
+    ) -> RunnableTool[object, ..., object]:
         """A tool calling ``func(**arguments)`` (``func(value)`` with ``single_arg``).
 
         ``func`` may be sync or async; give a sync ``func`` and an async ``afunc`` to
@@ -211,11 +213,11 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         'pong'
         """
         sync = func
-        if func is not None and kind_of(func) is CallableKind.ASYNC:
+        if func is not None and is_async(func):
             if afunc is not None:
                 raise InputError(f"tool {name!r} got an async func and an afunc: give the async one as afunc")
             sync, afunc = None, func
-        if afunc is not None and kind_of(afunc) is not CallableKind.ASYNC:
+        if afunc is not None and not is_async(afunc):
             raise InputError(f"tool {name!r}: afunc must be an async function")
         schema = copy.deepcopy(dict(args_schema))
         converting = dict(converters or {})
@@ -227,7 +229,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         *,
         name: str,
         description: str,
-        args_schema: Mapping[str, Any],
+        args_schema: Mapping[str, object],
         single_arg: str | None = None,
     ) -> RunnableTool[A]:
         """A tool running ``runnable`` (as a child run) on the arguments dict, or on the
@@ -311,8 +313,8 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         >>> RunnableLambda(str.upper).with_types(input_type=str).as_tool(name="up").args
         {'__arg1': {'type': 'string'}}
         """
-        properties: dict[str, Any] = dict(self.args_schema.get("properties", {}))
-        return properties
+        given = self.args_schema.get("properties")
+        return dict(given) if is_str_mapping(given) else {}
 
     def tool_call_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, as a model should see it.
@@ -360,7 +362,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         shown = ", ".join(_function_name(f) for f in (self.func, self.afunc) if f is not None)
         return f"RunnableTool.from_function({shown}, name={self.tool_name!r})"
 
-    def __reduce__(self) -> tuple[type[RunnableTool[Any]], tuple[object, ...]]:
+    def __reduce__(self) -> tuple[type[RunnableTool[object]], tuple[object, ...]]:
         # Rebuilt through __init__: the compiled validator is not picklable.
         fields = (self.tool_name, self.description, self.args_schema, self.func, self.afunc,
                   self.runnable, self.single_arg, self.config_param, self.converters, self.reply)  # fmt: skip
@@ -370,7 +372,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
         return hash((self.tool_name, self.description, schema_hash(self.args_schema), self.func,
                      self.afunc, self.runnable, self.single_arg, self.reply))  # fmt: skip
 
-    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
         """Traces show the tool's description."""
         return {"description": self.description}
 
@@ -427,7 +429,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
     def _body_input(self, arguments: dict[str, object]) -> object:
         return arguments[self.single_arg] if self.single_arg is not None else arguments
 
-    def _call(self, func: Callable[..., Any], arguments: dict[str, object], scope: Scope) -> Any:
+    def _call(self, func: Callable[..., T], arguments: dict[str, object], scope: Scope) -> T:
         try:
             keywords = {k: self.converters[k](v) if k in self.converters else v for k, v in arguments.items()}
         except ArgumentTypeError as error:  # a converter refused it: the function never runs
@@ -438,12 +440,12 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
             return func(keywords.pop(self.single_arg), **keywords)
         return func(**keywords)
 
-    def _answer(self, output: Any, input: ToolInput) -> Out:
+    def _answer(self, output: object, input: ToolInput) -> Out:
         _, call_id = arguments_of(input)
         if call_id is not None and self.reply is not None:
             output = self.reply(output, call_id, self.tool_name)
-        result: Out = output
-        return result
+        # The function's (or the reply's) result: the overloads that built the tool typed Out so.
+        return cast("Out", output)
 
     def step_invoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         arguments = self.arguments(input)

@@ -22,7 +22,7 @@ less these names is exactly what users call).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final, Generic, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Final, Generic, Literal, Never, Protocol, TypeVar, cast
 
 from types import MappingProxyType
 
@@ -31,7 +31,7 @@ from effects.lazy import deferred
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
-    from combinators.runnable.composing import Runnable
+    from combinators.runnable.composing import AnyRunnable
     from effects.authoring import Scope, aiter_of, arun_on_total, atotal_of, in_worker, run_on_total, total_of
     from effects import config
     from effects.config import RunConfig
@@ -173,7 +173,7 @@ class RunnableHooks(Generic[In, Out]):
         ...
         combinators.nodes.configurable.ConfigurableError: pure has no configurable id 'anwser'; its ids are: 'answer'
         """
-        fluent.check_config(cast("Runnable[Any, Any]", self), config.configurable)
+        fluent.check_config(cast("AnyRunnable", self), config.configurable)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """Hook: add this runnable's part of a graph (default: one step). Every container
@@ -187,7 +187,7 @@ class RunnableHooks(Generic[In, Out]):
         >>> RunnableLambda(abs).graph_fragment(builder, RunPlace((), None, "abs"))
         Fragment(entry='n0', exit='n0')
         """
-        return graph.step(cast("Runnable[Any, Any]", self), place)
+        return graph.step(cast("AnyRunnable", self), place)
 
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """Hook: the type this runnable takes (``"input"``) or gives (``"output"``), which
@@ -204,7 +204,7 @@ class RunnableHooks(Generic[In, Out]):
         return fluent.declared_type(type(self), which)
 
 
-def _name(runnable: RunnableHooks[Any, Any]) -> str:
+def _name(runnable: RunnableHooks[Never, object]) -> str:
     name: str = getattr(runnable, "name", type(runnable).__name__)
     return name
 
@@ -269,7 +269,7 @@ def _own_hooks(cls: type) -> frozenset[str]:
     return found
 
 
-def _overrides(runnable: RunnableHooks[Any, object], hook: str) -> bool:
+def _overrides(runnable: RunnableHooks[Never, object], hook: str) -> bool:
     """Whether ``runnable``'s class implements ``hook`` itself (not the default)."""
     return hook in _own_hooks(type(runnable))
 
