@@ -3,7 +3,7 @@
 from importlib.metadata import version
 
 from combinators import RunnableLambda
-from combinators.integrations.otel.scope import scope_version
+from combinators.integrations.otel.semconv import scope_version
 
 traced = RunnableLambda(str.upper).with_tracing()
 assert traced.invoke("hi") == "HI"

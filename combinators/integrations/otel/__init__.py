@@ -28,7 +28,7 @@ it by itself, so users never need to.
 from combinators.integrations.otel.config import CaptureMode as CaptureMode
 from combinators.integrations.otel.config import OtelConfig as OtelConfig
 from combinators.integrations.otel.projection import OtelProjection as OtelProjection
-from combinators.integrations.otel.failures import failure_count as failure_count
+from combinators.integrations.otel.metrics import failure_count as failure_count
 from combinators.integrations.otel.redact import Redactor as Redactor
 from combinators.integrations.otel.tracing import PROVIDER as _PROVIDER
 from combinators.integrations.otel.tracing import OtelTracing as OtelTracing

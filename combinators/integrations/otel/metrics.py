@@ -20,11 +20,22 @@ provider's while an SDK one is installed; with neither, nothing is recorded (or 
 >>> found = reader.get_metrics_data().resource_metrics[0].scope_metrics[0].metrics
 >>> [(m.name, [(p.attributes.get("gen_ai.token.type"), p.sum) for p in m.data.data_points]) for m in found]
 [('gen_ai.client.operation.duration', [(None, 0.25)]), ('gen_ai.client.token.usage', [('input', 7), ('output', 3)])]
+
+The integration also counts what it failed on itself (``failure_count``): effects the
+projection could not fold, metrics it could not set up; each is logged, never raised into
+a run.
+
+>>> before = failure_count()
+>>> FAILURES.note("a meter's histograms", RuntimeError("gone"))
+>>> failure_count() - before
+1
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 import weakref
 from collections.abc import Mapping
 from typing import Final, final
@@ -34,9 +45,8 @@ from opentelemetry.metrics import Meter, MeterProvider, NoOpMeter, NoOpMeterProv
 from opentelemetry.metrics import _internal as _api  # the installed provider, read without a call
 
 from combinators.integrations.otel import semconv
-from combinators.integrations.otel.failures import FAILURES
 from combinators.integrations.otel.response import Attributes
-from combinators.integrations.otel.scope import INSTRUMENTATION_NAME, remembered, scope_version
+from combinators.integrations.otel.semconv import INSTRUMENTATION_NAME, remembered, scope_version
 
 DURATION_BUCKETS: Final = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
 """The conventions' advised boundaries for operation durations, in seconds."""
@@ -123,3 +133,46 @@ def _made(meter: Meter) -> GenAiMetrics | None:
     except Exception as error:  # a meter that cannot make histograms: the runs go on unmeasured
         FAILURES.note("the GenAI metrics (the meter could not make their histograms)", error)
         return None
+
+
+_log = logging.getLogger("combinators.integrations.otel")
+
+
+@final
+class _Failures:
+    """Failures of the projection and its metrics: counted for ``failure_count``, logged."""
+
+    __slots__ = ("count", "_lock")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def _counted(self) -> None:
+        with self._lock:
+            self.count += 1
+
+    def record(self, effect: object, error: Exception) -> None:
+        """The projection could not fold ``effect``."""
+        self._counted()
+        run = getattr(effect, "run", None)
+        name = getattr(run, "name", "?")
+        _log.warning("tracing dropped %s of run %r: %s: %s", type(effect).__name__, name, type(error).__name__, error)
+
+    def note(self, what: str, error: Exception) -> None:
+        """Something else failed (``what`` names it); the runs go on without it."""
+        self._counted()
+        _log.warning("tracing left out %s: %s: %s", what, type(error).__name__, error)
+
+
+FAILURES: Final = _Failures()
+
+
+def failure_count() -> int:
+    """How many times tracing failed (since the process started): effects it could not
+    fold, metrics it could not set up.
+
+    >>> failure_count() >= 0
+    True
+    """
+    return FAILURES.count

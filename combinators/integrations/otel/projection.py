@@ -43,7 +43,7 @@ from combinators.integrations.otel import semconv
 from combinators.integrations.otel.attach import Attached
 from combinators.integrations.otel.capture import input_item, output_item, place
 from combinators.integrations.otel.config import OtelConfig
-from combinators.integrations.otel.failures import FAILURES
+from combinators.integrations.otel.metrics import FAILURES
 from combinators.integrations.otel.metrics import GenAiMetrics
 from combinators.integrations.otel.response import (
     Attributes,

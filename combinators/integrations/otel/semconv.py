@@ -1,4 +1,6 @@
-"""The attribute and span names we emit: OpenTelemetry's GenAI conventions, and our own.
+"""The attribute and span names we emit: OpenTelemetry's GenAI conventions, and our own;
+and the instrumentation scope they come under (its name and version, one tracer and
+meter remembered per provider).
 
 Every ``gen_ai.*`` name is still "Development" in the conventions (now kept in the
 ``open-telemetry/semantic-conventions-genai`` repository), and the Python package
@@ -9,11 +11,18 @@ event). ``lcel.*`` names are ours.
 
 >>> OPERATION_NAME, WORKFLOW
 ('gen_ai.operation.name', 'invoke_workflow')
+>>> INSTRUMENTATION_NAME
+'combinators'
+>>> scope_version() is None or isinstance(scope_version(), str)
+True
 """
 
 from __future__ import annotations
 
-from typing import Final
+import weakref
+from collections.abc import Callable
+from functools import cache
+from typing import Final, TypeVar
 
 # operations (gen_ai.operation.name values)
 CHAT: Final = "chat"
@@ -91,3 +100,45 @@ CUSTOM_DATA: Final = "lcel.custom.data"
 CANCELLED: Final = "lcel.cancelled"
 INCOMPLETE: Final = "lcel.incomplete"
 CANCELLED_ERROR_TYPE: Final = "cancelled"
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+INSTRUMENTATION_NAME: Final = "combinators"
+"""The instrumentation scope of our spans and metrics when they come from a provider."""
+
+
+@cache
+def scope_version() -> str | None:
+    """The installed version of the distribution (None when it runs from a source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from effects.hooks import DISTRIBUTION
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return None
+
+
+def remembered(known: weakref.WeakKeyDictionary[K, V], key: K, make: Callable[[K], V | None]) -> V | None:
+    """``known[key]``, made by ``make(key)`` the first time (a ``None`` is not kept); a
+    key that cannot be weakly referenced is made anew each time.
+
+    >>> import weakref
+    >>> class Provider: ...
+    >>> known: weakref.WeakKeyDictionary[Provider, str] = weakref.WeakKeyDictionary()
+    >>> p = Provider()
+    >>> remembered(known, p, lambda _: "tracer") is remembered(known, p, lambda _: "other")
+    True
+    """
+    try:
+        found = known.get(key)
+    except TypeError:  # not weakly referenceable
+        return make(key)
+    if found is None:
+        found = make(key)
+        if found is not None:
+            known[key] = found
+    return found

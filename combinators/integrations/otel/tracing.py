@@ -29,7 +29,7 @@ from opentelemetry.trace import NoOpTracer, ProxyTracer, ProxyTracerProvider, Tr
 from combinators.integrations.otel.config import OtelConfig
 from combinators.integrations.otel.metrics import recording_metrics
 from combinators.integrations.otel.projection import OtelProjection
-from combinators.integrations.otel.scope import INSTRUMENTATION_NAME, remembered, scope_version
+from combinators.integrations.otel.semconv import INSTRUMENTATION_NAME, remembered, scope_version
 from combinators.integrations.otel.spans import SpanShapes
 from effects.config import RunConfig
 from effects.values import Effect, RunStarted
