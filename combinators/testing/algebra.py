@@ -20,18 +20,17 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from combinators import Runnable, RunnableLambda, RunnablePassthrough, pure
-from combinators.testing.law import Law, law
+from combinators import RunnableLambda, RunnablePassthrough, pure
+from combinators.testing.law import Law, Tested, law
 from combinators.testing.outcomes import Comparison, Outcome, Same, agree, aoutcome_of, describe, outcome_of
 from combinators.testing.steps import GENERIC_FUNCTIONS, identity
 
-AnyRunnable = Runnable[Any, Any]
-Function = Callable[[Any], Any]
-Example = tuple[Any, Function, Function, int]
+Function = Callable[[Any], object]
+Example = tuple[object, Function, Function, int]
 """An input ``x``, two functions ``f`` and ``g``, and a small value ``v``."""
 
 
-def _examples(inputs: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def _examples(inputs: st.SearchStrategy[object]) -> st.SearchStrategy[Example]:
     functions = st.sampled_from(GENERIC_FUNCTIONS)
     return st.tuples(inputs, functions, functions, st.integers(0, 9))
 
@@ -47,7 +46,7 @@ def compose(f: Function, g: Function) -> Function:
     ('3', 'str_after_len')
     """
 
-    def composed(value: Any) -> Any:
+    def composed(value: object) -> object:
         return g(f(value))
 
     composed.__name__ = composed.__qualname__ = f"{_name(g)}_after_{_name(f)}"
@@ -57,35 +56,35 @@ def compose(f: Function, g: Function) -> Function:
 def pair_with(value: object) -> Function:
     """The function ``y -> (y, value)``, named ``pair_with_<value>``."""
 
-    def paired(y: Any) -> Any:
+    def paired(y: object) -> tuple[object, object]:
         return (y, value)
 
     paired.__name__ = paired.__qualname__ = f"pair_with_{value!r}"
     return paired
 
 
-def _both(runnable: AnyRunnable, input: object) -> tuple[Outcome, Outcome]:
+def _both(runnable: Tested, input: object) -> tuple[Outcome, Outcome]:
     return outcome_of(lambda: runnable.invoke(input)), aoutcome_of(lambda: runnable.ainvoke(input))
 
 
-def _same_runs(left: AnyRunnable, right: AnyRunnable, input: object, same: Same) -> str | None:
+def _same_runs(left: Tested, right: Tested, input: object, same: Same) -> str | None:
     for way, (got, wanted) in zip(("invoke", "ainvoke"), zip(_both(left, input), _both(right, input))):
         if not agree(got, wanted, same):
             return f"{left!r} {way}(x) {describe(got)}, but {right!r} {describe(wanted)}"
     return None
 
 
-def _pipe_identity(r: AnyRunnable, example: Example, how: Comparison) -> str | None:
+def _pipe_identity(r: Tested, example: Example, how: Comparison) -> str | None:
     x = example[0]
-    unit: AnyRunnable = RunnablePassthrough()
+    unit: Tested = RunnablePassthrough()
     return _same_runs(unit | r, r, x, how.same) or _same_runs(r | unit, r, x, how.same)
 
 
-def _pipe_associativity(r: AnyRunnable, example: Example, how: Comparison) -> str | None:
+def _pipe_associativity(r: Tested, example: Example, how: Comparison) -> str | None:
     x, f, g, _ = example
-    step_f: AnyRunnable = RunnableLambda(f)
-    step_g: AnyRunnable = RunnableLambda(g)
-    before: AnyRunnable = RunnableLambda(identity)
+    step_f: Tested = RunnableLambda(f)
+    step_g: Tested = RunnableLambda(g)
+    before: Tested = RunnableLambda(identity)
     for left, right in (
         ((r | step_f) | step_g, r | (step_f | step_g)),
         ((before | r) | step_f, before | (r | step_f)),
@@ -98,38 +97,38 @@ def _pipe_associativity(r: AnyRunnable, example: Example, how: Comparison) -> st
     return None
 
 
-def _map_identity(r: AnyRunnable, example: Example, how: Comparison) -> str | None:
+def _map_identity(r: Tested, example: Example, how: Comparison) -> str | None:
     return _same_runs(r.map(identity), r, example[0], how.same)
 
 
-def _map_fusion(r: AnyRunnable, example: Example, how: Comparison) -> str | None:
+def _map_fusion(r: Tested, example: Example, how: Comparison) -> str | None:
     x, f, g, _ = example
     return _same_runs(r.map(f).map(g), r.map(compose(f, g)), x, how.same)
 
 
-def _then(r: AnyRunnable, f: Function) -> Callable[[object], AnyRunnable]:
-    def then(value: object) -> AnyRunnable:
+def _then(r: Tested, f: Function) -> Callable[[object], Tested]:
+    def then(value: object) -> Tested:
         return r.map(f).map(pair_with(value))
 
     then.__name__ = then.__qualname__ = f"then_{_name(f)}"
     return then
 
 
-def _bind_left_identity(r: AnyRunnable, example: Example, how: Comparison) -> str | None:
+def _bind_left_identity(r: Tested, example: Example, how: Comparison) -> str | None:
     x, f, _, v = example
     k = _then(r, f)
     return _same_runs(pure(v).bind(k), k(v), x, how.same)
 
 
-def _bind_right_identity(r: AnyRunnable, example: Example, how: Comparison) -> str | None:
+def _bind_right_identity(r: Tested, example: Example, how: Comparison) -> str | None:
     return _same_runs(r.bind(pure), r, example[0], how.same)
 
 
-def _bind_associativity(r: AnyRunnable, example: Example, how: Comparison) -> str | None:
+def _bind_associativity(r: Tested, example: Example, how: Comparison) -> str | None:
     x, f, g, _ = example
     k1, k2 = _then(r, f), _then(r, g)
 
-    def nested(value: object) -> AnyRunnable:
+    def nested(value: object) -> Tested:
         return k1(value).bind(k2)
 
     nested.__name__ = f"{k1.__name__}_bind_{k2.__name__}"

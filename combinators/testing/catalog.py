@@ -44,8 +44,8 @@ FUNCTIONS: Final[Mapping[Pair, tuple[Callable[[Any], Any], ...]]] = {
 """Plain functions by (input type, output type): what ``.map(f)`` and lambdas use."""
 
 
-def _leaves() -> dict[Pair, tuple[Runnable[Any, Any], ...]]:
-    table: dict[Pair, list[Runnable[Any, Any]]] = {
+def _leaves() -> dict[Pair, tuple[Runnable[Any, object], ...]]:
+    table: dict[Pair, list[Runnable[Any, object]]] = {
         pair: [RunnableLambda(f) for f in functions] for pair, functions in FUNCTIONS.items()
     }
     # Streaming steps: generator lambdas stream their yields, stream transforms
@@ -66,7 +66,7 @@ def _leaves() -> dict[Pair, tuple[Runnable[Any, Any], ...]]:
     return {pair: tuple(leaves) for pair, leaves in table.items()}
 
 
-LEAVES: Final[Mapping[Pair, tuple[Runnable[Any, Any], ...]]] = _leaves()
+LEAVES: Final[Mapping[Pair, tuple[Runnable[Any, object], ...]]] = _leaves()
 """One-step runnables by (input type, output type)."""
 
 CONDITIONS: Final[Mapping[object, Callable[[Any], bool]]] = {

@@ -24,7 +24,7 @@ laws of RunnableLambda(total): all 6 hold
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar, cast, final
+from typing import TypeVar, final
 
 import attrs
 import hypothesis
@@ -34,9 +34,10 @@ from hypothesis.errors import Flaky, NoSuchExample
 from combinators import Runnable
 from combinators.testing.algebra import ALGEBRAIC_LAWS
 from combinators.testing.inputs import inputs_for
-from combinators.testing.law import Law
+from combinators.testing.law import Law, Tested
 from combinators.testing.outcomes import Same, Total, added_up, same_value
 from combinators.testing.runtime_laws import RUNTIME_LAWS
+from effects.guards import is_list_or_tuple
 
 In = TypeVar("In")
 
@@ -49,11 +50,11 @@ def show(example: object) -> str:
     >>> show((0, len, [abs]))
     '(0, len, [abs])'
     """
-    if isinstance(example, tuple):
-        items = [show(item) for item in cast("tuple[object, ...]", example)]
+    if is_list_or_tuple(example):
+        items = [show(item) for item in example]
+        if isinstance(example, list):
+            return f"[{', '.join(items)}]"
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-    if isinstance(example, list):
-        return f"[{', '.join(show(item) for item in cast('list[object]', example))}]"
     name = getattr(example, "__name__", None)
     if callable(example) and isinstance(name, str):
         return name
@@ -146,8 +147,8 @@ def _settings(max_examples: int) -> hypothesis.settings:
 
 def _check_one(
     law: Law,
-    runnable: Runnable[Any, Any],
-    inputs: st.SearchStrategy[Any],
+    runnable: Tested,
+    inputs: st.SearchStrategy[object],
     same: Same,
     total: Total,
     settings: hypothesis.settings,
@@ -175,7 +176,7 @@ _NOT_DETERMINISTIC = "it broke once but not when tried again: the runnable is no
 
 
 def check_laws(
-    runnable: Runnable[In, Any],
+    runnable: Runnable[In, object],
     inputs: st.SearchStrategy[In] | None = None,
     *,
     laws: Iterable[Law | str] = RUNTIME_LAWS,
@@ -210,14 +211,14 @@ def check_laws(
                 smallest example: [0]
                 batch(xs)[0] is ..., but invoke(xs[0]) returned ...
     """
-    strategy: st.SearchStrategy[Any] = inputs if inputs is not None else inputs_for(runnable)
+    strategy: st.SearchStrategy[object] = inputs if inputs is not None else inputs_for(runnable)
     chosen = settings if settings is not None else _settings(max_examples)
     outcomes = tuple(_check_one(law, runnable, strategy, same, stream_total, chosen) for law in _resolve(laws))
     return LawReport(repr(runnable), outcomes)
 
 
 def assert_laws(
-    runnable: Runnable[In, Any],
+    runnable: Runnable[In, object],
     inputs: st.SearchStrategy[In] | None = None,
     *,
     laws: Iterable[Law | str] = RUNTIME_LAWS,

@@ -17,7 +17,7 @@ GenericFakeChatModel(messages=Script(['fog'], cycle=True), token_delay=0.5)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, final
+from typing import TypeVar, final
 
 import attrs
 from hypothesis import strategies as st
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from combinators.components.retrieval.bm25 import Bm25Retriever
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.retrieval.embeddings import HashedNgramEmbeddings
-from combinators.components.models.fakes import GenericFakeChatModel, Reply, Script
+from combinators.components.models.fakes import GenericFakeChatModel, Script
 from combinators.components.retrieval.vectorstore import InMemoryVectorStore
 from combinators.testing.nodes import CallCounter
 from combinators.testing.steps import ScriptedFailure
@@ -37,10 +37,13 @@ _FAILURES = st.sampled_from(
 )
 
 
+T = TypeVar("T")
+
+
 def _scripted(
-    draw: st.DrawFn, replies: st.SearchStrategy[Any], min_replies: int, max_replies: int, max_failures: int
-) -> list[Any]:
-    entries: list[Any] = draw(st.lists(replies, min_size=min_replies, max_size=max_replies))
+    draw: st.DrawFn, replies: st.SearchStrategy[T], min_replies: int, max_replies: int, max_failures: int
+) -> list[T | ScriptedFailure]:
+    entries: list[T | ScriptedFailure] = draw(st.lists(replies, min_size=min_replies, max_size=max_replies))
     failures = draw(st.lists(_FAILURES, max_size=max_failures))
     # Failures first, then the replies: shrinking moves them towards a script that
     # fails its first calls, the case retry is for.
@@ -75,7 +78,7 @@ def chat_models(
 
     @st.composite
     def models(draw: st.DrawFn) -> GenericFakeChatModel:
-        script: list[Reply] = _scripted(draw, chosen, min_replies, max_replies, max_failures)
+        script = _scripted(draw, chosen, min_replies, max_replies, max_failures)
         return GenericFakeChatModel(Script(script, cycle=cycle), token_delay=draw(delays))
 
     return models()

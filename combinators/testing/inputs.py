@@ -27,6 +27,7 @@ import attrs
 from hypothesis import strategies as st
 
 from combinators import (
+    AnyRunnable,
     Runnable,
     RunnableAssign,
     RunnableBind,
@@ -47,6 +48,7 @@ from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.retrieval.documents import BaseRetriever
 from combinators.components.models.llm import BaseLLM
 from combinators.testing.values import sentences, values_of
+from effects.guards import is_list_or_tuple
 
 _SAME: Final = object()  # passes its input on: the type is decided further down the chain
 _UNKNOWN: Final = object()
@@ -62,7 +64,7 @@ class _PromptVariables:
 _declared: dict[int, object] = {}
 
 
-def declare_input_type(runnable: Runnable[Any, Any], input_type: object) -> None:
+def declare_input_type(runnable: AnyRunnable, input_type: object) -> None:
     """Remember ``runnable``'s input type for ``inputs_for`` (while it is alive).
 
     >>> from hypothesis import find
@@ -78,7 +80,7 @@ def declare_input_type(runnable: Runnable[Any, Any], input_type: object) -> None
     _declared[key] = input_type
 
 
-def _first_known(candidates: typing.Iterable[Runnable[Any, Any]]) -> object:
+def _first_known(candidates: typing.Iterable[AnyRunnable]) -> object:
     for candidate in candidates:
         found = _input_type(candidate)
         if found is not _UNKNOWN and found is not _SAME:
@@ -87,9 +89,11 @@ def _first_known(candidates: typing.Iterable[Runnable[Any, Any]]) -> object:
 
 
 def _function_input(func: object, *, stream: bool) -> object:
+    if not callable(func):
+        return _UNKNOWN
     try:
         hints = get_type_hints(func)
-        names = list(inspect.signature(typing.cast("typing.Callable[..., Any]", func)).parameters)
+        names = list(inspect.signature(func).parameters)
     except Exception:  # builtins and odd callables: nothing is known
         return _UNKNOWN
     if not names or names[0] not in hints:
@@ -104,7 +108,7 @@ def _function_input(func: object, *, stream: bool) -> object:
     return _UNKNOWN if annotation is Any else annotation
 
 
-def _declared_base(runnable: Runnable[Any, Any]) -> object:
+def _declared_base(runnable: AnyRunnable) -> object:
     for cls in type(runnable).__mro__:
         for base in getattr(cls, "__orig_bases__", ()):
             if get_origin(base) is Runnable:
@@ -114,7 +118,7 @@ def _declared_base(runnable: Runnable[Any, Any]) -> object:
     return _UNKNOWN
 
 
-def _input_type(runnable: Runnable[Any, Any]) -> object:
+def _input_type(runnable: AnyRunnable) -> object:
     declared = _declared.get(id(runnable), _UNKNOWN)
     if declared is not _UNKNOWN:
         return declared
@@ -141,7 +145,7 @@ def _input_type(runnable: Runnable[Any, Any]) -> object:
     if isinstance(runnable, RunnableBind):
         return _input_type(runnable.first)
     if isinstance(runnable, RunnableEach):
-        inner = _input_type(typing.cast(Any, runnable).bound)
+        inner = _input_type(typing.cast("RunnableEach[object, object]", runnable).bound)
         return _UNKNOWN if inner is _UNKNOWN or inner is _SAME else types.GenericAlias(list, (inner,))
     if isinstance(runnable, RunnableAssign):
         return _first_known(runnable.mapper.steps.values())
@@ -155,17 +159,17 @@ def _input_type(runnable: Runnable[Any, Any]) -> object:
     if isinstance(runnable, BaseRetriever):
         return _QUERY
     variables: object = getattr(runnable, "input_variables", None)
-    if runnable.run_type == "prompt" and isinstance(variables, tuple):
-        return _PromptVariables(tuple(str(v) for v in typing.cast("tuple[object, ...]", variables)))
+    if runnable.run_type == "prompt" and is_list_or_tuple(variables):
+        return _PromptVariables(tuple(str(v) for v in variables))
     if isinstance(runnable, BaseChatModel | BaseLLM):
         return str
     wrapped: object = getattr(runnable, "bound", None)  # wrappers such as Flaky
-    if isinstance(wrapped, Runnable):
-        return _input_type(typing.cast(Any, wrapped))
+    if isinstance(wrapped, Runnable):  # its parameters cannot be checked: it is only inspected
+        return _input_type(typing.cast("AnyRunnable", wrapped))
     return _declared_base(runnable)
 
 
-def inputs_for(runnable: Runnable[Any, Any]) -> st.SearchStrategy[Any]:
+def inputs_for(runnable: AnyRunnable) -> st.SearchStrategy[Any]:
     """Inputs for ``runnable``, drawn with ``values_of`` its input type.
 
     >>> from combinators import RunnableLambda

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Generator
-from typing import Any, Final, final
+from typing import Any, Final, TypeAlias, final
 
 import attrs
 from hypothesis import strategies as st
@@ -28,21 +28,26 @@ from combinators import Runnable
 from combinators.testing.outcomes import Comparison, Same, Total, added_up, same_value
 from effects.clock import SYSTEM_CLOCK, FakeClock, current_clock, use_clock
 
-Judge = Callable[[Runnable[Any, Any], Any, Comparison], "str | None"]
-"""Judges a runnable on one example: ``None`` when the law holds, else why it broke."""
+Tested: TypeAlias = "Runnable[Any, object]"
+"""A runnable under test: run on drawn inputs whose type is not known statically, its
+outputs only compared."""
 
-Examples = Callable[[st.SearchStrategy[Any]], st.SearchStrategy[Any]]
+Judge = Callable[[Tested, Any, Comparison], "str | None"]
+"""Judges a runnable on one example (of the type its law draws): ``None`` when the law
+holds, else why it broke."""
+
+Examples = Callable[[st.SearchStrategy[object]], st.SearchStrategy[object]]
 """Turns a strategy of inputs into the strategy of a law's examples."""
 
 _REGISTRY: Final[dict[str, Law]] = {}
 
 
-def one_input(inputs: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def one_input(inputs: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
     """A law judged on one input."""
     return inputs
 
 
-def input_lists(inputs: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def input_lists(inputs: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
     """A law judged on a list of inputs (batches)."""
     return st.lists(inputs, max_size=4)
 
@@ -71,7 +76,7 @@ class Law:
 
     def violation(
         self,
-        runnable: Runnable[Any, Any],
+        runnable: Tested,
         example: object,
         *,
         same: Same = same_value,

@@ -11,12 +11,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from combinators.testing.outcomes import Outcome, Raised, Same, describe
+from effects.guards import is_list_or_tuple, is_mapping
 
 
-def nesting_problem(events: Sequence[Mapping[str, Any]]) -> str | None:
+def _parents(event: Mapping[str, object]) -> list[str]:
+    found = event.get("parent_ids")
+    return [str(p) for p in found] if is_list_or_tuple(found) else []
+
+
+def nesting_problem(events: Sequence[Mapping[str, object]]) -> str | None:
     """What breaks nesting: a run that starts twice, outside its parents, outlives a
     parent, streams or ends while not open, or never ends; ``None`` when all is well."""
     open_runs: dict[str, list[str]] = {}
@@ -24,7 +29,7 @@ def nesting_problem(events: Sequence[Mapping[str, Any]]) -> str | None:
     for event in events:
         name = str(event["event"])
         run_id = str(event["run_id"])
-        parents = [str(p) for p in event.get("parent_ids", [])]
+        parents = _parents(event)
         if name == "on_custom_event":
             if run_id not in open_runs:
                 return f"a custom event of run {run_id} came while that run was not open"
@@ -57,13 +62,13 @@ def nesting_problem(events: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def root_problem(
-    events: Sequence[Mapping[str, Any]], error: Exception | None, invoked: Outcome, same: Same
+    events: Sequence[Mapping[str, object]], error: Exception | None, invoked: Outcome, same: Same
 ) -> str | None:
     """Whether the events start and end with the root run, as ``invoke`` ended."""
     if not events:
         return f"no events (the stream {'raised ' + repr(error) if error else 'was empty'})"
     first, last = events[0], events[-1]
-    if not str(first["event"]).endswith("_start") or list(first.get("parent_ids", [])) != []:
+    if not str(first["event"]).endswith("_start") or _parents(first) != []:
         return f"the first event is {first['event']} of {first.get('name')}, not the root's start"
     if last["run_id"] != first["run_id"]:
         return f"the last event is {last['event']} of {last.get('name')}, not the root's end"
@@ -78,7 +83,8 @@ def root_problem(
         return f"the event stream raised {error!r}, but invoke(x) {describe(invoked)}"
     if not str(last["event"]).endswith("_end"):
         return f"the root's last event is {last['event']}, not its end"
-    output = last.get("data", {}).get("output")
+    data = last.get("data")
+    output = data.get("output") if is_mapping(data) else None
     if not same(output, invoked.value):
         return f"the root's end event has output {output!r}, but invoke(x) {describe(invoked)}"
     return None

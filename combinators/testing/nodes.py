@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, Generic, TypeVar, final
+from typing import Generic, Protocol, TypeVar, final
 
 import attrs
 
@@ -95,9 +95,6 @@ class Flaky(Runnable[In, Out]):
     def __repr__(self) -> str:
         return f"Flaky({self.bound!r}, failures={self.failures})"
 
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(repr(self))
-
     def _call(self) -> None:
         number = self.counter.take()
         if number <= self.failures:
@@ -152,5 +149,11 @@ class Switch(Generic[A, B]):
     def __repr__(self) -> str:
         return f"Switch({self.even!r}, {self.odd!r})"
 
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+    def _repr_pretty_(self, printer: _Printer, cycle: bool) -> None:
         printer.text(repr(self))
+
+
+class _Printer(Protocol):
+    """What IPython and hypothesis hand to ``_repr_pretty_``."""
+
+    def text(self, text: str) -> None: ...

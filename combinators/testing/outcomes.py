@@ -16,19 +16,20 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Final, TypeVar, cast, final
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from typing import Any, Final, TypeVar, final
 
 import attrs
 
 from combinators.components.messages.values import AIMessage, AIMessageChunk
+from effects.guards import is_dict, is_list, is_list_or_tuple, is_mapping
 
 T = TypeVar("T")
 
 Same = Callable[[Any, Any], bool]
 """How the laws compare two output values."""
 
-Total = Callable[[Iterable[Any]], Any]
+Total = Callable[[Iterable[Any]], object]
 """How the laws make a stream's output from its chunks (``added_up`` or ``last_chunk``)."""
 
 
@@ -70,11 +71,11 @@ def settle(value: object) -> object:
         value = value.to_message()
     if isinstance(value, AIMessage):
         return attrs.evolve(value, id=None) if _run_made(value.id) else value
-    if isinstance(value, list | tuple):
-        items = [settle(v) for v in cast("list[object] | tuple[object, ...]", value)]
+    if is_list_or_tuple(value):
+        items = [settle(v) for v in value]
         return items if isinstance(value, list) else tuple(items)
-    if isinstance(value, Mapping):
-        return {k: settle(v) for k, v in cast("Mapping[object, object]", value).items()}
+    if is_mapping(value):
+        return {k: settle(v) for k, v in value.items()}
     return value
 
 
@@ -84,10 +85,10 @@ def settle_json(value: object) -> object:
     >>> settle_json({"type": "AIMessageChunk", "content": "hi", "id": "lc_run--1"})
     {'type': 'AIMessageChunk', 'content': 'hi', 'id': None}
     """
-    if isinstance(value, list):
-        return [settle_json(v) for v in cast("list[object]", value)]
-    if isinstance(value, dict):
-        node = {k: settle_json(v) for k, v in cast("dict[str, object]", value).items()}
+    if is_list(value):
+        return [settle_json(v) for v in value]
+    if is_dict(value):
+        node = {k: settle_json(v) for k, v in value.items()}
         if node.get("type") in ("AIMessage", "AIMessageChunk") and _run_made(node.get("id")):
             node["id"] = None
         return node
@@ -155,7 +156,7 @@ class ChunksDoNotAdd(Exception):
     """Two chunks of a stream could not be added with ``+``."""
 
 
-def added_up(chunks: Iterable[Any]) -> Any:
+def added_up(chunks: Iterable[object]) -> object:
     """A stream's output as the laws expect it by default: its chunks added with ``+``
     (strictly: chunks that do not add are an error).
 
@@ -166,7 +167,7 @@ def added_up(chunks: Iterable[Any]) -> Any:
     ...
     combinators.testing.outcomes.ChunksDoNotAdd: chunks do not add up: {'a': 1} + {'b': 2}
     """
-    total: Any = NO_CHUNKS
+    total: Any = NO_CHUNKS  # chunks of any type that adds (str, messages, dicts)
     for chunk in chunks:
         if total is NO_CHUNKS:
             total = chunk
@@ -178,20 +179,20 @@ def added_up(chunks: Iterable[Any]) -> Any:
     return total
 
 
-def last_chunk(chunks: Iterable[Any]) -> Any:
+def last_chunk(chunks: Iterable[object]) -> object:
     """A stream's output when each chunk is the whole value so far (a JSON parser's
     partial objects): the last chunk.
 
     >>> last_chunk([{}, {"a": 1}, {"a": 1, "b": 2}]), last_chunk([])
     ({'a': 1, 'b': 2}, <no chunks>)
     """
-    total: Any = NO_CHUNKS
+    total: object = NO_CHUNKS
     for chunk in chunks:
         total = chunk
     return total
 
 
-async def collect(chunks: AsyncIterator[Any]) -> list[Any]:
+async def collect(chunks: AsyncIterator[T]) -> list[T]:
     """All chunks of an async stream."""
     return [chunk async for chunk in chunks]
 

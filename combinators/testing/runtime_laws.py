@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from combinators import Runnable
-from combinators.testing.law import Law, input_lists, law, one_input
+from combinators.testing.law import Law, Tested, input_lists, law, one_input
 from combinators.testing.nesting import nesting_problem, root_problem
 from combinators.testing.outcomes import (
     NO_CHUNKS,
@@ -38,19 +37,18 @@ from combinators.testing.outcomes import (
     run_async,
 )
 from effects.errors import EmptyStreamError
+from effects.guards import is_list
 from effects.projections.jsonable import to_jsonable
 from effects.projections.run_log import RunLog, RunLogPatch, run_log_patches, run_logs
 from effects.values import Effect
 
-AnyRunnable = Runnable[Any, Any]
 
-
-def _invoked(runnable: AnyRunnable, inputs: Sequence[object]) -> list[Outcome]:
+def _invoked(runnable: Tested, inputs: Sequence[object]) -> list[Outcome]:
     return [outcome_of(functools.partial(runnable.invoke, x)) for x in inputs]
 
 
 def _as_list(value: object) -> list[object] | None:
-    return cast("list[object]", value) if isinstance(value, list) else None
+    return value if is_list(value) else None
 
 
 def _batch_problem(name: str, got: Outcome, expected: list[Outcome], same: Same) -> str | None:
@@ -70,7 +68,7 @@ def _batch_problem(name: str, got: Outcome, expected: list[Outcome], same: Same)
     return None
 
 
-def _batch(runnable: AnyRunnable, inputs: list[object], how: Comparison) -> str | None:
+def _batch(runnable: Tested, inputs: list[object], how: Comparison) -> str | None:
     expected = _invoked(runnable, inputs)
     batched = outcome_of(lambda: runnable.batch(inputs))
     return _batch_problem("batch", batched, expected, how.same) or _batch_problem(
@@ -91,16 +89,16 @@ def _stream_problem(name: str, streamed: Outcome, invoked: Outcome, same: Same) 
     return f"{name}(x){shown}, but invoke(x) {describe(invoked)}"
 
 
-def _streamed(runnable: AnyRunnable, input: object, how: Comparison) -> Outcome:
+def _streamed(runnable: Tested, input: object, how: Comparison) -> Outcome:
     return outcome_of(lambda: how.total(runnable.stream(input)))
 
 
-def _stream(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
+def _stream(runnable: Tested, input: object, how: Comparison) -> str | None:
     invoked = outcome_of(lambda: runnable.invoke(input))
     return _stream_problem("stream", _streamed(runnable, input, how), invoked, how.same)
 
 
-def _async(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
+def _async(runnable: Tested, input: object, how: Comparison) -> str | None:
     invoked = outcome_of(lambda: runnable.invoke(input))
     awaited = aoutcome_of(lambda: runnable.ainvoke(input))
     if not agree(awaited, invoked, how.same):
@@ -115,8 +113,8 @@ def _async(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
     return _stream_problem("astream", astreamed, invoked, how.same)
 
 
-def _async_events(runnable: AnyRunnable, input: object) -> tuple[list[dict[str, Any]], Exception | None]:
-    events: list[dict[str, Any]] = []
+def _async_events(runnable: Tested, input: object) -> tuple[list[dict[str, object]], Exception | None]:
+    events: list[dict[str, object]] = []
 
     async def gather() -> None:
         async for event in runnable.astream_events(input):
@@ -129,8 +127,8 @@ def _async_events(runnable: AnyRunnable, input: object) -> tuple[list[dict[str, 
     return events, None
 
 
-def _sync_events(runnable: AnyRunnable, input: object) -> tuple[list[dict[str, Any]], Exception | None]:
-    events: list[dict[str, Any]] = []
+def _sync_events(runnable: Tested, input: object) -> tuple[list[dict[str, object]], Exception | None]:
+    events: list[dict[str, object]] = []
     try:
         for event in runnable.stream_events(input):
             events.append(dict(event))
@@ -139,7 +137,7 @@ def _sync_events(runnable: AnyRunnable, input: object) -> tuple[list[dict[str, A
     return events, None
 
 
-def _events(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
+def _events(runnable: Tested, input: object, how: Comparison) -> str | None:
     invoked = outcome_of(lambda: runnable.invoke(input))
     for name, (events, error) in (
         ("astream_events", _async_events(runnable, input)),
@@ -151,7 +149,7 @@ def _events(runnable: AnyRunnable, input: object, how: Comparison) -> str | None
     return None
 
 
-def _effects(runnable: AnyRunnable, input: object) -> tuple[list[Effect], Exception | None]:
+def _effects(runnable: Tested, input: object) -> tuple[list[Effect], Exception | None]:
     effects: list[Effect] = []
 
     async def gather() -> None:
@@ -165,7 +163,7 @@ def _effects(runnable: AnyRunnable, input: object) -> tuple[list[Effect], Except
     return effects, None
 
 
-def _log_patches(runnable: AnyRunnable, input: object) -> tuple[list[RunLogPatch], Exception | None]:
+def _log_patches(runnable: Tested, input: object) -> tuple[list[RunLogPatch], Exception | None]:
     patches: list[RunLogPatch] = []
 
     async def gather() -> None:
@@ -186,7 +184,7 @@ def _replayed(patches: list[RunLogPatch]) -> RunLog:
     return total
 
 
-def _log(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
+def _log(runnable: Tested, input: object, how: Comparison) -> str | None:
     invoked = outcome_of(lambda: runnable.invoke(input))
     # The patches and the accumulated logs of one run (two projections of its effects)
     # must agree; another run, through astream_log, must end as invoke does.
@@ -214,7 +212,7 @@ def _log(runnable: AnyRunnable, input: object, how: Comparison) -> str | None:
     return None
 
 
-def _return_exceptions(runnable: AnyRunnable, inputs: list[object], how: Comparison) -> str | None:
+def _return_exceptions(runnable: Tested, inputs: list[object], how: Comparison) -> str | None:
     expected = _invoked(runnable, inputs)
     for name, results in (
         ("batch", outcome_of(lambda: runnable.batch(inputs, return_exceptions=True))),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from typing import Any, Final, Protocol, Unpack, cast, final
+from typing import Any, Final, Protocol, Unpack, final
 
 import attrs
 
@@ -37,7 +37,14 @@ from effects.clock import current_clock
 Reply = str | AIMessage | BaseException
 """One scripted reply: text, a whole message, or an error to raise."""
 
-_DONE: Final = object()
+
+@final
+class _Done:
+    """The end of a script drawn from an iterator (a sentinel of its own type, so that
+    what is not it is a reply)."""
+
+
+_DONE: Final = _Done()
 
 
 @final
@@ -79,10 +86,10 @@ class Script:
         with self._lock:
             if self._pending is not None and self.position >= len(self.replies):
                 drawn = next(self._pending, _DONE)
-                if drawn is _DONE:
+                if isinstance(drawn, _Done):
                     self._pending = None
                 else:
-                    self.replies += (cast(Reply, drawn),)
+                    self.replies += (drawn,)
             if self.position >= len(self.replies):
                 if self.cycle and self.replies:
                     # Only a start position past the end gets here: cycling wraps after a reply.
