@@ -19,17 +19,20 @@ config names), and our inner runs as its children. LangChain's ``astream_events`
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, Generic, TypeVar, cast, final, overload
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, final, overload
 
 from langchain_core.callbacks.manager import CallbackManager
 from langchain_core.runnables import Runnable as TheirRunnable
 from langchain_core.runnables import RunnableConfig as TheirConfig
 from langchain_core.runnables.config import ensure_config, get_config_list
 
-from combinators import Runnable
+from combinators import AnyRunnable, Runnable
 from combinators.integrations.langchain import values
 from effects.config import RunConfigDict
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -80,15 +83,29 @@ class ToLangChain(TheirRunnable[In, Out], Generic[In, Out]):
     def __repr__(self) -> str:
         return f"to_langchain({self.ours!r})"
 
-    def invoke(self, input: In, config: TheirConfig | None = None, **kwargs: Any) -> Out:
-        """Our ``invoke``, values converted both ways."""
-        output = self.ours.invoke(cast(In, values.to_ours(input)), our_config(config), **kwargs)
-        return cast(Out, values.to_langchain(output))
+    def _in(self, value: object) -> In:
+        # LangChain's value as ours by the one table: the same meaning, so the input type stands.
+        return cast(In, values.to_ours(value))
 
-    async def ainvoke(self, input: In, config: TheirConfig | None = None, **kwargs: Any) -> Out:
+    def _out(self, value: object) -> Out:
+        # Ours as LangChain's (an exception a batch returns stays one).
+        return cast(Out, values.to_langchain(value))
+
+    def _batch_args(
+        self, inputs: list[In], config: TheirConfig | list[TheirConfig] | None
+    ) -> tuple[list[In], list[RunConfigDict]]:
+        configs = [our_config(c) for c in get_config_list(config, len(inputs))]
+        return [self._in(item) for item in inputs], configs
+
+    def invoke(self, input: In, config: TheirConfig | None = None, **kwargs: object) -> Out:
+        """Our ``invoke``, values converted both ways."""
+        output = self.ours.invoke(self._in(input), our_config(config), **kwargs)
+        return self._out(output)
+
+    async def ainvoke(self, input: In, config: TheirConfig | None = None, **kwargs: object) -> Out:
         """Our ``ainvoke``, values converted both ways."""
-        output = await self.ours.ainvoke(cast(In, values.to_ours(input)), our_config(config), **kwargs)
-        return cast(Out, values.to_langchain(output))
+        output = await self.ours.ainvoke(self._in(input), our_config(config), **kwargs)
+        return self._out(output)
 
     def batch(
         self,
@@ -96,15 +113,14 @@ class ToLangChain(TheirRunnable[In, Out], Generic[In, Out]):
         config: TheirConfig | list[TheirConfig] | None = None,
         *,
         return_exceptions: bool = False,
-        **kwargs: Any,
+        **kwargs: Any,  # LangChain's; they go on to our batch's typed keywords (progress, executor)
     ) -> list[Out]:
         """Our ``batch`` (one config per input, as LangChain reads them)."""
         if not inputs:
             return []
-        configs = [our_config(c) for c in get_config_list(config, len(inputs))]
-        given = [cast(In, values.to_ours(item)) for item in inputs]
+        given, configs = self._batch_args(inputs, config)
         outputs = self.ours.batch(given, configs, return_exceptions=return_exceptions, **kwargs)
-        return [cast(Out, values.to_langchain(output)) for output in cast("Sequence[object]", outputs)]
+        return [self._out(output) for output in outputs]
 
     async def abatch(
         self,
@@ -112,43 +128,46 @@ class ToLangChain(TheirRunnable[In, Out], Generic[In, Out]):
         config: TheirConfig | list[TheirConfig] | None = None,
         *,
         return_exceptions: bool = False,
-        **kwargs: Any,
+        **kwargs: Any,  # LangChain's; they go on to our batch's typed keywords (progress, executor)
     ) -> list[Out]:
         """Our ``abatch`` (one config per input, as LangChain reads them)."""
         if not inputs:
             return []
-        configs = [our_config(c) for c in get_config_list(config, len(inputs))]
-        given = [cast(In, values.to_ours(item)) for item in inputs]
+        given, configs = self._batch_args(inputs, config)
         outputs = await self.ours.abatch(given, configs, return_exceptions=return_exceptions, **kwargs)
-        return [cast(Out, values.to_langchain(output)) for output in cast("Sequence[object]", outputs)]
+        return [self._out(output) for output in outputs]
 
-    def stream(self, input: In, config: TheirConfig | None = None, **kwargs: Any | None) -> Iterator[Out]:
+    def stream(self, input: In, config: TheirConfig | None = None, **kwargs: object) -> Iterator[Out]:
         """Our ``stream``, chunks as LangChain's."""
-        for chunk in self.ours.stream(cast(In, values.to_ours(input)), our_config(config), **kwargs):
-            yield cast(Out, values.to_langchain(chunk))
+        for chunk in self.ours.stream(self._in(input), our_config(config), **kwargs):
+            yield self._out(chunk)
 
-    async def astream(self, input: In, config: TheirConfig | None = None, **kwargs: Any | None) -> AsyncIterator[Out]:
+    async def astream(self, input: In, config: TheirConfig | None = None, **kwargs: object) -> AsyncIterator[Out]:
         """Our ``astream``, chunks as LangChain's."""
-        async for chunk in self.ours.astream(cast(In, values.to_ours(input)), our_config(config), **kwargs):
-            yield cast(Out, values.to_langchain(chunk))
+        async for chunk in self.ours.astream(self._in(input), our_config(config), **kwargs):
+            yield self._out(chunk)
 
-    def transform(self, input: Iterator[In], config: TheirConfig | None = None, **kwargs: Any | None) -> Iterator[Out]:
+    def transform(self, input: Iterator[In], config: TheirConfig | None = None, **kwargs: object) -> Iterator[Out]:
         """Our ``transform``: the input streams in (the run's input is known at its end)."""
-        given = (cast(In, values.to_ours(item)) for item in input)
+        given = (self._in(item) for item in input)
         for chunk in self.ours.transform(given, our_config(config), **kwargs):
-            yield cast(Out, values.to_langchain(chunk))
+            yield self._out(chunk)
 
     async def atransform(
-        self, input: AsyncIterator[In], config: TheirConfig | None = None, **kwargs: Any | None
+        self, input: AsyncIterator[In], config: TheirConfig | None = None, **kwargs: object
     ) -> AsyncIterator[Out]:
         """Our ``atransform``: the input streams in."""
 
         async def given() -> AsyncIterator[In]:
             async for item in input:
-                yield cast(In, values.to_ours(item))
+                yield self._in(item)
 
         async for chunk in self.ours.atransform(given(), our_config(config), **kwargs):
-            yield cast(Out, values.to_langchain(chunk))
+            yield self._out(chunk)
+
+
+def _is_runnable(value: object) -> TypeIs[AnyRunnable]:
+    return isinstance(value, Runnable)
 
 
 @overload
@@ -167,9 +186,8 @@ def to_langchain(value: object) -> object:
     >>> to_langchain(HumanMessage("hi", id="h1"))
     HumanMessage(content='hi', additional_kwargs={}, response_metadata={}, id='h1')
     """
-    if isinstance(value, Runnable):
-        ours: Runnable[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
-        return ToLangChain[Any, Any](ours)
+    if _is_runnable(value):
+        return ToLangChain(value)
     return values.to_langchain(value)
 
 

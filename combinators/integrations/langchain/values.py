@@ -15,9 +15,9 @@ True
 import functools
 import importlib
 from collections.abc import Mapping
-from typing import cast
 
 from combinators._support.langchain_types import PART_TYPES, VALUE_TYPES, ValueType
+from effects.guards import is_dict, is_list_or_tuple, is_mapping, is_subclass
 
 # Fields whose value LangChain keeps as a list (ours keep tuples).
 _LIST_FIELDS = frozenset({"content", "tool_calls", "invalid_tool_calls", "tool_call_chunks", "messages"})
@@ -25,7 +25,10 @@ _LIST_FIELDS = frozenset({"content", "tool_calls", "invalid_tool_calls", "tool_c
 
 def _resolve(dotted: str) -> type:
     module, _, name = dotted.rpartition(".")
-    return cast(type, getattr(importlib.import_module(module), name))
+    found: object = getattr(importlib.import_module(module), name)
+    if not is_subclass(found, object):
+        raise TypeError(f"{dotted} is not a class")
+    return found
 
 
 @functools.cache
@@ -44,12 +47,9 @@ def _parts() -> Mapping[type, tuple[str, tuple[str, ...]]]:
 
 
 @functools.cache
-def _addable() -> tuple[type[dict[object, object]], type[dict[object, object]]]:
+def _addable() -> tuple[type, type]:
     """LangChain's AddableDict and ours (dicts whose ``+`` merges: streamed chunks)."""
-    return (
-        cast("type[dict[object, object]]", _resolve("langchain_core.runnables.utils.AddableDict")),
-        cast("type[dict[object, object]]", _resolve("combinators.addable.AddableDict")),
-    )
+    return _resolve("langchain_core.runnables.utils.AddableDict"), _resolve("combinators.addable.AddableDict")
 
 
 _ENTRIES: dict[tuple[bool, type], tuple[type, ValueType] | None] = {}
@@ -83,12 +83,11 @@ def to_ours(value: object) -> object:
     cls = type(value)
     if cls in _AS_IS:
         return value
-    if isinstance(value, list):
-        return [to_ours(item) for item in cast(list[object], value)]
-    if isinstance(value, tuple):
-        return tuple(to_ours(item) for item in cast(tuple[object, ...], value))
-    if isinstance(value, dict):
-        items = {key: to_ours(item) for key, item in cast(dict[object, object], value).items()}
+    if is_list_or_tuple(value):
+        converted = [to_ours(item) for item in value]
+        return converted if isinstance(value, list) else tuple(converted)
+    if is_dict(value):
+        items = {key: to_ours(item) for key, item in value.items()}
         # LangChain's AddableDict (a parallel's or an assign's chunks) stays addable: ours.
         return _addable()[1](items) if isinstance(value, _addable()[0]) else items
     entry = _OURS_OF.get(cls) or _table_entry(False, cls)
@@ -118,12 +117,11 @@ def to_langchain(value: object) -> object:
     cls = type(value)
     if cls in _AS_IS:
         return value
-    if isinstance(value, list):
-        return [to_langchain(item) for item in cast(list[object], value)]
-    if isinstance(value, tuple):
-        return tuple(to_langchain(item) for item in cast(tuple[object, ...], value))
-    if isinstance(value, Mapping):
-        items = {key: to_langchain(item) for key, item in cast(Mapping[object, object], value).items()}
+    if is_list_or_tuple(value):
+        converted = [to_langchain(item) for item in value]
+        return converted if isinstance(value, list) else tuple(converted)
+    if is_mapping(value):
+        items = {key: to_langchain(item) for key, item in value.items()}
         return _addable()[0](items) if isinstance(value, _addable()[1]) else items
     part = _parts().get(cls)
     if part is not None:
@@ -137,8 +135,8 @@ def to_langchain(value: object) -> object:
 
 def _field_as_langchain(field: str, value: object) -> object:
     converted = to_langchain(value)
-    if field in _LIST_FIELDS and isinstance(converted, tuple):
-        return list(cast(tuple[object, ...], converted))
+    if field in _LIST_FIELDS and is_list_or_tuple(converted):
+        return list(converted)
     return converted
 
 
