@@ -27,7 +27,10 @@ class ValueType:
     converted recursively); ``derived`` are LangChain fields computed from the others
     (a chunk's ``tool_calls`` from its ``tool_call_chunks``), which never cross.
     ``tag`` is the ``type`` key of the class's field dict on LangServe's wire (what
-    LangChain's ``model_dump()`` writes and both LangChain clients revive).
+    LangChain's ``model_dump()`` writes and both LangChain clients revive; empty for a
+    class whose dump has none). ``declared`` names the fields LangChain declares as a base
+    class, with that base's keys: pydantic dumps a field by its declared class, so only
+    those keys of the value (or of each item) travel.
 
     >>> ValueType("langchain_core.documents.Document", "combinators.documents.Document", ("page_content",)).name
     'Document'
@@ -38,6 +41,7 @@ class ValueType:
     fields: tuple[str, ...]
     derived: tuple[str, ...] = ()
     tag: str = ""
+    declared: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def name(self) -> str:
@@ -69,6 +73,7 @@ VALUE_TYPES: Final[Mapping[str, ValueType]] = {
             derived=("tool_calls", "invalid_tool_calls"),
         ),
         _message("ToolMessage", "tool", "tool_call_id", "status", "artifact"),
+        _message("FunctionMessage", "function"),
         _message("ChatMessage", "chat", "role"),
         ValueType(
             "langchain_core.documents.Document",
@@ -112,11 +117,39 @@ GENERATION_TYPES: Final[Mapping[str, ValueType]] = {
 }
 """What a model generated (LangServe's wire carries these too; the bridge does not convert them)."""
 
-WIRE_TAGS: Final[Mapping[str, ValueType]] = {
-    value.tag: value for value in (*VALUE_TYPES.values(), *GENERATION_TYPES.values())
+_BASE_MESSAGE_KEYS: Final = ("content", "additional_kwargs", "response_metadata", "type", "name", "id")
+
+AGENT_TYPES: Final[Mapping[str, ValueType]] = {
+    value.name: value
+    for value in (
+        ValueType(
+            "langchain_classic.agents.output_parsers.tools.ToolAgentAction",
+            "combinators.agents.ToolAgentAction",
+            ("tool", "tool_input", "log", "message_log", "tool_call_id"),
+            tag="AgentActionMessageLog",  # (its base class's: LangChain's ToolAgentAction does not set its own)
+            declared=(("message_log", _BASE_MESSAGE_KEYS),),  # declared as BaseMessage
+        ),
+        ValueType(
+            "langchain_core.agents.AgentStep",
+            "combinators.agents.ToolAgentStep",
+            ("action", "observation"),
+            declared=(("action", ("tool", "tool_input", "log", "type")),),  # declared as AgentAction
+        ),
+    )
 }
-"""Every class LangServe's wire carries, by its ``type`` tag: the only dicts a server or
-client of ours turns back into objects (when they validate as that class)."""
+"""What LangChain's ``AgentExecutor.stream`` gives (the bridge does not convert them:
+LangChain keeps them in ``langchain_classic``, which the bridge does not need)."""
+
+WIRE_VALUE_TYPES: Final[tuple[ValueType, ...]] = (
+    *VALUE_TYPES.values(),
+    *GENERATION_TYPES.values(),
+    *AGENT_TYPES.values(),
+)
+"""Every class LangServe's wire carries as LangChain's field dict."""
+
+WIRE_TAGS: Final[Mapping[str, ValueType]] = {value.tag: value for value in WIRE_VALUE_TYPES if value.tag}
+"""The tagged ones by their ``type`` tag: the only dicts a server or client of ours turns
+back into objects (when they validate as that class)."""
 
 PART_TYPES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
     "ToolCall": ("tool_call", ("name", "args", "id")),

@@ -1,5 +1,7 @@
 """Tool-calling agents: ``agent_loop`` and its values, and LangChain's ``AgentExecutor`` shape
-(LangChain's ``langchain_classic.agents``; the values of ``langchain_core.agents``).
+(LangChain's ``langchain_classic.agents``; the values of ``langchain_core.agents``:
+``ToolAgentAction`` and ``ToolAgentStep``, LangChain's ``AgentStep``, since ``AgentStep``
+here is an ``agent_loop`` iteration).
 
 >>> from combinators.agents import agent_loop
 >>> from combinators.language_models import ScriptedChatModel
@@ -35,6 +37,8 @@ from combinators.components.agents.transcript import sealed as sealed
 from combinators.components.agents.steps import AgentResult as AgentResult
 from combinators.components.agents.steps import AgentStep as AgentStep
 from combinators.components.agents.steps import ToolOutcome as ToolOutcome
+from combinators.components.agents.actions import ToolAgentAction as ToolAgentAction
+from combinators.components.agents.actions import ToolAgentStep as ToolAgentStep
 
 __all__ = [
     "STOPPED_AT_MAX_ITERATIONS",
@@ -54,6 +58,8 @@ __all__ = [
     "StopReason",
     "TimedOut",
     "ToolCallNotRun",
+    "ToolAgentAction",
+    "ToolAgentStep",
     "ToolCallingAgent",
     "ToolOutcome",
     "UnknownToolError",

@@ -9,6 +9,7 @@ from combinators.components.messages.values import AIMessage as AIMessage
 from combinators.components.messages.values import AIMessageChunk as AIMessageChunk
 from combinators.components.messages.values import BaseMessage as BaseMessage
 from combinators.components.messages.values import ChatMessage as ChatMessage
+from combinators.components.messages.values import FunctionMessage as FunctionMessage
 from combinators.components.messages.values import HumanMessage as HumanMessage
 from combinators.components.messages.values import InvalidToolCall as InvalidToolCall
 from combinators.components.messages.values import MESSAGE_TYPES as MESSAGE_TYPES
@@ -29,6 +30,7 @@ __all__ = [
     "AIMessageChunk",
     "BaseMessage",
     "ChatMessage",
+    "FunctionMessage",
     "HumanMessage",
     "InvalidToolCall",
     "MESSAGE_TYPES",

@@ -1,9 +1,11 @@
 """LangChain's agent API on ``agent_loop``: ``create_tool_calling_agent`` and ``AgentExecutor``.
 
 Ported code keeps its shapes: the input ``{"input": ..., "chat_history": [...]}``, the
-output ``{**input, "output": ...}`` (plus ``intermediate_steps``, ``(call,
-observation)`` pairs, when asked), and ``stream`` chunks ``{"actions", "messages"}``,
-``{"steps", "messages"}``, ``{"output", "messages"}``. It runs on ``agent_loop`` with
+output ``{**input, "output": ...}`` (plus ``intermediate_steps``, ``(ToolAgentAction,
+observation)`` pairs, when asked), and ``stream``'s ``AddableDict`` chunks as LangChain's:
+per tool call ``{"actions": [ToolAgentAction], "messages": [AIMessageChunk]}`` (the
+model's message), per tool result ``{"steps": [ToolAgentStep], "messages":
+[FunctionMessage]}``, then ``{"output": ..., "messages": [AIMessage]}``. It runs on ``agent_loop`` with
 ``LoopPolicy``'s defaults, so unlike the peer: a tool's exception goes back to the
 model, the tool calls of one step run concurrently in sync as in async, and
 ``early_stopping_method="generate"`` works (one last call without tools).
@@ -20,6 +22,14 @@ model, the tool calls of one step run concurrently in sync as in async, and
 >>> agent = create_tool_calling_agent(ScriptedChatModel(["Done."]), [shout], prompt)
 >>> AgentExecutor(agent=agent, tools=[shout]).invoke({"input": "hi"})
 {'input': 'hi', 'output': 'Done.'}
+>>> from combinators.messages import AIMessage, ToolCall
+>>> asks = AIMessage("", tool_calls=[ToolCall("shout", {"text": "hi"}, id="c1")])
+>>> agent = create_tool_calling_agent(ScriptedChatModel([asks, "HI it is."]), [shout], prompt)
+>>> for chunk in AgentExecutor(agent=agent, tools=[shout]).stream({"input": "hi"}):
+...     print(sorted(chunk), [type(m).__name__ for m in chunk["messages"]])
+['actions', 'messages'] ['AIMessageChunk']
+['messages', 'steps'] ['FunctionMessage']
+['messages', 'output'] ['AIMessage']
 """
 
 from __future__ import annotations
@@ -33,11 +43,18 @@ import attrs
 
 from combinators.addable import AddableDict
 from combinators.components.run_fields import NamedRunFields
+from combinators.components.agents.actions import (
+    ToolAgentStep,
+    streamed_message,
+    tool_agent_action,
+    tool_agent_actions,
+)
 from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, draw_loop, tools_tuple
 from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators.components.agents.policy import LoopPolicy
-from combinators.components.agents.stops import MaxIterations, TimedOut
-from combinators.components.agents.steps import AgentResult
+from combinators.components.agents.stops import Finished, MaxIterations, TimedOut
+from combinators.components.agents.steps import AgentResult, ToolOutcome
+from combinators.components.messages.values import AIMessage
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.parsers.text import OutputParserError
 from combinators import Runnable
@@ -111,6 +128,11 @@ def create_openai_tools_agent(llm: BaseChatModel, tools: Sequence[AgentTool], pr
 EarlyStopping = Literal["force", "generate"]
 
 
+def _observation(outcome: ToolOutcome) -> object:
+    """What the tool returned, or the error text the model was told."""
+    return outcome.output if outcome.ok else outcome.message.text
+
+
 @final
 @attrs.frozen(repr=False)
 class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]]):
@@ -181,15 +203,24 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
                     raise OutputParserError(f"Could not parse tool input: {bad.args!r}", str(bad.args))
         return piece
 
-    def _chunk(self, piece: AgentResult) -> dict[str, Any]:
+    def _chunks(self, piece: AgentResult) -> Iterator[AddableDict]:
+        """LangChain's stream chunks for ``piece``: one per tool call asked for, one per tool
+        result, then the answer."""
         self._check(piece)
-        new = [m for m in piece.messages if m.type in ("ai", "tool")]
-        # AddableDicts, as the peer's: the chunks add up to {actions, messages, steps, output}.
+        for message in piece.messages:
+            if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
+                streamed = streamed_message(message)
+                for action in tool_agent_actions(streamed):
+                    yield AddableDict(actions=[action], messages=[streamed])
+        for step in piece.steps:
+            streamed = streamed_message(step.message)
+            for outcome in step.outcomes:
+                done = ToolAgentStep(tool_agent_action(streamed, outcome.call), _observation(outcome))
+                yield AddableDict(steps=[done], messages=list(done.messages))
         if piece.stop is not None:
-            return AddableDict(output=self._output(piece), messages=new[-1:])
-        if piece.steps:
-            return AddableDict(steps=list(piece.steps), messages=new)
-        return AddableDict(actions=list(piece.actions), messages=new)
+            # LangChain's AgentFinish: its log is the model's answer, empty when a limit stopped the run
+            said = piece.output if isinstance(piece.stop, Finished) and piece.output is not None else ""
+            yield AddableDict(output=self._output(piece), messages=[AIMessage(said)])
 
     def _output(self, result: AgentResult) -> str:
         if result.output is not None:
@@ -204,7 +235,9 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
         final = {**inputs, "output": self._output(result)}
         if self.return_intermediate_steps:
             final["intermediate_steps"] = [
-                (o.call, o.output if o.ok else o.message.text) for step in result.steps for o in step.outcomes
+                (tool_agent_action(step.message, o.call), _observation(o))
+                for step in result.steps
+                for o in step.outcomes
             ]
         return final
 
@@ -231,7 +264,7 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
     ) -> Iterator[dict[str, Any]]:
         def chunks(total: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
             for piece in self.loop.pieces(self._inputs(total), scope):
-                yield self._chunk(piece)
+                yield from self._chunks(piece)
 
         return run_on_total(inputs, chunks)
 
@@ -240,6 +273,7 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
     ) -> AsyncIterator[dict[str, Any]]:
         async def chunks(total: Mapping[str, Any]) -> AsyncIterator[dict[str, Any]]:
             async for piece in self.loop.apieces(self._inputs(total), scope):
-                yield self._chunk(piece)
+                for chunk in self._chunks(piece):
+                    yield chunk
 
         return arun_on_total(inputs, chunks)

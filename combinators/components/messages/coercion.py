@@ -19,6 +19,7 @@ from combinators.components.messages.values import (
     AIMessageChunk,
     ChatMessage,
     ContentLike,
+    FunctionMessage,
     MESSAGE_CLASSES,
     HumanMessage,
     Message,
@@ -96,7 +97,7 @@ def message_to_dict(message: Message) -> dict[str, object]:
     return {"type": message.type, "data": data}
 
 
-_ROLES: Final = "'system', 'developer', 'human', 'user', 'ai', 'assistant' or 'tool'"
+_ROLES: Final = "'system', 'developer', 'human', 'user', 'ai', 'assistant', 'tool' or 'function'"
 _EXACT_MESSAGE_CLASSES: Final[frozenset[type]] = frozenset(MESSAGE_CLASSES)
 
 
@@ -128,6 +129,10 @@ def _from_role(role: str, content: object, extra: Mapping[str, object], source: 
         if not isinstance(tool_call_id, str):
             raise ValueError(f"a tool message needs a str 'tool_call_id' (use a dict or ToolMessage), got {source!r}")
         return ToolMessage(body, tool_call_id=tool_call_id, **common)  # type: ignore[arg-type]
+    if role == "function":
+        if not isinstance(name, str):
+            raise ValueError(f"a function message needs a str 'name', got {source!r}")
+        return FunctionMessage(body, **common)  # type: ignore[arg-type]
     raise ValueError(f"unknown message role {role!r} in {source!r}; expected {_ROLES}")
 
 
@@ -139,6 +144,8 @@ def coerce_to_message(value: object) -> Message:
     AIMessage('hi')
     >>> coerce_to_message({"role": "tool", "content": "42", "tool_call_id": "c1"})
     ToolMessage('42', tool_call_id='c1')
+    >>> coerce_to_message({"role": "function", "content": "42", "name": "multiply"})
+    FunctionMessage('42', name='multiply')
     """
     if isinstance(value, MESSAGE_CLASSES):
         return value

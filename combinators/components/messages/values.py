@@ -93,7 +93,7 @@ class BaseMessage:
         if type(self) is BaseMessage:
             raise TypeError(
                 "BaseMessage is abstract; build a SystemMessage, HumanMessage, AIMessage, "
-                "AIMessageChunk, ToolMessage or ChatMessage"
+                "AIMessageChunk, ToolMessage, FunctionMessage or ChatMessage"
             )
 
     @classmethod
@@ -259,6 +259,29 @@ class ToolMessage(BaseMessage):
 
 @final
 @attrs.frozen(repr=False)
+class FunctionMessage(BaseMessage):
+    """The result of a function call in the older function-calling form, named by ``name``
+    (required): LangChain's ``FunctionMessage``, what its ``AgentExecutor.stream`` gives
+    for each tool result (a model gets ``ToolMessage`` answers from ``agent_loop``).
+
+    >>> FunctionMessage("42", name="multiply")
+    FunctionMessage('42', name='multiply')
+    >>> FunctionMessage("42")
+    Traceback (most recent call last):
+    ...
+    TypeError: a FunctionMessage needs the function's name (a str), got None
+    """
+
+    type: ClassVar[str] = "function"
+    role_prefix: ClassVar[str] = "Function"
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"a FunctionMessage needs the function's name (a str), got {self.name!r}")
+
+
+@final
+@attrs.frozen(repr=False)
 class ChatMessage(BaseMessage):
     """A message from a speaker named by ``role`` (for roles the other classes do not cover).
 
@@ -271,10 +294,14 @@ class ChatMessage(BaseMessage):
     role: str = attrs.field(kw_only=True)
 
 
-Message: TypeAlias = "SystemMessage | HumanMessage | AIMessage | AIMessageChunk | ToolMessage | ChatMessage"
+Message: TypeAlias = (
+    "SystemMessage | HumanMessage | AIMessage | AIMessageChunk | ToolMessage | FunctionMessage | ChatMessage"
+)
 """Every message type (a closed union)."""
 
-MESSAGE_CLASSES: Final = (SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, ChatMessage)
+MESSAGE_CLASSES: Final = (
+    SystemMessage, HumanMessage, AIMessage, AIMessageChunk, ToolMessage, FunctionMessage, ChatMessage,
+)  # fmt: skip
 """The message classes (what ``Message`` is), for ``isinstance``."""
 
 MESSAGE_TYPES: Final[tuple[type, ...]] = (*MESSAGE_CLASSES, ToolCall, ToolCallChunk, InvalidToolCall, UsageMetadata)

@@ -27,6 +27,7 @@ from combinators.components.messages.values import (
     InvalidToolCall,
     Message,
     ChatMessage,
+    FunctionMessage,
     SystemMessage,
     ToolCall,
     ToolCallChunk,
@@ -88,6 +89,8 @@ def message_to_openai(message: Message) -> _Json:
         wire = {"role": "tool", "content": _content_to_openai(message.content), "tool_call_id": message.tool_call_id}
     elif is_a(message, ChatMessage):
         wire = {"role": message.role, "content": _content_to_openai(message.content)}
+    elif is_a(message, FunctionMessage):  # OpenAI's older function-calling role
+        wire = {"role": "function", "content": _content_to_openai(message.content)}
     else:
         raise TypeError(f"cannot send a {type(message).__name__} to a chat-completions server")
     if message.name is not None:

@@ -42,6 +42,7 @@ import attrs
 
 from combinators.components.secrets import SET_BY_LOADS, Secret
 from combinators.components.serialization import MARKER, VERSION, MAX_DEPTH, from_data, type_id
+from combinators.agents import ToolAgentAction
 from combinators.documents import Document
 from combinators.integrations.serving.wire_forms import form_writer
 from combinators.integrations.serving.wire_values import is_part, read_value, table_entry, write_part, write_value
@@ -51,9 +52,9 @@ from combinators.prompt_values import PROMPT_VALUE_TYPES
 from effects.authoring import is_dict, is_list, is_mapping, is_str_mapping
 from effects.projections import JsonValue, compact_json, to_jsonable
 
-WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document, Generation, ChatGeneration)
+WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document, Generation, ChatGeneration, ToolAgentAction)
 """The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values,
-documents, generations."""
+documents, generations, an ``AgentExecutor``'s tool-agent actions."""
 
 _Writer = Callable[[object, str | None, int], JsonValue]
 

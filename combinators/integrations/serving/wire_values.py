@@ -35,7 +35,7 @@ import importlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Final, cast
 
-from combinators._support.langchain_types import PART_TYPES, WIRE_TAGS, ValueType
+from combinators._support.langchain_types import PART_TYPES, WIRE_TAGS, WIRE_VALUE_TYPES, ValueType
 from effects.projections import JsonValue
 
 Write = Callable[[object], JsonValue]
@@ -52,7 +52,7 @@ def _resolve(dotted: str) -> type:
 
 @functools.cache
 def _classes() -> Mapping[type, ValueType]:
-    return {_resolve(value.ours): value for value in WIRE_TAGS.values()}
+    return {_resolve(value.ours): value for value in WIRE_VALUE_TYPES}
 
 
 @functools.cache
@@ -106,12 +106,30 @@ def write_part(value: object, write: Write) -> JsonValue:
     return form
 
 
+def _as_declared(form: JsonValue, keys: tuple[str, ...]) -> JsonValue:
+    # What pydantic dumps of a field declared as a base class: that base's keys only.
+    if isinstance(form, list):
+        return [_as_declared(item, keys) for item in form]
+    if isinstance(form, dict):
+        return {key: form[key] for key in keys if key in form}
+    return form
+
+
 def write_value(value: object, write: Write) -> JsonValue:
-    """``value`` (of a table class) as its LangServe field dict; ``write`` writes each field."""
+    """``value`` (of a table class) as its LangServe field dict; ``write`` writes each field.
+
+    >>> from combinators.agents import ToolAgentAction, ToolAgentStep
+    >>> step = ToolAgentStep(ToolAgentAction("add", {"a": 1}, "log", (), "c1"), 1)
+    >>> write_value(step, lambda item: write_value(item, lambda v: v) if hasattr(item, "tool") else item)
+    {'action': {'tool': 'add', 'tool_input': {'a': 1}, 'log': 'log', 'type': 'AgentActionMessageLog'}, 'observation': 1}
+    """
     entry = table_entry(type(value))
     assert entry is not None
     form: dict[str, JsonValue] = {field: write(getattr(value, field)) for field in entry.fields}
-    form["type"] = entry.tag
+    for field, keys in entry.declared:
+        form[field] = _as_declared(form[field], keys)
+    if entry.tag:
+        form["type"] = entry.tag
     for field in entry.derived:
         form[field] = write(getattr(value, field))
     return form

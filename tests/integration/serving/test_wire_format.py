@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from returns.result import Failure, Success
 
-from combinators._support.langchain_types import GENERATION_TYPES, VALUE_TYPES, WIRE_TAGS
+from combinators._support.langchain_types import AGENT_TYPES, GENERATION_TYPES, VALUE_TYPES, WIRE_TAGS
+from combinators.agents import ToolAgentAction, ToolAgentStep
 from combinators.components.agents.stops import STOP_TYPES, Finished, Halted, MaxIterations, ReturnedDirect, TimedOut
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from combinators.components.serialization import to_data
@@ -23,6 +24,7 @@ from combinators.messages import (
     AIMessage,
     AIMessageChunk,
     ChatMessage,
+    FunctionMessage,
     HumanMessage,
     SystemMessage,
     ToolCall,
@@ -40,17 +42,20 @@ VALUES: dict[str, object] = {
     "AIMessageChunk": AIMessageChunk("to", tool_call_chunks=[ToolCallChunk("add", '{"a": 1', "c1", 0)]),
     "tool": ToolMessage("2", tool_call_id="c1", status="error", artifact={"raw": 2}),
     "chat": ChatMessage("hey", role="critic"),
+    "function": FunctionMessage("42", name="multiply"),
     "Document": Document("fog", metadata={"page": 1}, id="d1"),
     "StringPromptValue": StringPromptValue("tell me"),
     "ChatPromptValueConcrete": ChatPromptValue([SystemMessage("s"), HumanMessage("q")]),
     "Generation": Generation("g", generation_info={"finish_reason": "stop"}),
     "ChatGeneration": ChatGeneration(AIMessage("m")),
+    "AgentActionMessageLog": ToolAgentAction("add", {"a": 1}, "log", [AIMessageChunk("", id="m1")], "c1"),
 }
 
 
 def test_every_tag_of_the_table_is_covered() -> None:
     assert set(VALUES) == set(WIRE_TAGS)
-    assert {v.tag for v in VALUE_TYPES.values()} | {v.tag for v in GENERATION_TYPES.values()} == set(WIRE_TAGS)
+    tags = {v.tag for v in (*VALUE_TYPES.values(), *GENERATION_TYPES.values(), *AGENT_TYPES.values())}
+    assert tags - {""} == set(WIRE_TAGS)
 
 
 @pytest.mark.parametrize("tag", sorted(VALUES))
@@ -63,6 +68,36 @@ def test_each_value_is_its_field_dict_with_its_tag_and_reads_back(tag: str) -> N
     assert "__combinators__" not in json.dumps(wire)
     assert from_wire(wire) == value
     assert type(from_wire(wire)) is type(value)
+
+
+def test_agent_executors_values_are_langchains_dumps() -> None:
+    """As LangServe writes them (probed): a field LangChain declares as a base class carries
+    only that base's keys (a message in ``message_log``, a step's ``action``); a step has no tag."""
+    asked = AIMessageChunk("", id="m1", tool_call_chunks=[ToolCallChunk("add", '{"a": 1}', "c1", 0)])
+    action = ToolAgentAction("add", {"a": 1}, "\nInvoking: `add` with `{'a': 1}`\n\n\n", [asked], "c1")
+    base_message: dict[str, object] = {"content": "", "additional_kwargs": {}, "response_metadata": {}, "type": "AIMessageChunk",
+                    "name": None, "id": "m1"}  # fmt: skip
+    assert to_wire(action) == {
+        "tool": "add", "tool_input": {"a": 1}, "log": action.log, "type": "AgentActionMessageLog",
+        "message_log": [base_message], "tool_call_id": "c1",
+    }  # fmt: skip
+    step = to_wire(ToolAgentStep(action, 1))
+    assert step == {"action": {"tool": "add", "tool_input": {"a": 1}, "log": action.log, "type": "AgentActionMessageLog"},
+                    "observation": 1}  # fmt: skip
+    # read back: the action (its message without its calls, as LangChain's client gets it); the step stays data
+    assert from_wire(to_wire(action)) == ToolAgentAction(
+        "add", {"a": 1}, action.log, [AIMessageChunk("", id="m1")], "c1"
+    )
+    assert from_wire(step) == step
+    # a plain AgentActionMessageLog (no tool_call_id) has no class here: it stays data
+    plain: dict[str, object] = {
+        "tool": "add",
+        "tool_input": {},
+        "log": "",
+        "message_log": [],
+        "type": "AgentActionMessageLog",
+    }
+    assert from_wire(plain) == plain
 
 
 def test_message_parts_are_langchains_typed_dicts() -> None:
@@ -95,7 +130,7 @@ def test_a_message_dict_reads_as_that_message(content: str, tag: str, message_id
         {"type": "tool", "content": "x"},  # no tool_call_id
         {"type": "human", "content": "hi", "example": True},  # LangChain's example flag, set
         {"type": "Document", "page_content": 3},
-        {"type": "function", "content": "x", "name": "f"},  # no class here
+        {"type": "function", "content": "x"},  # a function message needs its name
         {"type": "HumanMessage", "content": "hi", "additional_kwargs": {}},  # not a wire tag
         {"type": "ChatPromptValue", "messages": []},  # LangServe reads only the concrete tag
         {"content": "hi", "additional_kwargs": {}},  # no tag at all

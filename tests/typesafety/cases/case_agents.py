@@ -8,7 +8,14 @@ from typing import reveal_type
 from combinators import RunnableLambda
 from combinators.language_models import ScriptedChatModel
 from combinators.tools import tool
-from combinators.agents import AgentExecutor, AgentResult, agent_loop, create_tool_calling_agent
+from combinators.agents import (
+    AgentExecutor,
+    AgentResult,
+    ToolAgentAction,
+    ToolAgentStep,
+    agent_loop,
+    create_tool_calling_agent,
+)
 from combinators.prompts import ChatPromptTemplate
 
 
@@ -64,3 +71,11 @@ def the_executor_takes_and_gives_dicts() -> None:
     prompt = ChatPromptTemplate.from_messages([("human", "{input}"), ("placeholder", "{agent_scratchpad}")])
     executor = AgentExecutor(agent=create_tool_calling_agent(model, [add], prompt), tools=[add])
     reveal_type(executor.invoke({"input": "hi"}))  # R: dict[str, Any]
+    reveal_type(next(executor.stream({"input": "hi"})))  # R: dict[str, Any]
+
+
+def langchains_agent_values_are_typed(action: ToolAgentAction, step: ToolAgentStep) -> None:
+    reveal_type(action.tool)  # R: str
+    reveal_type(action.tool_call_id)  # R: str | None
+    reveal_type(step.action)  # R: ToolAgentAction
+    reveal_type(step.observation)  # R: object

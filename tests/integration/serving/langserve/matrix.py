@@ -33,14 +33,7 @@ AGENT_EXECUTOR_EVENTS = {"on_chat_model_stream", "on_tool_start", "on_tool_end"}
 UNORDERED_ROUTES = {"dict"}
 
 
-_EXECUTOR_STREAM = (
-    "AgentExecutor.stream's chunks are not LangChain's: actions as tool-call forms, not "
-    "ToolAgentAction (tool, tool_input, log, message_log, tool_call_id); steps as our AgentStep "
-    "form, not {action, observation}; messages AIMessage/ToolMessage, not AIMessageChunk/FunctionMessage"
-)
-KNOWN_FAILURES: dict[str, str] = {
-    "agent_executor.stream": _EXECUTOR_STREAM,
-}
+KNOWN_FAILURES: dict[str, str] = {}
 """Calls that fail today, each with why; marked strict xfail (remove the entry once fixed)."""
 
 

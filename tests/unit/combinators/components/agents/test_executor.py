@@ -16,10 +16,11 @@ from combinators.agents import (
     STOPPED_AT_MAX_ITERATIONS,
     STOPPED_AT_TIME_LIMIT,
     AgentExecutor,
-    AgentStep,
+    ToolAgentAction,
+    ToolAgentStep,
     create_tool_calling_agent,
 )
-from combinators.messages import AIMessage, InvalidToolCall, ToolCall
+from combinators.messages import AIMessage, AIMessageChunk, FunctionMessage, InvalidToolCall
 from combinators.output_parsers import OutputParserError
 from effects.clock import FakeClock, current_clock, use_clock
 from effects.errors import InputValueError
@@ -47,9 +48,12 @@ def test_input_and_output_keep_the_peer_shapes() -> None:
 def test_intermediate_steps_when_asked() -> None:
     model = ScriptedChatModel([calls(("add", {"a": 2, "b": 2}), ("fail", {"reason": "no"})), "Four."])
     result = executor(model, return_intermediate_steps=True).invoke({"input": "x"})
-    [(first_call, four), (second_call, error)] = result["intermediate_steps"]
-    assert (first_call, four) == (ToolCall("add", {"a": 2, "b": 2}, id="call_0"), 4)
-    assert second_call.name == "fail" and error == "ValueError: no"  # the tool's error went to the model
+    [(first, four), (second, error)] = result["intermediate_steps"]
+    assert isinstance(first, ToolAgentAction) and four == 4
+    assert (first.tool, first.tool_input, first.tool_call_id) == ("add", {"a": 2, "b": 2}, "call_0")
+    assert first.log == "\nInvoking: `add` with `{'a': 2, 'b': 2}`\n\n\n"  # LangChain's line
+    assert [type(m) for m in first.message_log] == [AIMessage] and first.message_log == second.message_log
+    assert second.tool == "fail" and error == "ValueError: no"  # the tool's error went to the model
 
 
 def test_the_limit_gives_the_peer_text_or_with_generate_a_final_answer() -> None:
@@ -75,14 +79,49 @@ def test_max_execution_time() -> None:
     assert result["output"] == STOPPED_AT_TIME_LIMIT
 
 
-def test_stream_chunks_are_the_peer_step_dicts() -> None:
-    model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])
+def test_stream_chunks_are_langchains_addable_dicts() -> None:
+    model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1}), ("add", {"a": 2, "b": 2})), "Two."])
     chunks = list(executor(model).stream({"input": "x"}))
-    assert [sorted(c) for c in chunks] == [["actions", "messages"], ["messages", "steps"], ["messages", "output"]]
-    assert [a.name for a in chunks[0]["actions"]] == ["add"]
-    assert [m.type for m in chunks[0]["messages"]] == ["ai"]
-    assert isinstance(chunks[1]["steps"][0], AgentStep) and [m.type for m in chunks[1]["messages"]] == ["tool"]
-    assert chunks[2]["output"] == "Two." and chunks[2]["messages"][0].text == "Two."
+    assert all(isinstance(c, AddableDict) for c in chunks)
+    # one chunk per tool call asked for, one per result, then the answer (as LangChain's)
+    assert [sorted(c) for c in chunks] == [
+        ["actions", "messages"], ["actions", "messages"], ["messages", "steps"], ["messages", "steps"],
+        ["messages", "output"],
+    ]  # fmt: skip
+    first, second = chunks[0]["actions"][0], chunks[1]["actions"][0]
+    assert isinstance(first, ToolAgentAction) and (first.tool, first.tool_input) == ("add", {"a": 1, "b": 1})
+    assert (first.tool_call_id, second.tool_call_id, second.tool_input) == ("call_0", "call_1", {"a": 2, "b": 2})
+    (streamed,) = chunks[0]["messages"]
+    assert isinstance(streamed, AIMessageChunk) and chunks[1]["messages"] == [streamed]
+    assert first.message_log == (streamed,) and [c.args for c in streamed.tool_call_chunks] == [
+        '{"a": 1, "b": 1}', '{"a": 2, "b": 2}'
+    ]  # fmt: skip
+    step = chunks[2]["steps"][0]
+    assert isinstance(step, ToolAgentStep) and (step.action, step.observation) == (first, 2)
+    assert chunks[2]["messages"] == [FunctionMessage("2", name="add")]
+    assert chunks[3]["steps"][0].observation == 4
+    assert chunks[4]["output"] == "Two." and chunks[4]["messages"] == [AIMessage("Two.")]
+    head = chunks[0]
+    assert isinstance(head, AddableDict)
+    summed = head + chunks[2] + chunks[4]  # they add up, as LangChain's AddableDicts
+    assert summed["output"] == "Two." and [type(m) for m in summed["messages"]] == [
+        AIMessageChunk, FunctionMessage, AIMessage
+    ]  # fmt: skip
+
+
+def test_a_stopped_run_streams_langchains_empty_finish_message() -> None:
+    chunks = list(executor(always_calling(3), max_iterations=1).stream({"input": "x"}))
+    assert chunks[-1] == {"output": STOPPED_AT_MAX_ITERATIONS, "messages": [AIMessage("")]}
+
+
+async def test_async_stream_chunks_are_the_sync_ones() -> None:
+    def run() -> list[Any]:
+        return list(executor(ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])).stream({"input": "x"}))
+
+    model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])
+    got = [c async for c in executor(model).astream({"input": "x"})]
+    assert [sorted(c) for c in got] == [sorted(c) for c in run()]
+    assert got[1]["steps"][0].observation == 2 and got[1]["messages"] == [FunctionMessage("2", name="add")]
 
 
 def test_stream_chunks_add_up_as_the_peer_addable_dicts() -> None:
@@ -93,7 +132,7 @@ def test_stream_chunks_add_up_as_the_peer_addable_dicts() -> None:
     assert all(isinstance(c, AddableDict) for c in chunks)
     total = chunks[0] + chunks[1] + chunks[2]
     assert list(total) == ["actions", "messages", "steps", "output"]
-    assert [m.type for m in total["messages"]] == ["ai", "tool", "ai"] and total["output"] == "Two."
+    assert [m.type for m in total["messages"]] == ["AIMessageChunk", "function", "ai"] and total["output"] == "Two."
 
     async def end_output(version: Any) -> Any:
         model = ScriptedChatModel([calls(("add", {"a": 1, "b": 1})), "Two."])

@@ -431,3 +431,28 @@ def test_prompt_values() -> None:
     with pytest.raises(TypeError, match="StringPromptValue text must be a str"):
         StringPromptValue(1)  # type: ignore[arg-type]
     assert pickle.loads(cloudpickle.dumps(chat)) == chat
+
+
+def test_a_function_message_is_langchains_and_needs_its_name() -> None:
+    from combinators.messages import FunctionMessage, coerce_to_message, get_buffer_string, message_to_dict
+
+    message = FunctionMessage("42", name="multiply")
+    assert message.type == "function" and message.name == "multiply" and isinstance(message, BaseMessage)
+    assert coerce_to_message({"role": "function", "content": "42", "name": "multiply"}) == message
+    assert coerce_to_message(message) is message
+    assert get_buffer_string([message]) == "Function: 42"
+    assert message_to_dict(message) == {
+        "type": "function",
+        "data": {
+            "content": "42",
+            "additional_kwargs": {},
+            "response_metadata": {},
+            "type": "function",
+            "name": "multiply",
+            "id": None,
+        },
+    }
+    with pytest.raises(TypeError, match="needs the function's name"):
+        FunctionMessage("42")
+    with pytest.raises(ValueError, match="needs a str 'name'"):
+        coerce_to_message({"role": "function", "content": "42"})

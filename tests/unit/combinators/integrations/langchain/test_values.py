@@ -13,7 +13,15 @@ from langchain_core import prompt_values as their_prompts
 
 from combinators._support.langchain_types import DISCRIMINATOR_FIELDS, VALUE_TYPES
 from combinators.documents import Document
-from combinators.messages import AIMessage, AIMessageChunk, ChatMessage, HumanMessage, SystemMessage, ToolMessage
+from combinators.messages import (
+    AIMessage,
+    AIMessageChunk,
+    ChatMessage,
+    FunctionMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from combinators.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.integrations.langchain import to_langchain, to_ours
 
@@ -79,6 +87,7 @@ messages = st.one_of(
         **common,
     ),
     st.builds(ChatMessage, contents, role=st.sampled_from(["user", "critic"]), **common),
+    st.builds(FunctionMessage, contents, **{**common, "name": texts}),
 )
 documents = st.builds(Document, texts, metadata, id=ids)
 

@@ -96,3 +96,13 @@ def test_request_body_precedence() -> None:
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     overridden = model.request_body([HumanMessage("x")], stream_options={"include_usage": False}, stream=True)
     assert overridden["stream_options"] == {"include_usage": False}
+
+
+def test_a_function_message_goes_in_the_function_role_with_its_name() -> None:
+    from combinators.messages import FunctionMessage
+
+    assert message_to_openai(FunctionMessage("42", name="multiply")) == {
+        "role": "function",
+        "content": "42",
+        "name": "multiply",
+    }
