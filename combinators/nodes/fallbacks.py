@@ -58,6 +58,7 @@ class RunnableWithFallbacks(Runnable[In, Out]):
     exception_key: str | None = None
 
     is_leaf = False
+    relays_chunks = True  # as the peer's: the chosen candidate's run shows the chunks
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A conditional fork: the primary, then each fallback in turn."""

@@ -1,6 +1,8 @@
 """``RunnableRetry``: run ``bound`` again when it fails, by a ``RetryPolicy``.
 
-Attempts after the first are child runs tagged ``retry:attempt:N``. The last
+Attempts after the first are child runs tagged ``retry:attempt:N``. Streamed inside
+a chain, the retry is no run of its own, as the peer's: each attempt is a run at its
+place (its step tag; later ones add ``retry:attempt:N``). The last
 error is raised with the earlier ones recorded on it as notes. A stream is
 retried only until its first chunk: after that an error propagates, so nothing
 is ever duplicated.
@@ -72,6 +74,7 @@ class RunnableRetry(Runnable[In, Out]):
 
     is_leaf = False
     input_known_at_start = False
+    streams_in_place = True
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The retried runnable, in a group that says how many attempts."""

@@ -84,6 +84,13 @@ class RunnableHooks(Generic[In, Out]):
     """Whether, when streamed, this step takes its whole input before it starts (so its
     start event shows the input); stream transforms (lambdas, generators, parsers,
     containers) set False and report their input at their end."""
+    streams_in_place: bool = False
+    """Whether, streamed inside a run, this step is no run of its own: the runs it starts
+    take its place (its step tag, its parent), as the peer's retry when streamed."""
+    relays_chunks: bool = False
+    """Whether this step's stream only relays a child's chunks (fallbacks): inside a chain
+    its run shows no stream events of its own (the child's run shows them), and the
+    chunks still flow on as they come."""
 
     if TYPE_CHECKING:
         # Declared for the checkers only: the runtime's ``StepBinding`` is not loaded with

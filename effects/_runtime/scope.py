@@ -78,6 +78,7 @@ class RunScope:
         "listeners",
         "listening",
         "_root_config",
+        "place_tag",
     )
 
     def __init__(
@@ -89,6 +90,7 @@ class RunScope:
         deadline: Deadline | None,
         root_config: RunConfig | None = None,
         listeners: tuple[AwaitingObserver, ...] = (),
+        place_tag: str | None = None,
     ) -> None:
         self.config = config
         """The effective config of this run, as its functions see it."""
@@ -100,6 +102,8 @@ class RunScope:
         self.listeners = listeners
         """The observers among ``observers`` whose reactions the runtime awaits."""
         self.listening = bool(listeners)
+        self.place_tag = place_tag
+        """The step tag of a step streamed in place (``streams_in_place``): its runs take it."""
         # A plain scope hands itself to children: nobody observes, nothing limits,
         # and the config is the default one, so nested calls need no context either.
         self.plain = (
@@ -235,6 +239,8 @@ class RunScope:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None and (child.plain or not node.is_leaf):
             return node.step_stream(inputs, child, kwargs)
+        if node.streams_in_place and self.run is not None:
+            return node.step_stream(inputs, child.in_place(self.run, tag), kwargs)
         return stream_run(child, node, inputs, kwargs, known_input)
 
     def astream(
@@ -252,6 +258,8 @@ class RunScope:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None and (child.plain or not node.is_leaf):
             return node.step_astream(inputs, child, kwargs)
+        if node.streams_in_place and self.run is not None:
+            return node.step_astream(inputs, child.in_place(self.run, tag), kwargs)
         return astream_run(child, node, inputs, kwargs, known_input)
 
     def with_recursion_step(self) -> RunScope:
@@ -367,6 +375,9 @@ class RunScope:
         if observers:
             parent = self.run
             tags = config.tags if tag is None else (tag, *config.tags)
+            place = self.place_tag
+            if place is not None:  # a run of a step streamed in place takes its step tag
+                tags = (place, *tags)
             own_tags = getattr(node, "run_tags", None)
             if own_tags is not None:  # tags a node adds to its own run only (a vector store's names)
                 tags = (*tags, *(t for t in own_tags() if t not in tags))
@@ -390,6 +401,13 @@ class RunScope:
         ):
             return node, self, kwargs
         return node, RunScope(config, observers, run, limiters, deadline, listeners=listeners), kwargs
+
+    def in_place(self, parent: RunInfo, tag: str | None) -> RunScope:
+        """This scope as the place of a step streamed in place: no run of its own, its
+        runs are ``parent``'s children and carry its step ``tag``."""
+        return RunScope(
+            self.config, self.observers, parent, self.limiters, self.deadline, listeners=self.listeners, place_tag=tag
+        )
 
     def run_info(self) -> RunInfo:
         """This scope's run (only observed scopes have one)."""

@@ -55,7 +55,7 @@ class StreamWatch(Generic[In, Out]):
         # The root's chunks are the output stream; a child shows its chunks only if
         # it streams them itself (as in the peer: no stream events for a retriever,
         # a prompt or a model without a token stream).
-        self.emits = run is not None and (not run.parent_ids or node.emits_stream_events)
+        self.emits = run is not None and (not run.parent_ids or (node.emits_stream_events and not node.relays_chunks))
         # Read once per run, not once per chunk: a run keeps its clock and observers.
         self.now = timestamps(scope.clock)
         self.observers = scope.observers

@@ -255,6 +255,18 @@ def failing(lib: Library) -> Any:
     return lambda_pair(lib, add_one) | lambda_pair(lib, fail) | lambda_pair(lib, double)
 
 
+def retried_step(lib: Library) -> Any:
+    """A sequence whose second step is retried (and succeeds): streamed, the retry is no
+    run of its own, the step's run sits at its place."""
+    return lambda_pair(lib, add_one) | lambda_pair(lib, double).with_retry(stop_after_attempt=2)
+
+
+def fallback_step(lib: Library) -> Any:
+    """A sequence whose second step fails over to a fallback: the wrapper's run shows no
+    stream events of its own, the fallback's run does."""
+    return lambda_pair(lib, add_one) | lambda_pair(lib, fail).with_fallbacks([lambda_pair(lib, double)])
+
+
 def custom_events(lib: Library) -> Any:
     """A lambda that dispatches two custom events (sync and async twins)."""
 
@@ -364,6 +376,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("retrieval", retrieval, "What is LCEL?"),
     Scenario("assign", assign, "hello"),
     Scenario("failing", failing, 3),
+    Scenario("retried_step", retried_step, 3),
+    Scenario("fallback_step", fallback_step, 3),
     Scenario("custom_events", custom_events, 1),
     Scenario("chat_prompt_model_parser", chat_prompt_model_parser, {"persona": "a poet", "topic": "cats"}),
     Scenario("string_prompt_model_parser", string_prompt_model_parser, "cats"),

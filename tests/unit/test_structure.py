@@ -514,6 +514,7 @@ USER_API = {
 
 AUTHOR_HOOKS = {
     "run_type", "is_leaf", "input_known_at_start", "emits_stream_events", "step_binding",
+    "streams_in_place", "relays_chunks",
     "step_invoke", "step_ainvoke", "step_stream", "step_astream",
     "describe_input", "describe_output", "describe_params", "tool_call_id",
     "check_config", "declared_type", "graph_fragment", "receiver_repr",

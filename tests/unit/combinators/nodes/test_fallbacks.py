@@ -32,3 +32,18 @@ def test_all_failing_raises_the_primary_error_with_the_others_recorded() -> None
         "fallback 1 failed: KeyError: 'second'",
         "fallback 2 failed: TypeError: third",
     ]
+
+
+def test_inside_a_chain_fallbacks_show_no_stream_events_of_their_own() -> None:
+    # As the peer's: the chosen candidate's run shows the chunks; the wrapper's run
+    # only starts and ends (at the root its chunks are the output, so they show).
+    def broken(x: str) -> str:
+        raise ValueError(x)
+
+    guarded = RunnableLambda(broken).with_fallbacks([RunnableLambda(str.upper)])
+    chain = RunnableLambda(str.strip) | guarded
+    for version in ("v1", "v2"):
+        streamed = [e["name"] for e in chain.stream_events(" a ", version=version) if e["event"] == "on_chain_stream"]
+        assert streamed == ["strip", "upper", "RunnableSequence"]
+        alone = [e["name"] for e in guarded.stream_events("a", version=version) if e["event"] == "on_chain_stream"]
+        assert alone == ["upper", "RunnableWithFallbacks"]

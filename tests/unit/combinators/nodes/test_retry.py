@@ -80,3 +80,52 @@ def test_a_batch_is_retried_as_a_whole_when_its_first_error_in_input_order_is_re
     with pytest.raises(ValueError, match="x is 1"):
         retried.batch([1, 2, 0])
     assert len(calls) == 5
+
+
+def _runs(events: list[Any]) -> list[tuple[str, str, list[str], int]]:
+    """(event, name, sorted tags, depth) of each start, stream and end event (v2)."""
+    shown = ("on_chain_start", "on_chain_stream", "on_chain_end", "on_chain_error")
+    return [(e["event"], e["name"], sorted(e["tags"]), len(e["parent_ids"])) for e in events if e["event"] in shown]
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+def test_streamed_inside_a_chain_a_retry_is_its_attempts_runs_at_its_place(use_async: bool) -> None:
+    # As the peer's: no run of the retry itself in a stream; the first attempt is the
+    # step's run (its seq:step tag), a later one adds retry:attempt:N at the same place.
+    script = Script({1: 1})
+    chain = RunnableLambda(lambda x: x).with_config(run_name="first") | RunnableLambda(
+        script, name="Script"
+    ).with_retry(wait_exponential_jitter=False)
+    if use_async:
+
+        async def main() -> list[Any]:
+            return [e async for e in chain.astream_events(1, version="v2")]
+
+        events = asyncio.run(main())
+    else:
+        events = list(chain.stream_events(1, version="v2"))
+    script_runs = [r for r in _runs(events) if r[1] == "Script"]
+    assert script_runs == [
+        ("on_chain_start", "Script", ["seq:step:2"], 1),
+        ("on_chain_error", "Script", ["seq:step:2"], 1),
+        ("on_chain_start", "Script", ["retry:attempt:2", "seq:step:2"], 1),
+        ("on_chain_stream", "Script", ["retry:attempt:2", "seq:step:2"], 1),
+        ("on_chain_end", "Script", ["retry:attempt:2", "seq:step:2"], 1),
+    ]
+    assert events[-1]["data"]["output"] == 10
+
+
+def test_invoked_inside_a_chain_a_retry_is_a_run_with_its_attempts_below() -> None:
+    # Invoked, the peer's retry is a run of its own and each attempt a child run.
+    script = Script({1: 1})
+    retried = RunnableLambda(script, name="Script").with_retry(wait_exponential_jitter=False)
+    chain = RunnableLambda(lambda x: retried.invoke(x))
+    runs = [r for r in _runs(list(chain.stream_events(1, version="v2"))) if r[1] == "Script"]
+    assert [(event, tags, depth) for event, _, tags, depth in runs if event != "on_chain_stream"] == [
+        ("on_chain_start", [], 1),
+        ("on_chain_start", [], 2),
+        ("on_chain_error", [], 2),
+        ("on_chain_start", ["retry:attempt:2"], 2),
+        ("on_chain_end", ["retry:attempt:2"], 2),
+        ("on_chain_end", [], 1),
+    ]
