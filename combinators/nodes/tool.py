@@ -440,12 +440,14 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
             return func(keywords.pop(self.single_arg), **keywords)
         return func(**keywords)
 
-    def _answer(self, output: object, input: ToolInput) -> Out:
+    def _answer(self, output: Any, input: ToolInput) -> Out:
+        # ``output`` is the function's (or the runnable's) result, which the overloads that
+        # built the tool typed as Out (or the reply's input): Any, so no cast runs per call.
         _, call_id = arguments_of(input)
         if call_id is not None and self.reply is not None:
             output = self.reply(output, call_id, self.tool_name)
-        # The function's (or the reply's) result: the overloads that built the tool typed Out so.
-        return cast("Out", output)
+        result: Out = output
+        return result
 
     def step_invoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         arguments = self.arguments(input)
