@@ -9,14 +9,14 @@ so adding up a parallel map's stream rebuilds its ``invoke`` output.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Iterable
-from typing import Any, Protocol, TypeVar
+from collections.abc import AsyncIterable, Iterable, Mapping
+from typing import Any, Protocol, Self, TypeVar
 
 
 class AddableDict(dict[str, Any]):
     """A dict whose ``+`` merges, adding values under shared keys."""
 
-    def __add__(self, other: dict[str, Any]) -> AddableDict:
+    def __add__(self, other: Mapping[str, object]) -> AddableDict:
         merged = AddableDict(self)
         for key, value in other.items():
             if key in merged and merged[key] is not None:
@@ -28,14 +28,14 @@ class AddableDict(dict[str, Any]):
                 merged[key] = value
         return merged
 
-    def __radd__(self, other: dict[str, Any]) -> AddableDict:
+    def __radd__(self, other: Mapping[str, object]) -> AddableDict:
         return AddableDict(other) + self
 
 
 class SupportsAdd(Protocol):
     """A value that adds to another of its kind with ``+`` (chunks, strings, lists...)."""
 
-    def __add__(self, other: Any, /) -> Any: ...
+    def __add__(self, other: Self, /) -> Self: ...
 
 
 A = TypeVar("A", bound=SupportsAdd)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, final
 
 import attrs
 
@@ -43,7 +43,7 @@ In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
 
-def _is_method(value: object) -> bool:
+def _is_method(value: object) -> TypeGuard[Callable[..., object]]:
     return callable(value) and not isinstance(value, Runnable)
 
 
@@ -76,7 +76,7 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         def __getattr__(self, name: str) -> Any:
             return self._forwarded(name)
 
-    def _forwarded(self, name: str) -> Any:
+    def _forwarded(self, name: str) -> object:
         """The primary's ``name``; a method returning a runnable applies to every candidate.
 
         >>> from combinators import RunnableLambda
@@ -90,13 +90,13 @@ class RunnableWithFallbacks(Runnable[In, Out]):
             primary = object.__getattribute__(self, "runnable")
         except AttributeError:  # not built yet (unpickling)
             raise AttributeError(name) from None
-        found: Any = getattr(primary, name)
+        found: object = getattr(primary, name)
         if not _is_method(found):
             return found
-        method: Callable[..., object] = found
+        method = found
 
         @functools.wraps(method)
-        def on_every_candidate(*args: Any, **kwargs: Any) -> object:
+        def on_every_candidate(*args: object, **kwargs: object) -> object:
             result = method(*args, **kwargs)
             if not isinstance(result, Runnable):
                 return result

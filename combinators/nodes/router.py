@@ -22,7 +22,7 @@ effects.errors.InputValueError: RouterRunnable has no runnable for key 'square';
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, cast, final
+from typing import TYPE_CHECKING, Generic, TypedDict, TypeVar, final
 
 import attrs
 
@@ -30,7 +30,7 @@ from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.errors import InputError, InputValueError
-from effects.guards import is_a
+from effects.guards import is_a, is_mapping
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
@@ -76,15 +76,15 @@ class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
         body = ", ".join(f"{k!r}: {v!r}" for k, v in self.runnables.items())
         return f"RouterRunnable({{{body}}})"
 
-    def _route(self, routed: object) -> tuple[Runnable[A, B], A]:
-        given = cast(Mapping[str, Any], routed)
-        if not isinstance(routed, Mapping) or "key" not in given or "input" not in given:
+    def _route(self, routed: RouterInput[K, A]) -> tuple[Runnable[A, B], A]:
+        given: object = routed  # untyped callers pass anything: checked before it is read
+        if not is_mapping(given) or "key" not in given or "input" not in given:
             raise InputError(f"{self.name} expects a dict with 'key' and 'input', got {type(given).__name__}")
-        target = self.runnables.get(given["key"])
+        target = self.runnables.get(routed["key"])
         if target is None:
             keys = ", ".join(repr(k) for k in self.runnables)
-            raise InputValueError(f"{self.name} has no runnable for key {given['key']!r}; its keys are: {keys}")
-        return target, given["input"]
+            raise InputValueError(f"{self.name} has no runnable for key {routed['key']!r}; its keys are: {keys}")
+        return target, routed["input"]
 
     def step_invoke(self, input: RouterInput[K, A], scope: Scope, kwargs: Mapping[str, object]) -> B:
         target, value = self._route(input)

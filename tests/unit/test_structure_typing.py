@@ -68,7 +68,6 @@ PEER_SIGNATURES = ("combinators/integrations/langchain/",)
 """Rooms whose classes implement langchain-core's own callback and Runnable methods."""
 
 FORWARDED: dict[tuple[str, str], str] = {
-    ("combinators/nodes/fallbacks.py", "on_every_candidate"): "any method of the wrapped runnable, called as given",
     ("combinators/runnable/fluent.py", "bound"): "RunnableBinding.over's typed keyword parameters",
     ("combinators/runnable/fluent.py", "retrying"): "RunnableRetry's LangChain-style keyword parameters",
     ("combinators/runnable/fluent.py", "as_tool"): "tool_from_runnable's typed keyword parameters",
