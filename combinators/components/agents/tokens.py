@@ -23,7 +23,9 @@ then asks for a tool has had that text given already: nobody can know in advance
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
-from typing import Any, cast, final
+from typing import final
+
+from effects.authoring import is_list_or_tuple, is_mapping
 
 
 @final
@@ -40,7 +42,7 @@ class FinalAnswerTokens:
         self._root: str | None = None
         self._asking: set[str] = set()
 
-    def feed(self, event: Mapping[str, Any]) -> list[str]:
+    def feed(self, event: Mapping[str, object]) -> list[str]:
         """The answer tokens in ``event`` (none for any other event)."""
         kind = event.get("event")
         run_id = str(event.get("run_id"))
@@ -52,10 +54,10 @@ class FinalAnswerTokens:
         if kind != "on_chat_model_stream" or run_id in self._asking:
             return []
         parents: object = event.get("parent_ids")
-        if isinstance(parents, list | tuple) and parents and str(cast("list[object]", parents)[-1]) != self._root:
+        if is_list_or_tuple(parents) and parents and str(parents[-1]) != self._root:
             return []
         data: object = event.get("data")
-        chunk: object = cast("Mapping[str, object]", data).get("chunk") if isinstance(data, Mapping) else None
+        chunk = data.get("chunk") if is_mapping(data) else None
         if getattr(chunk, "tool_call_chunks", None):
             self._asking.add(run_id)
             return []
@@ -63,14 +65,14 @@ class FinalAnswerTokens:
         return [text] if isinstance(text, str) and text else []
 
 
-def final_answer_tokens(events: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+def final_answer_tokens(events: Iterable[Mapping[str, object]]) -> Iterator[str]:
     """The final answer's tokens among ``events`` (see the module), as they come."""
     fold = FinalAnswerTokens()
     for event in events:
         yield from fold.feed(event)
 
 
-async def afinal_answer_tokens(events: AsyncIterable[Mapping[str, Any]]) -> AsyncIterator[str]:
+async def afinal_answer_tokens(events: AsyncIterable[Mapping[str, object]]) -> AsyncIterator[str]:
     """Async ``final_answer_tokens``.
 
     >>> import asyncio

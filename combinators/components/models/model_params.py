@@ -18,7 +18,9 @@ leading ``Chat``, lower-cased (``ChatOpenAI`` -> ``openai``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, cast
+from typing import Final
+
+from effects.authoring import is_list_of, is_str_mapping
 
 _OPTIONS: Final = ("temperature", "max_tokens", "top_p", "top_k", "seed", "stop")
 
@@ -43,7 +45,7 @@ def _option(value: object) -> object:
     return value
 
 
-def model_params(model: object, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+def model_params(model: object, kwargs: Mapping[str, object]) -> Mapping[str, object]:
     """The params of one call of ``model`` with ``kwargs`` (see the module docstring)."""
     params: dict[str, object] = {"provider": default_provider(model)}
     name = getattr(model, "model", None) or getattr(model, "model_name", None)
@@ -55,7 +57,7 @@ def model_params(model: object, kwargs: Mapping[str, Any]) -> Mapping[str, objec
             params[key] = _option(value)
     extra: object = getattr(model, "extra_body", None)
     sources: tuple[Mapping[str, object] | None, ...] = (
-        cast("Mapping[str, object]", extra) if isinstance(extra, Mapping) else None,
+        extra if is_str_mapping(extra) else None,
         kwargs,
     )
     for source in sources:
@@ -90,6 +92,6 @@ def langsmith_metadata(params: Mapping[str, object], model_type: str) -> dict[st
         value = params.get(key)
         if value is not None:
             # stop as the caller gave it: one str, or a list (the peer's shapes)
-            found[name] = list(cast("tuple[str, ...]", value)) if isinstance(value, tuple) else value
+            found[name] = list(value) if is_list_of(value, str) and isinstance(value, tuple) else value
     found["ls_model_type"] = model_type
     return found

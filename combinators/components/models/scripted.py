@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeAlias, cast, final
+from typing import Any, TypeAlias, final
 
 import attrs
 
@@ -34,6 +34,7 @@ from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
 from combinators.components.models.ids import fresh_id
+from combinators.components.tools.specs import bound_functions
 from effects.errors import CombinatorsError
 from effects.authoring import is_a
 
@@ -83,15 +84,9 @@ class _Cursor:
         return (_Cursor, ())  # a copy starts the script afresh
 
 
-def _tool_names(kwargs: Mapping[str, Any]) -> tuple[str, ...]:
-    names: list[str] = []
-    specs: object = kwargs.get("tools") or ()
-    for spec in cast("Iterable[object]", specs):
-        function: object = cast("Mapping[str, object]", spec).get("function") if isinstance(spec, Mapping) else None
-        name: object = cast("Mapping[str, object]", function).get("name") if isinstance(function, Mapping) else None
-        if isinstance(name, str):
-            names.append(name)
-    return tuple(names)
+def _tool_names(kwargs: Mapping[str, object]) -> tuple[str, ...]:
+    names = (function.get("name") for function in bound_functions(kwargs))
+    return tuple(name for name in names if isinstance(name, str))
 
 
 def _entries(entries: Iterable[ScriptEntry]) -> tuple[ScriptEntry, ...]:
@@ -117,7 +112,7 @@ class ScriptedChatModel(BaseChatModel):
         """What each call so far was given, in call order."""
         return tuple(self._cursor.calls)
 
-    def _reply(self, messages: list[Message], kwargs: Mapping[str, Any]) -> AIMessage:
+    def _reply(self, messages: list[Message], kwargs: Mapping[str, object]) -> AIMessage:
         at = self._cursor.take(len(self.script), ScriptedCall(tuple(messages), _tool_names(kwargs)))
         if at < 0:
             last = messages[-1].text if messages else ""

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, Final, cast, final
+from typing import Any, Final, final
 
 import attrs
 
@@ -46,6 +46,8 @@ from combinators.components.messages.values import AIMessage, AIMessageChunk, Me
 from combinators.components.models.chunking import apaced, message_chunks
 from combinators.components.models.ids import fresh_id
 from combinators.components.models.extractive import context_sentences, ranked_sentences
+from combinators.components.tools.specs import bound_functions
+from effects.authoring import is_list_or_tuple, is_str_mapping
 
 NO_TOOL: Final = "I don't know: none of my tools matches the question."
 
@@ -71,13 +73,8 @@ def _words(text: str) -> set[str]:
     return {w for w in tokenize(text) if w not in ENGLISH_STOPWORDS}
 
 
-def _specs(kwargs: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    found: list[Mapping[str, Any]] = []
-    for spec in cast("Sequence[object]", kwargs.get("tools") or ()):
-        function: object = cast("Mapping[str, object]", spec).get("function") if isinstance(spec, Mapping) else None
-        if isinstance(function, Mapping):
-            found.append(cast("Mapping[str, Any]", function))
-    return found
+def _object(value: object) -> Mapping[str, object]:
+    return value if is_str_mapping(value) else {}
 
 
 @final
@@ -87,14 +84,14 @@ class ToolPickingChatModel(BaseChatModel):
 
     max_sentences: int = 1
 
-    def reply(self, messages: Sequence[Message], kwargs: Mapping[str, Any]) -> AIMessage:
+    def reply(self, messages: Sequence[Message], kwargs: Mapping[str, object]) -> AIMessage:
         """The reply to a conversation (see the module for exactly how)."""
         asked = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
         question = messages[asked].text if asked >= 0 else ""
         results = [m.text for m in messages[asked + 1 :] if isinstance(m, ToolMessage)]
         if results:
             return AIMessage(self._answer(question, results))
-        call = self._call(question, _specs(kwargs))
+        call = self._call(question, bound_functions(kwargs))
         return AIMessage(NO_TOOL) if call is None else AIMessage("", tool_calls=[call])
 
     def _answer(self, question: str, results: list[str]) -> str:
@@ -107,10 +104,10 @@ class ToolPickingChatModel(BaseChatModel):
             return sentences[0][0]
         return " ".join(sentences[order][0] for order in sorted(order for order, _ in ranked))
 
-    def _call(self, question: str, specs: list[Mapping[str, Any]]) -> ToolCall | None:
+    def _call(self, question: str, specs: list[Mapping[str, object]]) -> ToolCall | None:
         expression = arithmetic(question)
         asked = _words(question) | ({"arithmetic"} if expression else set[str]())
-        best: tuple[int, Mapping[str, Any]] | None = None
+        best: tuple[int, Mapping[str, object]] | None = None
         for spec in specs:
             said = _words(f"{str(spec.get('name', '')).replace('_', ' ')} {spec.get('description', '')}")
             score = len(asked & said)
@@ -121,15 +118,15 @@ class ToolPickingChatModel(BaseChatModel):
         spec = best[1]
         return ToolCall(str(spec["name"]), self._arguments(spec, question, expression), id=fresh_id("call_"))
 
-    def _arguments(self, spec: Mapping[str, Any], question: str, expression: str | None) -> dict[str, object]:
-        parameters: Mapping[str, Any] = spec.get("parameters") or {}
-        properties: Mapping[str, Any] = parameters.get("properties") or {}
-        required: Sequence[str] = parameters.get("required") or list(properties)
+    def _arguments(self, spec: Mapping[str, object], question: str, expression: str | None) -> dict[str, object]:
+        parameters = _object(spec.get("parameters"))
+        properties = _object(parameters.get("properties"))
+        listed = parameters.get("required")
+        required = [str(name) for name in listed] if is_list_or_tuple(listed) and listed else list(properties)
         numbers = iter(_NUMBER.findall(question))
         arguments: dict[str, object] = {}
         for name in required:
-            schema: Mapping[str, Any] = properties.get(name) or {}
-            kind = schema.get("type")
+            kind = _object(properties.get(name)).get("type")
             if kind in ("integer", "number"):
                 found = next(numbers, None)
                 if found is not None:

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol, TypeAlias, cast, get_type_hints, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, get_type_hints, runtime_checkable
 
 from combinators.authoring import type_schema
+from effects.authoring import is_list, is_list_or_tuple, is_mapping, is_str_mapping
 
 __all__ = [
     "ToolChoice",
     "ToolLike",
     "ToolSpec",
+    "bound_functions",
     "function_parameters",
     "strict_schema",
     "tool_choice_to_openai",
@@ -56,20 +58,20 @@ class ToolLike(Protocol):
         """What the tool does, for the model."""
         ...
 
-    def tool_call_schema(self) -> Mapping[str, Any]:
+    def tool_call_schema(self) -> Mapping[str, object]:
         """The JSON Schema (an object schema) of the tool's arguments."""
         ...
 
 
-ToolSpec: TypeAlias = "ToolLike | Mapping[str, Any] | Callable[..., Any]"
+ToolSpec: TypeAlias = "ToolLike | Mapping[str, object] | Callable[..., object]"
 """What ``bind_tools`` accepts: one of our tools, a JSON Schema dict, or a typed function."""
 
-ToolChoice: TypeAlias = "Literal['auto', 'none', 'required', 'any'] | str | bool | Mapping[str, Any]"
+ToolChoice: TypeAlias = "Literal['auto', 'none', 'required', 'any'] | str | bool | Mapping[str, object]"
 """``"auto"``, ``"none"``, ``"required"`` (``"any"`` is a synonym), a tool's name,
 ``True`` (the single bound tool), or the wire format's own dict."""
 
 
-def function_parameters(function: Callable[..., Any]) -> dict[str, Any]:
+def function_parameters(function: Callable[..., object]) -> dict[str, object]:
     """The object schema of a function's parameters (those without defaults are required).
 
     >>> def f(a: int, b: list[str] | None = None) -> None: ...
@@ -81,7 +83,7 @@ def function_parameters(function: Callable[..., Any]) -> dict[str, Any]:
         hints = get_type_hints(function)
     except Exception:  # unresolvable annotations: their parameters take anything
         hints = {}
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     required: list[str] = []
     for name, parameter in signature.parameters.items():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
@@ -89,19 +91,19 @@ def function_parameters(function: Callable[..., Any]) -> dict[str, Any]:
         properties[name] = type_schema(hints.get(name, Any))
         if parameter.default is parameter.empty:
             required.append(name)
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    schema: dict[str, object] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
     return schema
 
 
-def _description(function: Callable[..., Any]) -> str:
+def _description(function: Callable[..., object]) -> str:
     doc = inspect.getdoc(function) or ""
     return doc.split("\n\n", 1)[0].replace("\n", " ").strip()
 
 
-def _function(name: str, description: str, parameters: Mapping[str, Any], strict: bool | None) -> dict[str, Any]:
-    function: dict[str, Any] = {"name": name, "description": description, "parameters": dict(parameters)}
+def _function(name: str, description: str, parameters: Mapping[str, object], strict: bool | None) -> dict[str, object]:
+    function: dict[str, object] = {"name": name, "description": description, "parameters": dict(parameters)}
     if strict is not None:
         function["strict"] = strict
         if strict:
@@ -109,63 +111,67 @@ def _function(name: str, description: str, parameters: Mapping[str, Any], strict
     return {"type": "function", "function": function}
 
 
-def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+def strict_schema(schema: Mapping[str, object]) -> dict[str, object]:
     """The schema with ``additionalProperties: false`` on every object, as strict mode asks.
 
     >>> strict_schema({"type": "object", "properties": {"p": {"type": "object"}}})
     {'type': 'object', 'properties': {'p': {'type': 'object', 'additionalProperties': False}}, 'additionalProperties': False}
     """
 
-    def walk(node: object) -> object:
-        if isinstance(node, Mapping):
-            fields = {key: walk(value) for key, value in cast("Mapping[str, object]", node).items()}
-            if fields.get("type") == "object" and "additionalProperties" not in fields:
-                fields["additionalProperties"] = False
-            return fields
-        if isinstance(node, list):
-            return [walk(item) for item in cast("list[object]", node)]
-        return node
-
-    return cast("dict[str, Any]", walk(schema))
+    fields = {key: _strict(value) for key, value in schema.items()}
+    if fields.get("type") == "object" and "additionalProperties" not in fields:
+        fields["additionalProperties"] = False
+    return fields
 
 
-def _from_dict(spec: Mapping[str, Any], strict: bool | None) -> dict[str, Any]:
-    if spec.get("type") == "function" and isinstance(spec.get("function"), Mapping):
-        function = dict(cast("Mapping[str, Any]", spec["function"]))
+def _strict(node: object) -> object:
+    if is_str_mapping(node):
+        return strict_schema(node)
+    if is_list(node):
+        return [_strict(item) for item in node]
+    return node
+
+
+def _object(value: object) -> Mapping[str, object]:
+    return value if is_str_mapping(value) else {}
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _from_dict(spec: Mapping[str, object], strict: bool | None) -> dict[str, object]:
+    function, name, title = spec.get("function"), spec.get("name"), spec.get("title")
+    if spec.get("type") == "function" and is_str_mapping(function):
         if strict is not None:
-            return _function(function["name"], function.get("description", ""), function.get("parameters", {}), strict)
-        return {"type": "function", "function": function}
-    if isinstance(spec.get("name"), str):
-        parameters = spec.get("parameters", {"type": "object", "properties": {}})
-        return _function(spec["name"], spec.get("description", ""), parameters, strict)
-    if isinstance(spec.get("title"), str):
-        parameters = {key: value for key, value in spec.items() if key not in ("title", "description")}
-        return _function(spec["title"], spec.get("description", ""), parameters, strict)
+            parameters = _object(function.get("parameters"))
+            return _function(str(function["name"]), _text(function.get("description")), parameters, strict)
+        return {"type": "function", "function": dict(function)}
+    if isinstance(name, str):
+        parameters = _object(spec.get("parameters", {"type": "object", "properties": {}}))
+        return _function(name, _text(spec.get("description")), parameters, strict)
+    if isinstance(title, str):
+        return _function(title, _text(spec.get("description")), _parameters(spec), strict)
     raise ValueError(
         "a tool given as a dict needs a 'name' (a function spec), a 'title' (a JSON Schema) "
         f"or the form {{'type': 'function', 'function': {{...}}}}; got keys {sorted(spec)}"
     )
 
 
-def _parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
+def _parameters(schema: Mapping[str, object]) -> dict[str, object]:
     # The name and description travel beside the parameters; a title inside is noise.
     return {key: value for key, value in schema.items() if key not in ("title", "description")}
 
 
-def _as_spec(tool: object) -> Mapping[str, Any] | None:
-    return cast("Mapping[str, Any]", tool) if isinstance(tool, Mapping) else None
-
-
-def tool_to_openai(tool: ToolSpec, *, strict: bool | None = None) -> dict[str, Any]:
+def tool_to_openai(tool: ToolSpec, *, strict: bool | None = None) -> dict[str, object]:
     """The ``{"type": "function", "function": {...}}`` spec of a tool.
 
     >>> tool_to_openai({"title": "Search", "description": "Find.", "type": "object",
     ...                 "properties": {"q": {"type": "string"}}})["function"]["name"]
     'Search'
     """
-    spec = _as_spec(tool)
-    if spec is not None:
-        return _from_dict(spec, strict)
+    if is_str_mapping(tool):
+        return _from_dict(tool, strict)
     if isinstance(tool, ToolLike):
         return _function(tool.name, tool.description, _parameters(tool.tool_call_schema()), strict)
     if callable(tool):
@@ -177,7 +183,7 @@ def tool_to_openai(tool: ToolSpec, *, strict: bool | None = None) -> dict[str, A
     )
 
 
-def tool_choice_to_openai(choice: ToolChoice, tools: Sequence[Mapping[str, Any]]) -> object:
+def tool_choice_to_openai(choice: ToolChoice, tools: Sequence[Mapping[str, object]]) -> object:
     """The ``tool_choice`` field: a mode, or the one function the model must call.
 
     >>> tools = [tool_to_openai({"name": "f"})]
@@ -186,14 +192,14 @@ def tool_choice_to_openai(choice: ToolChoice, tools: Sequence[Mapping[str, Any]]
     >>> tool_choice_to_openai(True, tools)
     {'type': 'function', 'function': {'name': 'f'}}
     """
-    names = [tool.get("function", {}).get("name") for tool in tools]
+    names = [_object(tool.get("function")).get("name") for tool in tools]
     if isinstance(choice, bool):
         if not choice:
             return "none"
         if len(names) != 1:
             raise ValueError(f"tool_choice=True needs exactly one tool, got {len(names)}")
-        choice = cast(str, names[0])
-    if isinstance(choice, Mapping):
+        choice = str(names[0])
+    if is_mapping(choice):
         return dict(choice)
     if choice == "any":
         return "required"
@@ -202,3 +208,17 @@ def tool_choice_to_openai(choice: ToolChoice, tools: Sequence[Mapping[str, Any]]
     if choice not in names:
         raise ValueError(f"tool_choice {choice!r} is not one of the bound tools {names}")
     return {"type": "function", "function": {"name": choice}}
+
+
+def bound_functions(kwargs: Mapping[str, object]) -> list[Mapping[str, object]]:
+    """The function specs of the tools bound to a model call (its ``tools`` keyword, as
+    ``bind_tools`` sets it), for a model that reads them (the fakes, a scripted model).
+
+    >>> bound_functions({"tools": [tool_to_openai({"name": "f"}), "odd"]})
+    [{'name': 'f', 'description': '', 'parameters': {'type': 'object', 'properties': {}}}]
+    >>> bound_functions({})
+    []
+    """
+    tools = kwargs.get("tools")
+    specs = (spec.get("function") if is_mapping(spec) else None for spec in (tools if is_list_or_tuple(tools) else ()))
+    return [function for function in specs if is_str_mapping(function)]
