@@ -28,16 +28,11 @@ NARROWING_CHECKS = frozenset(
 
 CAST_AFTER_CHECK: dict[str, int] = {
     "combinators/_support/reprs.py": 2,
-    "combinators/components/agents/tokens.py": 1,
     "combinators/components/agents/transcript.py": 1,
     "combinators/components/memory/with_history.py": 1,
     "combinators/components/messages/coercion.py": 1,
-    "combinators/components/models/model_params.py": 2,
-    "combinators/components/models/scripted.py": 2,
-    "combinators/components/models/tool_picking.py": 2,
     "combinators/components/prompts/chat_prompt.py": 2,
     "combinators/components/retrieval/vectorstore.py": 1,
-    "combinators/components/tools/specs.py": 3,
     "combinators/integrations/langchain/handlers.py": 2,
     "combinators/integrations/serving/errors.py": 1,
     "combinators/integrations/serving/json_limits.py": 2,
