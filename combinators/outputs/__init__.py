@@ -5,8 +5,8 @@
 'hi'
 """
 
-from combinators.components.models.outputs import ChatGeneration as ChatGeneration
-from combinators.components.models.outputs import Generation as Generation
+from combinators.components.parsers.base import ChatGeneration as ChatGeneration
+from combinators.components.parsers.base import Generation as Generation
 
 __all__ = [
     "ChatGeneration",

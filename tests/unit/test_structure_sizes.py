@@ -27,7 +27,6 @@ LARGE: dict[str, tuple[int, str]] = {
 """Modules over ``CAP`` lines of code: path -> (ceiling, why)."""
 
 SMALL: dict[str, str] = {
-    "combinators/components/models/ids.py": "message ids a model run makes; shared by models and agents",
     "effects/errors.py": "the root of every error the library raises",
 }
 """Modules under ``FLOOR`` lines of code (besides ``__init__`` and ``__main__``): path -> why

@@ -49,7 +49,7 @@ from combinators.components.agents.transcript import AgentInput, read_input, sea
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
 from combinators.components.messages.values import AIMessage, AIMessageChunk
-from combinators.components.models.ids import fresh_id
+from combinators.components.messages.ai_fields import fresh_id
 from combinators import AnyRunnable, Runnable
 from combinators import RunnableTool
 from combinators.components.tools.base_tool import BaseTool

@@ -32,7 +32,7 @@ from combinators.components.messages.values import (
     coerce_to_messages,
     whole_message,
 )
-from combinators.components.models.ids import fresh_run_id
+from combinators.components.messages.ai_fields import fresh_run_id
 from combinators.components.models.model_params import langsmith_metadata, model_params
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.components.tools.specs import ToolChoice, ToolSpec, tool_choice_to_openai, tool_to_openai

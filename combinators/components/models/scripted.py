@@ -33,7 +33,7 @@ import attrs
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
-from combinators.components.models.ids import fresh_id
+from combinators.components.messages.ai_fields import fresh_id
 from combinators.components.tools.specs import bound_functions
 from effects.errors import CombinatorsError
 from effects.authoring import is_a

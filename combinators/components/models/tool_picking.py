@@ -44,7 +44,7 @@ from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, tokenize
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.messages.values import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
 from combinators.components.models.chunking import apaced, message_chunks
-from combinators.components.models.ids import fresh_id
+from combinators.components.messages.ai_fields import fresh_id
 from combinators.components.models.extractive import context_sentences, ranked_sentences
 from combinators.components.tools.specs import bound_functions
 from effects.authoring import is_list_or_tuple, is_str_mapping

@@ -10,20 +10,83 @@ theirs: implement ``parse(text)`` (or ``parse_result(generations, partial=...)``
 A subclass declares its fields as annotated class attributes (it becomes a frozen attrs
 class) and runs as a ``parser`` run. It reads its whole input, then parses it (stream
 transforms such as ``JsonOutputParser`` parse as the text streams).
+
+What ``parse_result`` takes is what a model generated, in the peer's shapes:
+``Generation`` (text) and ``ChatGeneration`` (a message).
+
+>>> from combinators.messages import AIMessage
+>>> Generation("hi").text, ChatGeneration(AIMessage("yo")).text
+('hi', 'yo')
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar, final
+
+import attrs
 
 from combinators.components.run_fields import NamedRunFields
 from combinators import Runnable
 from combinators.authoring import DeclaredFields
 from combinators.components.messages.values import BaseMessage
-from combinators.components.models.outputs import GenerationLike, generation_of
 from effects.authoring import Scope, is_a
 from effects.errors import InputError
+
+
+def _info(value: Mapping[str, object] | None) -> Mapping[str, object] | None:
+    return None if value is None else dict(value)
+
+
+@final
+@attrs.frozen
+class Generation:
+    """A text a model generated.
+
+    >>> Generation("42", generation_info={"finish_reason": "stop"}).generation_info
+    {'finish_reason': 'stop'}
+    """
+
+    text: str
+    generation_info: Mapping[str, object] | None = attrs.field(default=None, converter=_info, hash=False)
+
+
+@final
+@attrs.frozen
+class ChatGeneration:
+    """A message a chat model generated; its ``text`` is the message's text.
+
+    >>> from combinators.components.messages.values import AIMessage
+    >>> ChatGeneration(AIMessage([{"type": "text", "text": "a"}])).text
+    'a'
+    """
+
+    message: BaseMessage
+    generation_info: Mapping[str, object] | None = attrs.field(default=None, converter=_info, hash=False)
+
+    @property
+    def text(self) -> str:
+        """The message's text."""
+        return self.message.text
+
+
+GenerationLike: TypeAlias = "Generation | ChatGeneration"
+"""Either kind of generation."""
+
+
+def generation_of(output: object) -> GenerationLike:
+    """A generation for a model's output: a message, or text.
+
+    >>> from combinators.components.messages.values import AIMessageChunk
+    >>> generation_of("hi"), generation_of(AIMessageChunk("x")).text
+    (Generation(text='hi', generation_info=None), 'x')
+    """
+    if isinstance(output, str):
+        return Generation(output)
+    if isinstance(output, BaseMessage):
+        return ChatGeneration(output)
+    raise TypeError(f"a generation is made of text or a message, got {type(output).__name__}")
+
 
 T = TypeVar("T")
 
@@ -40,7 +103,7 @@ class BaseOutputParser(NamedRunFields, Runnable[str | BaseMessage, T], DeclaredF
     def parse_result(self, result: Sequence[GenerationLike], *, partial: bool = False) -> T:
         """Hook: the value of the first generation (default: ``parse`` of its text).
 
-        >>> from combinators.components.models.outputs import Generation
+        >>> from combinators.outputs import Generation
         >>> class Upper(BaseOutputParser[str]):
         ...     def parse(self, text: str) -> str:
         ...         return text.upper()

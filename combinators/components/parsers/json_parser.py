@@ -65,7 +65,7 @@ import attrs
 
 from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs, set_run_fields
 from combinators.components.messages.values import BaseMessage
-from combinators.components.models.outputs import GenerationLike
+from combinators.components.parsers.base import GenerationLike
 from combinators.components.parsers.text import OutputParserError, reply_text
 from combinators.components.partial_json.patches import changes, json_copy, value_of
 from combinators.components.partial_json.reader import (
@@ -309,7 +309,7 @@ class JsonOutputParser(NamedRunFields, Runnable[str | BaseMessage, T]):
         """The value of the first generation's text; with ``partial=True``, the value so
         far of a cut-off text, or ``None`` when it holds none yet (no error).
 
-        >>> from combinators.components.models.outputs import Generation
+        >>> from combinators.outputs import Generation
         >>> JsonOutputParser().parse_result([Generation('{"a": [1, 2')], partial=True)
         {'a': [1, 2]}
         """
@@ -324,7 +324,7 @@ class JsonOutputParser(NamedRunFields, Runnable[str | BaseMessage, T]):
     def parse_partial_result(self, result: Sequence[GenerationLike]) -> T | None:
         """``parse_result(result, partial=True)``.
 
-        >>> from combinators.components.models.outputs import Generation
+        >>> from combinators.outputs import Generation
         >>> JsonOutputParser().parse_partial_result([Generation("not json")]) is None
         True
         """
