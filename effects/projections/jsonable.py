@@ -50,7 +50,7 @@ from uuid import UUID
 
 import attrs
 
-from effects.guards import is_list_or_tuple, is_mapping
+from effects.guards import is_dict, is_list_or_tuple, is_mapping
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Plain JSON data as Python values."""
@@ -256,12 +256,12 @@ def _encode_builtin_container(value: object, depth: int, active: set[int]) -> Js
     depth += 1
     shown: object = value  # for the fallback, before the type test narrows `value`
     try:
-        if type(value) is dict:
+        if is_dict(value):  # exactly a dict: only dicts, lists and tuples come here
             out: dict[str, JsonValue] = {}
-            for key, item in cast(dict[object, object], value).items():
+            for key, item in value.items():
                 out[key if type(key) is str else _key(key)] = _encode(item, depth, active)
             return out
-        return [_encode(item, depth, active) for item in cast(Sequence[object], value)]
+        return [_encode(item, depth, active) for item in value] if is_list_or_tuple(value) else []
     except Exception:  # e.g. changed by another thread while we read it
         return {"type": "repr", "repr": safe_repr(shown)}
     finally:

@@ -241,11 +241,10 @@ def owned(value: object) -> object:
             for key, item in container.items():
                 if _container(item):
                     container[key] = _own_child(item, copies, stack)
-        else:
-            items = cast(list[object], container)
-            for index, item in enumerate(items):
+        elif is_list(container):
+            for index, item in enumerate(container):
                 if _container(item):
-                    items[index] = _own_child(item, copies, stack)
+                    container[index] = _own_child(item, copies, stack)
     return root
 
 
