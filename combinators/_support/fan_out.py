@@ -10,7 +10,7 @@ from __future__ import annotations
 # asyncio is imported where it is used: `import combinators` stays cheap for sync code.
 
 import itertools
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from typing import TypeVar
 
 from combinators.runnable.composing import Runnable
@@ -52,11 +52,28 @@ async def ainvoke_branches(scope: Scope, branches: Sequence[TaggedBranch[In]], i
 def stream_branches(
     scope: Scope, branches: Sequence[TaggedBranch[In]], inputs: Iterator[In]
 ) -> Iterator[tuple[int, object]]:
-    """``(branch index, chunk)`` pairs; sync branches stream one after another over a tee."""
+    """``(branch index, chunk)`` pairs; sync branches take turns on the caller's thread,
+    one chunk each per round over a tee (no thread): every branch starts before any ends,
+    as the peer's threaded ones do, and the tee holds at most a round's worth of input.
+
+    A failure (or the consumer leaving) closes the other branches' streams at once.
+    """
     copies = itertools.tee(inputs, len(branches))
-    for i, ((step, tag), copy) in enumerate(zip(branches, copies, strict=True)):
-        for chunk in scope.stream(step, copy, tag):
-            yield i, chunk
+    streams = [scope.stream(step, copy, tag) for (step, tag), copy in zip(branches, copies, strict=True)]
+    live = list(enumerate(streams))
+    try:
+        while live:
+            going: list[tuple[int, Iterator[object]]] = []
+            for i, chunks in live:
+                for chunk in chunks:
+                    going.append((i, chunks))
+                    yield i, chunk
+                    break
+            live = going
+    finally:
+        for chunks in streams:
+            if isinstance(chunks, Generator):
+                chunks.close()
 
 
 async def _next(chunks: AsyncIterator[T]) -> T:

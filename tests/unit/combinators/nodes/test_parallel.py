@@ -89,3 +89,36 @@ def test_the_schema_module_names_no_node() -> None:
     import combinators._support.runnable_schema as module
 
     assert "RunnableParallel" not in pathlib.Path(module.__file__).read_text()
+
+
+def _branch_order(kinds_and_names: list[tuple[str, str]]) -> list[str]:
+    return [f"{kind} {name}" for kind, name in kinds_and_names if name in ("inc", "double", "words")]
+
+
+def test_sync_streamed_branches_all_start_before_any_ends() -> None:
+    # As the peer's (whose sync parallel streams its branches on threads): every branch
+    # starts before any ends; ours interleaves them on the caller's thread.
+    def words(chunks: Any) -> Any:
+        for chunk in chunks:
+            yield from str(chunk)
+
+    from combinators import RunnableGenerator
+
+    par = RunnableParallel(a=inc, b=RunnableLambda(double), c=RunnableGenerator(words))
+    events = [(e["event"].rsplit("_", 1)[1], e["name"]) for e in par.stream_events(12, version="v2")]
+    order = _branch_order([(k, n) for k, n in events if k in ("start", "end")])
+    assert order[:3] == ["start inc", "start double", "start words"]
+    assert sorted(order[3:]) == ["end double", "end inc", "end words"]
+    ops = [op for patch in par.stream_log(12) for op in patch.ops]
+    added = [
+        op["path"] for op in ops if op["op"] == "add" and op["path"].startswith("/logs/") and op["path"].count("/") == 2
+    ]
+    ended = [i for i, op in enumerate(ops) if op["path"].endswith("/end_time")]
+    assert added == ["/logs/inc", "/logs/double", "/logs/words"]
+    assert ended and min(ended) > max(i for i, op in enumerate(ops) if op["path"] in added)
+    assert par.invoke(12) == {"a": 13, "b": 24, "c": "12"}
+    whole: dict[str, Any] = {}
+    for chunk in par.stream(12):
+        for key, value in chunk.items():
+            whole[key] = whole.get(key, "" if key == "c" else 0) + value
+    assert whole == {"a": 13, "b": 24, "c": "12"}
