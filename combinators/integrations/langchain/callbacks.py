@@ -10,8 +10,8 @@ a parser's or a chain's chunks show as they flow.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import TypeVar
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -20,14 +20,14 @@ from langchain_core.tracers._streaming import _StreamingCallbackHandler  # LangG
 
 from combinators.integrations.langchain.values import to_ours
 from effects import NO_INPUT, CustomEmitted, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
-from effects.authoring import Scope
+from effects.authoring import Scope, is_list
 
 T = TypeVar("T")
 
 _UNKNOWN_INPUT: dict[str, object] = {"input": ""}  # what LangChain starts a streamed run with
 
 
-def _name(serialized: dict[str, Any] | None, kwargs: dict[str, Any], default: str) -> str:
+def _name(serialized: Mapping[str, object] | None, kwargs: Mapping[str, object], default: str) -> str:
     given = kwargs.get("name")
     if isinstance(given, str) and given:
         return given
@@ -36,12 +36,12 @@ def _name(serialized: dict[str, Any] | None, kwargs: dict[str, Any], default: st
         if isinstance(named, str) and named:
             return named
         ids = serialized.get("id")
-        if isinstance(ids, list) and ids:
-            return str(ids[-1])  # pyright: ignore[reportUnknownArgumentType]
+        if is_list(ids) and ids:
+            return str(ids[-1])
     return default
 
 
-class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
+class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[object]):
     """LangChain's callbacks as our effects, adopted by ``scope`` (the wrapper's run).
 
     >>> from langchain_core.runnables import RunnableLambda as TheirLambda
@@ -75,7 +75,7 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         run_id: UUID,
         parent_run_id: UUID | None,
         tags: list[str] | None,
-        metadata: dict[str, Any] | None,
+        metadata: Mapping[str, object] | None,
     ) -> None:
         parent = self._runs.get(parent_run_id) if parent_run_id is not None else None
         if parent_run_id is None and self._root is None:
@@ -88,14 +88,14 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
 
     def on_chain_start(
         self,
-        serialized: dict[str, Any],
-        inputs: dict[str, Any],
+        serialized: Mapping[str, object],
+        inputs: Mapping[str, object],
         *,
         run_id: UUID,
         parent_run_id: UUID | None = None,
         tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: Mapping[str, object] | None = None,
+        **kwargs: object,
     ) -> None:
         """A chain, prompt or parser run started (its ``run_type`` says which)."""
         run_type = kwargs.get("run_type") or "chain"
@@ -107,14 +107,14 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
 
     def on_chat_model_start(
         self,
-        serialized: dict[str, Any],
-        messages: list[list[Any]],
+        serialized: Mapping[str, object],
+        messages: Sequence[Sequence[object]],
         *,
         run_id: UUID,
         parent_run_id: UUID | None = None,
         tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: Mapping[str, object] | None = None,
+        **kwargs: object,
     ) -> None:
         """A chat model run started."""
         name = _name(serialized, kwargs, "chat_model")
@@ -122,14 +122,14 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
 
     def on_llm_start(
         self,
-        serialized: dict[str, Any],
+        serialized: Mapping[str, object],
         prompts: list[str],
         *,
         run_id: UUID,
         parent_run_id: UUID | None = None,
         tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: Mapping[str, object] | None = None,
+        **kwargs: object,
     ) -> None:
         """A text model run started."""
         self._start(
@@ -138,15 +138,15 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
 
     def on_tool_start(
         self,
-        serialized: dict[str, Any],
+        serialized: Mapping[str, object],
         input_str: str,
         *,
         run_id: UUID,
         parent_run_id: UUID | None = None,
         tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        inputs: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: Mapping[str, object] | None = None,
+        inputs: Mapping[str, object] | None = None,
+        **kwargs: object,
     ) -> None:
         """A tool run started."""
         shown = to_ours(inputs) if inputs is not None else input_str
@@ -154,14 +154,14 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
 
     def on_retriever_start(
         self,
-        serialized: dict[str, Any],
+        serialized: Mapping[str, object],
         query: str,
         *,
         run_id: UUID,
         parent_run_id: UUID | None = None,
         tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: Mapping[str, object] | None = None,
+        **kwargs: object,
     ) -> None:
         """A retriever run started."""
         name = _name(serialized, kwargs, "retriever")
@@ -171,13 +171,13 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
 
     def on_llm_new_token(
         self,
-        token: str | list[str | dict[str, Any]],
+        token: str | Sequence[str | Mapping[str, object]],
         *,
         chunk: GenerationChunk | ChatGenerationChunk | None = None,
         run_id: UUID,
         parent_run_id: UUID | None = None,
         tags: list[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> None:
         """A model's token: streamed as our chunk (the message chunk when there is one)."""
         known = self._runs.get(run_id)
@@ -226,7 +226,7 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
             self._scope.adopt([RunFailed(known[0], known[1], error, self._scope.clock.now())])
 
     def on_chain_end(
-        self, outputs: dict[str, Any], *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+        self, outputs: Mapping[str, object], *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: object
     ) -> None:
         """A chain run ended (with its input, when it was not known at the start)."""
         known = self._runs.get(run_id)
@@ -235,7 +235,7 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         self._end(run_id, to_ours(outputs))
 
     def on_llm_end(
-        self, response: LLMResult, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+        self, response: LLMResult, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: object
     ) -> None:
         """A model run ended: its output is the message (the text for a text model)."""
         first = response.generations[0][0] if response.generations and response.generations[0] else None
@@ -244,18 +244,18 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         else:
             self._end(run_id, None if first is None else first.text)
 
-    def on_tool_end(self, output: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
+    def on_tool_end(self, output: object, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: object) -> None:
         """A tool run ended."""
         self._end(run_id, to_ours(output))
 
     def on_retriever_end(
-        self, documents: Sequence[Any], *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+        self, documents: Sequence[object], *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: object
     ) -> None:
         """A retriever run ended: its documents as ours."""
         self._end(run_id, to_ours(list(documents)))
 
     def on_chain_error(
-        self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+        self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: object
     ) -> None:
         """A chain run failed."""
         self._fail(run_id, error)
@@ -267,19 +267,19 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         run_id: UUID,
         parent_run_id: UUID | None = None,
         tags: list[str] | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> None:
         """A model run failed."""
         self._fail(run_id, error)
 
     def on_tool_error(
-        self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+        self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: object
     ) -> None:
         """A tool run failed."""
         self._fail(run_id, error)
 
     def on_retriever_error(
-        self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+        self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: object
     ) -> None:
         """A retriever run failed."""
         self._fail(run_id, error)
@@ -287,12 +287,12 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
     def on_custom_event(
         self,
         name: str,
-        data: Any,
+        data: object,
         *,
         run_id: UUID,
         tags: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
-        **kwargs: Any,
+        metadata: Mapping[str, object] | None = None,
+        **kwargs: object,
     ) -> None:
         """A custom event of an inner run, as ours from that run."""
         known = self._runs.get(run_id)

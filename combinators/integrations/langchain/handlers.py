@@ -42,7 +42,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
-from typing import Any, Final, cast, final
+from typing import TYPE_CHECKING, Final, Protocol, final
 from uuid import UUID
 
 import attrs
@@ -59,6 +59,10 @@ from effects.executors import kept_by_the_caller
 from effects import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from effects.hooks import CALLBACKS
 from effects.projections.jsonable import is_secret, redacted_form
+from effects.guards import is_dict, is_list_of, is_list_or_tuple, is_mapping
+
+if TYPE_CHECKING:
+    from typing import TypeGuard
 
 _log: Final = logging.getLogger("combinators.integrations.langchain")
 
@@ -121,11 +125,11 @@ def redacted(value: object) -> object:
     kind = type(value)
     if value is None or kind is str or kind is int or kind is float or kind is bool:
         return value
-    if kind is list or kind is tuple:
-        items = [redacted(item) for item in cast("Sequence[object]", value)]
+    if (kind is list or kind is tuple) and is_list_or_tuple(value):
+        items = [redacted(item) for item in value]
         return items if kind is list else tuple(items)
-    if isinstance(value, Mapping):
-        return {key: redacted(item) for key, item in cast("Mapping[object, object]", value).items()}
+    if is_mapping(value):
+        return {key: redacted(item) for key, item in value.items()}
     if is_secret(value):
         return redacted_form(value)
     return to_langchain(value)
@@ -139,7 +143,8 @@ def _call(handler: BaseCallbackHandler, event: str, args: tuple[object, ...], kw
     except NotImplementedError as error:
         if event == "on_chat_model_start":
             serialized, messages = args[0], args[1]
-            prompts = [get_buffer_string(list(m)) for m in cast("list[list[TheirMessage]]", messages)]
+            groups = messages if is_list_or_tuple(messages) else ()
+            prompts = [get_buffer_string(list(m)) for m in groups if is_list_of(m, TheirMessage)]
             if not getattr(handler, "ignore_llm", False):
                 return _call(handler, "on_llm_start", (serialized, prompts, *args[2:]), kwargs)
             return None
@@ -156,7 +161,7 @@ async def _awaited(handler: BaseCallbackHandler, event: str, pending: Awaitable[
             raise
 
 
-def _run_on_helper_thread(coroutines: list[Coroutine[Any, Any, None]]) -> None:
+def _run_on_helper_thread(coroutines: list[Coroutine[object, object, None]]) -> None:
     # A sync call runs an async handler's coroutines to completion on a loop of its own,
     # on a helper thread when this thread already runs one (LangChain's sync rule).
     def run() -> None:
@@ -221,7 +226,11 @@ def _merged_tags(first: Sequence[str], then: Sequence[str]) -> list[str]:
     return list(dict.fromkeys((*first, *then)))
 
 
-def _streaming(handler: object) -> bool:
+class _Tapper(Protocol):
+    def tap_output_iter(self, run_id: UUID, output: Iterator[object]) -> Iterator[object]: ...
+
+
+def _streaming(handler: object) -> TypeGuard[_Tapper]:
     # LangChain's _StreamingCallbackHandler, structurally (its event and log handlers).
     return callable(getattr(handler, "tap_output_iter", None))
 
@@ -375,7 +384,7 @@ class CallbackProjection:
         elif kind == "tool":
             given = redacted(effect.input)
             input_str = given if isinstance(given, str) else str(given)
-            inputs = cast("dict[str, object]", given) if isinstance(given, dict) else None
+            inputs = given if is_dict(given) else None
             self._tell(
                 handlers, "on_tool_start", "ignore_agent", serialized, input_str, **common, name=run.name, inputs=inputs
             )
@@ -423,8 +432,7 @@ class CallbackProjection:
                 while feed:
                     yield feed.popleft()
 
-            tap = cast("Callable[[UUID, Iterator[object]], Iterator[object]]", getattr(tapper, "tap_output_iter"))
-            live.taps = iter(tap(live.run_id, fed()))
+            live.taps = iter(tapper.tap_output_iter(live.run_id, fed()))
         live.feed.append(chunk)
         try:
             next(live.taps)
@@ -499,7 +507,7 @@ class CallbackProjection:
         )
 
 
-def _as_coroutine(awaitable: Awaitable[object]) -> Coroutine[Any, Any, None]:
+def _as_coroutine(awaitable: Awaitable[object]) -> Coroutine[object, object, None]:
     async def wait() -> None:
         await awaitable
 

@@ -15,18 +15,18 @@ AIMessage('hello', id=...)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, Never, TypeVar, cast, final, overload
 
 import attrs
 
-from combinators import Runnable
+from combinators import AnyRunnable, Runnable
 from combinators.documents import Document
 from combinators.components.models.chat_model import ChatOutput, LanguageModelInput
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from combinators import RunConfig
 from effects import NO_INPUT
 from effects.config import EMPTY_CONFIG
-from effects.authoring import Scope, arun_on_total, closing, run_on_total
+from effects.authoring import Scope, arun_on_total, closing, is_a, run_on_total
 
 if TYPE_CHECKING:
     from combinators.integrations.langchain.callbacks import EffectsHandler
@@ -77,13 +77,6 @@ def _handled(scope: Scope, input: object) -> tuple[TheirConfig, EffectsHandler |
     return given, handler
 
 
-def _ours(chunk: object, handler: EffectsHandler | None) -> Any:
-    converted = to_ours(chunk)
-    if handler is not None:
-        handler.root_chunk(converted)
-    return converted
-
-
 @final
 @attrs.frozen(repr=False)
 class FromLangChain(Runnable[In, Out]):
@@ -96,6 +89,8 @@ class FromLangChain(Runnable[In, Out]):
     """
 
     wrapped: TheirRunnable[Any, Any]
+    """Any LangChain runnable: it is run on our inputs as LangChain's values, which no
+    type parameter of its own says (LangChain's ``Runnable`` is invariant in both)."""
 
     @property
     def name(self) -> str:
@@ -105,15 +100,28 @@ class FromLangChain(Runnable[In, Out]):
     def __repr__(self) -> str:
         return f"from_langchain({self.wrapped!r})"
 
+    def _out(self, value: object) -> Out:
+        # LangChain's output as ours by the one table: what ``from_langchain`` was told it gives.
+        return cast(Out, to_ours(value))
+
+    def _chunk(self, chunk: object, handler: EffectsHandler | None) -> Out:
+        converted = self._out(chunk)
+        if handler is not None:
+            handler.root_chunk(converted)
+        return converted
+
+    def _outcome(self, output: object) -> Out | Exception:
+        return output if isinstance(output, Exception) else self._out(output)
+
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """The object's ``invoke``, values converted both ways."""
         output = self.wrapped.invoke(to_langchain(input), _config(scope, input), **kwargs)
-        return cast(Out, to_ours(output))
+        return self._out(output)
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """The object's ``ainvoke``, values converted both ways."""
         output = await self.wrapped.ainvoke(to_langchain(input), _config(scope, input), **kwargs)
-        return cast(Out, to_ours(output))
+        return self._out(output)
 
     def step_batch(
         self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
@@ -123,7 +131,7 @@ class FromLangChain(Runnable[In, Out]):
         exception per input."""
         configs = [_handled(scope, input)[0] for scope, input in zip(scopes, inputs, strict=True)]
         outputs = self.wrapped.batch([to_langchain(i) for i in inputs], configs, return_exceptions=True, **kwargs)
-        return [_outcome(output) for output in outputs]
+        return [self._outcome(output) for output in outputs]
 
     async def step_abatch(
         self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
@@ -133,7 +141,7 @@ class FromLangChain(Runnable[In, Out]):
         outputs = await self.wrapped.abatch(
             [to_langchain(i) for i in inputs], configs, return_exceptions=True, **kwargs
         )
-        return [_outcome(output) for output in outputs]
+        return [self._outcome(output) for output in outputs]
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         """The object's ``transform`` of the input as it comes (an object that needs its
@@ -144,7 +152,7 @@ class FromLangChain(Runnable[In, Out]):
             def streamed(input: In) -> Iterator[Out]:
                 config, handler = _handled(scope, input)
                 for chunk in self.wrapped.stream(to_langchain(input), config, **kwargs):
-                    yield _ours(chunk, handler)
+                    yield self._chunk(chunk, handler)
 
             return run_on_total(inputs, streamed)
         return self._transform(inputs, scope, kwargs)
@@ -155,7 +163,7 @@ class FromLangChain(Runnable[In, Out]):
         chunks = self.wrapped.transform(theirs, config, **kwargs)
         try:
             for chunk in chunks:
-                yield _ours(chunk, handler)
+                yield self._chunk(chunk, handler)
         finally:
             close = getattr(chunks, "close", None)  # LangChain's transforms are generators
             if close is not None:
@@ -169,7 +177,7 @@ class FromLangChain(Runnable[In, Out]):
             async def streamed(input: In) -> AsyncIterator[Out]:
                 config, handler = _handled(scope, input)
                 async for chunk in self.wrapped.astream(to_langchain(input), config, **kwargs):
-                    yield _ours(chunk, handler)
+                    yield self._chunk(chunk, handler)
 
             return arun_on_total(inputs, streamed)
         return self._atransform(inputs, scope, kwargs)
@@ -184,7 +192,7 @@ class FromLangChain(Runnable[In, Out]):
         config, handler = _handled(scope, NO_INPUT)
         async with closing(self.wrapped.atransform(theirs(), config, **kwargs)) as chunks:
             async for chunk in chunks:
-                yield _ours(chunk, handler)
+                yield self._chunk(chunk, handler)
 
 
 def _input_is_whole(scope: Scope) -> bool:
@@ -193,17 +201,13 @@ def _input_is_whole(scope: Scope) -> bool:
     return run is not None and not run.parent_ids
 
 
-def _outcome(output: object) -> Any:
-    return output if isinstance(output, Exception) else to_ours(output)
-
-
 @overload
 def from_langchain(obj: TheirChatModel) -> Runnable[LanguageModelInput, ChatOutput]: ...
 @overload
 def from_langchain(obj: TheirRetriever) -> Runnable[str, list[Document]]: ...
 @overload
 def from_langchain(obj: TheirRunnable[Any, Any], input_type: type[In], output_type: type[Out]) -> Runnable[In, Out]: ...
-def from_langchain(obj: object, input_type: object = None, output_type: object = None) -> Runnable[Any, Any]:
+def from_langchain(obj: TheirRunnable[Any, Any], input_type: object = None, output_type: object = None) -> AnyRunnable:
     """A langchain-core runnable as a typed runnable of ours: a chat model takes what
     our models take and gives ``AIMessage`` (chunks when streamed), a retriever takes a
     str and gives our ``Document``s; anything else is typed by the caller,
@@ -219,10 +223,9 @@ def from_langchain(obj: object, input_type: object = None, output_type: object =
     """
     from langchain_core.runnables import Runnable as TheirRunnableClass
 
-    given: object = obj  # the check below narrows obj only, to an unparameterised Runnable
-    if not isinstance(obj, TheirRunnableClass):
+    if not is_a(obj, TheirRunnableClass):  # an untyped caller's value
         raise TypeError(f"from_langchain expects a langchain_core Runnable, got {type(obj).__name__}")
-    return FromLangChain[Any, Any](cast("TheirRunnable[Any, Any]", given))
+    return FromLangChain[Never, object](obj)
 
 
 __all__ = ["FromLangChain", "from_langchain", "langchain_config"]

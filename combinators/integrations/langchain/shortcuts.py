@@ -13,7 +13,7 @@ retriever (and ``add_documents`` through our Document), LangChain embeddings as 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Generic, Never, TypeVar, final, overload
 
 import attrs
 
@@ -26,22 +26,31 @@ from combinators import RunnableTool
 from combinators.components.messages.values import ToolMessage
 from combinators.components.run_fields import NamedRunFields
 from combinators.components.tools.message_tools import tool_message
-from effects.authoring import Scope, arun_on_total, run_on_total
+from effects.authoring import Scope, arun_on_total, is_list_of, is_str_mapping, run_on_total
 
 if TYPE_CHECKING:
     from langchain_core.document_loaders import BaseLoader
     from langchain_core.documents import BaseDocumentTransformer
+    from langchain_core.documents import Document as TheirDocument
     from langchain_core.tools import BaseTool as TheirTool
     from langchain_core.embeddings import Embeddings as TheirEmbeddings
     from langchain_core.vectorstores import VectorStore
 
 
 def _ours(value: object) -> list[Document]:
-    return cast(list[Document], to_ours(value))
+    converted = to_ours(value)
+    if not is_list_of(converted, Document):
+        raise TypeError(f"expected LangChain documents, got {type(value).__name__}")
+    return list(converted)
 
 
-def _theirs(documents: Sequence[Document]) -> list[Any]:
-    return cast(list[Any], to_langchain(list(documents)))
+def _theirs(documents: Sequence[Document]) -> list[TheirDocument]:
+    from langchain_core.documents import Document as TheirDocument
+
+    converted = to_langchain(list(documents))
+    if not is_list_of(converted, TheirDocument):
+        raise TypeError(f"expected our Documents, got {documents!r}")
+    return list(converted)
 
 
 @final
@@ -123,7 +132,7 @@ class LoadDocuments(NamedRunFields, Runnable[In, list[Document]], Generic[In]):
 def load_with(loader: BaseLoader) -> Runnable[object, list[Document]]: ...
 @overload
 def load_with(loader: Callable[[In], BaseLoader]) -> Runnable[In, list[Document]]: ...
-def load_with(loader: BaseLoader | Callable[[Any], BaseLoader]) -> Runnable[Any, list[Document]]:
+def load_with(loader: BaseLoader | Callable[[Never], BaseLoader]) -> Runnable[Never, list[Document]]:
     """A LangChain document loader (any ``BaseLoader``, langchain-community's included) as a
     runnable giving our Documents: a loader made once (its input is ignored), or a function
     making one from the input (a path, a URL). Streamed, the documents come one at a time.
@@ -150,7 +159,7 @@ def load_with(loader: BaseLoader | Callable[[Any], BaseLoader]) -> Runnable[Any,
             f"load_with expects a LangChain BaseLoader or a function making one, got {type(loader).__name__}"
         )
     shown = getattr(loader, "__name__", type(loader).__name__)
-    return LoadDocuments[Any](loader, str(shown))
+    return LoadDocuments[Never](loader, str(shown))
 
 
 def tool_of(tool: TheirTool) -> RunnableTool[object | ToolMessage]:
@@ -177,11 +186,13 @@ def tool_of(tool: TheirTool) -> RunnableTool[object | ToolMessage]:
     """
     from langchain_core.utils.function_calling import convert_to_openai_tool
 
-    schema = cast(dict[str, Any], convert_to_openai_tool(tool)["function"].get("parameters", {"type": "object"}))
-    properties = cast(dict[str, Any], schema.get("properties", {}))
+    schema: object = convert_to_openai_tool(tool)["function"].get("parameters", {"type": "object"})
+    if not is_str_mapping(schema):
+        raise TypeError(f"the tool {tool.name!r} has no JSON Schema of its arguments: {schema!r}")
+    properties = schema.get("properties", {})
     # LangChain's single-input tools (``Tool``) take the one string, not a dict.
-    single = "__arg1" if list(properties) == ["__arg1"] else None
-    wrapped: Runnable[Any, object] = from_langchain(tool, object, object)
+    single = "__arg1" if is_str_mapping(properties) and list(properties) == ["__arg1"] else None
+    wrapped = from_langchain(tool, object, object)
     built = RunnableTool.from_runnable(
         wrapped, name=tool.name, description=tool.description, args_schema=schema, single_arg=single
     )
