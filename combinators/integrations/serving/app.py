@@ -67,8 +67,12 @@ def _path(path: str) -> str:
 
 def _routes(served: Served) -> list[BaseRoute]:
     base = "" if served.path == "/" else served.path
+    # Each route also under LangServe's /c/{config_hash}/ (a config in the path: config_hash.py).
+    prefixes = (base, f"{base}/c/{{config_hash}}")
     routes: list[BaseRoute] = [
-        Route(f"{base}/{name}", PostRoute(served, name), methods=["POST"]) for name in POST_ROUTES
+        Route(f"{prefix}/{name}", PostRoute(served, name), methods=["POST"])
+        for prefix in prefixes
+        for name in POST_ROUTES
     ]
     runnable = served.runnable
     schemas = {
@@ -76,14 +80,19 @@ def _routes(served: Served) -> list[BaseRoute]:
         "output_schema": runnable.output_schema,
         "config_schema": lambda: config_schema(served.policy, runnable.config_schema()),
     }
-    routes += [Route(f"{base}/{name}", JsonPage(served, page), methods=["GET"]) for name, page in schemas.items()]
+    routes += [
+        Route(f"{prefix}/{name}", JsonPage(served, page), methods=["GET"])
+        for prefix in prefixes
+        for name, page in schemas.items()
+    ]
     if served.options.playground:
         page = PlaygroundPage(served)
-        routes += [
-            Route(f"{base}/playground", Redirect(served, f"{base}/playground/"), methods=["GET"]),
-            Route(f"{base}/playground/", page, methods=["GET"]),
-            Route(f"{base}/playground/{{file_path}}", page, methods=["GET"]),
-        ]
+        for prefix in prefixes:
+            routes += [
+                Route(f"{prefix}/playground", Redirect(served, f"{prefix}/playground/"), methods=["GET"]),
+                Route(f"{prefix}/playground/", page, methods=["GET"]),
+                Route(f"{prefix}/playground/{{file_path}}", page, methods=["GET"]),
+            ]
     return routes
 
 

@@ -21,6 +21,7 @@ from typing import Final, final
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
+from combinators.integrations.serving.config_hash import path_config
 from combinators.integrations.serving.errors import INTERNAL_ERROR, ErrorInfo, Rejected, log
 from combinators.integrations.serving.http import send_bytes, send_error, send_json
 from combinators.integrations.serving.options import Served
@@ -46,9 +47,11 @@ def playground_file(name: str) -> bytes:
 
 
 async def allowed(served: Served, request: Request, send: Send) -> bool:
-    """Whether the ``auth`` hook names a principal; when not, the 401 has been answered."""
+    """Whether the ``auth`` hook names a principal and a config hash in the path (``/c/...``)
+    holds only what clients may set; when not, the 401, 400 or 422 has been answered."""
     try:
         await authenticate(served, request)
+        path_config(served, request)
     except Rejected as rejected:
         await send_error(send, rejected.info)
         return False
@@ -108,8 +111,11 @@ class Redirect:
         self.target = target
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if await allowed(self.served, Request(scope, receive), send):
-            await _redirect(send, self.target)
+        request = Request(scope, receive)
+        if await allowed(self.served, request, send):
+            config_hash = request.path_params.get("config_hash")  # checked by allowed: URL-safe characters
+            target = self.target if config_hash is None else self.target.replace("{config_hash}", config_hash)
+            await _redirect(send, target)
 
 
 async def _redirect(send: Send, target: str) -> None:

@@ -9,6 +9,8 @@
 other two none (LangServe's client warns on one there).
 
 Every route runs the ``auth`` hook before it reads the body; no principal is a 401.
+Each is served at ``<path>/c/{config_hash}/<route>`` too, LangServe's config-in-the-path
+form (``config_hash``), under the same rule as the body's ``config``.
 
 >>> sorted(POST_ROUTES)
 ['batch', 'invoke', 'stream', 'stream_events', 'stream_log']
@@ -34,6 +36,7 @@ from combinators.integrations.serving.bodies import (
     required,
 )
 from combinators.integrations.serving.config import call_hook, server_config
+from combinators.integrations.serving.config_hash import path_config, with_path_config
 from combinators.integrations.serving.errors import INTERNAL_ERROR, ErrorInfo, ErrorMap, Rejected, error_info, invalid
 from combinators.integrations.serving.http import (
     ClientGone,
@@ -338,8 +341,10 @@ class PostRoute:
         request = Request(scope, receive)
         try:
             principal = await authenticate(served, request)
+            in_path = path_config(served, request)  # LangServe's /c/{config_hash}/... routes
             body = read_json(await read_body(scope, receive, served.options.max_body_bytes), served.json_limits)
             call = self.read(served, body, principal, request)
+            call.configs = with_path_config(in_path, call.configs)
         except Rejected as rejected:
             await send_error(send, rejected.info)
             return

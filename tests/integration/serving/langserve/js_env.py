@@ -62,6 +62,7 @@ def langchain_js() -> Path:
                     _build(folder)
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
-    # The client script sits beside node_modules (ES modules resolve from the script's folder).
-    shutil.copy(JS / "client.mjs", folder / "client.mjs")
+    # The client scripts sit beside node_modules (ES modules resolve from the script's folder).
+    for script in JS.glob("*.mjs"):
+        shutil.copy(script, folder / script.name)
     return folder
