@@ -227,13 +227,13 @@ def stream_events_of_an_agent(tools_agent: bool = True) -> None:
                 # Was assigned when creating the agent with `.with_config(run_name="Agent")` above
                 if event["name"] == "Agent":
                     print("\n-----")
-                    print(f"Starting agent: {event['name']} with input: {json.dumps(event['data'].get('input'))}")
+                    print(f"Starting agent: {event['name']} with input: {json.dumps(event['data']['input'])}")
             elif event_type == "on_chain_end":
                 # Was assigned when creating the agent with `.with_config(run_name="Agent")` above
                 if event["name"] == "Agent":
                     print("\n-----")
                     print(f"Finished agent: {event['name']}\n")
-                    print(f"Agent output was: {event['data'].get('output')}")
+                    print(f"Agent output was: {event['data']['output']}")
                     print("\n-----")
             elif event_type == "on_chat_model_stream":
                 content = event["data"]["chunk"].content
@@ -244,11 +244,11 @@ def stream_events_of_an_agent(tools_agent: bool = True) -> None:
                     print(f"| {content}")
             elif event_type == "on_tool_start":
                 print("\n-----")
-                print(f"Starting tool: {event['name']} with inputs: {event['data'].get('input')}")
+                print(f"Starting tool: {event['name']} with inputs: {event['data']['input']}")
             elif event_type == "on_tool_end":
                 print("\n-----")
                 print(f"Finished tool: {event['name']}\n")
-                print(f"Tool output was: {event['data'].get('output')}")
+                print(f"Tool output was: {event['data']['output']}")
                 print("\n-----")
 
     asyncio.run(main())
