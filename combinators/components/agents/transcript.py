@@ -28,6 +28,7 @@ from combinators.components.messages.values import (
     ToolMessage,
     coerce_to_messages,
 )
+from combinators.components.tools.message_tools import content_parts
 from effects.errors import CombinatorsError, InputError
 from effects.projections.jsonable import to_jsonable
 
@@ -143,20 +144,6 @@ def read_input(input: object, owner: str, *, prompted: bool) -> Conversation:
     )
 
 
-def _is_part(part: object) -> bool:
-    return isinstance(part, str) or (isinstance(part, Mapping) and "type" in part)
-
-
-def _content_parts(output: object) -> list[str | Mapping[str, object]] | None:
-    # A list of text and content blocks is message content already.
-    if not isinstance(output, list | tuple):
-        return None
-    parts = list(cast("list[object] | tuple[object, ...]", output))
-    if parts and all(_is_part(p) for p in parts):
-        return cast("list[str | Mapping[str, object]]", parts)
-    return None
-
-
 def result_content(output: object) -> str | list[str | Mapping[str, object]]:
     """A tool's result as message content: text and content blocks as they are, other
     values as the JSON of their JSON form, ``str()`` for values that have none.
@@ -170,12 +157,11 @@ def result_content(output: object) -> str | list[str | Mapping[str, object]]:
     """
     if isinstance(output, str):
         return output
-    kind = type(output)
-    if kind is int or (kind is float and math.isfinite(cast(float, output))):
+    if type(output) is int or (type(output) is float and math.isfinite(output)):
         return repr(output)  # what json.dumps writes for them (the common case: no encoder)
     if output is None or isinstance(output, bool | int) or (isinstance(output, float) and math.isfinite(output)):
         return json.dumps(output)  # JSON already (the common case: skip the general form)
-    parts = _content_parts(output)
+    parts = content_parts(output)
     if parts is not None:
         return parts
     encoded = to_jsonable(output)

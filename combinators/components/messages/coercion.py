@@ -28,7 +28,7 @@ from combinators.components.messages.values import (
     checked_mapping,
     checked_optional,
 )
-from effects.authoring import is_list_or_tuple, is_mapping
+from effects.authoring import is_list_or_tuple, is_mapping, is_str_mapping
 
 
 def get_buffer_string(messages: Iterable[Message], *, human_prefix: str = "Human", ai_prefix: str = "AI") -> str:
@@ -156,8 +156,8 @@ def coerce_to_message(value: object) -> Message:
         if len(pair) != 2 or not isinstance(pair[0], str):
             raise ValueError(f"a message as a sequence must be a (role, content) pair, got {value!r}")
         return _from_role(pair[0], pair[1], {}, pair)
-    if isinstance(value, Mapping):
-        source = cast("Mapping[str, object]", value)
+    if is_str_mapping(value):
+        source = value
         fields = dict(source)
         role = fields.pop("role", None) or fields.pop("type", None)
         if not isinstance(role, str) or "content" not in fields:

@@ -10,9 +10,9 @@ mappings, and checked reads of message-like dicts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias, TypeVar, cast
+from typing import TypeAlias, TypeVar
 
-from effects.authoring import checked, is_a
+from effects.authoring import checked, is_a, is_str_mapping
 
 _T = TypeVar("_T")
 
@@ -73,9 +73,9 @@ def checked_mapping(value: object, what: str) -> Mapping[str, object]:
     Traceback (most recent call last):
     TypeError: usage_metadata must be a mapping, got list
     """
-    if not isinstance(value, Mapping):
+    if not is_str_mapping(value):
         raise TypeError(f"{what} must be a mapping, got {type(value).__name__}")
-    return cast("Mapping[str, object]", value)
+    return value
 
 
 def checked_optional(value: object, kind: type[_T], what: str) -> _T | None:

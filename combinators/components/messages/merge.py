@@ -12,13 +12,13 @@ these; they work on plain data and on the small part values, never on whole mess
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final
 
 import attrs
-from effects.authoring import is_mapping
+from effects.authoring import is_mapping, is_str_mapping
 
 if TYPE_CHECKING:  # the message values import these rules, so types only
-    from combinators.components.messages.values import Content, ContentPart, ToolCallChunk
+    from combinators.components.messages.values import Content, ToolCallChunk
 
 _LAST_WINS: Final = frozenset({"index", "created", "timestamp"})
 _KEEP_IF_EQUAL: Final = frozenset({"id", "output_version", "model_provider"})
@@ -77,13 +77,12 @@ def _ids_agree(left: Mapping[str, object], right: Mapping[str, object]) -> bool:
 
 def _merge_into(merged: list[object], element: object) -> None:
     index = _merge_index(element)
-    if index is not None:
-        block = cast("Mapping[str, object]", element)
+    if index is not None and is_str_mapping(element):
         for position, existing in enumerate(merged):
-            if _merge_index(existing) == index and _ids_agree(cast("Mapping[str, object]", existing), block):
+            if _merge_index(existing) == index and is_str_mapping(existing) and _ids_agree(existing, element):
                 # The right-hand "type" is dropped so "text" + "text" stays "text".
-                addition = {k: v for k, v in block.items() if k != "type"}
-                merged[position] = merge_dicts(cast("Mapping[str, object]", existing), addition)
+                addition = {k: v for k, v in element.items() if k != "type"}
+                merged[position] = merge_dicts(existing, addition)
                 return
     merged.append(element)
 
@@ -121,7 +120,7 @@ def merge_content(left: Content, right: Content) -> Content:
                 merged.append(part)
         else:
             _merge_into(merged, part)
-    return tuple(cast("list[ContentPart]", merged))
+    return tuple(part for part in merged if isinstance(part, str) or is_str_mapping(part))  # all are parts
 
 
 def merge_tool_call_chunks(

@@ -39,7 +39,7 @@ import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Never, ParamSpec, TypeVar, cast, final, get_type_hints, overload
+from typing import Any, Never, ParamSpec, TypeGuard, TypeVar, final, get_type_hints, overload
 
 import attrs
 
@@ -50,6 +50,7 @@ from combinators import RunnableTool
 from combinators.authoring import SINGLE_ARG
 from effects.config import RunConfig
 from effects.errors import InputError, InputValueError
+from effects.authoring import is_list_or_tuple, is_str_mapping
 
 R = TypeVar("R")
 P = ParamSpec("P")
@@ -225,16 +226,28 @@ def _given_schema(args_schema: ArgsSchema, name: str) -> dict[str, Any]:
     return {**schema, "title": name}
 
 
+def _is_part(part: object) -> TypeGuard[str | Mapping[str, object]]:
+    return isinstance(part, str) or (is_str_mapping(part) and "type" in part)
+
+
+def content_parts(output: object) -> list[str | Mapping[str, object]] | None:
+    """``output`` as message content when it is a non-empty list (or tuple) of text and
+    content blocks (dicts with a ``type``), else ``None``.
+
+    >>> content_parts(["see", {"type": "image_url", "image_url": {"url": "x"}}])
+    ['see', {'type': 'image_url', 'image_url': {'url': 'x'}}]
+    >>> content_parts([]), content_parts(["a", 1]), content_parts("a")
+    (None, None, None)
+    """
+    if not is_list_or_tuple(output) or not output:
+        return None
+    parts = [part for part in output if _is_part(part)]
+    return parts if len(parts) == len(output) else None
+
+
 def _content(output: object) -> str | list[str | Mapping[str, object]] | None:
     # Text and a list of content blocks are message content already.
-    if isinstance(output, str):
-        return output
-    if not isinstance(output, list | tuple):
-        return None
-    parts: list[object] = list(cast("list[object] | tuple[object, ...]", output))
-    if parts and all(isinstance(p, str) or (isinstance(p, Mapping) and "type" in p) for p in parts):
-        return cast("list[str | Mapping[str, object]]", parts)
-    return None
+    return output if isinstance(output, str) else content_parts(output)
 
 
 def tool_message(output: object, tool_call_id: str, tool_name: str) -> ToolMessage:
@@ -457,6 +470,7 @@ __all__ = [
     "StructuredTool",
     "Tool",
     "ToolDecorator",
+    "content_parts",
     "function_schema",
     "parse_docstring",
     "tool",
