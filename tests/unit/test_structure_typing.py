@@ -30,7 +30,6 @@ CAST_AFTER_CHECK: dict[str, int] = {
     "combinators/_support/reprs.py": 2,
     "combinators/components/agents/transcript.py": 1,
     "combinators/components/memory/with_history.py": 1,
-    "combinators/components/messages/coercion.py": 1,
     "combinators/components/prompts/chat_prompt.py": 2,
     "combinators/components/retrieval/vectorstore.py": 1,
     "combinators/integrations/serving/errors.py": 1,
