@@ -11,10 +11,10 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import Any, Never, TypeVar, overload
+from typing import Never, TypeVar, overload
 
 from combinators.nodes.lambda_ import RunnableLambda
-from combinators.runnable.composing import Runnable
+from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.config import RunConfig
 
 A = TypeVar("A")
@@ -35,7 +35,7 @@ def chain(func: Callable[[A], B]) -> Runnable[A, B]: ...
 def chain(func: Callable[[A, RunConfig], Awaitable[B]]) -> RunnableLambda[A, B, Never]: ...
 @overload
 def chain(func: Callable[[A, RunConfig], B]) -> Runnable[A, B]: ...
-def chain(func: Callable[..., Any]) -> Runnable[Any, Any]:
+def chain(func: Callable[..., object]) -> AnyRunnable:
     """Turn a function (sync, async, generator, or taking a config) into a runnable.
 
     Of an async function it is a ``RunnableLambda[In, Out, Never]``: calling it with ``invoke``

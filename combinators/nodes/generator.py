@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, Generic, Never, TypeVar, final, overload
+from typing import Generic, Never, TypeVar, final, overload
 
 import attrs
 import typing_extensions
@@ -81,12 +81,12 @@ class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, O
 
     def __init__(
         self,
-        transform: Callable[..., Any],
-        atransform: Callable[..., Any] | None = None,
+        transform: Callable[..., object],
+        atransform: Callable[..., object] | None = None,
         *,
         name: str | None = None,
     ) -> None:
-        sync_fn: Callable[..., Any] | None = transform
+        sync_fn: Callable[..., object] | None = transform
         if kind_of(transform) is CallableKind.ASYNC_GENERATOR:
             if atransform is not None:
                 raise TypeError("RunnableGenerator got two async transforms")

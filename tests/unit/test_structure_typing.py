@@ -41,7 +41,6 @@ CAST_AFTER_CHECK: dict[str, int] = {
 
 RUNNABLE_ANY_ANY: dict[str, int] = {
     "combinators/_support/coerce.py": 2,
-    "combinators/chain_decorator.py": 1,
     "combinators/components/tools/base_tool.py": 1,
     "combinators/integrations/serving/app.py": 3,
     "combinators/integrations/serving/cli.py": 2,
