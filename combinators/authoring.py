@@ -15,7 +15,7 @@ from combinators._support.callables import is_library_code as is_library_code
 from combinators._support.declared import DeclaredFields as DeclaredFields
 from combinators._support.declared import init_fields as init_fields
 from combinators._support.reprs import changed_fields as changed_fields
-from combinators._support.strict_schema import strict_validator as strict_validator
+from combinators._support.tool_arguments import strict_validator as strict_validator
 from combinators._support.type_schema import type_schema as type_schema
 from combinators._support.tool_arguments import SINGLE_ARG as SINGLE_ARG
 from combinators._support.tool_arguments import ArgumentTypeError as ArgumentTypeError

@@ -44,7 +44,7 @@ from typing import final
 from uuid import UUID
 
 from effects.event_types import EventData, V1StreamEvent
-from effects.projections.argument_checks import expect_effect, expect_filter
+from effects.projections.filters import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import token_text, v1_end_output, v1_failed_output
 from effects.values import (

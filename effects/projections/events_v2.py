@@ -38,7 +38,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final, final
 from uuid import UUID
 
-from effects.projections.argument_checks import expect_effect, expect_filter
+from effects.projections.filters import expect_effect, expect_filter
 from effects.event_types import CustomStreamEvent as CustomStreamEvent
 from effects.event_types import EndData, ErrorData, StartData
 from effects.event_types import RunEndEvent, RunErrorEvent, RunStartEvent, RunStreamEvent

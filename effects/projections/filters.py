@@ -1,4 +1,5 @@
-"""EventFilter: which runs an event stream or run log shows (the peer's include/exclude rules).
+"""EventFilter: which runs an event stream or run log shows (the peer's include/exclude rules);
+and the checks of what a projection is fed.
 
 A run is included when no include filter is given, or when its name is in
 ``include_names`` OR its type is in ``include_types`` OR one of its tags is in
@@ -11,6 +12,14 @@ list is a given filter that matches nothing.
 True
 >>> keep.includes("StrOutputParser", "parser", ("hidden",))
 False
+
+What a projection is fed is checked as it comes (``expect_effect``, ``expect_filter``), so
+callers that ignore the static types still get an error that names what was expected:
+
+>>> expect_effect("EventsV2.feed", 3)
+Traceback (most recent call last):
+...
+TypeError: EventsV2.feed expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed or CustomEmitted), got int
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from typing import Final, TypeAlias, final
 import attrs
 
 from effects.guards import is_a
-from effects.values import RunType
+from effects.values import CustomEmitted, RunEnded, RunFailed, RunStarted, RunStreamed, RunType
 
 Names: TypeAlias = list[str] | tuple[str, ...]
 """Run names or tags to filter by, as a list (a single ``str`` is refused, by the checkers too)."""
@@ -126,3 +135,32 @@ class EventFilter:
 
 NO_FILTER: Final = EventFilter()
 """The filter that shows everything."""
+
+
+_EFFECTS: Final = (RunStarted, RunStreamed, RunEnded, RunFailed, CustomEmitted)
+"""The effect classes (a tuple made once: ``A | B`` in the check would build a union per call)."""
+
+
+def expect_effect(where: str, value: object) -> None:
+    """Raise ``TypeError`` unless ``value`` is one of the effect values.
+
+    >>> expect_effect("f", CustomEmitted.__new__(CustomEmitted)) is None
+    True
+    """
+    if not isinstance(value, _EFFECTS):
+        raise TypeError(
+            f"{where} expects an effect value (RunStarted, RunStreamed, RunEnded, RunFailed"
+            f" or CustomEmitted), got {type(value).__name__}"
+        )
+
+
+def expect_filter(where: str, value: object) -> None:
+    """Raise ``TypeError`` unless ``value`` is an ``EventFilter``.
+
+    >>> expect_filter("EventsV1 filter", {})
+    Traceback (most recent call last):
+    ...
+    TypeError: EventsV1 filter must be an EventFilter, got dict
+    """
+    if not isinstance(value, EventFilter):
+        raise TypeError(f"{where} must be an EventFilter, got {type(value).__name__}")

@@ -45,7 +45,7 @@ from uuid import UUID
 import attrs
 
 from effects.config import EMPTY_CONFIG, RunConfig
-from effects.projections.argument_checks import expect_effect
+from effects.projections.filters import expect_effect
 from effects.projections.shapes import traced_inputs, traced_outputs
 from effects.values import (
     NO_INPUT,

@@ -24,7 +24,7 @@ from typing import final
 
 import attrs
 
-from effects.projections.argument_checks import expect_effect
+from effects.projections.filters import expect_effect
 from effects.values import Effect, RunEnded, RunFailed, RunStarted, RunStreamed
 
 

@@ -34,9 +34,9 @@ from collections.abc import Iterable, Iterator
 from typing import Final, final
 from uuid import UUID
 
-from effects.projections.argument_checks import expect_effect
+from effects.projections.filters import expect_effect
 from effects.projections.jsonable import JsonValue, to_jsonable
-from effects.projections.replayed import Replayed
+from effects.projections.jsonable import Replayed
 from effects.projections.shapes import add_chunk, as_dict, token_text
 from effects.values import (
     NO_INPUT,

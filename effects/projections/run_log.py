@@ -43,7 +43,7 @@ from uuid import UUID
 
 import jsonpatch
 
-from effects.projections.argument_checks import expect_effect, expect_filter
+from effects.projections.filters import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.jsonable import to_jsonable
 from effects.projections.log_values import LogState as LogState
@@ -53,7 +53,7 @@ from effects.projections.log_values import RunLogPatch as RunLogPatch
 from effects.projections.log_values import apply_ops as apply_ops
 from effects.projections.log_values import owned
 from effects.projections.pointers import escape_key
-from effects.projections.replayed import Replayed
+from effects.projections.jsonable import Replayed
 from effects.projections.shapes import (
     MODEL_TYPES,
     add_chunk,
