@@ -29,7 +29,7 @@ import functools
 import sys
 from contextlib import contextmanager
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeAlias, final
+from typing import Any, TypeAlias, Unpack, final
 
 import attrs
 
@@ -50,6 +50,7 @@ from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutc
 from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
 from combinators.components.messages.values import AIMessage, AIMessageChunk
 from combinators.components.messages.ai_fields import fresh_id
+from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs
 from combinators import AnyRunnable, Runnable
 from combinators import RunnableTool
 from combinators.components.tools.base_tool import BaseTool
@@ -158,8 +159,9 @@ def _prompt_variables(prompt: object) -> tuple[str, ...] | None:
 
 @final
 @attrs.frozen(repr=False)
-class AgentLoop(Runnable[AgentInput, AgentResult]):
-    """The agent loop as a runnable (build it with ``agent_loop``)."""
+class AgentLoop(NamedRunFields, Runnable[AgentInput, AgentResult]):
+    """The agent loop as a runnable (build it with ``agent_loop``; ``name=``, ``tags=``,
+    ``metadata=``, ``verbose=`` and ``callbacks=`` as every component takes them)."""
 
     model: BaseChatModel
     tools: tuple[RunnableTool[object], ...] = attrs.field(converter=tools_tuple)
@@ -452,9 +454,17 @@ def agent_loop(
     *,
     prompt: Prompt | None = None,
     policy: LoopPolicy = LoopPolicy(),
+    **run_fields: Unpack[RunFieldsKwargs],
 ) -> Runnable[AgentInput, AgentResult]:
     """A tool-calling agent: call the model, run the tools it asks for, until it answers.
 
-    See the module's example; ``policy`` bounds the loop (``LoopPolicy``).
+    See the module's example; ``policy`` bounds the loop (``LoopPolicy``). ``name=``,
+    ``tags=``, ``metadata=``, ``verbose=`` and ``callbacks=`` act on the loop's own run, as
+    LangChain's components take them (``combinators.components.run_fields``).
+
+    >>> from combinators.language_models import FakeListChatModel
+    >>> helper = agent_loop(FakeListChatModel(responses=["Done."]), [], name="helper", tags=["a"])
+    >>> helper.name, next(iter(helper.stream_events("hi")))["tags"]
+    ('helper', ['a'])
     """
-    return AgentLoop(model, tools_tuple(tools), prompt, policy)
+    return AgentLoop(model, tools_tuple(tools), prompt, policy, **run_fields)

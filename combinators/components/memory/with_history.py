@@ -37,6 +37,7 @@ import attrs
 
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
+from combinators.components.run_fields import NamedRunFields
 from combinators.components.messages.values import AIMessage, BaseMessage, HumanMessage, Message
 from effects.authoring import (
     Scope,
@@ -125,8 +126,10 @@ class _SaveHistory(Runnable[list[Message], int]):
 
 @final
 @attrs.frozen(repr=False)
-class RunnableWithMessageHistory(Runnable[Any, Out], Generic[Out]):
-    """``runnable`` with each session's history loaded before and the turn stored after."""
+class RunnableWithMessageHistory(NamedRunFields, Runnable[Any, Out], Generic[Out]):
+    """``runnable`` with each session's history loaded before and the turn stored after
+    (``name=``, ``tags=``, ``metadata=``, ``verbose=`` and ``callbacks=`` as every component
+    takes them: they act on this runnable's own run)."""
 
     runnable: Runnable[Any, Out]
     get_session_history: Callable[..., ChatHistory]

@@ -15,13 +15,14 @@ AIMessage('hello', id=...)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Never, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, Never, TypeVar, Unpack, cast, final, overload
 
 import attrs
 
 from combinators import AnyRunnable, Runnable
 from combinators.documents import Document
 from combinators.components.models.chat_model import ChatOutput, LanguageModelInput
+from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from combinators import RunConfig
 from effects import NO_INPUT
@@ -56,7 +57,7 @@ def langchain_config(config: RunConfig) -> TheirConfig:
     return given
 
 
-def _config(scope: Scope, input: object) -> TheirConfig | None:
+def _their_config(scope: Scope, input: object) -> TheirConfig | None:
     if scope.run is None and scope.config is EMPTY_CONFIG:
         # A call with nothing to pass on: LangChain's own defaults are the same values,
         # and building none keeps the wrapper's cost off the object's (the bench's W16).
@@ -79,8 +80,10 @@ def _handled(scope: Scope, input: object) -> tuple[TheirConfig, EffectsHandler |
 
 @final
 @attrs.frozen(repr=False)
-class FromLangChain(Runnable[In, Out]):
-    """A langchain-core runnable as one of ours (made by `from_langchain`).
+class FromLangChain(NamedRunFields, Runnable[In, Out]):
+    """A langchain-core runnable as one of ours (made by `from_langchain`), with the
+    constructor keywords of LangChain's components (``name=``, ``tags=``, ``metadata=``,
+    ``verbose=``, ``callbacks=``), which act on the wrapper's own run.
 
     >>> from langchain_core.runnables import RunnableLambda as TheirLambda
     >>> shout = FromLangChain[str, str](TheirLambda(str.upper))
@@ -94,8 +97,9 @@ class FromLangChain(Runnable[In, Out]):
 
     @property
     def name(self) -> str:
-        """The wrapped object's own name (``FakeListChatModel``, ``RunnableSequence``...)."""
-        return self.wrapped.get_name()
+        """The given ``name``, else the wrapped object's own (``FakeListChatModel``,
+        ``RunnableSequence``...)."""
+        return self.run_name or self.wrapped.get_name()
 
     def __repr__(self) -> str:
         return f"from_langchain({self.wrapped!r})"
@@ -115,12 +119,12 @@ class FromLangChain(Runnable[In, Out]):
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """The object's ``invoke``, values converted both ways."""
-        output = self.wrapped.invoke(to_langchain(input), _config(scope, input), **kwargs)
+        output = self.wrapped.invoke(to_langchain(input), _their_config(scope, input), **kwargs)
         return self._out(output)
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         """The object's ``ainvoke``, values converted both ways."""
-        output = await self.wrapped.ainvoke(to_langchain(input), _config(scope, input), **kwargs)
+        output = await self.wrapped.ainvoke(to_langchain(input), _their_config(scope, input), **kwargs)
         return self._out(output)
 
     def step_batch(
@@ -202,20 +206,33 @@ def _input_is_whole(scope: Scope) -> bool:
 
 
 @overload
-def from_langchain(obj: TheirChatModel) -> Runnable[LanguageModelInput, ChatOutput]: ...
+def from_langchain(
+    obj: TheirChatModel, **run_fields: Unpack[RunFieldsKwargs]
+) -> Runnable[LanguageModelInput, ChatOutput]: ...
 @overload
-def from_langchain(obj: TheirRetriever) -> Runnable[str, list[Document]]: ...
+def from_langchain(obj: TheirRetriever, **run_fields: Unpack[RunFieldsKwargs]) -> Runnable[str, list[Document]]: ...
 @overload
-def from_langchain(obj: TheirRunnable[Any, Any], input_type: type[In], output_type: type[Out]) -> Runnable[In, Out]: ...
-def from_langchain(obj: TheirRunnable[Any, Any], input_type: object = None, output_type: object = None) -> AnyRunnable:
+def from_langchain(
+    obj: TheirRunnable[Any, Any], input_type: type[In], output_type: type[Out], **run_fields: Unpack[RunFieldsKwargs]
+) -> Runnable[In, Out]: ...
+def from_langchain(
+    obj: TheirRunnable[Any, Any],
+    input_type: object = None,
+    output_type: object = None,
+    **run_fields: Unpack[RunFieldsKwargs],
+) -> AnyRunnable:
     """A langchain-core runnable as a typed runnable of ours: a chat model takes what
     our models take and gives ``AIMessage`` (chunks when streamed), a retriever takes a
     str and gives our ``Document``s; anything else is typed by the caller,
     ``from_langchain(chain, In, Out)`` (the two types are for the checkers only).
+    ``name=``, ``tags=``, ``metadata=``, ``verbose=`` and ``callbacks=`` act on the
+    wrapper's own run, as LangChain's components take them.
 
     >>> from langchain_core.prompts import PromptTemplate as TheirPrompt
     >>> from_langchain(TheirPrompt.from_template("Say {x}"), dict, object).invoke({"x": "hi"})
     StringPromptValue(text='Say hi')
+    >>> from_langchain(TheirPrompt.from_template("{x}"), dict, object, name="ask").name
+    'ask'
     >>> from_langchain("not a runnable")  # type: ignore[call-overload]
     Traceback (most recent call last):
     ...
@@ -225,7 +242,7 @@ def from_langchain(obj: TheirRunnable[Any, Any], input_type: object = None, outp
 
     if not is_a(obj, TheirRunnableClass):  # an untyped caller's value
         raise TypeError(f"from_langchain expects a langchain_core Runnable, got {type(obj).__name__}")
-    return FromLangChain[Never, object](obj)
+    return FromLangChain[Never, object](obj, **run_fields)
 
 
 __all__ = ["FromLangChain", "from_langchain", "langchain_config"]

@@ -40,3 +40,9 @@ def anything_else_is_typed_by_the_caller() -> None:
 
 def anything_else_needs_its_types() -> None:
     from_langchain(TheirStrParser())  # type: ignore[call-overload]  # E: call-overload / reportCallIssue, reportArgumentType
+
+
+def the_constructor_keywords_are_typed(theirs: TheirRetriever) -> None:
+    reveal_type(from_langchain(theirs, name="shelf", tags=["t"], metadata={"k": 1}))  # R: Runnable[str, list[Document]]
+    reveal_type(from_langchain(TheirStrParser(), str, str, verbose=True, callbacks=[]))  # R: Runnable[str, str]
+    from_langchain(theirs, metadata=["k"])  # type: ignore[call-overload]  # E: call-overload / reportCallIssue, reportArgumentType
