@@ -46,31 +46,31 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
 from itertools import islice
-from typing import Any, TypeGuard, cast
+from typing import Any, TypeGuard, TypeVar
 
 import jsonpatch
 
-from combinators.components.partial_json.marks import NO_VALUE, JsonContainer, Mark, NoValue, Outcome
+from combinators.components.partial_json.marks import NO_VALUE, JsonContainer, JsonValue, Mark, NoValue, Outcome
 
-Operation = dict[str, Any]
+Operation = dict[str, object]
+_V = TypeVar("_V")
 
 
 def _escape(part: str | int) -> str:
-    if type(part) is int:
+    if isinstance(part, int):
         return f"/{part}"
-    text = cast(str, part)
+    text = part
     if "~" in text or "/" in text:
         text = text.replace("~", "~0").replace("/", "~1")
     return "/" + text
 
 
-def _is_map(value: object) -> TypeGuard[dict[str, Any]]:
+def _is_map(value: object) -> TypeGuard[dict[str, object]]:
     return type(value) is dict
 
 
-def _is_list(value: object) -> TypeGuard[list[Any]]:
+def _is_list(value: object) -> TypeGuard[list[object]]:
     return type(value) is list
 
 
@@ -82,10 +82,10 @@ def json_copy(value: object) -> Any:
     >>> copy == data, copy["a"] is data["a"]
     (True, False)
     """
-    work: list[tuple[object, dict[str, Any] | list[Any]]] = []
+    work: list[tuple[object, dict[str, object] | list[object]]] = []
 
     def fresh(item: object) -> object:
-        made: dict[str, Any] | list[Any]
+        made: dict[str, object] | list[object]
         if _is_map(item):
             made = {}
         elif _is_list(item):
@@ -98,15 +98,12 @@ def json_copy(value: object) -> Any:
     top = fresh(value)
     while work:
         source, target = work.pop()
-        pairs: Iterable[tuple[Any, object]] = (
-            source.items() if _is_map(source) else enumerate(cast("list[Any]", source))
-        )
         if isinstance(target, dict):
-            key: Any
-            for key, item in pairs:
-                target[key] = fresh(item)
-        else:
-            target.extend(fresh(item) for _, item in pairs)
+            if _is_map(source):
+                for key, item in source.items():
+                    target[key] = fresh(item)
+        elif _is_list(source):
+            target.extend(fresh(item) for item in source)
     return top
 
 
@@ -139,7 +136,7 @@ def _dumped(value: object) -> str:
     return json.dumps(value)
 
 
-def _matched_later(item: object, items: list[Any], start: int) -> bool:
+def _matched_later(item: object, items: list[object], start: int) -> bool:
     """Whether jsonpatch would pair ``item`` (at ``start`` before) with an equal item after
     ``start`` (and not the one at ``start``). Python's ``==`` sorts out the candidates
     first: values equal as JSON are equal in Python (the scanner's NaN is one object)."""
@@ -159,8 +156,8 @@ def _same(before: object, after: object) -> bool:
     kind = type(before)
     if kind is not type(after) or kind is dict or kind is list:
         return False
-    if kind is float:
-        first, second = cast(float, before), cast(float, after)
+    if isinstance(before, float) and isinstance(after, float):
+        first, second = before, after
         if first != first:  # NaN
             return second != second
         return first == second and math.copysign(1.0, first) == math.copysign(1.0, second)
@@ -174,7 +171,7 @@ def _whole(prefix: str, before: object, after: object) -> list[Operation]:
         for operation in operations:
             for member in ("path", "from"):
                 if member in operation:
-                    operation[member] = prefix + operation[member]
+                    operation[member] = prefix + str(operation[member])
     return operations
 
 
@@ -182,7 +179,7 @@ def _added(prefix: str, part: str | int, value: object) -> Operation:
     return {"op": "add", "path": prefix + _escape(part), "value": json_copy(value)}
 
 
-def _last_keys(container: dict[str, Any], count: int) -> list[str]:
+def _last_keys(container: dict[str, _V], count: int) -> list[str]:
     keys = list(islice(reversed(container.keys()), count))
     keys.reverse()
     return keys
@@ -266,7 +263,7 @@ def suffixes(
     return old_part, new_part
 
 
-def _repeated(prefix: str, container: dict[str, Any], before: Mark, after: Mark, depth: int) -> list[Operation]:
+def _repeated(prefix: str, container: dict[str, JsonValue], before: Mark, after: Mark, depth: int) -> list[Operation]:
     """The operations for the ``depth``-th open container, an object where a key repeated
     in the text touches the members after the first mark's length: those compared whole."""
     _, old_length, old_key = before.levels[depth]
@@ -291,7 +288,8 @@ def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, de
     first mark's length did not change."""
     parts = suffixes(container, before, after, depth)
     if parts is None:
-        return _repeated(prefix, cast("dict[str, Any]", container), before, after, depth)
+        assert isinstance(container, dict)  # only an object's keys repeat
+        return _repeated(prefix, container, before, after, depth)
     try:
         operations = _grown("", *parts) if isinstance(container, list) else _grown(prefix, *parts)
     except _NotGrown:
@@ -301,7 +299,7 @@ def _suffix(prefix: str, container: JsonContainer, before: Mark, after: Mark, de
         for operation in operations:  # the suffix starts at index old_length
             for member in ("path", "from"):
                 if member in operation:
-                    first, slash, rest = operation[member][1:].partition("/")
+                    first, slash, rest = str(operation[member])[1:].partition("/")
                     operation[member] = f"{prefix}/{int(first) + old_length}{slash}{rest}"
     return operations
 

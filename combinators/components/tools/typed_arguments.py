@@ -29,11 +29,26 @@ import enum
 import functools
 import types
 import typing
-from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 import attrs
 
 from combinators.authoring import ArgumentTypeError, strict_validator, type_schema
+from effects.authoring import is_list, is_str_mapping
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 _SCALARS: frozenset[object] = frozenset({str, bool, type(None)})
 _FROM_ARRAY: dict[type, typing.Callable[[list[object]], object]] = {
@@ -45,7 +60,7 @@ _FROM_ARRAY: dict[type, typing.Callable[[list[object]], object]] = {
 
 
 @functools.lru_cache(maxsize=256)
-def _accepts(hint: object) -> Any:
+def _accepts(hint: object) -> Validator:
     return strict_validator(type_schema(hint))
 
 
@@ -60,11 +75,11 @@ def _key(path: str, key: object) -> str:
     return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
 
 
-def _name(hint: Any) -> str:
+def _name(hint: object) -> str:
     return getattr(hint, "__name__", None) or repr(hint)
 
 
-def typed(hint: Any, value: object, path: str) -> object:
+def typed(hint: object, value: object, path: str) -> object:
     """``value`` (JSON, valid for ``hint``'s schema) as a value of type ``hint``.
 
     The walk follows the annotation, which is finite and written by hand, so its depth
@@ -114,15 +129,15 @@ def _exactly(kind: Any, value: object, path: str) -> object:
 
 
 def _items(value: object, path: str, what: str) -> list[object]:
-    if not isinstance(value, list):
-        raise ArgumentTypeError(path, f"expected {what}, got {type(value).__name__}")
-    return typing.cast("list[object]", value)
+    if is_list(value):
+        return value
+    raise ArgumentTypeError(path, f"expected {what}, got {type(value).__name__}")
 
 
-def _members(value: object, path: str, what: str) -> dict[str, object]:
-    if not isinstance(value, dict):
-        raise ArgumentTypeError(path, f"expected {what}, got {type(value).__name__}")
-    return typing.cast("dict[str, object]", value)
+def _members(value: object, path: str, what: str) -> cabc.Mapping[str, object]:
+    if is_str_mapping(value) and isinstance(value, dict):  # a JSON object
+        return value
+    raise ArgumentTypeError(path, f"expected {what}, got {type(value).__name__}")
 
 
 def _generic(origin: Any, args: tuple[Any, ...], value: object, path: str) -> object:
@@ -148,7 +163,7 @@ def _generic(origin: Any, args: tuple[Any, ...], value: object, path: str) -> ob
     return value
 
 
-def _declared(cls: type[Any], value: object, path: str, keys: cabc.Collection[str]) -> dict[str, object]:
+def _declared(cls: type, value: object, path: str, keys: cabc.Collection[str]) -> cabc.Mapping[str, object]:
     members = _members(value, path, f"an object for {cls.__name__}")
     unknown = [key for key in members if key not in keys]
     if unknown:
@@ -176,14 +191,14 @@ def _class(cls: type[Any], value: object, path: str) -> object:
         except ValueError:
             raise ArgumentTypeError(path, f"{value!r} is not a {cls.__name__}") from None
     make = _FROM_ARRAY.get(cls)
-    if make is not None and isinstance(value, list):
-        return make(typing.cast("list[object]", value))
+    if make is not None and is_list(value):
+        return make(value)
     if isinstance(value, cls):
         return value
     raise ArgumentTypeError(path, f"expected {cls.__name__}, which JSON arguments cannot carry")
 
 
-def _unwrapped(hint: Any) -> Any:
+def _unwrapped(hint: object) -> object:
     origin = get_origin(hint)
     return get_args(hint)[0] if origin is NotRequired or origin is Required else hint
 
