@@ -42,9 +42,7 @@ CAST_AFTER_CHECK: dict[str, int] = {
 RUNNABLE_ANY_ANY: dict[str, int] = {
     "combinators/_support/coerce.py": 2,
     "combinators/components/tools/base_tool.py": 1,
-    "combinators/integrations/serving/app.py": 3,
-    "combinators/integrations/serving/cli.py": 2,
-    "combinators/integrations/serving/options.py": 3,
+    "combinators/integrations/serving/options.py": 1,
     "combinators/nodes/sequence.py": 1,
     "combinators/runnable/call_spec.py": 1,
     "combinators/runnable/calls.py": 1,

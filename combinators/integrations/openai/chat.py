@@ -54,7 +54,8 @@ from combinators.components.tools.specs import (
 )
 from combinators.authoring import sensitive
 from combinators.components.secrets import SET_BY_LOADS, Secret
-from combinators import JsonValue, Runnable, RunnableBinding
+from combinators import Runnable, RunnableBinding
+from effects.projections.jsonable import JsonValue
 from effects import NOTHING
 from effects.authoring import closing
 from effects.authoring import is_a, is_list

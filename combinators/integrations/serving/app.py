@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypedDict, Unpack
+from typing import TypedDict, Unpack
 from uuid import UUID
 
 from starlette.applications import Starlette
@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from combinators import Runnable
+from combinators import AnyRunnable, Runnable
 from combinators.integrations.serving.config import AuthHook, PerRequestHook, config_schema
 from combinators.integrations.serving.errors import ErrorInfo, ErrorMap
 from combinators.integrations.serving.http import RunGate
@@ -96,13 +96,13 @@ def _routes(served: Served) -> list[BaseRoute]:
     return routes
 
 
-def _served(runnable: Runnable[Any, Any], path: str, options: ServeOptions, gate: RunGate) -> Served:
+def _served(runnable: AnyRunnable, path: str, options: ServeOptions, gate: RunGate) -> Served:
     if not is_a(runnable, Runnable):  # callers may ignore the types
         raise TypeError(f"{path} must be served a Runnable, got {type(runnable).__name__}")
     return Served(runnable, _path(path), options, gate)
 
 
-def serve(runnables: Mapping[str, Runnable[Any, Any]], **settings: Unpack[ServeSettings]) -> Starlette:
+def serve(runnables: Mapping[str, AnyRunnable], **settings: Unpack[ServeSettings]) -> Starlette:
     """A Starlette (ASGI) app serving each runnable at its path, plus ``/openapi.json``,
     its page ``/docs`` (and ``<path>/openapi.json``, ``<path>/docs`` for each path) and
     ``/``: the playground of the one path served, or an index of several.
@@ -169,7 +169,7 @@ def _docs_routes(served: Served) -> list[BaseRoute]:
     ]
 
 
-def mount(app: Starlette, path: str, runnable: Runnable[Any, Any], **settings: Unpack[ServeSettings]) -> None:
+def mount(app: Starlette, path: str, runnable: AnyRunnable, **settings: Unpack[ServeSettings]) -> None:
     """Add a runnable's routes (and ``<path>/openapi.json``, ``<path>/docs``) to an existing Starlette app.
 
     Takes the same settings as ``serve``; ``max_concurrent_runs`` counts this path's runs.

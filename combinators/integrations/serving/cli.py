@@ -25,11 +25,15 @@ import argparse
 import asyncio
 import importlib
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
-from combinators import Runnable
+from combinators import AnyRunnable, Runnable
 from combinators.integrations.serving.app import serve
 
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.applications import Starlette
+    from typing_extensions import TypeIs
 
 SERVER_DEFAULTS: Final = {
     "timeout_keep_alive": 5.0,
@@ -39,6 +43,15 @@ SERVER_DEFAULTS: Final = {
     "timeout_headers": 10.0,
 }
 """The uvicorn settings the command line sets unless told otherwise."""
+
+_SERVER_FLAGS: Final[tuple[tuple[str, type[float] | type[int] | type[str], str], ...]] = (
+    ("timeout_keep_alive", float, "seconds an idle keep-alive connection stays open"),
+    ("limit_concurrency", int, "connections and tasks at once before new requests get 503"),
+    ("h11_max_incomplete_event_size", int, "bytes a request line and its headers may take"),
+    ("timeout_headers", float, "seconds a request's line and headers may take to arrive"),
+    ("forwarded_allow_ips", str, "comma-separated proxy addresses whose X-Forwarded-* headers are trusted"),
+)
+"""The uvicorn flags of the command line: each one's name, type and meaning."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -61,35 +74,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--no-playground", action="store_true")
     ap.add_argument("--log-level", default="info")
     server = ap.add_argument_group("connections (uvicorn)")
-    server.add_argument(
-        "--timeout-keep-alive",
-        type=float,
-        default=SERVER_DEFAULTS["timeout_keep_alive"],
-        help="seconds an idle keep-alive connection stays open (default: %(default)s)",
-    )
-    server.add_argument(
-        "--limit-concurrency",
-        type=int,
-        default=SERVER_DEFAULTS["limit_concurrency"],
-        help="connections and tasks at once before new requests get 503 (default: %(default)s)",
-    )
-    server.add_argument(
-        "--h11-max-incomplete-event-size",
-        type=int,
-        default=SERVER_DEFAULTS["h11_max_incomplete_event_size"],
-        help="bytes a request line and its headers may take (default: %(default)s)",
-    )
-    server.add_argument(
-        "--timeout-headers",
-        type=float,
-        default=SERVER_DEFAULTS["timeout_headers"],
-        help="seconds a request's line and headers may take to arrive (default: %(default)s)",
-    )
-    server.add_argument(
-        "--forwarded-allow-ips",
-        default=SERVER_DEFAULTS["forwarded_allow_ips"],
-        help="comma-separated proxy addresses whose X-Forwarded-* headers are trusted (default: %(default)s)",
-    )
+    for name, kind, meaning in _SERVER_FLAGS:
+        server.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=kind,
+            default=SERVER_DEFAULTS[name],
+            help=f"{meaning} (default: %(default)s)",
+        )
     args = ap.parse_args(argv)
     for name in ("timeout_keep_alive", "limit_concurrency", "h11_max_incomplete_event_size", "timeout_headers"):
         if getattr(args, name) <= 0:
@@ -97,7 +88,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def server_config(args: argparse.Namespace, app: Any) -> Any:
+def server_config(args: argparse.Namespace, app: Starlette) -> uvicorn.Config:
     """The ``uvicorn.Config`` of the parsed arguments.
 
     >>> args = parse_args(["examples.rag:chain", "--limit-concurrency", "8"])
@@ -125,24 +116,28 @@ def server_config(args: argparse.Namespace, app: Any) -> Any:
     )
 
 
-def load_target(spec: str) -> Runnable[Any, Any]:
+def _is_runnable(value: object) -> TypeIs[AnyRunnable]:
+    return isinstance(value, Runnable)
+
+
+def load_target(spec: str) -> AnyRunnable:
     """The runnable named by ``module:attribute`` (a function without arguments is called)."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"expected module:attribute, got {spec!r}")
-    value: Any = importlib.import_module(module_name)
+    value: object = importlib.import_module(module_name)
     for part in attribute.split("."):
         if not hasattr(value, part):
             raise ValueError(f"{module_name} has no attribute {attribute!r}")
         value = getattr(value, part)
-    if not isinstance(value, Runnable) and callable(value):
+    if not _is_runnable(value) and callable(value):
         value = value()
-    if not isinstance(value, Runnable):
+    if not _is_runnable(value):
         raise ValueError(f"{spec} is a {type(value).__name__}, not a runnable (or a function returning one)")
-    return value  # pyright: ignore[reportUnknownVariableType]
+    return value
 
 
-async def _serve(args: argparse.Namespace, path: str, runnable: Runnable[Any, Any]) -> None:
+async def _serve(args: argparse.Namespace, path: str, runnable: AnyRunnable) -> None:
     import uvicorn
 
     app = serve(

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
+
+from effects.projections.jsonable import JsonValue
 
 from combinators.integrations.serving.bodies import FILTER_KEYS
 from combinators.integrations.serving.config import config_schema
 from combinators.integrations.serving.options import Served
 
-ERROR_SCHEMA: Final[dict[str, Any]] = {
+ERROR_SCHEMA: Final[dict[str, JsonValue]] = {
     "title": "ErrorInfo",
     "type": "object",
     "properties": {
@@ -50,7 +52,7 @@ ERROR_STATUSES: Final = {
     "503": "busy or a transient failure (Retry-After)",
     "504": "the run took too long",
 }
-_FILTERS: Final[dict[str, Any]] = {
+_FILTERS: Final[dict[str, JsonValue]] = {
     key: {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]} for key in FILTER_KEYS
 }
 
@@ -60,19 +62,19 @@ def _name(path: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words) or "Root"
 
 
-def _ref(name: str) -> dict[str, str]:
+def _ref(name: str) -> dict[str, JsonValue]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+def _json(schema: dict[str, JsonValue], description: str = "OK") -> dict[str, JsonValue]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _answers(ok: dict[str, Any]) -> dict[str, Any]:
+def _answers(ok: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return {"200": ok, **{status: _json(_ref("ErrorInfo"), why) for status, why in ERROR_STATUSES.items()}}
 
 
-def _post(summary: str, body: dict[str, Any], ok: dict[str, Any]) -> dict[str, Any]:
+def _post(summary: str, body: dict[str, JsonValue], ok: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return {
         "post": {
             "summary": summary,
@@ -82,19 +84,20 @@ def _post(summary: str, body: dict[str, Any], ok: dict[str, Any]) -> dict[str, A
     }
 
 
-def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
+def _paths(served: Served, schemas: dict[str, JsonValue]) -> dict[str, JsonValue]:
     name = _name(served.path)
     schemas[f"{name}Input"] = dict(served.input_check.schema)
     schemas[f"{name}Output"] = served.runnable.output_schema()
     schemas[f"{name}Config"] = config_schema(served.policy, served.runnable.config_schema()) | {
         "title": f"{name}Config"
     }
-    one: dict[str, Any] = {
-        "type": "object",
-        "properties": {"input": _ref(f"{name}Input"), "config": _ref(f"{name}Config"), "kwargs": {"type": "object"}},
-        "required": ["input"],
+    fields: dict[str, JsonValue] = {
+        "input": _ref(f"{name}Input"),
+        "config": _ref(f"{name}Config"),
+        "kwargs": {"type": "object"},
     }
-    many: dict[str, Any] = {
+    one: dict[str, JsonValue] = {"type": "object", "properties": fields, "required": ["input"]}
+    many: dict[str, JsonValue] = {
         "type": "object",
         "properties": {
             "inputs": {"type": "array", "items": _ref(f"{name}Input")},
@@ -104,15 +107,16 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
         },
         "required": ["inputs"],
     }
-    metadata: dict[str, Any] = {"type": "object", "properties": {"run_id": {"type": "string"}}}
-    sse: dict[str, Any] = {
+    metadata: dict[str, JsonValue] = {"type": "object", "properties": {"run_id": {"type": "string"}}}
+    sse: dict[str, JsonValue] = {
         "description": "server-sent events: metadata, data..., end or error",
         "content": {"text/event-stream": {}},
     }
-    filtered = {**one, "properties": {**one["properties"], **_FILTERS}}
-    events = {**filtered, "properties": {**filtered["properties"], "version": {"enum": ["v1", "v2"]}}}
+    filters: dict[str, JsonValue] = {**fields, **_FILTERS}
+    filtered: dict[str, JsonValue] = {**one, "properties": filters}
+    events: dict[str, JsonValue] = {**one, "properties": {**filters, "version": {"enum": ["v1", "v2"]}}}
     base = served.path.rstrip("/")
-    paths: dict[str, Any] = {
+    paths: dict[str, JsonValue] = {
         f"{base}/invoke": _post(
             "Run once",
             one,
@@ -134,10 +138,10 @@ def _paths(served: Served, schemas: dict[str, Any]) -> dict[str, Any]:
     return paths
 
 
-def openapi_document(served: Sequence[Served], title: str = "combinators") -> dict[str, Any]:
+def openapi_document(served: Sequence[Served], title: str = "combinators") -> dict[str, JsonValue]:
     """The OpenAPI 3.1 document of these served runnables."""
-    schemas: dict[str, Any] = {"ErrorInfo": ERROR_SCHEMA}
-    paths: dict[str, Any] = {}
+    schemas: dict[str, JsonValue] = {"ErrorInfo": ERROR_SCHEMA}
+    paths: dict[str, JsonValue] = {}
     for one in served:
         paths.update(_paths(one, schemas))
     return {

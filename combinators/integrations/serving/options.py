@@ -11,12 +11,12 @@ ValueError: queue_size must be at least 1, got 0
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any, final
+from typing import Any, TypeVar, final
 from uuid import UUID
 
 import attrs
 
-from combinators import Runnable
+from combinators import AnyRunnable, Runnable
 from combinators.integrations.serving.bodies import InputCheck
 from combinators.integrations.serving.config import AuthHook, ConfigPolicy, PerRequestHook
 from combinators.integrations.serving.errors import ErrorMap
@@ -27,8 +27,11 @@ from combinators.integrations.serving.wire import WireTypes, wire_types
 from effects.authoring import new_run_id
 
 
-def _at_least(minimum: float) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
-    def check(_: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+_Limit = TypeVar("_Limit", bound=float | None)
+
+
+def _at_least(minimum: float) -> Callable[[object, attrs.Attribute[_Limit], _Limit], None]:
+    def check(_: object, attribute: attrs.Attribute[_Limit], value: _Limit) -> None:
         if value is not None and value < minimum:
             raise ValueError(f"{attribute.name} must be at least {minimum:g}, got {value!r}")
 
@@ -56,7 +59,7 @@ def _ids(ids: ClientConfigurable) -> frozenset[str] | Mapping[str, frozenset[str
     return frozenset(ids)
 
 
-def client_ids(runnable: Runnable[Any, Any], path: str, ids: frozenset[str]) -> frozenset[str]:
+def client_ids(runnable: AnyRunnable, path: str, ids: frozenset[str]) -> frozenset[str]:
     """``ids`` checked against what ``runnable`` declares: a sensitive field is refused.
 
     >>> from combinators import ConfigurableField, pure
@@ -107,7 +110,7 @@ class ServeOptions:
     new_run_id: Callable[[], UUID] = new_run_id
     """Where the server's run ids come from (time-ordered UUIDs by default)."""
 
-    def policy(self, runnable: Runnable[Any, Any], path: str) -> ConfigPolicy:
+    def policy(self, runnable: AnyRunnable, path: str) -> ConfigPolicy:
         """The config policy of ``config_keys`` and the ids clients may set at ``path``."""
         chosen = self.client_configurable
         ids = chosen.get(path, frozenset[str]()) if isinstance(chosen, Mapping) else chosen
@@ -121,6 +124,7 @@ class Served:
     __slots__ = ("runnable", "path", "options", "policy", "input_check", "types", "gate", "json_limits")
 
     def __init__(self, runnable: Runnable[Any, Any], path: str, options: ServeOptions, gate: RunGate) -> None:
+        # Typed Any both ways: the routes run it on decoded request bodies, which no type says.
         self.runnable = runnable
         self.path = path
         self.options = options

@@ -20,7 +20,7 @@ an object with ``input`` or with ``messages``.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, Never
 
 from combinators.runnable.composing import AnyRunnable
 from combinators.components.agents.executor import AgentExecutor
@@ -28,10 +28,11 @@ from combinators.components.agents.loop import AgentLoop
 from combinators.nodes.binding import RunnableBinding
 from combinators.nodes.parallel import RunnableParallel
 from combinators.nodes.sequence import RunnableSequence
+from effects.projections.jsonable import JsonValue
 
-_MESSAGES: Final[dict[str, Any]] = {"title": "Messages", "type": "array"}
+_MESSAGES: Final[dict[str, JsonValue]] = {"title": "Messages", "type": "array"}
 
-AGENT_EXECUTOR_INPUT: Final[dict[str, Any]] = {
+AGENT_EXECUTOR_INPUT: Final[dict[str, JsonValue]] = {
     "title": "AgentExecutorInput",
     "type": "object",
     "properties": {
@@ -42,7 +43,7 @@ AGENT_EXECUTOR_INPUT: Final[dict[str, Any]] = {
 }
 """What ``AgentExecutor`` takes (other keys pass on to the prompt)."""
 
-AGENT_LOOP_INPUT: Final[dict[str, Any]] = {
+AGENT_LOOP_INPUT: Final[dict[str, JsonValue]] = {
     "title": "AgentLoopInput",
     "anyOf": [
         {"title": "Question", "type": "string"},
@@ -59,7 +60,7 @@ AGENT_LOOP_INPUT: Final[dict[str, Any]] = {
 """What ``agent_loop`` without a prompt takes."""
 
 
-def served_input_schema(runnable: AnyRunnable) -> dict[str, Any]:
+def served_input_schema(runnable: AnyRunnable) -> dict[str, JsonValue]:
     """The JSON Schema a server publishes for ``runnable``'s input and checks requests against.
 
     >>> from combinators import RunnableLambda
@@ -84,23 +85,26 @@ def served_input_schema(runnable: AnyRunnable) -> dict[str, Any]:
     return runnable.input_schema()
 
 
-def _parallel(runnable: RunnableParallel[Any]) -> dict[str, Any]:
+def _parallel(runnable: RunnableParallel[Never]) -> dict[str, JsonValue]:
     """The branches' object schemas merged (each branch gets the same input), as LangChain's;
     the parallel's own schema when a branch takes something other than an object."""
     own = runnable.input_schema()
-    properties: dict[str, Any] = {}
-    required: list[str] = []
+    properties: dict[str, JsonValue] = {}
+    required: list[JsonValue] = []
     for branch in runnable.steps.values():
         schema = served_input_schema(branch)
         if schema.get("type") != "object":
             if set(schema) - {"title", "description"}:
                 return own  # a branch that takes a string, or anything: no object to publish
             continue
-        properties.update(schema.get("properties", {}))
-        required.extend(name for name in schema.get("required", ()) if name not in required)
+        given, names = schema.get("properties"), schema.get("required")
+        if isinstance(given, dict):
+            properties.update(given)
+        if isinstance(names, list):
+            required.extend(name for name in names if isinstance(name, str) and name not in required)
     if not properties:
         return own
-    merged: dict[str, Any] = {"title": own.get("title", "RunnableParallelInput"), "type": "object"}
+    merged: dict[str, JsonValue] = {"title": own.get("title", "RunnableParallelInput"), "type": "object"}
     merged["properties"] = properties
     if required:
         merged["required"] = required
