@@ -18,7 +18,7 @@ import typing
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, Protocol, Union, get_args, get_origin
+from typing import Any, Literal, Protocol, Union, get_args, get_origin, runtime_checkable
 
 import attrs
 
@@ -28,6 +28,7 @@ from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.guards import is_list_or_tuple, is_mapping
 
 
+@runtime_checkable
 class DeclaresConfig(Protocol):
     """A runnable that reads configurable ids itself."""
 
@@ -80,8 +81,8 @@ def declared(runnable: AnyRunnable) -> tuple[tuple[str, ConfigurableFieldSpec], 
         return hit[1]
     specs: list[tuple[str, ConfigurableFieldSpec]] = []
     for node in descendants(runnable):
-        if hasattr(node, "own_config_specs"):
-            specs.extend((node.name, spec) for spec in typing.cast(DeclaresConfig, node).own_config_specs())
+        if isinstance(node, DeclaresConfig):  # once per chain: the walk's result is cached
+            specs.extend((node.name, spec) for spec in node.own_config_specs())
     found = tuple(specs)
     try:
         ref = weakref.ref(runnable, lambda _: _DECLARED.pop(key, None))

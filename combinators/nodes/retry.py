@@ -28,7 +28,7 @@ on its own error.)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeVar, cast, final
+from typing import TYPE_CHECKING, Any, Final, TypeVar, final
 
 import attrs
 
@@ -124,11 +124,12 @@ class RunnableRetry(Runnable[In, Out]):
     ) -> float | None:
         """The wait before the batch's next attempt, decided by its first error in input
         order; ``None`` when the batch is done (no error left, or no retry)."""
-        first = next((i for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)), None)
+        first = next(((i, outcome) for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)), None)
         if first is None:
             return None
+        index, error = first
         try:
-            return self._next_delay(cast(Exception, outcomes[first]), inputs[first], attempt, waited, scope, earlier)
+            return self._next_delay(error, inputs[index], attempt, waited, scope, earlier)
         except Exception:
             return None  # no further attempt: each failed input keeps its last error
 

@@ -23,7 +23,7 @@ limit on to what it calls.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from effects._runtime import building
 from effects.clock import current_clock
@@ -55,13 +55,19 @@ def _bound(node: Step[In, Out]) -> Step[In, Out] | None:
 def batch_hook(node: Step[In, Out]) -> BatchHook[In, Out] | None:
     """The own ``step_batch`` of the step (inside its bindings), if it has one."""
     bound = node if node.step_binding is None else _bound(node)
-    return None if bound is None else cast("BatchHook[In, Out] | None", getattr(bound, "step_batch", None))
+    if bound is None:
+        return None
+    hook: BatchHook[In, Out] | None = getattr(bound, "step_batch", None)  # the hook Runnable declares
+    return hook
 
 
 def abatch_hook(node: Step[In, Out]) -> AsyncBatchHook[In, Out] | None:
     """The own ``step_abatch`` of the step (inside its bindings), if it has one."""
     bound = node if node.step_binding is None else _bound(node)
-    return None if bound is None else cast("AsyncBatchHook[In, Out] | None", getattr(bound, "step_abatch", None))
+    if bound is None:
+        return None
+    hook: AsyncBatchHook[In, Out] | None = getattr(bound, "step_abatch", None)
+    return hook
 
 
 def _children(
