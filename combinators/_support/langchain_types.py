@@ -151,6 +151,21 @@ WIRE_TAGS: Final[Mapping[str, ValueType]] = {value.tag: value for value in WIRE_
 """The tagged ones by their ``type`` tag: the only dicts a server or client of ours turns
 back into objects (when they validate as that class)."""
 
+READ_AS: Final[Mapping[str, str]] = {
+    "HumanMessageChunk": "human",
+    "SystemMessageChunk": "system",
+    "ChatMessageChunk": "chat",
+    "ToolMessageChunk": "tool",
+    "FunctionMessageChunk": "function",
+    "ChatGenerationChunk": "ChatGeneration",
+}
+"""Tags of LangServe's wire that have no class here, read as the class LangChain's
+subclasses (``HumanMessageChunk`` is a ``HumanMessage``): only AI messages stream in
+chunks here, so these arrive whole (they do not add up with ``+``). The other tags
+LangServe revives stay dicts: ``AgentAction``, ``AgentFinish``, ``LLMResult`` (no class
+here), and an ``AgentActionMessageLog`` without ``message_log`` or ``tool_call_id``
+(only ``ToolAgentAction`` has a class)."""
+
 PART_TYPES: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
     "ToolCall": ("tool_call", ("name", "args", "id")),
     "ToolCallChunk": ("tool_call_chunk", ("name", "args", "id", "index")),

@@ -16,7 +16,10 @@ LangChain's does; such derived fields are never read back.
 
 Reading back, a dict becomes one of these classes only when its ``type`` tag names one,
 every key is a field of that class, and the class's own constructor accepts the values;
-anything else stays the dict it is.
+anything else stays the dict it is. A LangChain chunk class that has no class here
+(``HumanMessageChunk``, ``ToolMessageChunk``, ``ChatGenerationChunk``, ...) is read as
+the class it subclasses (``READ_AS``); ``AgentAction``, ``AgentFinish`` and ``LLMResult``
+have no class here and stay dicts.
 
 >>> from combinators.messages import HumanMessage
 >>> form = write_value(HumanMessage("hi"), lambda value: value)
@@ -26,6 +29,8 @@ anything else stays the dict it is.
 HumanMessage('hi')
 >>> read_value({"type": "human", "content": "hi", "password": "x"}, frozenset({HumanMessage})) is None
 True
+>>> read_value({"type": "HumanMessageChunk", "content": "hi"}, frozenset({HumanMessage}))
+HumanMessage('hi')
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ import importlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Final, cast
 
-from combinators._support.langchain_types import PART_TYPES, WIRE_TAGS, WIRE_VALUE_TYPES, ValueType
+from combinators._support.langchain_types import PART_TYPES, READ_AS, WIRE_TAGS, WIRE_VALUE_TYPES, ValueType
 from effects.projections import JsonValue
 
 Write = Callable[[object], JsonValue]
@@ -140,7 +145,7 @@ def read_value(fields: Mapping[str, object], allowed: Collection[type]) -> objec
     tag, a class not in ``allowed``, a key the class does not have, or values its
     constructor refuses. The field values must already be read (nested values first)."""
     tag = fields.get("type")
-    entry = WIRE_TAGS.get(tag) if isinstance(tag, str) else None
+    entry = WIRE_TAGS.get(READ_AS.get(tag, tag)) if isinstance(tag, str) else None
     if entry is None:
         return None
     cls = _resolve(entry.ours)

@@ -219,3 +219,58 @@ def test_every_stop_reason_has_a_form() -> None:
     } == set(STOP_TYPES)
     assert to_wire(MaxIterations(3)) == {"kind": "max_iterations", "n": 3}
     assert to_wire(ReturnedDirect("search")) == {"kind": "returned_direct", "tool": "search"}
+
+
+def _langchain_dumps() -> dict[str, tuple[dict[str, Any], object]]:
+    """What LangServe writes (``model_dump()``) for LangChain's chunk classes we have no class
+    for, and what each is read as here."""
+    lc_messages = pytest.importorskip("langchain_core.messages")
+    lc_outputs = pytest.importorskip("langchain_core.outputs")
+    return {
+        "HumanMessageChunk": (lc_messages.HumanMessageChunk(content="hi").model_dump(), HumanMessage("hi")),
+        "SystemMessageChunk": (lc_messages.SystemMessageChunk(content="s").model_dump(), SystemMessage("s")),
+        "ChatMessageChunk": (
+            lc_messages.ChatMessageChunk(content="c", role="r").model_dump(),
+            ChatMessage("c", role="r"),
+        ),
+        "ToolMessageChunk": (
+            lc_messages.ToolMessageChunk(content="2", tool_call_id="c1").model_dump(),
+            ToolMessage("2", tool_call_id="c1"),
+        ),
+        "FunctionMessageChunk": (
+            lc_messages.FunctionMessageChunk(content="2", name="f").model_dump(),
+            FunctionMessage("2", name="f"),
+        ),
+        "ChatGenerationChunk": (
+            lc_outputs.ChatGenerationChunk(message=lc_messages.AIMessageChunk(content="m")).model_dump(),
+            ChatGeneration(AIMessageChunk("m")),
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    "tag",
+    ["HumanMessageChunk", "SystemMessageChunk", "ChatMessageChunk", "ToolMessageChunk", "FunctionMessageChunk",
+     "ChatGenerationChunk"],
+)  # fmt: skip
+def test_langchains_other_chunks_are_read_as_the_class_they_subclass(tag: str) -> None:
+    dumped, expected = _langchain_dumps()[tag]
+    assert dumped["type"] == tag
+    read = from_wire(json.loads(json.dumps(dumped)))
+    assert read == expected and type(read) is type(expected)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"return_values": {"output": "42"}, "log": "42", "type": "AgentFinish"},  # no class here
+        {"tool": "add", "tool_input": {}, "log": "", "type": "AgentAction"},  # no class here
+        {"generations": [], "llm_output": None, "run": None, "type": "LLMResult"},  # no class here
+        # a step's action as LangChain dumps it (declared as AgentAction): no message_log
+        {"tool": "add", "tool_input": {}, "log": "", "type": "AgentActionMessageLog"},
+        # a tool message dumped as a BaseMessage (in a prompt value): no tool_call_id
+        {"content": "2", "additional_kwargs": {}, "response_metadata": {}, "type": "tool", "name": None, "id": None},
+    ],
+)
+def test_what_langserve_revives_and_we_have_no_class_for_stays_a_dict(data: dict[str, Any]) -> None:
+    assert from_wire(data) == data

@@ -8,7 +8,8 @@ from typing import Any
 
 from combinators.documents import Document
 from combinators.integrations.serving import RemoteRunnable
-from combinators.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage
+from combinators.agents import ToolAgentAction
+from combinators.messages import AIMessage, AIMessageChunk, FunctionMessage, HumanMessage, SystemMessage
 from combinators.prompt_values import ChatPromptValue
 from tests.integration.serving.langserve.chains import AGENT_ANSWER, ANSWER, CALLS, DOCUMENTS
 
@@ -113,3 +114,23 @@ async def test_an_untagged_prompt_value_stays_a_dict_of_our_messages(langserve_u
     got = await events(our_url, "chat", CALLS["chat"]["input"])
     (prompt_end,) = [e for e in got if e["event"] == "on_prompt_end"]
     assert type(prompt_end["data"]["output"]) is ChatPromptValue
+
+
+async def test_an_agent_executors_values_from_langserve(langserve_url: str) -> None:
+    """What LangServe writes of LangChain's ``AgentExecutor``: a tool agent action comes back
+    as our ``ToolAgentAction`` (its ``message_log`` with the base keys LangServe sends); a
+    step (untagged) and ``AgentFinish`` have no class here and stay dicts, with the messages
+    inside them revived."""
+    agent = remote(langserve_url, "agent_executor")
+    chunks = list(agent.stream({"input": "6 x 7?"}))
+    (action,) = chunks[0]["actions"]
+    assert type(action) is ToolAgentAction
+    assert (action.tool, action.tool_input, action.tool_call_id) == ("multiply", {"a": 6, "b": 7}, "call-1")
+    assert [type(m) for m in action.message_log] == [AIMessageChunk] and chunks[0]["messages"][0].tool_calls
+    (step,) = chunks[1]["steps"]
+    assert step["observation"] == 42 and step["action"]["type"] == "AgentActionMessageLog"
+    assert chunks[1]["messages"] == [FunctionMessage("42", name="multiply")]
+    assert chunks[2] == {"output": AGENT_ANSWER, "messages": [AIMessage(AGENT_ANSWER)]}
+    log = await run_log(langserve_url, "agent_executor", {"input": "6 x 7?"})
+    finishes = [e["final_output"] for e in log["logs"].values() if isinstance(e["final_output"], dict)]
+    assert any(f.get("type") == "AgentFinish" and f["return_values"] == {"output": AGENT_ANSWER} for f in finishes)
