@@ -7,8 +7,10 @@
 
 from combinators.components.parsers.base import ChatGeneration as ChatGeneration
 from combinators.components.parsers.base import Generation as Generation
+from combinators.components.models.llm import GenerationChunk as GenerationChunk
 
 __all__ = [
     "ChatGeneration",
     "Generation",
+    "GenerationChunk",
 ]

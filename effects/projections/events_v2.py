@@ -34,7 +34,7 @@ step tag (``seq:step:N``) included (the peer drops the non-inherited step tag th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final, final
 from uuid import UUID
 
@@ -68,7 +68,7 @@ class _Seen:
     """What a projection remembers about a run it has shown, until that run ends: the
     parts of its events that never change, made once (events are built per chunk)."""
 
-    __slots__ = ("run", "run_id", "parent_ids", "shown", "streams", "stream_template")
+    __slots__ = ("run", "run_id", "parent_ids", "shown", "streams", "stream_template", "shows_chunk")
 
     def __init__(self, run: RunInfo, shown: bool, runs: dict[int, _Seen]) -> None:
         self.run = run
@@ -82,6 +82,8 @@ class _Seen:
         self.streams = shown and run.run_type != "tool" and (bool(run.parent_ids) or run.run_type in _ROOT_STREAMS)
         self.stream_template: RunStreamEvent | None = None
         """Made at the run's first chunk (most runs of a chain stream none)."""
+        # A sub-run text model's tokens reach the peer as token callbacks' GenerationChunks.
+        self.shows_chunk = _TEXT_MODEL_CHUNKS.get("make") if run.run_type == "llm" and run.parent_ids else None
 
     def template(self) -> RunStreamEvent | None:
         """The template of this run's stream events (None: it shows no stream)."""
@@ -157,7 +159,10 @@ class EventsV2:
             streamed = self._runs.get(effect.run.run_id.int)
             if streamed is not None:
                 template = streamed.stream_template or streamed.template()
-                return None if template is None else _stream(effect, template)
+                if template is None:
+                    return None
+                shows = streamed.shows_chunk
+                return _stream(effect, template) if shows is None else _shown_stream(effect, template, shows)
         elif type(effect) is CustomEmitted:
             return self._custom(effect)
         elif type(effect) not in _RUN_EFFECTS:
@@ -182,7 +187,10 @@ class EventsV2:
             return started
         if type(effect) is RunStreamed:
             template = seen.template()
-            return None if template is None else _stream(effect, template)
+            if template is None:
+                return None
+            shows = seen.shows_chunk
+            return _stream(effect, template) if shows is None else _shown_stream(effect, template, shows)
         with_input = bool(run.parent_ids) and run.run_id != self._first
         if type(effect) is RunEnded:
             return _end(effect, seen, with_input)
@@ -226,6 +234,30 @@ def _stream(effect: RunStreamed, template: RunStreamEvent) -> RunStreamEvent:
     event = template.copy()  # a copy of a small dict: a third of the cost of a dict display
     event["data"] = {"chunk": effect.chunk}
     return event
+
+
+def _shown_stream(effect: RunStreamed, template: RunStreamEvent, shows: Callable[[str], object]) -> RunStreamEvent:
+    event = template.copy()
+    chunk = effect.chunk
+    event["data"] = {"chunk": shows(chunk) if isinstance(chunk, str) else chunk}
+    return event
+
+
+_TEXT_MODEL_CHUNKS: Final[dict[str, Callable[[str], object]]] = {}
+
+
+def show_text_model_chunks_with(make: Callable[[str], object]) -> None:
+    """How v2 shows a text model's tokens inside a chain: the peer shows them as its token
+    callbacks' ``GenerationChunk``. The text models' module sets it as it loads (``effects``
+    never imports ``combinators``); until then they show as text.
+
+    >>> before = dict(_TEXT_MODEL_CHUNKS)
+    >>> show_text_model_chunks_with(str.upper)
+    >>> _TEXT_MODEL_CHUNKS["make"]("a")
+    'A'
+    >>> _TEXT_MODEL_CHUNKS.clear(); _TEXT_MODEL_CHUNKS.update(before)
+    """
+    _TEXT_MODEL_CHUNKS["make"] = make
 
 
 _CUSTOM: Final = object()

@@ -35,6 +35,12 @@ class FakeStreamingListLLM(LLM):
     ``stream`` its characters. ``sleep`` seconds pass before each character (on the
     runtime's clock); ``error_on_chunk_number`` raises ``FakeListLLMError`` at that chunk.
 
+    Difference from the peer's: its characters are the model's tokens, streamed as any
+    streaming LLM's (``on_llm_stream`` events, its run ends after its last token). The
+    peer's fake overrides ``stream`` itself: its run is an ``invoke`` that ends before the
+    characters flow, with no token events, an artifact of that fake, not how the peer's
+    streaming LLMs report (its ``test_with_llm`` counts those events).
+
     >>> list(FakeStreamingListLLM(responses=["abc"], error_on_chunk_number=1).stream("x"))
     Traceback (most recent call last):
     ...

@@ -16,7 +16,9 @@ shape.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any
+from typing import Any, final
+
+import attrs
 
 from combinators.components.models.chat_model import LanguageModelInput, split_options, to_messages
 from combinators.components.messages.values import get_buffer_string
@@ -28,6 +30,38 @@ from combinators.authoring import DeclaredFields, is_library_code
 from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import NOTHING, run_on_total, stream_in_worker, total_or_nothing
+from effects.projections.events_v2 import show_text_model_chunks_with
+
+
+def _info(value: Mapping[str, object] | None) -> Mapping[str, object] | None:
+    return None if value is None else dict(value)
+
+
+@final
+@attrs.frozen
+class GenerationChunk:
+    """A piece of a text model's output as it streams: inside a chain, the chunk of its
+    ``on_llm_stream`` v2 events, as the peer's token callbacks give it (v1, the run log and
+    the stream itself give the text). Pieces add up with ``+``.
+
+    >>> GenerationChunk("Hel") + GenerationChunk("lo", generation_info={"finish_reason": "stop"})
+    GenerationChunk(text='Hello', generation_info={'finish_reason': 'stop'})
+    """
+
+    text: str
+    generation_info: Mapping[str, object] | None = attrs.field(default=None, converter=_info, hash=False)
+
+    def __add__(self, other: GenerationChunk) -> GenerationChunk:
+        if not isinstance(other, GenerationChunk):  # pyright: ignore[reportUnnecessaryIsInstance]
+            return NotImplemented
+        info = self.generation_info
+        if other.generation_info is not None:
+            info = {**(info or {}), **other.generation_info}
+        return GenerationChunk(self.text + other.text, generation_info=info)
+
+
+# Inside a chain, v2 shows a text model's tokens as the peer's token callbacks do.
+show_text_model_chunks_with(GenerationChunk)
 
 
 def to_prompt_text(value: object, model: str) -> str:

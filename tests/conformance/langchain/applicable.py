@@ -73,8 +73,9 @@ RETRY_ERROR_EVENTS = (
     "documented difference: v2 adds on_chain_error for the failed attempt and the sequence (the runs match the peer's)"
 )
 LLM_EVENTS = (
-    "FakeStreamingListLLM reports its tokens as on_llm_stream events (the peer's fake overrides astream and reports"
-    " none, and ends its run before the chain streams)"
+    "documented difference: FakeStreamingListLLM reports its tokens as on_llm_stream events, as any streaming LLM"
+    " (the peer's fake overrides astream and reports none, and ends its run before the chain streams: an artifact"
+    " of that fake)"
 )
 CONFIG_MAPPING = (
     "documented difference: the RunConfig a function receives is immutable (the test sets config['run_id'])"

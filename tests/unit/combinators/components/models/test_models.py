@@ -216,3 +216,24 @@ def test_generic_fake_streams_additional_kwargs_as_the_peers_and_they_add_up_to_
         ("", {"k": "v"}),
         ("", {}),
     ]
+
+
+def test_a_nested_llms_v2_token_events_carry_generation_chunks() -> None:
+    # As the peer's: inside a chain, v2 shows an LLM's tokens as GenerationChunk (its token
+    # callbacks'), v1 and the root's stream show the text.
+    from combinators.outputs import GenerationChunk
+
+    chain = RunnableLambda(str.strip) | FakeStreamingListLLM(["ab"])
+
+    def tokens(runnable: Any, version: str) -> list[object]:
+        shown = runnable.stream_events(" q ", version=version)
+        return [e["data"]["chunk"] for e in shown if e["event"] == "on_llm_stream"]
+
+    assert tokens(chain, "v2") == [GenerationChunk(text="a"), GenerationChunk(text="b")]
+    assert tokens(chain, "v1") == ["a", "b"]
+    assert tokens(FakeStreamingListLLM(["ab"]), "v2") == ["a", "b"]
+    assert list(chain.stream(" q ")) == ["a", "b"]
+    assert GenerationChunk("a") + GenerationChunk("b", generation_info={"k": 1}) == GenerationChunk(
+        "ab", generation_info={"k": 1}
+    )
+    assert GenerationChunk("x").text == "x"
