@@ -68,7 +68,10 @@ SPIES_CLASS_INVOKE = (
     "the test spies RunnablePassthrough.invoke on the class: our sequence runs its steps through their hooks,"
     " not their public invoke (the configs a peer-style invoke receives match)"
 )
-REPR_AFUNC = "RunnableLambda(f, afunc=af) shows its afunc in the repr"
+REPR_AFUNC = (
+    "documented difference: a repr rebuilds the value, so RunnableLambda(f, afunc=af) shows its afunc"
+    " (the peer's repr drops it)"
+)
 RETRY_ERROR_EVENTS = (
     "documented difference: v2 adds on_chain_error for the failed attempt and the sequence (the runs match the peer's)"
 )
@@ -82,7 +85,10 @@ CONFIG_MAPPING = (
 )
 FROZEN_MESSAGE = "documented difference: messages are frozen values (the test sets chat_message.id on an output)"
 RETRIEVER_INPUT = "documented difference: a retriever's input must be a str (the peer passes a dict through)"
-PARROT_TYPE = "ParrotFakeChatModel answers with an AIMessage of the last message (the peer returns that message as is)"
+PARROT_TYPE = (
+    "documented difference: ParrotFakeChatModel answers with an AIMessage of the last message, a chat model's"
+    " typed output (the peer returns that message as is, a HumanMessage here)"
+)
 BARE_PLACEHOLDERS = (
     "documented difference (security): f-string placeholders are bare identifiers; the peer also accepts"
     " {user-name}, {2fast} and {my var}"
