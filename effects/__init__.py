@@ -17,6 +17,7 @@ protocol). What users run and annotate with (``RunConfig``, ``StreamEvent``,
 
 from effects.deprecation import Moved as _Moved
 from effects.deprecation import moved_exports as _moved_exports
+from effects.deprecation import renamed_exports as _renamed_exports
 from effects.lazy import lazy_exports as _lazy_exports
 import typing as _typing
 
@@ -47,7 +48,6 @@ if _typing.TYPE_CHECKING:
     from effects.event_types import V1StreamEvent as V1StreamEvent
     from effects.step import Step as Step
     from effects.step import StepBinding as StepBinding
-    from effects.values import NO_INPUT as NO_INPUT
     from effects.values import NOTHING as NOTHING
     from effects.values import CustomEmitted as CustomEmitted
     from effects.values import Effect as Effect
@@ -57,8 +57,9 @@ if _typing.TYPE_CHECKING:
     from effects.values import RunStarted as RunStarted
     from effects.values import RunStreamed as RunStreamed
 
-    # Deprecated here (their home is ``combinators``, the users' root); declared so that an
-    # old import is a warning at run time, not a type error.
+    # Deprecated here (their home is ``combinators``, the users' root, or they were renamed:
+    # ``_RENAMED``); declared so that an old import is a warning at run time, not a type error.
+    from effects.values import NO_INPUT as NO_INPUT
     from effects.authoring import adispatch_custom_event as adispatch_custom_event
     from effects.authoring import dispatch_custom_event as dispatch_custom_event
     from effects.config import ConfigLike as ConfigLike
@@ -104,7 +105,6 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Step", "StepBinding"), "effects.step"),
     **dict.fromkeys(
         (
-            "NO_INPUT",
             "NOTHING",
             "CustomEmitted",
             "Effect",
@@ -152,13 +152,21 @@ _MOVED: dict[str, _Moved] = {
 """Names this root exported before each public name got one home (see CONTRIBUTING): they
 are loaded from their own modules here, since ``effects`` never imports ``combinators``."""
 
+_RENAMED: dict[str, str] = {"NO_INPUT": "NOTHING"}
+"""Names that got one spelling (old -> new): ``NO_INPUT`` was ``NOTHING`` under a second name."""
+
 if not _typing.TYPE_CHECKING:
     # Hidden from the checkers, so that a misspelled import from this root is an error.
-    __getattr__ = _moved_exports(__name__, _MOVED, _lazy_exports(__name__, _LAZY))
+    __getattr__ = _renamed_exports(
+        __name__,
+        _RENAMED,
+        since="2026-12-02",
+        removal="2027-03-01",
+        fallback=_moved_exports(__name__, _MOVED, _lazy_exports(__name__, _LAZY)),
+    )
 
 __all__ = [
     "NOTHING",
-    "NO_INPUT",
     "BatchJob",
     "ChunkData",
     "Clock",

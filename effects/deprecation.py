@@ -141,10 +141,18 @@ def moved_exports(
     return attribute
 
 
-def renamed_exports(package: str, renamed: Mapping[str, str], *, since: str, removal: str) -> Callable[[str], object]:
+def renamed_exports(
+    package: str,
+    renamed: Mapping[str, str],
+    *,
+    since: str,
+    removal: str,
+    fallback: Callable[[str], object] | None = None,
+) -> Callable[[str], object]:
     """A module ``__getattr__`` for a module whose ``renamed`` names (old -> new) got a
     clearer spelling in the same module: each use of an old name warns, naming the new one
-    and the removal date, and returns the new name's object.
+    and the removal date, and returns the new name's object. Other names go to
+    ``fallback`` (a root's moved or lazy names), or are missing.
 
     >>> import sys, types, warnings
     >>> module = types.ModuleType("pkg"); module.total = sum; sys.modules["pkg"] = module
@@ -165,6 +173,8 @@ def renamed_exports(package: str, renamed: Mapping[str, str], *, since: str, rem
     def attribute(name: str) -> object:
         new = renamed.get(name)
         if new is None:
+            if fallback is not None:
+                return fallback(name)
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         # stacklevel 2: the line that imported or read the old name (attribute() is called by it)
         note_deprecation(

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
-from effects.values import NO_INPUT, Nothing
+from effects.values import NOTHING, Nothing
 
 if TYPE_CHECKING:
     from effects.clock import Clock
@@ -107,7 +107,7 @@ class Scope(Protocol):
         tag: str | None = None,
         kwargs: Mapping[str, object] = _NO_KWARGS,
         *,
-        known_input: In | Nothing = NO_INPUT,
+        known_input: In | Nothing = NOTHING,
     ) -> Iterator[Out]:
         """Run ``node`` as a stream transform over ``inputs``, as a child run.
 
@@ -123,7 +123,7 @@ class Scope(Protocol):
         tag: str | None = None,
         kwargs: Mapping[str, object] = _NO_KWARGS,
         *,
-        known_input: In | Nothing = NO_INPUT,
+        known_input: In | Nothing = NOTHING,
     ) -> AsyncIterator[Out]:
         """Async ``stream``."""
         ...

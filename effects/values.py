@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 from enum import Enum
-from typing import Final, Literal, TypeAlias, final, get_args
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, final, get_args
 from uuid import UUID
 
 import attrs
+
+from effects.deprecation import renamed_exports
 
 RunType: TypeAlias = Literal["chain", "prompt", "parser", "chat_model", "llm", "retriever", "tool"]
 """What kind of step a run is: how events name it (``on_<type>_start``) and filters select it."""
@@ -52,8 +54,12 @@ class Nothing(Enum):
 
 NOTHING: Final = Nothing.NOTHING
 
-NO_INPUT: Final = NOTHING
-"""The input of a run that started in streaming mode (known only at its end): ``NOTHING``."""
+if TYPE_CHECKING:
+    # The second name of NOTHING (a run's input while it streams in), deprecated: one name
+    # for one value. Declared until its removal so that an old import is a warning, not an error.
+    NO_INPUT: Final = NOTHING
+else:
+    __getattr__ = renamed_exports(__name__, {"NO_INPUT": "NOTHING"}, since="2026-12-02", removal="2027-03-01")
 
 NO_PARAMS: Final[Mapping[str, object]] = MappingProxyType({})
 """The params of a run whose step describes none (most steps)."""
@@ -94,7 +100,7 @@ class RunInfo:
 @final
 @attrs.frozen
 class RunStarted:
-    """A run began; ``input`` is ``NO_INPUT`` when it runs in streaming mode.
+    """A run began; ``input`` is ``NOTHING`` when it runs in streaming mode.
 
     >>> RunStarted(RunInfo(UUID(int=1), (), "r", "chain", (), {}), "x", 0.0).input
     'x'

@@ -21,7 +21,7 @@ from effects._runtime.entry import entry_scope
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
-from effects.values import NO_INPUT, Nothing
+from effects.values import NOTHING, Nothing
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -152,7 +152,7 @@ def _known_at_start(node: Step[In, Out], input: In) -> In | Nothing:
     # another step is a child run like any other: its input shows at its end (the peer's rule).
     if node.input_known_at_start or CURRENT_SCOPE.get() is None:
         return input
-    return NO_INPUT
+    return NOTHING
 
 
 def call_scope(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> RunScope:

@@ -40,7 +40,6 @@ from effects.step import Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run
 from effects.values import (
-    NO_INPUT,
     NOTHING,
     Nothing,
     CustomEmitted,
@@ -227,7 +226,7 @@ class RunScope:
         tag: str | None = None,
         kwargs: Mapping[str, object] = NO_KWARGS,
         *,
-        known_input: In | Nothing = NO_INPUT,
+        known_input: In | Nothing = NOTHING,
     ) -> Iterator[Out]:
         """Run ``node`` as a stream transform over ``inputs``, as a child run.
 
@@ -250,7 +249,7 @@ class RunScope:
         tag: str | None = None,
         kwargs: Mapping[str, object] = NO_KWARGS,
         *,
-        known_input: In | Nothing = NO_INPUT,
+        known_input: In | Nothing = NOTHING,
     ) -> AsyncIterator[Out]:
         """Async ``stream``."""
         if self.plain and node.step_binding is None:

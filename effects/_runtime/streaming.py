@@ -13,7 +13,7 @@ from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, atotal_or_nothing, total_or_nothing
-from effects.values import NO_INPUT, NOTHING, Nothing, RunStreamed
+from effects.values import NOTHING, Nothing, RunStreamed
 from effects._runtime.building import STREAMED_SLOTS, ended, started, streamed
 from effects._fast import NEW
 
@@ -62,12 +62,12 @@ class StreamWatch(Generic[In, Out]):
         self.started = False
         self.seen: Total[In] = Total()
         self.total: Total[Out] = Total()
-        if self.observed and known is not NO_INPUT:
+        if self.observed and known is not NOTHING:
             self.start()
 
     def start(self) -> None:
         self.started = True
-        shown = self.known if self.known is NO_INPUT else self.shown_input()
+        shown = self.known if self.known is NOTHING else self.shown_input()
         self.scope.emit_effect(started(self.scope.run_info(), shown, self.now()))
 
     def tap(self, inputs: Iterator[In]) -> Iterator[In]:
@@ -107,7 +107,7 @@ class StreamWatch(Generic[In, Out]):
 
     def shown_input(self) -> object:
         run = self.scope.run_info()
-        if self.known is not NO_INPUT:
+        if self.known is not NOTHING:
             return self.known if not run.parent_ids else self.node.describe_input(self.known)
         seen = self.seen.value()
         return None if seen is NOTHING else self.node.describe_input(seen)
@@ -117,7 +117,7 @@ class StreamWatch(Generic[In, Out]):
             # It never got an input (the error came from upstream) and produced
             # nothing: as in the peer, a run that never started is not reported.
             return
-        raw = self.known if self.known is not NO_INPUT else self.seen.value()
+        raw = self.known if self.known is not NOTHING else self.seen.value()
         self.scope.emit_effect(self.scope.failure(self.node, raw, self.shown_input(), error))
 
     def ended(self) -> None:
@@ -138,7 +138,7 @@ def stream_run(
     """Run ``node`` as a stream transform in ``self`` (an observed, limited or configured
     scope): its effects, permits, deadline and context, chunk by chunk."""
     upstream = inputs
-    if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
+    if self.run is not None and known_input is NOTHING and node.input_known_at_start:
         # Its events show the whole input at its start, as the peer's do.
         whole = total_or_nothing(inputs)
         if whole is NOTHING:
@@ -147,7 +147,7 @@ def stream_run(
             inputs = iter((whole,))
             known_input = whole
     watch = StreamWatch(self, node, known_input)
-    if watch.observed and known_input is NO_INPUT:
+    if watch.observed and known_input is NOTHING:
         inputs = watch.tap(inputs)
     # A step that does not stream by itself computes its output in one go: its run
     # ends before its output flows on, so the next step starts after this one ended
@@ -211,7 +211,7 @@ async def astream_run(
 ) -> AsyncIterator[Out]:
     """Async ``stream_run``."""
     upstream = inputs
-    if self.run is not None and known_input is NO_INPUT and node.input_known_at_start:
+    if self.run is not None and known_input is NOTHING and node.input_known_at_start:
         whole = await atotal_or_nothing(inputs)
         if whole is NOTHING:
             inputs = aiter_of(())
@@ -219,7 +219,7 @@ async def astream_run(
             inputs = aiter_of((whole,))
             known_input = whole
     watch = StreamWatch(self, node, known_input)
-    if watch.observed and known_input is NO_INPUT:
+    if watch.observed and known_input is NOTHING:
         inputs = watch.atap(inputs)
     held: list[Out] | None = [] if watch.observed and not node.emits_stream_events else None
     async with AsyncExitStack() as stack:

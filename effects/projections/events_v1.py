@@ -48,7 +48,7 @@ from effects.projections.filters import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import token_text, v1_end_output, v1_failed_output
 from effects.values import (
-    NO_INPUT,
+    NOTHING,
     CustomEmitted,
     Effect,
     RunEnded,
@@ -118,7 +118,7 @@ class EventsV1:
 def _root_event(effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen: _Seen) -> list[V1StreamEvent]:
     run = effect.run
     if isinstance(effect, RunStarted):
-        data: EventData = {} if effect.input is NO_INPUT else {"input": effect.input}
+        data: EventData = {} if effect.input is NOTHING else {"input": effect.input}
         return [
             {
                 "event": f"on_{run.run_type}_start",
@@ -173,7 +173,7 @@ def _sub_run_event(effect: RunStarted | RunStreamed | RunEnded | RunFailed, seen
 
 def _known(input: object) -> bool:
     # The peer's v1 leaves out an input it holds as None, as well as one not known yet.
-    return input is not NO_INPUT and input is not None
+    return input is not NOTHING and input is not None
 
 
 def _event(name: str, run: RunInfo, seen: _Seen, data: EventData) -> V1StreamEvent:

@@ -48,7 +48,7 @@ from effects.event_types import event_names
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import MODEL_TYPES
 from effects.values import (
-    NO_INPUT,
+    NOTHING,
     CustomEmitted,
     Effect,
     RunEnded,
@@ -132,7 +132,7 @@ class EventsV2:
         self._filter = filter
         self._runs: dict[int, _Seen] = {}  # by the run id's int: UUID's hash is Python code
         self._first: object = None  # the run of the first event shown (_CUSTOM: a custom event)
-        self._call_input: object = NO_INPUT
+        self._call_input: object = NOTHING
 
     def feed(self, effect: Effect) -> list[StreamEvent]:
         """The events for one effect (none when the filter hides its run).
@@ -182,7 +182,7 @@ class EventsV2:
             started = _start(effect, seen)
             if self._first is None:
                 self._first = run.run_id
-                if self._call_input is not NO_INPUT:
+                if self._call_input is not NOTHING:
                     started["data"]["input"] = self._call_input
             return started
         if type(effect) is RunStreamed:
@@ -218,7 +218,7 @@ class EventsV2:
 
 def _start(effect: RunStarted, seen: _Seen) -> RunStartEvent:
     run = effect.run
-    data: StartData = {} if effect.input is NO_INPUT else {"input": effect.input}
+    data: StartData = {} if effect.input is NOTHING else {"input": effect.input}
     return {
         "event": event_names(run.run_type)[0],
         "data": data,
@@ -267,7 +267,7 @@ _RUN_EFFECTS: Final = frozenset({RunStarted, RunEnded, RunFailed})
 def _end(effect: RunEnded, seen: _Seen, with_input: bool) -> RunEndEvent:
     run = effect.run
     data: EndData = {"output": effect.output}
-    if with_input and effect.input is not NO_INPUT:
+    if with_input and effect.input is not NOTHING:
         data["input"] = effect.input
     return {
         "event": event_names(run.run_type)[2],
@@ -283,7 +283,7 @@ def _end(effect: RunEnded, seen: _Seen, with_input: bool) -> RunEndEvent:
 def _error(effect: RunFailed, seen: _Seen, with_input: bool) -> RunErrorEvent:
     run = effect.run
     data: ErrorData = {"error": effect.error}
-    if with_input and effect.input is not NO_INPUT:
+    if with_input and effect.input is not NOTHING:
         data["input"] = effect.input
     if run.run_type == "tool":
         data["tool_call_id"] = effect.tool_call_id

@@ -48,7 +48,7 @@ from effects.config import EMPTY_CONFIG, RunConfig
 from effects.projections.filters import expect_effect
 from effects.projections.shapes import traced_inputs, traced_outputs
 from effects.values import (
-    NO_INPUT,
+    NOTHING,
     Effect,
     RunEnded,
     RunFailed,
@@ -209,7 +209,7 @@ class RunTree:
         if node is None or node.end is not None:
             return []
         node.end = _moment(effect.at)
-        if effect.input is not NO_INPUT:
+        if effect.input is not NOTHING:
             node.inputs = traced_inputs(effect.input)
         kind: ListenerKind
         if isinstance(effect, RunEnded):

@@ -7,7 +7,7 @@ One line per effect, a compact JSON object::
      ...payloads: "input", "chunk", "output", "data"; "error"; "name" (custom)}
 
 A payload is ``{"json": <to_jsonable form>}``, or ``{"no_input": true}`` for
-``NO_INPUT``. A value that is not plain JSON data also keeps what projections ask of it
+``NOTHING``. A value that is not plain JSON data also keeps what projections ask of it
 (``"text"``: its token text, ``"dict"``: whether it was a dict) and replays as a
 ``Replayed`` value; a root chunk that was added to a total that was not plain JSON also
 keeps the outcome (``"added"``, ``"total"``), so the run log's running ``final_output``
@@ -39,7 +39,7 @@ from effects.projections.jsonable import JsonValue, to_jsonable
 from effects.projections.jsonable import Replayed
 from effects.projections.shapes import add_chunk, as_dict, token_text
 from effects.values import (
-    NO_INPUT,
+    NOTHING,
     NO_PARAMS,
     CustomEmitted,
     Effect,
@@ -90,7 +90,7 @@ def _is_plain(value: object, encoded: JsonValue) -> bool:
 
 
 def _payload(value: object) -> dict[str, JsonValue]:
-    if value is NO_INPUT:
+    if value is NOTHING:
         return {"no_input": True}
     encoded = to_jsonable(value)
     if _is_plain(value, encoded):
@@ -328,7 +328,7 @@ class _Line:
         if not isinstance(payload, dict):
             raise self._bad(f"{key!r} must be a payload object")
         if payload.get("no_input") is True:
-            return NO_INPUT
+            return NOTHING
         if "json" not in payload:
             raise self._bad(f"{key!r} payload has no 'json'")
         encoded = payload["json"]

@@ -40,7 +40,7 @@ from typing import Final, cast
 
 from effects.projections.jsonable import is_secret, redacted_form, to_jsonable
 from effects.projections.jsonable import Replayed
-from effects.values import NO_INPUT
+from effects.values import NOTHING
 
 MODEL_TYPES: Final = frozenset({"llm", "chat_model"})
 
@@ -225,10 +225,10 @@ def traced_inputs(input: object) -> Mapping[str, object]:
     A dict is kept, anything else is wrapped as ``{"input": x}``; an input not known
     yet (a run started in streaming mode) is the peer's placeholder ``{"input": ""}``.
 
-    >>> traced_inputs("q"), traced_inputs({"query": "q"}), traced_inputs(NO_INPUT)
+    >>> traced_inputs("q"), traced_inputs({"query": "q"}), traced_inputs(NOTHING)
     ({'input': 'q'}, {'query': 'q'}, {'input': ''})
     """
-    if input is NO_INPUT:
+    if input is NOTHING:
         return {"input": ""}
     given = as_dict(input)
     return given if given is not None else {"input": input}

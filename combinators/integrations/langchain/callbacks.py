@@ -19,7 +19,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, Generati
 from langchain_core.tracers._streaming import _StreamingCallbackHandler  # LangGraph checks for this base
 
 from combinators.integrations.langchain.values import to_ours
-from effects import NO_INPUT, CustomEmitted, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects import NOTHING, CustomEmitted, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from effects.authoring import Scope, is_list
 
 T = TypeVar("T")
@@ -102,7 +102,7 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[object]):
         name = _name(serialized, kwargs, "chain")
         # A streamed run starts before its input is known (LangChain's placeholder): ours
         # then reports it at the end, from on_chain_end's ``inputs``.
-        shown = NO_INPUT if inputs == _UNKNOWN_INPUT else to_ours(inputs)
+        shown = NOTHING if inputs == _UNKNOWN_INPUT else to_ours(inputs)
         self._start(str(run_type), name, shown, run_id, parent_run_id, tags, metadata)
 
     def on_chat_model_start(
@@ -230,7 +230,7 @@ class EffectsHandler(BaseCallbackHandler, _StreamingCallbackHandler[object]):
     ) -> None:
         """A chain run ended (with its input, when it was not known at the start)."""
         known = self._runs.get(run_id)
-        if known is not None and known[1] is NO_INPUT and "inputs" in kwargs:
+        if known is not None and known[1] is NOTHING and "inputs" in kwargs:
             self._runs[run_id] = (known[0], to_ours(kwargs["inputs"]))
         self._end(run_id, to_ours(outputs))
 

@@ -56,7 +56,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, Generati
 from combinators.integrations.langchain.values import to_langchain
 from combinators import RunConfig
 from effects.executors import kept_by_the_caller
-from effects import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from effects.hooks import CALLBACKS
 from effects.projections.jsonable import is_secret, redacted_form
 from effects.guards import is_dict, is_list_of, is_list_or_tuple, is_mapping
@@ -345,7 +345,7 @@ class CallbackProjection:
         run = effect.run
         handlers, parent_id, tags, metadata = self._view(run)
         kind = run.run_type
-        streamed = effect.input is NO_INPUT
+        streamed = effect.input is NOTHING
         live = _Live(run.run_id, parent_id, handlers, tags, metadata, kind, streamed)
         self._live[run.run_id] = live
         if not handlers:
@@ -486,7 +486,7 @@ class CallbackProjection:
             "parent_run_id": live.parent_run_id,
             "tags": list(live.tags),
         }
-        if family == "chain" and live.streamed and effect.input is not NO_INPUT:
+        if family == "chain" and live.streamed and effect.input is not NOTHING:
             common["inputs"] = redacted(effect.input)
         self._tell(live.handlers, f"on_{family}_error", ignore, effect.error, **common)
 

@@ -25,7 +25,7 @@ from combinators.components.models.chat_model import ChatOutput, LanguageModelIn
 from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from combinators import RunConfig
-from effects import NO_INPUT
+from effects import NOTHING
 from effects.config import EMPTY_CONFIG
 from effects.authoring import Scope, arun_on_total, closing, is_a, run_on_total
 
@@ -163,7 +163,7 @@ class FromLangChain(NamedRunFields, Runnable[In, Out]):
 
     def _transform(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         theirs = (to_langchain(chunk) for chunk in inputs)
-        config, handler = _handled(scope, NO_INPUT)
+        config, handler = _handled(scope, NOTHING)
         chunks = self.wrapped.transform(theirs, config, **kwargs)
         try:
             for chunk in chunks:
@@ -193,7 +193,7 @@ class FromLangChain(NamedRunFields, Runnable[In, Out]):
             async for chunk in inputs:
                 yield to_langchain(chunk)
 
-        config, handler = _handled(scope, NO_INPUT)
+        config, handler = _handled(scope, NOTHING)
         async with closing(self.wrapped.atransform(theirs(), config, **kwargs)) as chunks:
             async for chunk in chunks:
                 yield self._chunk(chunk, handler)

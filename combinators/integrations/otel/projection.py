@@ -55,7 +55,7 @@ from combinators.integrations.otel.response import (
 from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanShapes, run_id_text
 from effects.projections.jsonable import to_jsonable
 from effects.projections.recording import RecordedError
-from effects.values import NO_INPUT, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.values import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
 MAX_CHUNK_EVENTS: Final = 128
 """Chunk events per span (the SDK keeps 128 events per span by default)."""
@@ -182,7 +182,7 @@ class OtelProjection:
         shape = self._shapes.shape(run, parent is None)
         attributes: Attributes = {semconv.RUN_ID: run_id_text(run.run_id), **shape.attributes}
         at_ns = round(effect.at * 1_000_000_000)
-        captured = self._captures and effect.input is not NO_INPUT
+        captured = self._captures and effect.input is not NOTHING
         if captured and self._config.on_spans:
             name, text = input_item(shape.operation, effect.input, self._config)
             attributes[name] = text
@@ -242,7 +242,7 @@ class OtelProjection:
             found[semconv.TIME_TO_FIRST_CHUNK] = first
             if record.operation in MODEL_OPERATIONS:
                 found[semconv.RESPONSE_TIME_TO_FIRST_CHUNK] = first
-        if self._captures and not record.captured and effect.input is not NO_INPUT:
+        if self._captures and not record.captured and effect.input is not NOTHING:
             item = input_item(record.operation, effect.input, config)
             place(span, item, at_ns, record.operation, on_spans=config.on_spans, on_events=config.on_events)
         if isinstance(effect, RunEnded):

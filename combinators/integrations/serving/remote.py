@@ -39,7 +39,7 @@ from combinators.integrations.serving.remote_http import (
     sse_frames,
 )
 from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire, wire_types
-from effects import NO_INPUT, RunStreamed, Scope
+from effects import NOTHING, RunStreamed, Scope
 from combinators import InputError, InputValueError, RunConfig
 from effects.authoring import atotal_or_nothing, total_or_nothing, is_dict, is_list_or_tuple, is_mapping
 
@@ -271,7 +271,7 @@ class RemoteRunnable(Runnable[In, Out]):
         return {"remote": self.url}
 
     def _root_output(self, events: ServerEvents) -> Out:
-        if events.root_output is NO_INPUT:
+        if events.root_output is NOTHING:
             raise InputValueError(f"{self!r}: the server's events ended without its run's output")
         output: Any = events.root_output
         return cast(Out, output)

@@ -28,7 +28,7 @@ from combinators.integrations.serving.errors import ErrorInfo
 from combinators.integrations.serving.remote_errors import RemoteRunnableError, remote_error
 from combinators.integrations.serving.wire import DEFAULT_WIRE_TYPES, WireTypes, from_wire
 from effects import (
-    NO_INPUT,
+    NOTHING,
     CustomEmitted,
     Effect,
     RunEnded,
@@ -56,7 +56,7 @@ class ServerEvents:
         self._inputs: dict[str, object] = {}
         self.root_id: str | None = None
         """The server root's run id, once its start has been read."""
-        self.root_output: object = NO_INPUT
+        self.root_output: object = NOTHING
         """The server root's output, once its end has been read."""
 
     def effect(self, event: object) -> Effect | None:
@@ -83,12 +83,12 @@ class ServerEvents:
         if phase == "start":
             if not run.parent_ids:
                 self.root_id = key
-            shown = from_wire(data["input"], self.types) if "input" in data else NO_INPUT
+            shown = from_wire(data["input"], self.types) if "input" in data else NOTHING
             self._inputs[key] = shown
             return RunStarted(run, shown, now)
         if phase == "stream":
             return RunStreamed(run, from_wire(data.get("chunk"), self.types), now)
-        shown = from_wire(data["input"], self.types) if "input" in data else self._inputs.get(key, NO_INPUT)
+        shown = from_wire(data["input"], self.types) if "input" in data else self._inputs.get(key, NOTHING)
         self._inputs.pop(key, None)
         self._runs.pop(key, None)
         if phase == "end":

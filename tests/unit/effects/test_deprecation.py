@@ -321,6 +321,18 @@ def test_the_totals_old_names_warn_and_give_the_renamed_function(old: str, new: 
     assert "removed after 2027-03-01" in message
 
 
+@pytest.mark.parametrize("module", ["effects", "effects.values"])
+def test_no_input_is_nothing_under_its_one_name(module: str) -> None:
+    # NO_INPUT was NOTHING under a second name: one name now, the old one warns until removal.
+    import effects.values
+
+    value, message = imported_with_warning(module, "NO_INPUT")
+    assert value is effects.values.NOTHING
+    assert "NO_INPUT" not in importlib.import_module(module).__dict__.get("__all__", ())
+    assert f"{module}.NO_INPUT is deprecated: use {module}.NOTHING instead" in message
+    assert "removed after 2027-03-01" in message
+
+
 ROOM_HOMES = {
     "agents": ["combinators.agents"],
     "memory": ["combinators.chat_history"],

@@ -8,7 +8,7 @@ from uuid import UUID
 import attrs
 
 from effects.values import (
-    NO_INPUT,
+    NOTHING,
     CustomEmitted,
     Effect,
     RunEnded,
@@ -54,7 +54,7 @@ class Script:
         parents = () if parent is None else (*parent.parent_ids, parent.run_id)
         return RunInfo(uid(n), parents, name, run_type, tags, metadata or {})
 
-    def start(self, run: RunInfo, input: object = NO_INPUT) -> RunStarted:
+    def start(self, run: RunInfo, input: object = NOTHING) -> RunStarted:
         effect = RunStarted(run, input, self._at())
         self.effects.append(effect)
         return effect

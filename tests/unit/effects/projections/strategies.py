@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from effects.projections.shapes import add_chunk
 from effects.values import (
-    NO_INPUT,
+    NOTHING,
     CustomEmitted,
     Effect,
     RunEnded,
@@ -138,7 +138,7 @@ def _run(
         if depth < max_depth
         else []
     )
-    first: Emit = lambda at: RunStarted(info, NO_INPUT if streaming_start else input_, at)  # noqa: E731 - a named lambda reads as the effect it builds
+    first: Emit = lambda at: RunStarted(info, NOTHING if streaming_start else input_, at)  # noqa: E731 - a named lambda reads as the effect it builds
     last: Emit
     if failure is None:
         last = lambda at: RunEnded(info, input_, output, at)  # noqa: E731 - a named lambda reads as the effect it builds

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 
 from effects.projections import EventFilter, EventsV1, stream_events_v1, stream_events_v2
-from effects.values import NO_INPUT, CustomEmitted, Effect, RunFailed
+from effects.values import NOTHING, CustomEmitted, Effect, RunFailed
 from tests.unit.effects.projections.script import Message, Script
 from tests.unit.effects.projections.strategies import effect_trees
 
@@ -49,9 +49,9 @@ def test_model_chunks_llm_token_text_and_chat_generation_kinds() -> None:
     streamed_chat = s.run(3, "chat", "chat_model", parent=root)
     invoked_chat = s.run(4, "chat", "chat_model", parent=root)
     s.start(root, "q")
-    s.start(llm, NO_INPUT)
+    s.start(llm, NOTHING)
     s.stream(llm, GenerationChunk("to"), Message("ken"))
-    s.end(llm, NO_INPUT, "token")
+    s.end(llm, NOTHING, "token")
     s.start(streamed_chat, {"messages": [["q"]]})
     s.stream(streamed_chat, Message("hi"))
     s.end(streamed_chat, {"messages": [["q"]]}, Message("hi"))
@@ -89,7 +89,7 @@ def test_root_failure_shows_nothing_and_sub_run_failure_ends() -> None:
     child = s.run(2, "child", "parser", parent=root)
     s.start(root, "q")
     s.start(child)
-    s.fail(child, NO_INPUT, ValueError("x"))
+    s.fail(child, NOTHING, ValueError("x"))
     s.fail(root, "q", ValueError("x"))
     events = list(stream_events_v1(s.effects))
     assert [(e["event"], e["data"]) for e in events] == [

@@ -10,7 +10,7 @@ from hypothesis import given
 
 from effects.projections import EventFilter, EventsV2, stream_events_v2
 from effects.projections.events_v2 import StreamEvent
-from effects.values import NO_INPUT, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.values import NOTHING, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from tests.unit.effects.projections.script import Script, sid, uid
 from tests.unit.effects.projections.strategies import effect_trees
 
@@ -80,8 +80,8 @@ def test_no_input_start_and_known_input_end() -> None:
     root = s.run(1, "root")
     child = s.run(2, "child", parent=root)
     s.start(root, "raw")
-    s.start(child, NO_INPUT)
-    s.end(child, NO_INPUT, 1)  # never learned its input: no "input" key at all
+    s.start(child, NOTHING)
+    s.end(child, NOTHING, 1)  # never learned its input: no "input" key at all
     s.fail(root, "raw", ValueError("late"))
     events = list(stream_events_v2(s.effects))
     assert events[1]["data"] == {}

@@ -12,7 +12,7 @@ from hypothesis import given
 
 from effects.config import RunConfig
 from effects.projections import ListenerCall, ListenerSpec, Run, RunTree
-from effects.values import NO_INPUT, Effect, RunEnded, RunFailed
+from effects.values import NOTHING, Effect, RunEnded, RunFailed
 from tests.unit.effects.projections.script import T0, Script, uid
 from tests.unit.effects.projections.strategies import effect_trees
 
@@ -65,7 +65,7 @@ def test_start_then_end_with_the_whole_tree_in_start_order() -> None:
     assert run.end_time is not None and run.end_time > run.start_time
     assert [child.name for child in run.child_runs] == ["I", "D", "docs"]
     first, second, docs = run.child_runs
-    assert first.inputs == {"input": "q"} and first.outputs == {"output": "q"}  # NO_INPUT at start, known at end
+    assert first.inputs == {"input": "q"} and first.outputs == {"output": "q"}  # NOTHING at start, known at end
     assert second.child_runs[0].outputs == {"output": {"y": 2}}  # tools always wrap
     assert second.child_runs[0].inputs == {"x": 1}
     assert docs.outputs == {"documents": ["d1"]} and docs.inputs == {"query": "q"}
@@ -84,7 +84,7 @@ def test_error_call_has_the_exception_and_no_outputs() -> None:
 def test_streaming_input_placeholder_until_known() -> None:
     s = Script()
     root = s.run(1, "root")
-    s.start(root, NO_INPUT)
+    s.start(root, NOTHING)
     start = RunTree().feed(s.effects[0])[0]
     assert start.run.inputs == {"input": ""}  # the peer's placeholder
 

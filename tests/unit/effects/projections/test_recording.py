@@ -20,7 +20,7 @@ from effects.projections import (
     to_jsonable,
 )
 from effects.projections.jsonable import JsonValue
-from effects.values import NO_INPUT, Effect, RunFailed, RunStarted, RunStreamed
+from effects.values import NOTHING, Effect, RunFailed, RunStarted, RunStreamed
 from tests.unit.effects.projections.script import Message, Piece, Script, sid
 from tests.unit.effects.projections.strategies import SECRET_TEXT, effect_trees
 
@@ -37,7 +37,7 @@ def test_line_format() -> None:
     s.start(child)
     s.stream(child, Message("hi"))
     s.custom(child, "progress", (1, 2))
-    s.fail(child, NO_INPUT, KeyError("k"))
+    s.fail(child, NOTHING, KeyError("k"))
     s.end(root, {"q": 1}, None)
     lines = lines_of(s.effects)
     assert lines[0] == {
@@ -67,7 +67,7 @@ def test_plain_effects_replay_to_equal_effects() -> None:
     root = s.run(1, "root", tags=("a",), metadata={"k": [1]})
     child = s.run(2, "child", "tool", parent=root)
     s.start(root, "q")
-    s.start(child, NO_INPUT)
+    s.start(child, NOTHING)
     s.stream(child, {"x": 1})
     s.end(child, {"x": 0}, {"x": 1})
     s.stream(root, "Q")
