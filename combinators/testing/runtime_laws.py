@@ -14,8 +14,8 @@ compared by value, errors by type.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import AsyncIterable, Callable, Sequence
+from typing import Any, Final, TypeVar
 
 from combinators.testing.law import Law, Tested, input_lists, law, one_input
 from combinators.testing.nesting import nesting_problem, root_problem
@@ -41,6 +41,9 @@ from effects.guards import is_list
 from effects.projections.jsonable import to_jsonable
 from effects.projections.run_log import RunLog, RunLogPatch, run_log_patches, run_logs
 from effects.values import Effect
+
+
+T = TypeVar("T")
 
 
 def _invoked(runnable: Tested, inputs: Sequence[object]) -> list[Outcome]:
@@ -113,18 +116,25 @@ def _async(runnable: Tested, input: object, how: Comparison) -> str | None:
     return _stream_problem("astream", astreamed, invoked, how.same)
 
 
-def _async_events(runnable: Tested, input: object) -> tuple[list[dict[str, object]], Exception | None]:
-    events: list[dict[str, object]] = []
+def _drained(stream: Callable[[], AsyncIterable[T]]) -> tuple[list[T], Exception | None]:
+    """What an async stream (made inside the loop) gave before it ended or raised, and
+    what it raised."""
+    drained: list[T] = []
 
     async def gather() -> None:
-        async for event in runnable.astream_events(input):
-            events.append(dict(event))
+        async for item in stream():
+            drained.append(item)
 
     try:
         run_async(gather)
     except Exception as error:
-        return events, error
-    return events, None
+        return drained, error
+    return drained, None
+
+
+def _async_events(runnable: Tested, input: object) -> tuple[list[dict[str, object]], Exception | None]:
+    events, error = _drained(lambda: runnable.astream_events(input))
+    return [dict(event) for event in events], error
 
 
 def _sync_events(runnable: Tested, input: object) -> tuple[list[dict[str, object]], Exception | None]:
@@ -150,31 +160,11 @@ def _events(runnable: Tested, input: object, how: Comparison) -> str | None:
 
 
 def _effects(runnable: Tested, input: object) -> tuple[list[Effect], Exception | None]:
-    effects: list[Effect] = []
-
-    async def gather() -> None:
-        async for effect in runnable.astream_effects(input):
-            effects.append(effect)
-
-    try:
-        run_async(gather)
-    except Exception as error:
-        return effects, error
-    return effects, None
+    return _drained(lambda: runnable.astream_effects(input))
 
 
 def _log_patches(runnable: Tested, input: object) -> tuple[list[RunLogPatch], Exception | None]:
-    patches: list[RunLogPatch] = []
-
-    async def gather() -> None:
-        async for patch in runnable.astream_log(input):
-            patches.append(patch)
-
-    try:
-        run_async(gather)
-    except Exception as error:
-        return patches, error
-    return patches, None
+    return _drained(lambda: runnable.astream_log(input))
 
 
 def _replayed(patches: list[RunLogPatch]) -> RunLog:

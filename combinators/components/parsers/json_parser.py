@@ -157,8 +157,10 @@ def typed_value(annotation: object, value: object) -> object:
         items = value
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             return tuple(typed_value(arm, item) for arm, item in zip(args, items, strict=False))
-        built = [typed_value(args[0] if args else Any, item) for item in items]
-        return built if origin in (list, Sequence) else cast(Any, origin)(built)
+        built = [typed_value(args[0] if args else object, item) for item in items]
+        if origin is tuple or origin is set or origin is frozenset:
+            return tuple(built) if origin is tuple else set(built) if origin is set else frozenset(built)
+        return built  # a list or a Sequence
     if origin in (dict, Mapping) and is_dict(value) and len(args) == 2:
         entries = value
         return {key: typed_value(args[1], item) for key, item in entries.items()}
@@ -167,14 +169,14 @@ def typed_value(annotation: object, value: object) -> object:
         if attrs.has(annotation):
             hints = get_type_hints(annotation)
             init = {
-                field.alias: typed_value(hints.get(field.name, Any), fields[field.name])
+                field.alias: typed_value(hints.get(field.name, object), fields[field.name])
                 for field in attrs.fields(annotation)
                 if field.init and field.name in fields
             }
             return annotation(**init)
         if is_typeddict(annotation):
             hints = get_type_hints(annotation)
-            return {key: typed_value(hints.get(str(key), Any), item) for key, item in fields.items()}
+            return {key: typed_value(hints.get(str(key), object), item) for key, item in fields.items()}
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return annotation(value)
     return unchanged

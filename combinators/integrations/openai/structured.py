@@ -17,22 +17,21 @@ City(name='Oslo', population=709000)
 
 from __future__ import annotations
 
-import enum
 import json
-import types
-from collections.abc import Callable, Mapping, Sequence
-from typing import Generic, TypeVar, Union, cast, final, get_args, get_origin, get_type_hints, is_typeddict
+from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar, cast, final
 
 import attrs
 import jsonschema
 
 from combinators.components.run_fields import NamedRunFields
 from combinators.components.models.chat_model import ChatOutput
+from combinators.components.parsers.json_parser import typed_value
 from combinators.components.tools.specs import strict_schema
 from combinators.authoring import type_schema
 from combinators import Runnable
 from effects.errors import CombinatorsError
-from effects.authoring import Scope, is_dict, is_list
+from effects.authoring import Scope
 
 __all__ = ["StructuredOutputError", "StructuredOutputParser", "response_format", "schema_of"]
 
@@ -91,50 +90,6 @@ def response_format(schema: type[object] | Mapping[str, object], *, strict: bool
     return {"type": "json_schema", "json_schema": json_schema}
 
 
-def _structure(annotation: object, value: object) -> object:
-    # The value already follows the type's JSON Schema; build the Python values it stands for.
-    unchanged: object = value
-    origin = get_origin(annotation)
-    args = get_args(annotation)
-    if origin is Union or origin is types.UnionType:
-        for arm in args:
-            try:
-                jsonschema.validate(value, type_schema(arm))
-            except jsonschema.ValidationError:
-                continue
-            return _structure(arm, value)
-        return value
-    if origin in (list, Sequence, tuple, set, frozenset) and is_list(value):
-        items = value
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            built: list[object] = [_structure(arm, item) for arm, item in zip(args, items, strict=False)]
-        else:
-            built = [_structure(args[0] if args else object, item) for item in items]
-        if origin is tuple or origin is set or origin is frozenset:
-            return tuple(built) if origin is tuple else set(built) if origin is set else frozenset(built)
-        return built  # a list or a Sequence
-    if origin in (dict, Mapping) and is_dict(value) and len(args) == 2:
-        entries = value
-        return {key: _structure(args[1], item) for key, item in entries.items()}
-    if isinstance(annotation, type):
-        if attrs.has(annotation) and is_dict(value):
-            fields = value
-            hints = get_type_hints(annotation)
-            init = {
-                field.alias: _structure(hints.get(field.name, object), fields[field.name])
-                for field in attrs.fields(annotation)
-                if field.init and field.name in fields
-            }
-            return annotation(**init)
-        if is_typeddict(annotation) and is_dict(value):
-            fields = value
-            hints = get_type_hints(annotation)
-            return {key: _structure(hints.get(str(key), object), item) for key, item in fields.items()}
-        if issubclass(annotation, enum.Enum):
-            return annotation(value)
-    return unchanged
-
-
 def _text(message: ChatOutput) -> str:
     return message.text
 
@@ -179,7 +134,7 @@ class StructuredOutputParser(NamedRunFields, Runnable[ChatOutput, T], Generic[T]
         except jsonschema.ValidationError as error:
             raise StructuredOutputError(f"the reply does not follow the schema: {error.message}", text=text) from error
         # A TypeVar's value: what the schema says, checked against its JSON Schema above.
-        return cast(T, value if isinstance(self.schema, Mapping) else _structure(self.schema, value))
+        return cast(T, value if isinstance(self.schema, Mapping) else typed_value(self.schema, value))
 
     def step_invoke(self, input: ChatOutput, scope: Scope, kwargs: Mapping[str, object]) -> T:
         return self.parse(_text(input))
