@@ -4,7 +4,8 @@ A run is placed by its path (``RunPlace.path``): its parent's path, then its own
 tag (``seq:step:2``, ``map:key:context``, ``branch:1``...) or, untagged, its name. Only
 the runs where a failure *started* mark a node failed (their parents fail as a
 consequence); cancelled runs mark nothing. A run whose path is no node (a model's own
-calls, a condition) marks the nearest node above it.
+calls, a condition) marks the nearest node above it. A run streamed in place of its
+step (``streams_in_place``: a retry's attempts) marks the node of its name at that step.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ def run_paths(effects: Iterable[Effect]) -> list[tuple[tuple[str, ...], str, Nod
 
 def _nodes_at(graph: Graph, path: tuple[str, ...], name: str) -> list[Node]:
     while path:
-        found = [n for n in graph.nodes if n.path == path]
+        # A run streamed in place of its step (a retry's attempts) carries the step's tag,
+        # so its node sits one level below, under its own name.
+        found = [n for n in graph.nodes if n.path == path] or [n for n in graph.nodes if n.path == (*path, name)]
         if found:
             named = [n for n in found if n.name == name]
             return named or found
