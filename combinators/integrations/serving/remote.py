@@ -20,7 +20,7 @@ RemoteRunnable('http://127.0.0.1:8000/chat', timeout=30)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, TypeVar, cast, final
+from typing import Any, Never, TypeVar, cast, final
 
 import attrs
 
@@ -30,6 +30,7 @@ from combinators.authoring import init_fields, sensitive
 from combinators.integrations.serving.bodies import InputCheck
 from combinators.integrations.serving.remote_events import ServerEvents
 from combinators.integrations.serving.remote_http import (
+    RemoteAuth,
     ClientSettings,
     Connections,
     aget_json,
@@ -40,6 +41,7 @@ from combinators.integrations.serving.remote_http import (
 )
 from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire, wire_types
 from effects import NOTHING, RunStreamed, Scope
+from effects.projections.jsonable import JsonValue
 from combinators import InputError, InputValueError, RunConfig
 from effects.authoring import atotal_or_nothing, total_or_nothing, is_dict, is_list_or_tuple, is_mapping
 
@@ -88,7 +90,7 @@ class RemoteRunnable(Runnable[In, Out]):
     url: str = attrs.field(metadata=sensitive("endpoint"))
     settings: ClientSettings = attrs.field(metadata=sensitive("header"))
     output_types: tuple[type, ...]
-    schemas: tuple[Mapping[str, Any], Mapping[str, Any]] | None = attrs.field(eq=False, hash=False)
+    schemas: tuple[Mapping[str, JsonValue], Mapping[str, JsonValue]] | None = attrs.field(eq=False, hash=False)
     """The server's input and output schemas, once ``connect`` has read them."""
     connections: Connections = attrs.field(eq=False, hash=False)
     _types: WireTypes = attrs.field(eq=False, hash=False)
@@ -106,9 +108,9 @@ class RemoteRunnable(Runnable[In, Out]):
         *,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
-        auth: Any = None,
+        auth: RemoteAuth = None,
         output_types: Sequence[type] = (),
-        schemas: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+        schemas: tuple[Mapping[str, JsonValue], Mapping[str, JsonValue]] | None = None,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"RemoteRunnable needs an http(s) URL, got {url!r}")
@@ -130,11 +132,11 @@ class RemoteRunnable(Runnable[In, Out]):
         *,
         timeout: float | None = None,
         headers: Mapping[str, str] | None = None,
-        auth: Any = None,
+        auth: RemoteAuth = None,
         output_types: Sequence[type] = (),
     ) -> RemoteRunnable[Any, Any]:
         """A remote runnable that knows the server's schemas and checks inputs before sending."""
-        probe: RemoteRunnable[Any, Any] = RemoteRunnable(url, timeout=timeout, headers=headers, auth=auth)
+        probe: RemoteRunnable[Never, object] = RemoteRunnable(url, timeout=timeout, headers=headers, auth=auth)
         try:
             input_schema = await aget_json(probe.connections, f"{probe.url}/input_schema")
             output_schema = await aget_json(probe.connections, f"{probe.url}/output_schema")
@@ -142,7 +144,7 @@ class RemoteRunnable(Runnable[In, Out]):
             await probe.aclose()
         if not isinstance(input_schema, dict) or not isinstance(output_schema, dict):
             raise ValueError(f"{url} did not answer JSON Schemas for its input and output")
-        schemas = (cast("dict[str, Any]", input_schema), cast("dict[str, Any]", output_schema))
+        schemas = (input_schema, output_schema)
         return RemoteRunnable(
             url, timeout=timeout, headers=headers, auth=auth, output_types=output_types, schemas=schemas
         )
@@ -167,7 +169,7 @@ class RemoteRunnable(Runnable[In, Out]):
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    def input_schema(self) -> dict[str, Any]:
+    def input_schema(self) -> dict[str, JsonValue]:
         """The server's input schema once connected (else an open one, as LangServe's).
 
         >>> RemoteRunnable("http://127.0.0.1:1/x", schemas=({"type": "string"}, {})).input_schema()
@@ -175,7 +177,7 @@ class RemoteRunnable(Runnable[In, Out]):
         """
         return dict(self.schemas[0]) if self.schemas else {"title": "RemoteRunnableInput"}
 
-    def output_schema(self) -> dict[str, Any]:
+    def output_schema(self) -> dict[str, JsonValue]:
         """The server's output schema once connected.
 
         >>> RemoteRunnable("http://127.0.0.1:1/x").output_schema()
@@ -197,9 +199,12 @@ class RemoteRunnable(Runnable[In, Out]):
                 raise InputValueError(f"{self!r} expects an input that fits the server's input schema: {where}")
         return {"input": to_wire(input), "config": _config(scope.config), "kwargs": {}}
 
+    def _out(self, value: object) -> Out:
+        # What the server answered, decoded: of the output type the caller gave this remote.
+        return cast(Out, value)
+
     def _decode(self, value: object) -> Out:
-        decoded: Any = from_wire(value, self._types)
-        return cast(Out, decoded)
+        return self._out(from_wire(value, self._types))
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
         body = self._body(input, scope, kwargs)
@@ -224,7 +229,8 @@ class RemoteRunnable(Runnable[In, Out]):
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
         body = self._body(total_or_nothing(inputs), scope, kwargs)
         if scope.run is not None:
-            yield from self._observed(body, scope, ServerEvents(self.url, self._types))
+            for chunk in self._observed(body, scope, ServerEvents(self.url, self._types)):
+                yield self._out(chunk)
             return
         with sse_frames(self.connections, f"{self.url}/stream", body) as frames:
             for event, data in frames:
@@ -237,7 +243,7 @@ class RemoteRunnable(Runnable[In, Out]):
         body = self._body(await atotal_or_nothing(inputs), scope, kwargs)
         if scope.run is not None:
             async for chunk in self._aobserved(body, scope, ServerEvents(self.url, self._types)):
-                yield chunk
+                yield self._out(chunk)
             return
         async with asse_frames(self.connections, f"{self.url}/stream", body) as frames:
             async for event, data in frames:
@@ -246,7 +252,7 @@ class RemoteRunnable(Runnable[In, Out]):
 
     # ------------------------------------------------------------------ observed runs
 
-    def _observed(self, body: dict[str, object], scope: Scope, events: ServerEvents) -> Iterator[Any]:
+    def _observed(self, body: dict[str, object], scope: Scope, events: ServerEvents) -> Iterator[object]:
         """The server root's chunks, adopting every run of the server's as it comes."""
         with sse_frames(self.connections, f"{self.url}/stream_events", body) as frames:
             for kind, data in frames:
@@ -256,7 +262,7 @@ class RemoteRunnable(Runnable[In, Out]):
                     if isinstance(effect, RunStreamed) and str(effect.run.run_id) == events.root_id:
                         yield effect.chunk
 
-    async def _aobserved(self, body: dict[str, object], scope: Scope, events: ServerEvents) -> AsyncIterator[Any]:
+    async def _aobserved(self, body: dict[str, object], scope: Scope, events: ServerEvents) -> AsyncIterator[object]:
         async with asse_frames(self.connections, f"{self.url}/stream_events", body) as frames:
             async for kind, data in frames:
                 effect = events.effect(data) if kind == "data" else None
@@ -273,5 +279,4 @@ class RemoteRunnable(Runnable[In, Out]):
     def _root_output(self, events: ServerEvents) -> Out:
         if events.root_output is NOTHING:
             raise InputValueError(f"{self!r}: the server's events ended without its run's output")
-        output: Any = events.root_output
-        return cast(Out, output)
+        return self._out(events.root_output)

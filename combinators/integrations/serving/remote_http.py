@@ -15,7 +15,7 @@ import asyncio
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, final
+from typing import TypeAlias, TypedDict, final
 
 import attrs
 import httpx
@@ -28,12 +28,22 @@ from combinators.integrations.serving.remote_errors import (
     RemoteTimeout,
     remote_error,
 )
-from effects.projections import SseFrame, SseFrameParser
+from effects.projections import JsonValue, SseFrame, SseFrameParser
 
 
 def _pairs(headers: Mapping[str, str] | tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     items = headers.items() if isinstance(headers, Mapping) else headers
     return tuple(sorted((str(k).lower(), str(v)) for k, v in items))
+
+
+RemoteAuth: TypeAlias = "httpx.Auth | tuple[str, str] | None"
+"""What a remote runnable authenticates with: an ``httpx.Auth``, a ``(user, password)`` pair, or nothing."""
+
+
+class _ClientKwargs(TypedDict):
+    timeout: float | None
+    headers: dict[str, str]
+    auth: RemoteAuth
 
 
 @final
@@ -48,10 +58,10 @@ class ClientSettings:
     timeout: float | None = None
     headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs, repr=False)
     """Sent with every request (kept out of ``repr``: they often carry credentials)."""
-    auth: Any = attrs.field(default=None, repr=False, hash=False)
+    auth: RemoteAuth = attrs.field(default=None, repr=False, hash=False)
     """An ``httpx.Auth`` or a ``(user, password)`` pair."""
 
-    def client_kwargs(self) -> dict[str, Any]:
+    def client_kwargs(self) -> _ClientKwargs:
         return {"timeout": self.timeout, "headers": dict(self.headers), "auth": self.auth}
 
 
@@ -68,7 +78,7 @@ class Connections:
         self._async: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[type[Connections], tuple[ClientSettings]]:
         return Connections, (self.settings,)
 
     def sync(self) -> httpx.Client:
@@ -122,37 +132,38 @@ def _transport(error: httpx.TransportError, url: str) -> RemoteRunnableError:
     )
 
 
-def post_json(connections: Connections, url: str, body: object) -> object:
+def _answer(response: httpx.Response, url: str) -> JsonValue:
+    if response.status_code >= 400:
+        raise _failure(response, response.content, url)
+    parsed: JsonValue = response.json()  # JSON text parses to a JsonValue
+    return parsed
+
+
+def post_json(connections: Connections, url: str, body: object) -> JsonValue:
     """POST a JSON body, return the JSON answer (a typed error for an error status)."""
     try:
         response = connections.sync().post(url, json=body)
     except httpx.TransportError as error:
         raise _transport(error, url) from error
-    if response.status_code >= 400:
-        raise _failure(response, response.content, url)
-    return response.json()
+    return _answer(response, url)
 
 
-async def apost_json(connections: Connections, url: str, body: object) -> object:
+async def apost_json(connections: Connections, url: str, body: object) -> JsonValue:
     """Async ``post_json``."""
     try:
         response = await connections.async_().post(url, json=body)
     except httpx.TransportError as error:
         raise _transport(error, url) from error
-    if response.status_code >= 400:
-        raise _failure(response, response.content, url)
-    return response.json()
+    return _answer(response, url)
 
 
-async def aget_json(connections: Connections, url: str) -> object:
+async def aget_json(connections: Connections, url: str) -> JsonValue:
     """GET a JSON document."""
     try:
         response = await connections.async_().get(url)
     except httpx.TransportError as error:
         raise _transport(error, url) from error
-    if response.status_code >= 400:
-        raise _failure(response, response.content, url)
-    return response.json()
+    return _answer(response, url)
 
 
 def _data(frame: SseFrame, url: str) -> object:
