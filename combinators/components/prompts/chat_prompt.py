@@ -46,6 +46,7 @@ from combinators.components.prompts.formats import (
 )
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.message_likes import ChatPromptPart, MessageLike, to_part
+from combinators.components.prompts.traced import chat_prompt_params
 from combinators.components.prompts.inputs import with_variables
 from combinators.components.prompts.prompt_values import ChatPromptValue
 from effects.authoring import Scope
@@ -135,6 +136,18 @@ class ChatPromptTemplate(NamedRunFields, Runnable[PromptInput, ChatPromptValue])
         """
         human = HumanMessagePromptTemplate.from_template(template, template_format, partial_variables=partial_variables)
         return cls((human,))
+
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
+        """Traces show the parts' templates and the variables (``prompts.traced``).
+
+        >>> [m["template"] for m in ChatPromptTemplate.from_template("Hi {x}").describe_params({})["messages"]]
+        ['Hi {x}']
+        """
+        return self._traced
+
+    @functools.cached_property
+    def _traced(self) -> Mapping[str, object]:
+        return chat_prompt_params(self)
 
     @property
     def input_variables(self) -> tuple[str, ...]:

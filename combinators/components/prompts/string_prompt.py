@@ -11,6 +11,7 @@ StringPromptValue(text='Tell me a joke about cats')
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
@@ -33,6 +34,7 @@ from combinators.components.prompts.inputs import (
 )
 from combinators.components.prompts.inputs import with_variables
 from combinators.components.prompts.prompt_values import StringPromptValue
+from combinators.components.prompts.traced import string_prompt_params
 from effects.authoring import Scope, is_a
 from effects.deprecation import note_deprecation
 
@@ -93,6 +95,18 @@ class PromptTemplate(NamedRunFields, Runnable[PromptInput, StringPromptValue]):
         if validate_template:
             check_declared(self.name, input_variables, self.input_variables, (), template_format)
         set_run_fields(self, **run_fields)
+
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
+        """Traces show the template, its format and its variables (``prompts.traced``).
+
+        >>> PromptTemplate.from_template("Say {x}").describe_params({})["template"]
+        'Say {x}'
+        """
+        return self._traced
+
+    @functools.cached_property
+    def _traced(self) -> Mapping[str, object]:
+        return string_prompt_params(self)
 
     @classmethod
     def from_template(

@@ -53,6 +53,7 @@ from langchain_core.messages import BaseMessage as TheirMessage
 from langchain_core.messages import get_buffer_string
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, Generation, LLMResult
 
+from combinators.integrations.langchain.serialized import serialized_prompt, unserializable
 from combinators.integrations.langchain.values import to_langchain
 from combinators import RunConfig
 from effects.executors import kept_by_the_caller
@@ -360,8 +361,11 @@ class CallbackProjection:
         if family is None:
             shown = dict(_STREAMED_INPUT) if streamed else redacted(effect.input)
             run_type = kind if kind in ("prompt", "parser") else None
+            # A prompt hands its serialized self, as LangChain's prompts do (tracers read
+            # the template there); other chains hand none.
+            described = serialized_prompt(run.name, redacted(run.params)) if kind == "prompt" else None
             self._tell(
-                handlers, "on_chain_start", "ignore_chain", None, shown, **common, run_type=run_type, name=run.name
+                handlers, "on_chain_start", "ignore_chain", described, shown, **common, run_type=run_type, name=run.name
             )
             return
         serialized = _serialized(run)
@@ -521,8 +525,7 @@ def _field(value: object, key: str, default: object) -> object:
 
 
 def _serialized(run: RunInfo) -> dict[str, object]:
-    # Ours are not LangChain-serializable: the shape LangChain gives such objects.
-    return {"lc": 1, "type": "not_implemented", "id": ["combinators", run.name], "name": run.name}
+    return unserializable(run.name)
 
 
 def _as_chunk(message: TheirMessage) -> TheirAIMessageChunk:

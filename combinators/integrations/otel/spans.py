@@ -156,7 +156,8 @@ class SpanShapes:
 
     def shape(self, run: RunInfo, is_root: bool) -> SpanStart:
         """The span ``run`` opens, without its run id (shared: never change it)."""
-        if run.params or (self._metadata_keys and run.metadata):
+        # Params shape only the operations' spans (a prompt's template is not an attribute).
+        if (run.params and run.run_type in _OPERATIONS) or (self._metadata_keys and run.metadata):
             return SpanStart.of(run, is_root=is_root, redactor=self._redactor, metadata_keys=self._metadata_keys)
         known = self._roots if is_root else self._children
         key = (run.name, run.run_type, run.tags)

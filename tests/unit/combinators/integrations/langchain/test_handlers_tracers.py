@@ -105,14 +105,9 @@ def _spans(exporter: InMemorySpanExporter) -> list[tuple[object, ...]]:
         if "metadata" in attributes:
             metadata = json.loads(str(attributes["metadata"]))
             attributes["metadata"] = _plain(sorted((k, v) for k, v in metadata.items() if k not in _LANGCHAINS_OWN))
-        # The two differences: OpenInference reads a prompt's template from LangChain's
-        # serialized prompt, which ours are not (llm.prompt_template.* is missing for ours);
-        # a model's invocation parameters are each library's own (ours: its describe_params).
-        kept = {
-            key: _plain(value)
-            for key, value in attributes.items()
-            if not key.startswith("llm.prompt_template.") and key != "llm.invocation_parameters"
-        }
+        # The one difference: a model's invocation parameters are each library's own (ours:
+        # its describe_params).
+        kept = {key: _plain(value) for key, value in attributes.items() if key != "llm.invocation_parameters"}
         shapes.append((tuple(path), str(span.status.status_code), sorted(kept.items())))
     return sorted(shapes)
 
@@ -140,6 +135,68 @@ def test_openinference_traces_ours_as_langchains_own(exporter: InMemorySpanExpor
     assert len(got) == 7
     kinds = {path[-1]: dict(attributes).get("openinference.span.kind") for path, _, attributes in got}
     assert kinds["FakeListChatModel"] == "'LLM'" and kinds["ChatPromptTemplate"] == "'PROMPT'"
+    [prompt] = [dict(attributes) for path, _, attributes in got if path[-1] == "ChatPromptTemplate"]
+    assert prompt["llm.prompt_template.template"] == "'{q}'"
+    assert prompt["llm.prompt_template.variables"] == repr(json.dumps({"q": "hi"}))
+
+
+def _prompted(system: str, partial: bool) -> tuple[Any, Any]:
+    """A prompt with a system template (its style partial or given), a model and a parser:
+    ours and langchain-core's."""
+    from langchain_core.language_models import FakeListChatModel as TheirModel
+    from langchain_core.output_parsers import StrOutputParser as TheirParser
+    from langchain_core.prompts import ChatPromptTemplate as TheirPrompt
+
+    from combinators.language_models import FakeListChatModel
+    from combinators.output_parsers import StrOutputParser
+    from combinators.prompts import ChatPromptTemplate
+
+    messages = [("system", system), ("placeholder", "{history}"), ("human", "{q}")]
+    mine: Any = ChatPromptTemplate.from_messages(messages)
+    peer: Any = TheirPrompt.from_messages(messages)
+    if partial:
+        mine, peer = mine.partial(style="brief"), peer.partial(style="brief")
+    return (
+        mine | FakeListChatModel(responses=["ok"]) | StrOutputParser(),
+        peer | TheirModel(responses=["ok"]) | TheirParser(),
+    )
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize("partial", [False, True])
+def test_openinference_reads_our_prompts_template_and_variables(exporter: InMemorySpanExporter, partial: bool) -> None:
+    mine, peer = _prompted("Be {style}, {name}.", partial)
+    given: dict[str, Any] = {"q": "hi", "name": "Ann", "history": []} | ({} if partial else {"style": "terse"})
+    mine.invoke(given, {"callbacks": [BaseCallbackHandler()]})
+    got = _spans(exporter)
+    peer.invoke(given, {"callbacks": [BaseCallbackHandler()]})
+    assert got == _spans(exporter)
+    [prompt] = [dict(attributes) for path, _, attributes in got if path[-1] == "ChatPromptTemplate"]
+    assert prompt["llm.prompt_template.template"] == repr("Be {style}, {name}.")
+    variables = {"style": "brief" if partial else "terse", "name": "Ann"}
+    assert json.loads(eval(prompt["llm.prompt_template.variables"])) == variables
+
+
+def _text(value: Any) -> str:
+    return str(value.to_string())
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_openinference_reads_a_string_prompts_template(exporter: InMemorySpanExporter) -> None:
+    from langchain_core.prompts import PromptTemplate as TheirPrompt
+    from langchain_core.runnables import RunnableLambda as TheirLambda
+
+    from combinators import RunnableLambda
+    from combinators.prompts import PromptTemplate
+
+    handled: Any = {"callbacks": [BaseCallbackHandler()]}
+    (PromptTemplate.from_template("Say {x}") | RunnableLambda(_text)).invoke({"x": "hi"}, handled)
+    got = _spans(exporter)
+    (TheirPrompt.from_template("Say {x}") | TheirLambda(_text)).invoke({"x": "hi"}, handled)
+    assert got == _spans(exporter)
+    [prompt] = [dict(attributes) for path, _, attributes in got if path[-1] == "PromptTemplate"]
+    assert prompt["llm.prompt_template.template"] == repr("Say {x}")
+    assert prompt["llm.prompt_template.variables"] == repr(json.dumps({"x": "hi"}))
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
