@@ -24,9 +24,38 @@ if TYPE_CHECKING:
     from combinators.nodes.binding import ListenerFn, RunnableBinding
     from combinators.nodes.configurable import ConfigurableField, ConfigurableFieldSpec
     from combinators.nodes.tool import RunnableTool
-    from combinators.retry_policy import RetryPolicy
+    from typing import TypedDict, Unpack
+
+    from combinators.retry_policy import RetryOn, RetryPolicy
     from combinators.runnable.composing import AnyRunnable, Runnable
+    from effects.config import RunConfig
     from effects.step import ObserverFactory, Step
+
+    class BindingFields(TypedDict, total=False):
+        """``RunnableBinding.over``'s keyword parameters."""
+
+        config: RunConfig
+        kwargs: Mapping[str, object] | None
+        observers: tuple[ObserverFactory, ...]
+        input_type: type[object] | None
+        output_type: type[object] | None
+
+    class LangChainRetry(TypedDict, total=False):
+        """``RetryPolicy.from_langchain``'s keyword parameters (the peer's ``with_retry``)."""
+
+        retry_if_exception_type: RetryOn
+        wait_exponential_jitter: bool
+        exponential_jitter_params: Mapping[str, float] | None
+        stop_after_attempt: int
+
+    class ToolOptions(TypedDict, total=False):
+        """``tool_from_runnable``'s keyword parameters."""
+
+        name: str | None
+        description: str | None
+        args_schema: Mapping[str, object] | type[object] | None
+        arg_types: Mapping[str, object] | None
+
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -99,7 +128,7 @@ def assign(mappers: Mapping[str, Mapper]) -> Runnable[Mapping[str, Any], dict[st
     return RunnableAssign.of(mappers)
 
 
-def bound(runnable: Runnable[A, B], **fields: Any) -> RunnableBinding[A, B]:
+def bound(runnable: Runnable[A, B], **fields: Unpack[BindingFields]) -> RunnableBinding[A, B]:
     """``runnable`` with config, keyword arguments, types or observers bound."""
     from combinators.nodes.binding import RunnableBinding
 
@@ -129,7 +158,7 @@ def retrying(
     runnable: Runnable[A, B],
     policy: RetryPolicy | None,
     on_failed_attempt: Callable[[BaseException, Any, int], None] | None,
-    **langchain_style: Any,
+    **langchain_style: Unpack[LangChainRetry],
 ) -> Runnable[A, B]:
     """``runnable`` run again by ``policy`` (or one built from the peer's keywords)."""
     from combinators.nodes.retry import RunnableRetry
@@ -150,7 +179,7 @@ def falling_back(
     return RunnableWithFallbacks(runnable, tuple(fallbacks), exceptions_to_handle, exception_key)
 
 
-def as_tool(runnable: Runnable[Any, B], **options: Any) -> RunnableTool[B]:
+def as_tool(runnable: Runnable[Any, B], **options: Unpack[ToolOptions]) -> RunnableTool[B]:
     """``runnable`` as a tool a model can call."""
     from combinators._support.tool_schema import tool_from_runnable
 
@@ -164,7 +193,7 @@ def declared_type(cls: type, which: str) -> object:
     return class_argument(cls, 0 if which == "input" else 1)
 
 
-def schema(runnable: AnyRunnable, which: str) -> dict[str, Any]:
+def schema(runnable: AnyRunnable, which: str) -> dict[str, object]:
     """The JSON Schema of ``runnable``'s input or output."""
     from combinators._support.runnable_schema import input_schema, output_schema
 
@@ -211,7 +240,7 @@ def config_specs(runnable: AnyRunnable) -> list[ConfigurableFieldSpec]:
     return specs(runnable)
 
 
-def config_schema(runnable: AnyRunnable) -> dict[str, Any]:
+def config_schema(runnable: AnyRunnable) -> dict[str, object]:
     """JSON Schema of the configurable ids of ``runnable``."""
     from combinators._support.config_specs import config_schema as schema
 

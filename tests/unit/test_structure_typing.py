@@ -57,9 +57,6 @@ PEER_SIGNATURES = ("combinators/integrations/langchain/",)
 """Rooms whose classes implement langchain-core's own callback and Runnable methods."""
 
 FORWARDED: dict[tuple[str, str], str] = {
-    ("combinators/runnable/fluent.py", "bound"): "RunnableBinding.over's typed keyword parameters",
-    ("combinators/runnable/fluent.py", "retrying"): "RunnableRetry's LangChain-style keyword parameters",
-    ("combinators/runnable/fluent.py", "as_tool"): "tool_from_runnable's typed keyword parameters",
     ("combinators/_support/declared.py", "__init_subclass__"): "object.__init_subclass__ and attrs' class keywords",
     ("combinators/_support/declared.py", "__new__"): "a subclass's own __init__ parameters",
 }
