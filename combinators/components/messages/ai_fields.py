@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Iterable, Mapping
-from typing import Final, cast, final
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final, TypeVar, cast, final
 
 import attrs
 
@@ -123,47 +123,49 @@ def to_usage(value: UsageMetadata | Mapping[str, object] | None) -> UsageMetadat
     )
 
 
+_T = TypeVar("_T")
+
+
+def _each_as(
+    values: Iterable[_T | Mapping[str, object]], kind: type[_T], built: Callable[[Mapping[str, object]], _T], what: str
+) -> tuple[_T, ...]:
+    # Values of ``kind`` as they are, mappings (checked, named ``what`` when not) built.
+    return tuple(value if isinstance(value, kind) else built(checked_mapping(value, what)) for value in values)
+
+
+def _tool_call(call: Mapping[str, object]) -> ToolCall:
+    name = call.get("name")
+    if not isinstance(name, str):
+        raise TypeError(f"a tool call needs a str 'name', got {call!r}")
+    args = checked_mapping(call.get("args", {}), "tool call 'args'")
+    return ToolCall(name, args, id=checked_optional(call.get("id"), str, "tool call 'id'"))
+
+
 def to_tool_calls(values: Iterable[ToolCall | Mapping[str, object]]) -> tuple[ToolCall, ...]:
-    calls: list[ToolCall] = []
-    for value in values:
-        if not isinstance(value, ToolCall):
-            call = checked_mapping(value, "a tool call")
-            name = call.get("name")
-            if not isinstance(name, str):
-                raise TypeError(f"a tool call needs a str 'name', got {call!r}")
-            args = checked_mapping(call.get("args", {}), "tool call 'args'")
-            value = ToolCall(name, args, id=checked_optional(call.get("id"), str, "tool call 'id'"))
-        calls.append(value)
-    return tuple(calls)
+    return _each_as(values, ToolCall, _tool_call, "a tool call")
+
+
+def _invalid_tool_call(call: Mapping[str, object]) -> InvalidToolCall:
+    return InvalidToolCall(*(checked_optional(call.get(k), str, f"invalid tool call {k!r}") for k in _INVALID_FIELDS))
 
 
 def to_invalid_tool_calls(
     values: Iterable[InvalidToolCall | Mapping[str, object]],
 ) -> tuple[InvalidToolCall, ...]:
-    calls: list[InvalidToolCall] = []
-    for value in values:
-        if not isinstance(value, InvalidToolCall):
-            call = checked_mapping(value, "an invalid tool call")
-            fields = [checked_optional(call.get(k), str, f"invalid tool call {k!r}") for k in _INVALID_FIELDS]
-            value = InvalidToolCall(*fields)
-        calls.append(value)
-    return tuple(calls)
+    return _each_as(values, InvalidToolCall, _invalid_tool_call, "an invalid tool call")
+
+
+def _tool_call_chunk(chunk: Mapping[str, object]) -> ToolCallChunk:
+    name, args, call_id = (
+        checked_optional(chunk.get(k), str, f"tool call chunk {k!r}") for k in ("name", "args", "id")
+    )
+    return ToolCallChunk(name, args, call_id, checked_optional(chunk.get("index"), int, "tool call chunk 'index'"))
 
 
 def to_tool_call_chunks(
     values: Iterable[ToolCallChunk | Mapping[str, object]],
 ) -> tuple[ToolCallChunk, ...]:
-    chunks: list[ToolCallChunk] = []
-    for value in values:
-        if not isinstance(value, ToolCallChunk):
-            chunk = checked_mapping(value, "a tool call chunk")
-            name, args, call_id = (
-                checked_optional(chunk.get(k), str, f"tool call chunk {k!r}") for k in ("name", "args", "id")
-            )
-            index = checked_optional(chunk.get("index"), int, "tool call chunk 'index'")
-            value = ToolCallChunk(name, args, call_id, index)
-        chunks.append(value)
-    return tuple(chunks)
+    return _each_as(values, ToolCallChunk, _tool_call_chunk, "a tool call chunk")
 
 
 _INVALID_FIELDS: Final = ("name", "args", "id", "error")
