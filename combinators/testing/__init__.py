@@ -21,6 +21,8 @@ each broken law comes with the smallest input that breaks it.
 
 from __future__ import annotations
 
+import typing as _typing
+
 try:
     import hypothesis as _hypothesis
 except ImportError as _error:  # pragma: no cover - exercised by a test that hides hypothesis
@@ -45,7 +47,7 @@ from combinators.testing.inputs import inputs_for as inputs_for
 from combinators.testing.law import Law as Law
 from combinators.testing.nodes import Flaky as Flaky
 from combinators.testing.nodes import Switch as Switch
-from combinators.testing.outcomes import added_up as added_up
+from combinators.testing.outcomes import sum_of_chunks as sum_of_chunks
 from combinators.testing.outcomes import last_chunk as last_chunk
 from combinators.testing.outcomes import same_value as same_value
 from combinators.testing.runtime_laws import RUNTIME_LAWS as RUNTIME_LAWS
@@ -55,6 +57,15 @@ from combinators.testing.values import functions as functions
 from combinators.testing.values import values_of as values_of
 
 del _hypothesis
+
+if _typing.TYPE_CHECKING:
+    # Renamed (``added_up`` looked like ``effects.authoring``'s totals); declared until its
+    # removal so that an old import is a warning at run time, not a type error.
+    added_up = sum_of_chunks
+else:
+    from effects.deprecation import renamed_exports as _renamed_exports
+
+    __getattr__ = _renamed_exports(__name__, {"added_up": "sum_of_chunks"}, since="2026-12-02", removal="2027-03-01")
 
 __all__ = [
     "ALGEBRAIC_LAWS",
@@ -69,7 +80,6 @@ __all__ = [
     "ScriptedFailure",
     "ScriptedRetriever",
     "Switch",
-    "added_up",
     "agent_scripts",
     "assert_laws",
     "chat_models",
@@ -81,5 +91,6 @@ __all__ = [
     "retrievers",
     "runnables",
     "same_value",
+    "sum_of_chunks",
     "values_of",
 ]

@@ -35,7 +35,7 @@ from combinators import Runnable
 from combinators.testing.algebra import ALGEBRAIC_LAWS
 from combinators.testing.inputs import inputs_for
 from combinators.testing.law import Law, Tested
-from combinators.testing.outcomes import Same, Total, added_up, same_value
+from combinators.testing.outcomes import Same, Total, sum_of_chunks, same_value
 from combinators.testing.runtime_laws import RUNTIME_LAWS
 from effects.guards import is_list_or_tuple
 
@@ -182,7 +182,7 @@ def check_laws(
     laws: Iterable[Law | str] = RUNTIME_LAWS,
     max_examples: int = 25,
     same: Same = same_value,
-    stream_total: Total = added_up,
+    stream_total: Total = sum_of_chunks,
     settings: hypothesis.settings | None = None,
 ) -> LawReport:
     """Check ``laws`` (by default ``RUNTIME_LAWS``) on ``runnable`` over ``inputs``.
@@ -191,7 +191,7 @@ def check_laws(
     their keys; ``ALGEBRAIC_LAWS`` are the combinators' laws around ``runnable``.
     ``same`` compares output values (default: ``==``, a streamed message chunk read
     as a message); ``stream_total`` makes a stream's output from its chunks
-    (``added_up`` with ``+``, or ``last_chunk`` for a JSON parser's cumulative
+    (``sum_of_chunks`` with ``+``, or ``last_chunk`` for a JSON parser's cumulative
     partial values). ``settings`` replaces the default ``max_examples`` per law, no
     deadline, no example database. The runnable must be deterministic.
 
@@ -224,7 +224,7 @@ def assert_laws(
     laws: Iterable[Law | str] = RUNTIME_LAWS,
     max_examples: int = 25,
     same: Same = same_value,
-    stream_total: Total = added_up,
+    stream_total: Total = sum_of_chunks,
     settings: hypothesis.settings | None = None,
 ) -> None:
     """``check_laws``, raising ``AssertionError`` with the report when a law breaks.

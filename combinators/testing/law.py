@@ -25,7 +25,7 @@ import attrs
 from hypothesis import strategies as st
 
 from combinators import Runnable
-from combinators.testing.outcomes import Comparison, Same, Total, added_up, same_value
+from combinators.testing.outcomes import Comparison, Same, Total, sum_of_chunks, same_value
 from effects.clock import SYSTEM_CLOCK, FakeClock, current_clock, use_clock
 
 Tested: TypeAlias = "Runnable[Any, object]"
@@ -80,12 +80,12 @@ class Law:
         example: object,
         *,
         same: Same = same_value,
-        stream_total: Total = added_up,
+        stream_total: Total = sum_of_chunks,
     ) -> str | None:
         """How the law breaks for ``runnable`` on ``example``, or ``None`` when it holds.
 
         ``same`` compares outputs; ``stream_total`` makes a stream's output from its
-        chunks (``added_up``, or ``last_chunk`` for cumulative partial values). Waits
+        chunks (``sum_of_chunks``, or ``last_chunk`` for cumulative partial values). Waits
         (retry back-off, model delays) go through a ``FakeClock`` unless the caller
         installed a clock with ``use_clock``, so judging never really sleeps.
 

@@ -30,7 +30,7 @@ Same = Callable[[Any, Any], bool]
 """How the laws compare two output values."""
 
 Total = Callable[[Iterable[Any]], object]
-"""How the laws make a stream's output from its chunks (``added_up`` or ``last_chunk``)."""
+"""How the laws make a stream's output from its chunks (``sum_of_chunks`` or ``last_chunk``)."""
 
 
 @final
@@ -156,13 +156,13 @@ class ChunksDoNotAdd(Exception):
     """Two chunks of a stream could not be added with ``+``."""
 
 
-def added_up(chunks: Iterable[object]) -> object:
+def sum_of_chunks(chunks: Iterable[object]) -> object:
     """A stream's output as the laws expect it by default: its chunks added with ``+``
     (strictly: chunks that do not add are an error).
 
-    >>> added_up(["a", "b"]), added_up([])
+    >>> sum_of_chunks(["a", "b"]), sum_of_chunks([])
     ('ab', <no chunks>)
-    >>> added_up([{"a": 1}, {"b": 2}])
+    >>> sum_of_chunks([{"a": 1}, {"b": 2}])
     Traceback (most recent call last):
     ...
     combinators.testing.outcomes.ChunksDoNotAdd: chunks do not add up: {'a': 1} + {'b': 2}
@@ -203,7 +203,7 @@ class Comparison:
     """How a law compares output values (``same``) and totals a stream (``total``)."""
 
     same: Same = same_value
-    total: Total = added_up
+    total: Total = sum_of_chunks
 
 
 def run_async(make: Callable[[], Awaitable[T]]) -> T:

@@ -333,6 +333,18 @@ def test_no_input_is_nothing_under_its_one_name(module: str) -> None:
     assert "removed after 2027-03-01" in message
 
 
+def test_the_laws_sum_of_chunks_has_a_name_unlike_the_totals() -> None:
+    # combinators.testing.added_up looked like effects.authoring's added_up/add_up (now
+    # total_or_nothing/total_of): renamed sum_of_chunks, the old name warns until removal.
+    import combinators.testing
+
+    value, message = imported_with_warning("combinators.testing", "added_up")
+    assert value is combinators.testing.sum_of_chunks
+    assert "added_up" not in combinators.testing.__all__
+    assert "combinators.testing.added_up is deprecated: use combinators.testing.sum_of_chunks instead" in message
+    assert value(["a", "b"]) == "ab"
+
+
 ROOM_HOMES = {
     "agents": ["combinators.agents"],
     "memory": ["combinators.chat_history"],
