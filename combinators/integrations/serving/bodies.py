@@ -22,8 +22,8 @@ combinators.integrations.serving.errors.Rejected: Invalid JSON body: Expecting v
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, Literal, TypedDict, cast, final
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict, cast, final
 
 import attrs
 import jsonschema
@@ -34,6 +34,9 @@ from combinators.integrations.serving.json_limits import JsonLimits
 from effects.projections import JsonValue
 from effects.projections.filters import RunTypes
 from effects.authoring import is_list_of, is_str_mapping
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 Loc = tuple[str | int, ...]
 
@@ -243,11 +246,12 @@ class InputCheck:
 
     __slots__ = ("schema", "_validator")
 
-    def __init__(self, schema: Mapping[str, Any]) -> None:
+    def __init__(self, schema: Mapping[str, JsonValue]) -> None:
         self.schema = schema
-        cls: Any = validator_for(schema, default=jsonschema.Draft202012Validator)
-        cls.check_schema(schema)
-        # An empty schema accepts everything: skip the walk.
+        cls = validator_for(schema, default=jsonschema.Draft202012Validator)
+        cls.check_schema(dict(schema))
+        # An empty schema accepts everything: skip the walk. Any: jsonschema types the values it
+        # checks as JSON, and a request's input is checked before anything says it is.
         self._validator: Any = cls(schema) if _constrains(schema) else None
 
     def problems(self, value: object, loc: Loc) -> list[dict[str, JsonValue]]:
@@ -257,12 +261,11 @@ class InputCheck:
         found = [specific for error in self._validator.iter_errors(value) for specific in _specific(error)]
         errors = sorted(found, key=lambda e: list(map(str, e.absolute_path)))
         return [
-            problem((*loc, *cast("Sequence[str | int]", error.absolute_path)), error.message, str(error.validator))
-            for error in errors[:MAX_DETAILS]
+            problem((*loc, *error.absolute_path), error.message, str(error.validator)) for error in errors[:MAX_DETAILS]
         ]
 
 
-def _specific(error: Any) -> list[Any]:
+def _specific(error: ValidationError) -> list[ValidationError]:
     """A union's failure as what each arm the value's type fits says is wrong (so a missing
     or mistyped field is named), or the union's own message when no arm's type fits.
 
@@ -280,5 +283,5 @@ def _specific(error: Any) -> list[Any]:
     return [error]
 
 
-def _constrains(schema: Mapping[str, Any]) -> bool:
+def _constrains(schema: Mapping[str, JsonValue]) -> bool:
     return any(key not in ("title", "description", "$schema") for key in schema)

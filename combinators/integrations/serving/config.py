@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Final, TypeAlias, cast, final
+from typing import Any, Final, TypeAlias, final
 from uuid import UUID
 
 import attrs
@@ -35,7 +35,8 @@ from starlette.requests import Request
 from combinators.integrations.serving.bodies import Loc, problem
 from combinators.integrations.serving.errors import invalid
 from combinators import RunConfig
-from effects.authoring import is_dict, is_list_of, is_mapping, is_str_mapping
+from effects.authoring import is_dict, is_list_of, is_str_mapping
+from effects.projections import JsonValue
 
 SETTABLE_KEYS: Final = ("configurable", "tags", "metadata", "recursion_limit", "max_concurrency", "timeout")
 """The config keys a server may let clients set (``run_name`` and ``run_id`` are the server's)."""
@@ -120,13 +121,14 @@ class ConfigPolicy:
                 kept["configurable"] = allowed
             else:
                 del kept["configurable"]
-        return RunConfig(**cast("dict[str, Any]", kept)) if kept else _NOTHING_SET
+        return RunConfig.coerce(kept) if kept else _NOTHING_SET
 
 
 async def call_hook(result: object) -> object:
     """A hook's result, awaited when the hook was async."""
     if inspect.isawaitable(result):
-        return await cast("Awaitable[object]", result)
+        awaited: object = await result
+        return awaited
     return result
 
 
@@ -154,9 +156,9 @@ async def server_config(
     )
 
 
-def _published(entry: object) -> object:
+def _published(entry: JsonValue) -> JsonValue:
     """A configurable id's schema without a default that is a URL (a secret's is never there)."""
-    if not is_str_mapping(entry):
+    if not isinstance(entry, dict):
         return entry
     default = entry.get("default")
     if isinstance(default, str) and "://" in default:
@@ -164,7 +166,7 @@ def _published(entry: object) -> object:
     return dict(entry)
 
 
-def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, Any]) -> dict[str, Any]:
+def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
     """The JSON Schema of the config a client may send: the ``configurable`` ids it may
     set (of the runnable's ``config_schema()``) and the other keys ``config_keys`` allows.
 
@@ -175,16 +177,16 @@ def config_schema(policy: ConfigPolicy, runnable_schema: Mapping[str, Any]) -> d
     >>> config_schema(ConfigPolicy(("configurable",), frozenset({"t", "url"})), schema)["properties"]
     {'configurable': {'title': 'Configurable', 'type': 'object', 'properties': {'t': {'type': 'number'}, 'url': {}}}}
     """
-    properties: object = runnable_schema.get("properties")
-    configurable = properties.get("configurable") if is_mapping(properties) else None
-    declared: object = configurable.get("properties") if is_mapping(configurable) else None
-    ids = {
+    properties = runnable_schema.get("properties")
+    configurable = properties.get("configurable") if isinstance(properties, dict) else None
+    declared = configurable.get("properties") if isinstance(configurable, dict) else None
+    ids: dict[str, JsonValue] = {
         key: _published(entry)
-        for key, entry in (declared.items() if is_str_mapping(declared) else ())
+        for key, entry in (declared.items() if isinstance(declared, dict) else ())
         if key in policy.ids
     }
     ids.update({key: {} for key in sorted(policy.ids) if key not in ids})  # read by the chain's own functions
-    shapes: Mapping[str, Any] = {
+    shapes: Mapping[str, JsonValue] = {
         "configurable": {"title": "Configurable", "type": "object", "properties": ids},
         "tags": {"type": "array", "items": {"type": "string"}},
         "metadata": {"type": "object"},

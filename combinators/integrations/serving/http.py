@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Generator, Iterable
-from typing import Any, Final, Generic, TypeVar, cast, final
+from typing import Final, Generic, TypeVar, cast, final
 
 from starlette.types import Message, Receive, Scope, Send
 
@@ -153,7 +153,12 @@ async def wait_for_disconnect(receive: Receive) -> None:
             return
 
 
-async def run_while_connected(work: Coroutine[Any, Any, T], receive: Receive, timeout: float | None) -> T:
+def _returned(finished: StopIteration, coroutine: Coroutine[object, object, T]) -> T:
+    # What ``coroutine`` returned, carried by the StopIteration it raised: its T, which no check narrows.
+    return cast(T, finished.value)
+
+
+async def run_while_connected(work: Coroutine[object, object, T], receive: Receive, timeout: float | None) -> T:
     """``work``'s result; if the client disconnects first, ``work`` is cancelled (its
     ``finally`` blocks run) and ``ClientGone`` is raised; past ``timeout``, ``TimeoutError``.
 
@@ -164,7 +169,7 @@ async def run_while_connected(work: Coroutine[Any, Any, T], receive: Receive, ti
     try:
         waiting = work.send(None)
     except StopIteration as finished:
-        return cast(T, finished.value)
+        return _returned(finished, work)
     resumed = _Resumed(work, waiting)
     task = asyncio.current_task()
     assert task is not None
@@ -198,11 +203,11 @@ class _Resumed(Generic[T]):
 
     __slots__ = ("_coroutine", "_waiting")
 
-    def __init__(self, coroutine: Coroutine[Any, Any, T], waiting: object) -> None:
+    def __init__(self, coroutine: Coroutine[object, object, T], waiting: object) -> None:
         self._coroutine = coroutine
         self._waiting = waiting
 
-    def __await__(self) -> Generator[Any, Any, T]:
+    def __await__(self) -> Generator[object, object, T]:
         coroutine, waiting = self._coroutine, self._waiting
         while True:
             try:
@@ -214,9 +219,9 @@ class _Resumed(Generic[T]):
                 try:
                     waiting = coroutine.throw(error)
                 except StopIteration as finished:
-                    return cast(T, finished.value)
+                    return _returned(finished, coroutine)
                 continue
             try:
                 waiting = coroutine.send(sent)
             except StopIteration as finished:
-                return cast(T, finished.value)
+                return _returned(finished, coroutine)
