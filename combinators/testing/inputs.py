@@ -108,14 +108,10 @@ def _function_input(func: object, *, stream: bool) -> object:
     return _UNKNOWN if annotation is Any else annotation
 
 
-def _declared_base(runnable: AnyRunnable) -> object:
-    for cls in type(runnable).__mro__:
-        for base in getattr(cls, "__orig_bases__", ()):
-            if get_origin(base) is Runnable:
-                declared = get_args(base)[0]
-                if not isinstance(declared, TypeVar | str):
-                    return declared
-    return _UNKNOWN
+def _hooked(runnable: AnyRunnable) -> object:
+    # The node's own hook (its schemas read it too): its class's Runnable[In, Out] by default.
+    declared = runnable.declared_type("input")
+    return _UNKNOWN if declared is Any else declared
 
 
 def _input_type(runnable: AnyRunnable) -> object:
@@ -166,7 +162,7 @@ def _input_type(runnable: AnyRunnable) -> object:
     wrapped: object = getattr(runnable, "bound", None)  # wrappers such as Flaky
     if isinstance(wrapped, Runnable):  # its parameters cannot be checked: it is only inspected
         return _input_type(typing.cast("AnyRunnable", wrapped))
-    return _declared_base(runnable)
+    return _hooked(runnable)
 
 
 def inputs_for(runnable: AnyRunnable) -> st.SearchStrategy[Any]:

@@ -202,6 +202,19 @@ def test_inputs_for_a_custom_runnable_reads_its_base() -> None:
     assert find(inputs_for(Shout()), lambda t: len(t) > 2) == "aaa"
 
 
+def test_inputs_for_a_custom_runnable_asks_its_declared_type_hook() -> None:
+    # The node's own hook answers (as for its schemas), not a walk of its bases here.
+    @attrs.frozen
+    class Counted(Runnable[Any, int]):
+        def declared_type(self, which: Any) -> object:
+            return int if which == "input" else super().declared_type(which)
+
+        def step_invoke(self, input: Any, scope: Any, kwargs: Any) -> int:
+            return int(input)
+
+    assert find(inputs_for(Counted()), lambda n: n > 4) == 5
+
+
 def test_inputs_for_models_retrievers_and_prompts_are_text() -> None:
     model = find(chat_models(), lambda _: True)
     retriever = find(retrievers(), lambda _: True)
