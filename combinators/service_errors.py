@@ -25,7 +25,8 @@ domain's class for a status. Every error pickles with its fields.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
 
 from combinators._support.service_replies import parse_retry_after as _parse_retry_after
 from effects.deprecation import Moved, moved_exports
@@ -55,7 +56,7 @@ def _seconds(value: float) -> str:
     return f"{value:g} s"
 
 
-def _rebuild(cls: type[ServiceError], args: tuple[object, ...], kwargs: dict[str, Any]) -> ServiceError:
+def _rebuild(cls: Callable[..., ServiceError], args: tuple[object, ...], kwargs: Mapping[str, object]) -> ServiceError:
     return cls(*args, **kwargs)
 
 
@@ -182,7 +183,7 @@ class ServiceError(CombinatorsError):
         """The unsafe fields a traceback's note shows (subclasses add theirs)."""
         return [("detail", self.detail), ("url", self.url)]
 
-    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, Any]]:
+    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, object]]:
         """The arguments that rebuild this error (subclasses with other constructors override)."""
         return (), {
             "status": self.status,
