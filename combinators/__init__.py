@@ -91,7 +91,7 @@ if _typing.TYPE_CHECKING:
     from effects.event_types import RunStreamEvent as RunStreamEvent
     from effects.event_types import StandardStreamEvent as StandardStreamEvent
     from effects.event_types import StreamEvent as StreamEvent
-    from effects.values import RunType as RunType
+    from effects.effect_values import RunType as RunType
     from effects.errors import CombinatorsError as CombinatorsError
     from effects.errors import EmptyStreamError as EmptyStreamError
     from effects.errors import InputError as InputError
@@ -159,7 +159,7 @@ _LAZY: dict[str, str] = {
         ),
         "effects.event_types",
     ),
-    "RunType": "effects.values",
+    "RunType": "effects.effect_values",
     **dict.fromkeys(
         ("CombinatorsError", "EmptyStreamError", "InputError", "InputValueError", "StepTimeout"), "effects.errors"
     ),

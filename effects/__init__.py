@@ -17,6 +17,7 @@ protocol). What users run and annotate with (``RunConfig``, ``StreamEvent``,
 
 from effects.deprecation import Moved as _Moved
 from effects.deprecation import moved_exports as _moved_exports
+from effects.deprecation import moved_modules as _moved_modules
 from effects.deprecation import renamed_exports as _renamed_exports
 from effects.lazy import lazy_exports as _lazy_exports
 import typing as _typing
@@ -48,18 +49,18 @@ if _typing.TYPE_CHECKING:
     from effects.event_types import V1StreamEvent as V1StreamEvent
     from effects.step import Step as Step
     from effects.step import StepBinding as StepBinding
-    from effects.values import NOTHING as NOTHING
-    from effects.values import CustomEmitted as CustomEmitted
-    from effects.values import Effect as Effect
-    from effects.values import RunEnded as RunEnded
-    from effects.values import RunFailed as RunFailed
-    from effects.values import RunInfo as RunInfo
-    from effects.values import RunStarted as RunStarted
-    from effects.values import RunStreamed as RunStreamed
+    from effects.effect_values import NOTHING as NOTHING
+    from effects.effect_values import CustomEmitted as CustomEmitted
+    from effects.effect_values import Effect as Effect
+    from effects.effect_values import RunEnded as RunEnded
+    from effects.effect_values import RunFailed as RunFailed
+    from effects.effect_values import RunInfo as RunInfo
+    from effects.effect_values import RunStarted as RunStarted
+    from effects.effect_values import RunStreamed as RunStreamed
 
     # Deprecated here (their home is ``combinators``, the users' root, or they were renamed:
     # ``_RENAMED``); declared so that an old import is a warning at run time, not a type error.
-    from effects.values import NO_INPUT as NO_INPUT
+    from effects.effect_values import NO_INPUT as NO_INPUT
     from effects.authoring import adispatch_custom_event as adispatch_custom_event
     from effects.authoring import dispatch_custom_event as dispatch_custom_event
     from effects.config import ConfigLike as ConfigLike
@@ -87,7 +88,7 @@ if _typing.TYPE_CHECKING:
     from effects.projections.jsonable import JsonValue as JsonValue
     from effects.projections.run_log import RunLog as RunLog
     from effects.projections.run_log import RunLogPatch as RunLogPatch
-    from effects.values import RunType as RunType
+    from effects.effect_values import RunType as RunType
 
 _LAZY: dict[str, str] = {
     **dict.fromkeys(("Clock", "FakeClock", "SystemClock", "current_clock", "use_clock"), "effects.clock"),
@@ -114,7 +115,7 @@ _LAZY: dict[str, str] = {
             "RunStarted",
             "RunStreamed",
         ),
-        "effects.values",
+        "effects.effect_values",
     ),
 }
 """Where each exported name lives (a structure test checks it agrees with the declarations)."""
@@ -147,10 +148,13 @@ _MOVED: dict[str, _Moved] = {
     ),
     **dict.fromkeys(("JsonValue",), _Moved("combinators", source="effects.projections.jsonable")),
     **dict.fromkeys(("RunLog", "RunLogPatch"), _Moved("combinators", source="effects.projections.run_log")),
-    **dict.fromkeys(("RunType",), _Moved("combinators", source="effects.values")),
+    **dict.fromkeys(("RunType",), _Moved("combinators", source="effects.effect_values")),
 }
 """Names this root exported before each public name got one home (see CONTRIBUTING): they
 are loaded from their own modules here, since ``effects`` never imports ``combinators``."""
+
+# Old module paths, kept importable (with a dated warning) by one finder, no file each.
+_moved_modules({"effects.values": _Moved("effects", source="effects.effect_values")})
 
 _RENAMED: dict[str, str] = {"NO_INPUT": "NOTHING"}
 """Names that got one spelling (old -> new): ``NO_INPUT`` was ``NOTHING`` under a second name."""

@@ -69,7 +69,7 @@ from effects.guards import is_str_mapping as is_str_mapping
 from effects.scope import Scope as Scope
 from effects.step import Step as Step
 from effects.step import StepBinding as StepBinding
-from effects.values import NOTHING as NOTHING
+from effects.effect_values import NOTHING as NOTHING
 
 __all__ = [
     "NOTHING", "Scope", "Step", "StepBinding", "aclose_all", "adispatch_custom_event", "aeach_on_executor",

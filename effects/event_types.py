@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, NotRequired, TypeAlias, TypedDict, cast
 
-from effects.values import RUN_TYPES, RunType
+from effects.effect_values import RUN_TYPES, RunType
 
 StartEventName: TypeAlias = Literal[
     "on_chain_start", "on_prompt_start", "on_parser_start", "on_chat_model_start",

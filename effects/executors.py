@@ -43,7 +43,7 @@ import attrs
 from effects.config import RunConfig
 from effects.errors import CombinatorsError
 from effects.step import Observer, ObserverFactory, Step
-from effects.values import Effect, RunInfo
+from effects.effect_values import Effect, RunInfo
 
 if TYPE_CHECKING:
     from returns.result import Result

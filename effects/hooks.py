@@ -33,7 +33,7 @@ from effects.errors import CombinatorsError
 from effects.step import ObserverFactory
 
 if TYPE_CHECKING:
-    from effects.values import Effect
+    from effects.effect_values import Effect
 
 P = TypeVar("P")
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
-from effects.values import NOTHING, Nothing
+from effects.effect_values import NOTHING, Nothing
 
 if TYPE_CHECKING:
     from effects.clock import Clock
     from effects.config import RunConfig
     from effects.step import Step
-    from effects.values import Effect, RunInfo
+    from effects.effect_values import Effect, RunInfo
 
 In = TypeVar("In")
 Out = TypeVar("Out")

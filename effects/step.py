@@ -16,7 +16,7 @@ from effects.config import RunConfig
 
 if TYPE_CHECKING:
     from effects.scope import Scope
-    from effects.values import Effect
+    from effects.effect_values import Effect
 
 In = TypeVar("In", contravariant=True)
 # Invariant: the runtime hands a step's output back to its own ``describe_output``.

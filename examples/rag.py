@@ -32,7 +32,7 @@ from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate
 from effects.projections.run_tree import RunTreeText
 from effects.projections.timeline import Timeline
-from effects.values import RunStreamed
+from effects.effect_values import RunStreamed
 
 CORPUS = Path(__file__).parent / "corpus"
 DEFAULT_QUESTION = "What pattern of flashes does the light show?"

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from combinators import Runnable
-from effects.values import Effect
+from effects.effect_values import Effect
 
 
 def effects_of(chain: Runnable[Any, Any], value: object) -> list[Effect]:

@@ -18,7 +18,7 @@ from uuid import UUID
 import attrs
 
 from combinators.graph.value import Graph, Node, NodeStatus
-from effects.values import Effect, RunEnded, RunFailed, RunStarted
+from effects.effect_values import Effect, RunEnded, RunFailed, RunStarted
 
 _CANCELLED: Final = frozenset({"CancelledError", "GeneratorExit", "KeyboardInterrupt"})
 _STEP_TAG: Final = re.compile(r"^(seq:step:\d+|map:key:.+|branch:(\d+|default))$")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, final
 import attrs
 
 if TYPE_CHECKING:
-    from effects.values import Effect
+    from effects.effect_values import Effect
 
 NodeKind = str
 """``input``/``output`` (the chain's ends), ``step`` (a leaf), ``fork``/``join`` (where

@@ -21,7 +21,7 @@ from combinators.runnable.composing import Runnable
 if TYPE_CHECKING:
     from combinators.nodes.assign import Mapper
 from effects.authoring import Scope, plus_chunk, closing
-from effects.values import NOTHING, Nothing
+from effects.effect_values import NOTHING, Nothing
 
 T = TypeVar("T")
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from effects.executors import Executor
     from effects.projections.filters import Names, RunTypes
     from effects.projections.run_log import RunLog, RunLogPatch
-    from effects.values import Effect
+    from effects.effect_values import Effect
 
 Out = TypeVar("Out", covariant=True)
 SyncIn = TypeVar("SyncIn")

@@ -40,7 +40,7 @@ from effects.errors import EmptyStreamError
 from effects.guards import is_list
 from effects.projections.jsonable import to_jsonable
 from effects.projections.run_log import RunLog, RunLogPatch, run_log_patches, run_logs
-from effects.values import Effect
+from effects.effect_values import Effect
 
 
 T = TypeVar("T")

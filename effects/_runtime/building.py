@@ -45,7 +45,7 @@ from effects._fast import slot_setters
 # Every observed run makes a run id: its bits are in range by construction, so the id is
 # built without UUID(int=...)'s checks (effects._fast holds that speed-up and its check).
 from effects._fast import uuid_from_int
-from effects.values import Effect, RunEnded, RunInfo, RunStarted, RunStreamed
+from effects.effect_values import Effect, RunEnded, RunInfo, RunStarted, RunStreamed
 
 _HERE = "effects._runtime.building"
 _RUN: Final = slot_setters(RunInfo, ("run_id", "parent_ids", "name", "run_type", "tags", "metadata", "params"), _HERE)

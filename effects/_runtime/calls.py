@@ -21,7 +21,7 @@ from effects._runtime.entry import entry_scope
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import Step
-from effects.values import NOTHING, Nothing
+from effects.effect_values import NOTHING, Nothing
 
 In = TypeVar("In")
 Out = TypeVar("Out")

@@ -21,7 +21,7 @@ from typing import Final, TypeVar, final
 from effects._runtime import calls as entry
 from effects._runtime.closing import aclose_all, closing
 from effects.step import Step
-from effects.values import Effect
+from effects.effect_values import Effect
 
 In = TypeVar("In")
 Out = TypeVar("Out")

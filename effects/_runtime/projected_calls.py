@@ -19,7 +19,7 @@ from effects.projections.run_log import RunLog, RunLogPatch, RunLogPatches, RunL
 from effects.projections.sse import SSE_END, encode_sse_event
 from effects.step import Step
 from effects._runtime.closing import closing
-from effects.values import Effect
+from effects.effect_values import Effect
 
 EventsVersion = Literal["v1", "v2"]
 

@@ -26,7 +26,7 @@ from effects._runtime.scope import RunScope
 from effects.clock import current_clock
 from effects.executors import ItemOutcome, ShippedItem
 from effects.step import Step
-from effects.values import Effect, RunEnded, RunFailed, RunStarted
+from effects.effect_values import Effect, RunEnded, RunFailed, RunStarted
 
 if TYPE_CHECKING:
     from returns.result import Result

@@ -39,7 +39,7 @@ from effects.step import AwaitingObserver, Observer
 from effects.step import Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run
-from effects.values import (
+from effects.effect_values import (
     NOTHING,
     Nothing,
     CustomEmitted,

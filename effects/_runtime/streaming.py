@@ -13,7 +13,7 @@ from effects._runtime.limiter import LENDER, Lease, aleased, leased
 from effects.step import Step
 from effects._runtime.closing import aclose_all, aiter_of, close_iterator, closing
 from effects._runtime.total import Total, atotal_or_nothing, total_or_nothing
-from effects.values import NOTHING, Nothing, RunStreamed
+from effects.effect_values import NOTHING, Nothing, RunStreamed
 from effects._runtime.building import STREAMED_SLOTS, ended, started, streamed
 from effects._fast import NEW
 

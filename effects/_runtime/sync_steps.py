@@ -40,7 +40,7 @@ from effects._runtime.context import CURRENT_SCOPE
 from effects.step import Observer
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.scope import Scope
-from effects.values import Effect
+from effects.effect_values import Effect
 
 if TYPE_CHECKING:
     import asyncio

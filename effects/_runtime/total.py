@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequenc
 from typing import Final, Generic, TypeVar, cast, final
 
 from effects.errors import EmptyStreamError
-from effects.values import NOTHING, Nothing
+from effects.effect_values import NOTHING, Nothing
 from effects._runtime.closing import aclose_all, closing
 
 _BLOCK: Final = 64

@@ -5,7 +5,7 @@ so it runs inline in the consumer's own iteration, plus a generator function ove
 iterable of effects. None of them imports ``combinators``.
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted
+>>> from effects.effect_values import RunInfo, RunStarted
 >>> run = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
 >>> EventsV2().feed(RunStarted(run, "hi", 0.0))[0]["data"]
 {'input': 'hi'}

@@ -27,7 +27,7 @@ Filters are the v2 ones; the root is not exempt. Chat models have type ``chat_mo
 here (unlike the run log, where they are ``llm``).
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted, RunFailed
+>>> from effects.effect_values import RunInfo, RunStarted, RunFailed
 >>> root = RunInfo(UUID(int=1), (), "seq", "chain", (), {})
 >>> step = RunInfo(UUID(int=2), (UUID(int=1),), "bad", "chain", (), {})
 >>> v1 = EventsV1()
@@ -47,7 +47,7 @@ from effects.event_types import EventData, V1StreamEvent
 from effects.projections.filters import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import token_text, v1_end_output, v1_failed_output
-from effects.values import (
+from effects.effect_values import (
     NOTHING,
     CustomEmitted,
     Effect,
@@ -75,7 +75,7 @@ class EventsV1:
     """The v1 projection as a fold: ``feed`` one effect, get the events it gives.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStreamed
+    >>> from effects.effect_values import RunInfo, RunStreamed
     >>> model = RunInfo(UUID(int=2), (UUID(int=1),), "llm", "llm", (), {})
     >>> EventsV1().feed(RunStreamed(model, "tok", 0.0))[0]["data"]
     {'chunk': 'tok'}
@@ -192,7 +192,7 @@ def stream_events_v1(effects: Iterable[Effect], filter: EventFilter = NO_FILTER)
     """The v1 events of a sequence of effects, lazily.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted, RunEnded
+    >>> from effects.effect_values import RunInfo, RunStarted, RunEnded
     >>> run = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
     >>> [e["data"] for e in stream_events_v1([RunStarted(run, 1, 0.0), RunEnded(run, 1, 1, 0.1)])]
     [{'input': 1}, {'output': None}]

@@ -26,7 +26,7 @@ Differences from the peer: a custom event carries all tags of its enclosing run,
 step tag (``seq:step:N``) included (the peer drops the non-inherited step tag there).
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted
+>>> from effects.effect_values import RunInfo, RunStarted
 >>> run = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
 >>> [e["event"] for e in EventsV2().feed(RunStarted(run, "hi", 0.0))]
 ['on_chain_start']
@@ -47,7 +47,7 @@ from effects.event_types import StreamEvent as StreamEvent
 from effects.event_types import event_names
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import MODEL_TYPES
-from effects.values import (
+from effects.effect_values import (
     NOTHING,
     CustomEmitted,
     Effect,
@@ -119,7 +119,7 @@ class EventsV2:
     """The v2 projection as a fold: ``feed`` one effect, get the events it gives.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunEnded
+    >>> from effects.effect_values import RunInfo, RunEnded
     >>> run = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
     >>> EventsV2().feed(RunEnded(run, "hi", "hi", 1.0))[0]["data"]
     {'output': 'hi'}
@@ -149,7 +149,7 @@ class EventsV2:
         """The one event an effect gives, or ``None`` (``feed`` without the list).
 
         >>> from uuid import UUID
-        >>> from effects.values import RunInfo, RunStarted
+        >>> from effects.effect_values import RunInfo, RunStarted
         >>> EventsV2().event(RunStarted(RunInfo(UUID(int=1), (), "r", "chain", (), {}), 1, 0.0))["data"]
         {'input': 1}
         """
@@ -302,7 +302,7 @@ def stream_events_v2(effects: Iterable[Effect], filter: EventFilter = NO_FILTER)
     """The v2 events of a sequence of effects, lazily.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted, RunStreamed
+    >>> from effects.effect_values import RunInfo, RunStarted, RunStreamed
     >>> run = RunInfo(UUID(int=1), (), "echo", "chain", ("t",), {})
     >>> [e["event"] for e in stream_events_v2([RunStarted(run, 1, 0.0), RunStreamed(run, 1, 0.1)])]
     ['on_chain_start', 'on_chain_stream']

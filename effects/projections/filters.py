@@ -30,7 +30,7 @@ from typing import Final, TypeAlias, final
 import attrs
 
 from effects.guards import is_a
-from effects.values import CustomEmitted, RunEnded, RunFailed, RunStarted, RunStreamed, RunType
+from effects.effect_values import CustomEmitted, RunEnded, RunFailed, RunStarted, RunStreamed, RunType
 
 Names: TypeAlias = list[str] | tuple[str, ...]
 """Run names or tags to filter by, as a list (a single ``str`` is refused, by the checkers too)."""

@@ -24,7 +24,7 @@ x}`` for retrievers, the LLMResult dict for models. Unlike the peer, ``outputs``
 not its traceback text.
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted, RunEnded
+>>> from effects.effect_values import RunInfo, RunStarted, RunEnded
 >>> root = RunInfo(UUID(int=1), (), "seq", "chain", (), {})
 >>> tree = RunTree()
 >>> [call.kind for call in tree.feed(RunStarted(root, "q", 0.0))]
@@ -47,7 +47,7 @@ import attrs
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects.projections.filters import expect_effect
 from effects.projections.shapes import traced_inputs, traced_outputs
-from effects.values import (
+from effects.effect_values import (
     NOTHING,
     Effect,
     RunEnded,
@@ -154,7 +154,7 @@ class RunTree:
     run whose parent is not observed is a root of its own.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted
+    >>> from effects.effect_values import RunInfo, RunStarted
     >>> other = RunInfo(UUID(int=9), (), "other", "chain", (), {})
     >>> RunTree(UUID(int=1)).feed(RunStarted(other, "q", 0.0))
     []
@@ -317,7 +317,7 @@ class ListenerObserver:
     ``take_pending()`` for the runtime to await (the peer awaits ``on_start`` before the
     run goes on). A listener that raises is logged and ignored, as the peer does.
 
-    >>> from effects.values import RunInfo, RunStarted
+    >>> from effects.effect_values import RunInfo, RunStarted
     >>> names = []
     >>> observer = ListenerSpec(on_start=lambda run: names.append(run.name)).make_observer()
     >>> observer.emit(RunStarted(RunInfo(UUID(int=1), (), "seq", "chain", (), {}), 1, 0.0))
@@ -336,7 +336,7 @@ class ListenerObserver:
     def emit(self, effect: Effect) -> None:
         """Take one effect; call the listeners it makes due.
 
-        >>> from effects.values import CustomEmitted, RunInfo
+        >>> from effects.effect_values import CustomEmitted, RunInfo
         >>> run = RunInfo(UUID(int=1), (), "seq", "chain", (), {})
         >>> ListenerSpec().make_observer().emit(CustomEmitted(run, "progress", 1, 0.0))
         """
@@ -353,7 +353,7 @@ class ListenerObserver:
         """The async listeners' awaitables since the last call, for the runtime to await.
 
         >>> import asyncio
-        >>> from effects.values import RunInfo, RunStarted
+        >>> from effects.effect_values import RunInfo, RunStarted
         >>> async def on_start(run: Run) -> str:
         ...     return run.name
         >>> observer = ListenerSpec(on_start=on_start).make_observer()

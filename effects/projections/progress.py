@@ -6,7 +6,7 @@ and, for a single streamed root (no ``total``), each time it streams a chunk. Ti
 the effects' own, so a replay gives the same figures.
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted, RunEnded, RunFailed
+>>> from effects.effect_values import RunInfo, RunStarted, RunEnded, RunFailed
 >>> fold = ProgressFold(total=4)
 >>> runs = [RunInfo(UUID(int=i), (), "item", "chain", (), {}) for i in range(1, 5)]
 >>> [fold.feed(RunStarted(run, i, 10.0)) for i, run in enumerate(runs)]
@@ -25,7 +25,7 @@ from typing import final
 import attrs
 
 from effects.projections.filters import expect_effect
-from effects.values import Effect, RunEnded, RunFailed, RunStarted, RunStreamed
+from effects.effect_values import Effect, RunEnded, RunFailed, RunStarted, RunStreamed
 
 
 @final

@@ -18,7 +18,7 @@ in JSON form, equal those of the live effects in JSON form (a replay knows an ob
 only as JSON, so it may patch an object total whole where the live log diffs it).
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted
+>>> from effects.effect_values import RunInfo, RunStarted
 >>> line = Recorder().feed(RunStarted(RunInfo(UUID(int=1), (), "echo", "chain", (), {}), "hi", 1.5))
 >>> line
 '{"kind":"start","at":1.5,"run":{"id":"00000000-0000-0000-0000-000000000001","parent_ids":[],"name":"echo","type":"chain","tags":[],"metadata":{}},"input":{"json":"hi"}}\\n'
@@ -38,7 +38,7 @@ from effects.projections.filters import expect_effect
 from effects.projections.jsonable import JsonValue, to_jsonable
 from effects.projections.jsonable import Replayed
 from effects.projections.shapes import add_chunk, as_dict, token_text
-from effects.values import (
+from effects.effect_values import (
     NOTHING,
     NO_PARAMS,
     CustomEmitted,
@@ -144,7 +144,7 @@ class Recorder:
         """The recording line for one effect.
 
         >>> from uuid import UUID
-        >>> from effects.values import RunInfo, RunFailed
+        >>> from effects.effect_values import RunInfo, RunFailed
         >>> run = RunInfo(UUID(int=1), (), "r", "chain", (), {})
         >>> Recorder().feed(RunFailed(run, 1, KeyError("k"), 2.0)).endswith('"error":{"type":"error","error_type":"KeyError","message":"\\'k\\'"}}\\n')
         True
@@ -207,7 +207,7 @@ def record(effects: Iterable[Effect]) -> Iterator[str]:
     """The recording lines of a sequence of effects, lazily.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted, RunEnded
+    >>> from effects.effect_values import RunInfo, RunStarted, RunEnded
     >>> run = RunInfo(UUID(int=1), (), "r", "chain", (), {})
     >>> [line[:16] for line in record([RunStarted(run, 1, 0.0), RunEnded(run, 1, 2, 1.0)])]
     ['{"kind":"start",', '{"kind":"end","a']

@@ -25,7 +25,7 @@ Better than the peer: names are escaped in JSON pointers (``a/b`` -> ``/logs/a~1
 and ``move`` ops of a ``final_output`` diff get their ``from`` prefixed too.
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted, RunStreamed
+>>> from effects.effect_values import RunInfo, RunStarted, RunStreamed
 >>> root = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
 >>> fold = RunLogPatches()
 >>> log = fold.feed(RunStarted(root, "hi", 0.0))[0] + fold.feed(RunStreamed(root, "hi", 0.1))[0]
@@ -62,7 +62,7 @@ from effects.projections.shapes import (
     log_type,
     token_text,
 )
-from effects.values import Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.effect_values import Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
 
 def _iso(at: float) -> str:
@@ -91,7 +91,7 @@ class RunLogPatches:
     """The run-log projection as a fold: ``feed`` one effect, get its patches.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted
+    >>> from effects.effect_values import RunInfo, RunStarted
     >>> root = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
     >>> RunLogPatches().feed(RunStarted(root, "hi", 0.0))[0].ops[0]["path"]
     ''
@@ -255,7 +255,7 @@ class RunLogStates:
     """The ``diff=False`` projection: the accumulated ``RunLog`` after every patch.
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted
+    >>> from effects.effect_values import RunInfo, RunStarted
     >>> root = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
     >>> RunLogStates().feed(RunStarted(root, "hi", 0.0))[0].state["name"]
     'echo'
@@ -291,7 +291,7 @@ def run_log_patches(
     """The patches of a sequence of effects, lazily (``astream_log(diff=True)``).
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted, RunStreamed
+    >>> from effects.effect_values import RunInfo, RunStarted, RunStreamed
     >>> root = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
     >>> patches = run_log_patches([RunStarted(root, 1, 0.0), RunStreamed(root, 2, 0.1)])
     >>> [op["path"] for p in patches for op in p.ops]
@@ -311,7 +311,7 @@ def run_logs(
     """The accumulated logs of a sequence of effects (``astream_log(diff=False)``).
 
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted, RunStreamed
+    >>> from effects.effect_values import RunInfo, RunStarted, RunStreamed
     >>> root = RunInfo(UUID(int=1), (), "echo", "chain", (), {})
     >>> [log.state for log in run_logs([RunStarted(root, 1, 0.0), RunStreamed(root, 2, 0.1)])][-1]
     {'id': '00000000-0000-0000-0000-000000000001', 'streamed_output': [2], 'final_output': 2, 'logs': {}, 'name': 'echo', 'type': 'chain'}

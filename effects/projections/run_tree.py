@@ -1,7 +1,7 @@
 """A compact text tree of a run: names, types and durations, from its effects.
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted, RunEnded
+>>> from effects.effect_values import RunInfo, RunStarted, RunEnded
 >>> root = RunInfo(UUID(int=1), (), "chain", "chain", (), {})
 >>> step = RunInfo(UUID(int=2), (UUID(int=1),), "model", "chat_model", (), {})
 >>> tree = RunTreeText()
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import final
 from uuid import UUID
 
-from effects.values import CustomEmitted, Effect, RunEnded, RunStarted, RunStreamed
+from effects.effect_values import CustomEmitted, Effect, RunEnded, RunStarted, RunStreamed
 
 
 @final

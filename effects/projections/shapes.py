@@ -40,7 +40,7 @@ from typing import Final, cast
 
 from effects.projections.jsonable import is_secret, redacted_form, to_jsonable
 from effects.projections.jsonable import Replayed
-from effects.values import NOTHING
+from effects.effect_values import NOTHING
 
 MODEL_TYPES: Final = frozenset({"llm", "chat_model"})
 

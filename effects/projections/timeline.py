@@ -6,7 +6,7 @@ failed; grey when it was cancelled), a tick for every streamed chunk, and its du
 indented under their parent and joined to it by a line, so nesting is visible.
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted, RunStreamed, RunEnded
+>>> from effects.effect_values import RunInfo, RunStarted, RunStreamed, RunEnded
 >>> root = RunInfo(UUID(int=1), (), "chain", "chain", (), {})
 >>> model = RunInfo(UUID(int=2), (UUID(int=1),), "model", "chat_model", (), {})
 >>> svg = timeline_svg([RunStarted(root, "q", 0.0), RunStarted(model, "q", 0.001),
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Final, final
 from uuid import UUID
 
-from effects.values import CustomEmitted, Effect, RunEnded, RunStarted, RunStreamed
+from effects.effect_values import CustomEmitted, Effect, RunEnded, RunStarted, RunStreamed
 
 _ROW: Final = 24
 _INDENT: Final = 16

@@ -14,7 +14,7 @@ from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnablePar
 from effects._runtime import calls as entry
 from effects._runtime.entry import entry_scope
 from effects.config import RunConfig
-from effects.values import Effect, RunEnded, RunFailed, RunStarted
+from effects.effect_values import Effect, RunEnded, RunFailed, RunStarted
 
 
 class Recorder:

@@ -17,7 +17,7 @@ from combinators import Runnable, RunnableGenerator, RunnableLambda, RunnablePar
 from effects._runtime.limiter import Lease
 from effects._runtime.scope import RunScope
 from effects._runtime.streaming import StreamWatch
-from effects.values import RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.effect_values import RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from tests.reliability.leftovers import Leftovers
 
 CALLS = 2_000

@@ -29,7 +29,7 @@ from combinators.messages import AIMessage, AIMessageChunk, Message
 from combinators import StepTimeout, dispatch_custom_event
 from effects._runtime import calls as entry, sync_steps
 from effects._runtime.sync_steps import WORKERS, worker_pool
-from effects.values import CustomEmitted, Effect, RunEnded, RunFailed, RunStarted
+from effects.effect_values import CustomEmitted, Effect, RunEnded, RunFailed, RunStarted
 from tests.unit.combinators.components.agents.helpers import calls
 
 T = TypeVar("T")

@@ -585,7 +585,7 @@ HEAVY_ROOMS = (
     "effects._runtime",  # the runtime: loaded by the first run, through effects.lazy.deferred
     "effects.runtime",
     "effects.authoring",
-    "effects.values",
+    "effects.effect_values",
     "effects.config",
     "effects.step",
     "effects.projections",

@@ -21,7 +21,7 @@ current unless ``OtelConfig.attach_context`` asks.
 
 >>> from opentelemetry.trace import NoOpTracer
 >>> from uuid import UUID
->>> from effects.values import RunInfo, RunStarted, RunEnded
+>>> from effects.effect_values import RunInfo, RunStarted, RunEnded
 >>> projection = OtelProjection(NoOpTracer())
 >>> run = RunInfo(UUID(int=1), (), "seq", "chain", (), {})
 >>> projection.emit(RunStarted(run, "x", 1.0)); projection.open_runs
@@ -55,7 +55,7 @@ from combinators.integrations.otel.response import (
 from combinators.integrations.otel.spans import MODEL_OPERATIONS, SpanShapes, run_id_text
 from effects.projections.jsonable import to_jsonable
 from effects.projections.recording import RecordedError
-from effects.values import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.effect_values import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
 MAX_CHUNK_EVENTS: Final = 128
 """Chunk events per span (the SDK keeps 128 events per span by default)."""

@@ -9,7 +9,7 @@ node, with no ``gen_ai.operation.name``. Every span has ``lcel.run.id``,
 model and options come from the run's ``params`` (``Step.describe_params``).
 
 >>> from uuid import UUID
->>> from effects.values import RunInfo
+>>> from effects.effect_values import RunInfo
 >>> run = RunInfo(UUID(int=1), (), "FakeChat", "chat_model", (), {}, {"model": "m1", "provider": "fake"})
 >>> start = SpanShapes(Redactor(), ()).shape(run, is_root=False)
 >>> start.name, start.kind.name, start.attributes["gen_ai.request.model"]
@@ -27,7 +27,7 @@ from opentelemetry.trace import SpanKind
 from combinators.integrations.otel import semconv
 from combinators.integrations.otel.redact import Redactor
 from combinators.integrations.otel.response import Attributes
-from effects.values import RunInfo
+from effects.effect_values import RunInfo
 
 _OPERATIONS: Final = {
     "chat_model": (semconv.CHAT, SpanKind.CLIENT),

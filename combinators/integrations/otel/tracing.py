@@ -32,7 +32,7 @@ from combinators.integrations.otel.projection import OtelProjection
 from combinators.integrations.otel.semconv import INSTRUMENTATION_NAME, remembered, scope_version
 from combinators.integrations.otel.spans import SpanShapes
 from effects.config import RunConfig
-from effects.values import Effect, RunStarted
+from effects.effect_values import Effect, RunStarted
 from effects.authoring import is_a
 
 _tracers: weakref.WeakKeyDictionary[TracerProvider, Tracer] = weakref.WeakKeyDictionary()

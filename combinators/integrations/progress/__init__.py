@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from effects.hooks import PROGRESS
 from effects.projections.progress import Progress, ProgressFold
-from effects.values import Effect
+from effects.effect_values import Effect
 
 __all__ = ["FAILED_COLOUR", "ProgressBar"]
 
@@ -35,7 +35,7 @@ class ProgressBar:
 
     >>> import io
     >>> from uuid import UUID
-    >>> from effects.values import RunInfo, RunStarted, RunEnded
+    >>> from effects.effect_values import RunInfo, RunStarted, RunEnded
     >>> out = io.StringIO()
     >>> bar = ProgressBar(1, "job", file=out)
     >>> run = RunInfo(UUID(int=1), (), "job", "chain", (), {})

@@ -12,7 +12,7 @@ from effects.projections import EventsV1, EventsV2, RunLogPatches, run_logs
 from effects.projections.events_v1 import stream_events_v1
 from effects.projections.events_v2 import stream_events_v2
 from effects.projections.run_log import run_log_patches
-from effects.values import Effect
+from effects.effect_values import Effect
 from tests.unit.effects.projections.script import Script, sid
 
 R, FIRST, GEN, PARSER = sid(1), sid(2), sid(3), sid(4)

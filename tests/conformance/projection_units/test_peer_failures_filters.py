@@ -6,7 +6,7 @@ from effects.projections import EventFilter, to_jsonable
 from effects.projections.events_v1 import stream_events_v1
 from effects.projections.events_v2 import stream_events_v2
 from effects.projections.run_log import run_log_patches, run_logs
-from effects.values import Effect
+from effects.effect_values import Effect
 from tests.unit.effects.projections.script import Script, sid
 
 BOOM = ValueError("boom")

@@ -13,7 +13,7 @@ import attrs
 from effects.projections.events_v1 import stream_events_v1
 from effects.projections.events_v2 import stream_events_v2
 from effects.projections.run_log import run_log_patches, run_logs
-from effects.values import Effect
+from effects.effect_values import Effect
 from tests.unit.effects.projections.script import Script, sid
 
 

@@ -14,7 +14,7 @@ from opentelemetry.sdk.trace.id_generator import IdGenerator
 from opentelemetry.trace import Tracer
 
 from effects import Observer
-from effects.values import Effect
+from effects.effect_values import Effect
 
 
 class SequentialIds(IdGenerator):

@@ -11,7 +11,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, Sp
 
 from combinators import RunnableLambda
 from combinators.integrations.otel import OtelProjection, failure_count
-from effects.values import RunEnded, RunFailed, RunInfo, RunStreamed
+from effects.effect_values import RunEnded, RunFailed, RunInfo, RunStreamed
 from tests.integration.otel.support import Traced
 
 
@@ -58,7 +58,7 @@ def test_unknown_runs_and_odd_effects_are_ignored(traced: Traced) -> None:
 
 
 def test_a_root_that_ends_first_ends_its_open_children_as_incomplete(traced: Traced) -> None:
-    from effects.values import RunStarted
+    from effects.effect_values import RunStarted
 
     projection = OtelProjection(traced.tracer)
     root = RunInfo(UUID(int=1), (), "root", "chain", (), {})

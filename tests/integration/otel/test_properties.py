@@ -16,7 +16,7 @@ from combinators.integrations.otel import OtelProjection, OtelTracing, failure_c
 from combinators.testing import inputs_for, runnables
 from effects.clock import FakeClock, use_clock
 from effects.projections.recording import record, replay
-from effects.values import Effect, RunEnded, RunFailed, RunStarted
+from effects.effect_values import Effect, RunEnded, RunFailed, RunStarted
 from tests.integration.otel.support import Recorder, Traced, ns, shapes
 from tests.unit.effects.projections.strategies import effect_trees
 

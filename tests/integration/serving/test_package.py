@@ -31,7 +31,7 @@ from combinators.integrations.serving.remote_errors import (
 )
 from combinators.integrations.serving.remote_events import ServerEvents
 from effects.projections import stream_events_v2, to_jsonable
-from effects.values import Effect
+from effects.effect_values import Effect
 from tests.unit.effects.projections.strategies import effect_trees
 
 

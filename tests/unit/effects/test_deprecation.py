@@ -214,6 +214,7 @@ def test_users_root_is_combinators_and_authors_root_is_effects() -> None:
         ("combinators.components.fake_models", "combinators.language_models"),
         ("combinators.components.json_parser", "combinators.output_parsers"),
         ("combinators.components.prompts.templates", "combinators.prompts"),
+        ("effects.values", "effects"),
     ],
 )
 def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str) -> None:
@@ -232,6 +233,7 @@ def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str
     [
         ("combinators.components.fake_models", ["FakeListChatModel", "FakeListLLM", "GenericFakeChatModel", "Script"]),
         ("combinators.components.json_parser", ["JsonOutputParser"]),
+        ("effects.values", ["NOTHING", "RunStarted", "Effect", "RunInfo", "as_run_type"]),
         (
             "combinators.components.prompts.templates",
             ["ChatPromptTemplate", "MessageLike", "PromptInput", "PromptTemplate", "prompt_values"],
@@ -250,7 +252,16 @@ def test_an_old_module_without_a_file_still_gives_its_names(module: str, names: 
     import combinators.prompts
     from combinators.components.prompts import inputs, message_likes
 
-    homes = (combinators.language_models, combinators.output_parsers, combinators.prompts, inputs, message_likes)
+    import effects.effect_values
+
+    homes = (
+        combinators.language_models,
+        combinators.output_parsers,
+        combinators.prompts,
+        inputs,
+        message_likes,
+        effects.effect_values,
+    )
     for name in names:
         assert any(getattr(old, name) is getattr(home, name, None) for home in homes), name
     with pytest.raises(AttributeError, match=f"module '{module}' has no attribute 'Nope'"):
@@ -321,13 +332,13 @@ def test_the_totals_old_names_warn_and_give_the_renamed_function(old: str, new: 
     assert "removed after 2027-03-01" in message
 
 
-@pytest.mark.parametrize("module", ["effects", "effects.values"])
+@pytest.mark.parametrize("module", ["effects", "effects.effect_values"])
 def test_no_input_is_nothing_under_its_one_name(module: str) -> None:
     # NO_INPUT was NOTHING under a second name: one name now, the old one warns until removal.
-    import effects.values
+    import effects.effect_values
 
     value, message = imported_with_warning(module, "NO_INPUT")
-    assert value is effects.values.NOTHING
+    assert value is effects.effect_values.NOTHING
     assert "NO_INPUT" not in importlib.import_module(module).__dict__.get("__all__", ())
     assert f"{module}.NO_INPUT is deprecated: use {module}.NOTHING instead" in message
     assert "removed after 2027-03-01" in message

@@ -23,7 +23,7 @@ from combinators.components.models.chat_model import _with_id  # pyright: ignore
 from effects import RunInfo
 from effects._fast import allow_slot_copy, field_setter, slot_setters, uuid_from_int
 from effects._runtime.building import ended, run_info, started, streamed
-from effects.values import RunEnded, RunStarted, RunStreamed
+from effects.effect_values import RunEnded, RunStarted, RunStreamed
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 

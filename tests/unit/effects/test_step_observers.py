@@ -7,7 +7,7 @@ from combinators import Runnable, RunnableLambda, RunnableParallel
 from effects._runtime import calls as entry
 from effects.step import AwaitingObserver, awaiting, hands_out_awaitables
 from effects.projections.listeners import ListenerSpec
-from effects.values import Effect
+from effects.effect_values import Effect
 
 
 def flip(x: int) -> int:

@@ -7,7 +7,7 @@ from uuid import UUID
 
 import attrs
 
-from effects.values import (
+from effects.effect_values import (
     NOTHING,
     CustomEmitted,
     Effect,

@@ -18,7 +18,7 @@ from uuid import UUID
 from hypothesis import strategies as st
 
 from effects.projections.shapes import add_chunk
-from effects.values import (
+from effects.effect_values import (
     NOTHING,
     CustomEmitted,
     Effect,

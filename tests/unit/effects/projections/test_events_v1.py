@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 
 from effects.projections import EventFilter, EventsV1, stream_events_v1, stream_events_v2
-from effects.values import NOTHING, CustomEmitted, Effect, RunFailed
+from effects.effect_values import NOTHING, CustomEmitted, Effect, RunFailed
 from tests.unit.effects.projections.script import Message, Script
 from tests.unit.effects.projections.strategies import effect_trees
 

@@ -10,7 +10,7 @@ from hypothesis import given
 
 from effects.projections import EventFilter, EventsV2, stream_events_v2
 from effects.projections.events_v2 import StreamEvent
-from effects.values import NOTHING, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.effect_values import NOTHING, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from tests.unit.effects.projections.script import Script, sid, uid
 from tests.unit.effects.projections.strategies import effect_trees
 

@@ -12,7 +12,7 @@ from hypothesis import given
 
 from effects.config import RunConfig
 from effects.projections import ListenerCall, ListenerSpec, Run, RunTree
-from effects.values import NOTHING, Effect, RunEnded, RunFailed
+from effects.effect_values import NOTHING, Effect, RunEnded, RunFailed
 from tests.unit.effects.projections.script import T0, Script, uid
 from tests.unit.effects.projections.strategies import effect_trees
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from effects.projections.progress import Progress, ProgressFold
-from effects.values import Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
+from effects.effect_values import Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from tests.unit.effects.projections.strategies import effect_trees
 
 

@@ -8,7 +8,7 @@ from hypothesis import given
 
 from effects.projections import EventFilter, run_log_patches, run_logs, stream_events_v1, stream_events_v2
 from effects.projections.jsonable import to_jsonable
-from effects.values import Effect, RunEnded
+from effects.effect_values import Effect, RunEnded
 from tests.unit.effects.projections.strategies import SECRET_TEXT, effect_trees, event_filters
 
 

@@ -17,7 +17,7 @@ from effects.projections.events_v2 import EventsV2
 from effects.projections.jsonable import to_jsonable
 from effects.projections.recording import record, replay
 from effects.projections.run_log import RunLog, RunLogPatches
-from effects.values import Effect
+from effects.effect_values import Effect
 from tests.strategies import int_chains, ints
 
 

@@ -20,7 +20,7 @@ from effects.projections import (
     to_jsonable,
 )
 from effects.projections.jsonable import JsonValue
-from effects.values import NOTHING, Effect, RunFailed, RunStarted, RunStreamed
+from effects.effect_values import NOTHING, Effect, RunFailed, RunStarted, RunStreamed
 from tests.unit.effects.projections.script import Message, Piece, Script, sid
 from tests.unit.effects.projections.strategies import SECRET_TEXT, effect_trees
 

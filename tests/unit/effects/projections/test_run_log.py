@@ -25,7 +25,7 @@ from effects.projections import (
 )
 from effects.projections.jsonable import JsonValue
 from effects.projections.shapes import add_chunk
-from effects.values import Effect
+from effects.effect_values import Effect
 from tests.unit.effects.projections.script import Piece, Script, sid
 from tests.unit.effects.projections.strategies import effect_trees
 
@@ -216,7 +216,7 @@ def test_bad_times_and_bad_input_are_reported() -> None:
     child = s.run(2, "child", parent=root)
     fold = RunLogPatches()
     fold.feed(s.start(root, 0))
-    from effects.values import RunStarted
+    from effects.effect_values import RunStarted
 
     with pytest.raises(ValueError, match=r"effect time must be seconds since the epoch, got 1e\+300"):
         fold.feed(RunStarted(child, 0, 1e300))

@@ -17,7 +17,7 @@ from effects.projections import (
     stream_events_v2,
     to_jsonable,
 )
-from effects.values import Effect
+from effects.effect_values import Effect
 from tests.unit.effects.projections.script import Piece, Script, Secret
 from tests.unit.effects.projections.strategies import SECRET_TEXT, effect_trees
 

@@ -17,7 +17,7 @@ from combinators import RunnableLambda, RunnableParallel
 from effects.clock import FakeClock, use_clock
 from effects.projections.recording import record, replay
 from effects.projections.timeline import Timeline, timeline_svg
-from effects.values import RunStreamed
+from effects.effect_values import RunStreamed
 from tests.run_effects import effects_of
 
 SVG = "{http://www.w3.org/2000/svg}"
