@@ -48,13 +48,15 @@ from uuid import UUID
 import attrs
 from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
 from langchain_core.callbacks.manager import AsyncCallbackManager, CallbackManager
-from langchain_core.messages import AIMessageChunk as TheirAIMessageChunk
 from langchain_core.messages import BaseMessage as TheirMessage
 from langchain_core.messages import get_buffer_string
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, Generation, LLMResult
+from langchain_core.outputs import ChatGenerationChunk
 
+from combinators.integrations.langchain.model_calls import as_chunk, as_model_input, llm_result
 from combinators.integrations.langchain.serialized import serialized_prompt, unserializable
 from combinators.integrations.langchain.values import to_langchain
+from combinators.components.models.chat_model import to_messages
+from combinators.components.models.llm import to_prompt_text
 from combinators import RunConfig
 from effects.executors import kept_by_the_caller
 from effects import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
@@ -370,7 +372,9 @@ class CallbackProjection:
             return
         serialized = _serialized(run)
         if kind == "chat_model":
-            messages = _field(effect.input, "messages", [list[object]()])
+            messages = _field(effect.input, "messages", None) if run.parent_ids else None
+            if messages is None:  # a root run shows the caller's raw input
+                messages = [as_model_input(effect.input, run.name, to_messages, [])]
             self._tell(
                 handlers,
                 "on_chat_model_start",
@@ -383,7 +387,9 @@ class CallbackProjection:
                 batch_size=1,
             )
         elif kind == "llm":
-            prompts = _field(effect.input, "prompts", [])
+            prompts = _field(effect.input, "prompts", None) if run.parent_ids else None
+            if prompts is None:
+                prompts = [as_model_input(effect.input, run.name, to_prompt_text, "")]
             self._tell(handlers, "on_llm_start", "ignore_llm", serialized, redacted(prompts), **common, name=run.name)
         elif kind == "tool":
             given = redacted(effect.input)
@@ -406,7 +412,7 @@ class CallbackProjection:
             chunk = redacted(effect.chunk)
             if isinstance(chunk, TheirMessage):
                 token: str = chunk.text
-                generation: object = ChatGenerationChunk(message=_as_chunk(chunk))
+                generation: object = ChatGenerationChunk(message=as_chunk(chunk))
             else:
                 token = chunk if isinstance(chunk, str) else str(chunk)
                 generation = None
@@ -466,7 +472,7 @@ class CallbackProjection:
         kind = live.kind
         output = redacted(effect.output)
         if kind in ("chat_model", "llm"):
-            self._tell(live.handlers, "on_llm_end", "ignore_llm", _llm_result(output), **common)
+            self._tell(live.handlers, "on_llm_end", "ignore_llm", llm_result(output), **common)
         elif kind == "tool":
             self._tell(live.handlers, "on_tool_end", "ignore_agent", output, **common, name=effect.run.name)
         elif kind == "retriever":
@@ -526,22 +532,6 @@ def _field(value: object, key: str, default: object) -> object:
 
 def _serialized(run: RunInfo) -> dict[str, object]:
     return unserializable(run.name)
-
-
-def _as_chunk(message: TheirMessage) -> TheirAIMessageChunk:
-    if isinstance(message, TheirAIMessageChunk):
-        return message
-    return TheirAIMessageChunk(content=message.content, id=message.id)
-
-
-def _llm_result(output: object) -> LLMResult:
-    if isinstance(output, TheirAIMessageChunk):
-        generation: Generation = ChatGenerationChunk(message=output)
-    elif isinstance(output, TheirMessage):
-        generation = ChatGeneration(message=output)
-    else:
-        generation = Generation(text=output if isinstance(output, str) else str(output))
-    return LLMResult(generations=[[generation]])
 
 
 def _root_view(callbacks: object, config: RunConfig | None, is_async: bool = False) -> _Handlers:

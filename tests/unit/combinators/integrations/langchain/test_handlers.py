@@ -25,7 +25,7 @@ from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate
 from combinators.secrets import Secret
 from effects.hooks import callbacks_observer_factory
-from tests.unit.combinators.integrations.langchain.recording import AsyncRecorder, Recorder, tree
+from tests.unit.combinators.integrations.langchain.recording import AsyncRecorder, Recorder, norm, tree
 
 
 def _bang(text: str) -> str:
@@ -326,3 +326,26 @@ def test_a_parallel_with_a_tool_and_a_retriever_is_told_as_langchain_tells_it() 
     assert got[("RunnableParallel<a,b>", "Echo")][0][3] == {"ls_retriever_name": "echo"}
     assert got == expected
     assert got[("RunnableParallel<a,b>", "RunnableSequence", "shout")][0][:2] == ("start", "tool")
+
+
+def test_a_model_called_alone_is_told_as_langchain_tells_it() -> None:
+    # A root model run's input is the caller's raw value: handlers still get the messages
+    # (or prompts) LangChain hands them, and a text model's end is its text.
+    from langchain_core.language_models import FakeListLLM as TheirLLM
+
+    from combinators.language_models import FakeListLLM
+
+    for mine, peer in (
+        (FakeListChatModel(responses=["ok"]), TheirFakeModel(responses=["ok"])),
+        (FakeListLLM(responses=["ok"]), TheirLLM(responses=["ok"])),
+    ):
+        told: list[list[Any]] = []
+        for model in (mine, peer):
+            recorder = Recorder()
+            model.invoke("hi", {"callbacks": [recorder]})
+            told.append(
+                [(name, norm(args[1] if name.endswith("_start") else args[0])) for name, args, _ in recorder.calls]
+            )
+        assert told[0] == told[1]
+        assert told[0][0][1] in ([[("human", "hi")]], ["hi"])
+        assert told[0][-1] in (("on_llm_end", ("ai", "ok")), ("on_llm_end", "ok"))
