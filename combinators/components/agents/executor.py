@@ -44,6 +44,7 @@ import attrs
 from combinators.addable import AddableDict
 from combinators.components.run_fields import NamedRunFields
 from combinators.components.agents.actions import (
+    ToolAgentAction,
     ToolAgentStep,
     streamed_message,
     tool_agent_action,
@@ -203,19 +204,23 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
                     raise OutputParserError(f"Could not parse tool input: {bad.args!r}", str(bad.args))
         return piece
 
-    def _chunks(self, piece: AgentResult) -> Iterator[AddableDict]:
+    def _chunks(self, piece: AgentResult, asked: dict[str | None, ToolAgentAction]) -> Iterator[AddableDict]:
         """LangChain's stream chunks for ``piece``: one per tool call asked for, one per tool
-        result, then the answer."""
+        result, then the answer. ``asked`` keeps the run's actions by call id, so that a
+        result's step holds the action its call announced (built once)."""
         self._check(piece)
         for message in piece.messages:
             if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
                 streamed = streamed_message(message)
                 for action in tool_agent_actions(streamed):
+                    asked[action.tool_call_id] = action
                     yield AddableDict(actions=[action], messages=[streamed])
         for step in piece.steps:
-            streamed = streamed_message(step.message)
             for outcome in step.outcomes:
-                done = ToolAgentStep(tool_agent_action(streamed, outcome.call), _observation(outcome))
+                action = asked.get(outcome.call.id)
+                if action is None or action.tool != outcome.call.name:
+                    action = tool_agent_action(streamed_message(step.message), outcome.call)
+                done = ToolAgentStep(action, _observation(outcome))
                 yield AddableDict(steps=[done], messages=list(done.messages))
         if piece.stop is not None:
             # LangChain's AgentFinish: its log is the model's answer, empty when a limit stopped the run
@@ -263,8 +268,9 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
         self, inputs: Iterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, object]
     ) -> Iterator[dict[str, Any]]:
         def chunks(total: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+            asked: dict[str | None, ToolAgentAction] = {}
             for piece in self.loop.pieces(self._inputs(total), scope):
-                yield from self._chunks(piece)
+                yield from self._chunks(piece, asked)
 
         return run_on_total(inputs, chunks)
 
@@ -272,8 +278,9 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
         self, inputs: AsyncIterator[Mapping[str, Any]], scope: Scope, kwargs: Mapping[str, object]
     ) -> AsyncIterator[dict[str, Any]]:
         async def chunks(total: Mapping[str, Any]) -> AsyncIterator[dict[str, Any]]:
+            asked: dict[str | None, ToolAgentAction] = {}
             async for piece in self.loop.apieces(self._inputs(total), scope):
-                for chunk in self._chunks(piece):
+                for chunk in self._chunks(piece, asked):
                     yield chunk
 
         return arun_on_total(inputs, chunks)
