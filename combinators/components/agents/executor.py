@@ -217,10 +217,10 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
                     yield AddableDict(actions=[action], messages=[streamed])
         for step in piece.steps:
             for outcome in step.outcomes:
-                action = asked.get(outcome.call.id)
-                if action is None or action.tool != outcome.call.name:
-                    action = tool_agent_action(streamed_message(step.message), outcome.call)
-                done = ToolAgentStep(action, _observation(outcome))
+                announced = asked.get(outcome.call.id)
+                if announced is None or announced.tool != outcome.call.name:
+                    announced = tool_agent_action(streamed_message(step.message), outcome.call)
+                done = ToolAgentStep(announced, _observation(outcome))
                 yield AddableDict(steps=[done], messages=list(done.messages))
         if piece.stop is not None:
             # LangChain's AgentFinish: its log is the model's answer, empty when a limit stopped the run
