@@ -122,3 +122,24 @@ def test_sync_streamed_branches_all_start_before_any_ends() -> None:
         for key, value in chunk.items():
             whole[key] = whole.get(key, "" if key == "c" else 0) + value
     assert whole == {"a": 13, "b": 24, "c": "12"}
+
+
+def test_a_failing_sync_branch_closes_its_started_siblings_before_the_error_propagates() -> None:
+    from combinators import RunnableGenerator
+
+    closed: list[str] = []
+
+    def words(chunks: Any) -> Any:
+        try:
+            for chunk in chunks:
+                yield from str(chunk)
+        finally:
+            closed.append("words")
+
+    def boom(x: int) -> int:
+        raise ValueError("boom")
+
+    par = RunnableParallel(a=RunnableGenerator(words), b=boom)
+    with pytest.raises(ValueError, match="boom"):
+        list(par.stream(12))
+    assert closed == ["words"]
