@@ -253,8 +253,8 @@ EXPECTED_FAILURES: dict[str, str] = {
     "runnables/test_runnable_events_v2.py::test_with_llm": LLM_EVENTS,
 }
 
-# 239 of 265 pass today (90.2%): the floor leaves room for three flaky timing tests.
-FLOOR = 0.89
+# 240 of 265 pass today (90.6%): the floor (the ratio rounded down) leaves room for one flaky timing test.
+FLOOR = 0.90
 
 
 @attrs.frozen
