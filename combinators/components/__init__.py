@@ -96,7 +96,10 @@ _moved_modules(
         # the README's paths before the rooms
         "combinators.components.fake_models": _Moved("combinators.language_models"),
         "combinators.components.json_parser": _Moved("combinators.output_parsers"),
-        # merged modules (issue 25 item 3)
+        # merged or renamed modules (issue 25 item 3)
+        "combinators.components.messages.values": _Moved(
+            "combinators.messages", source="combinators.components.messages.message_classes"
+        ),
         "combinators.components.prompts.templates": _Moved(
             "combinators.prompts",
             also=("combinators.components.prompts.inputs", "combinators.components.prompts.message_likes"),

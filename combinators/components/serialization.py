@@ -22,7 +22,7 @@ Secrets are written redacted (``"type": "secret"`` with the name of the field or
 held them) and load back as ``Secret.placeholder(name)`` unless ``loads`` is given the
 value in ``secrets={name: Secret(...)}``.
 
->>> from combinators.components.messages.values import MESSAGE_TYPES, AIMessage
+>>> from combinators.components.messages.message_classes import MESSAGE_TYPES, AIMessage
 >>> text = dumps(AIMessage("hi", id="m1"))
 >>> loads(text, allowed=MESSAGE_TYPES) == AIMessage("hi", id="m1")
 True

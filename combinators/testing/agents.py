@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from hypothesis import strategies as st
 
-from combinators.components.messages.values import AIMessage, ToolCall
+from combinators.components.messages.message_classes import AIMessage, ToolCall
 from combinators.testing.values import sentences
 
 UNKNOWN_TOOL = "no_such_tool"

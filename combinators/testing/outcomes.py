@@ -21,7 +21,7 @@ from typing import Any, Final, TypeVar, final
 
 import attrs
 
-from combinators.components.messages.values import AIMessage, AIMessageChunk
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk
 from effects.guards import is_dict, is_list, is_list_or_tuple, is_mapping
 
 T = TypeVar("T")
@@ -98,7 +98,7 @@ def settle_json(value: object) -> object:
 def same_value(left: object, right: object) -> bool:
     """The default ``same``: equal once settled.
 
-    >>> from combinators.components.messages.values import AIMessage
+    >>> from combinators.components.messages.message_classes import AIMessage
     >>> same_value(AIMessage("ok"), AIMessageChunk("o") + AIMessageChunk("k"))
     True
     """

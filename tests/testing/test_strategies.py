@@ -15,7 +15,7 @@ from combinators import Runnable, RunnableLambda, RunnablePassthrough, RunnableS
 from combinators.prompts import PromptTemplate
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.models.fakes import GenericFakeChatModel
-from combinators.components.messages.values import AIMessage
+from combinators.components.messages.message_classes import AIMessage
 from combinators.testing import (
     Flaky,
     Record,

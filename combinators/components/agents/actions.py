@@ -27,7 +27,7 @@ from typing import ClassVar, final
 
 import attrs
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     AIMessageChunk,
     FunctionMessage,

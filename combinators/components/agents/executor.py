@@ -55,7 +55,7 @@ from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.stops import Finished, MaxIterations, TimedOut
 from combinators.components.agents.steps import AgentResult, ToolOutcome
-from combinators.components.messages.values import AIMessage
+from combinators.components.messages.message_classes import AIMessage
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.parsers.text import OutputParserError
 from combinators import Runnable

@@ -48,7 +48,7 @@ from combinators.components.agents.tool_calls import (
 from combinators.components.agents.transcript import AgentInput, read_input, sealed
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
-from combinators.components.messages.values import AIMessage, AIMessageChunk
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk
 from combinators.components.messages.ai_fields import fresh_id
 from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs
 from combinators import AnyRunnable, Runnable

@@ -13,7 +13,7 @@ from typing import final
 from combinators.components.agents.stops import Halted, StopReason
 from combinators.components.agents.transcript import Conversation, sealed
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
-from combinators.components.messages.values import AIMessage, Message
+from combinators.components.messages.message_classes import AIMessage, Message
 
 _PARTIAL = "_combinators_agent_result"
 

@@ -25,7 +25,7 @@ from returns.result import Result, Success
 
 from combinators.components.agents.stops import StopReason
 from combinators.components.agents.transcript import unanswered
-from combinators.components.messages.values import AIMessage, Message, ToolCall, ToolMessage
+from combinators.components.messages.message_classes import AIMessage, Message, ToolCall, ToolMessage
 from effects.authoring import is_a
 
 

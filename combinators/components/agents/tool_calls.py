@@ -30,7 +30,7 @@ from combinators.components.agents.transcript import (
     error_answer,
 )
 from combinators.components.agents.steps import ToolOutcome
-from combinators.components.messages.values import AIMessage, ToolCall
+from combinators.components.messages.message_classes import AIMessage, ToolCall
 from combinators import RunnableTool, ToolArgumentsError
 from effects.authoring import gather_structured, run_indexed
 from effects.authoring import Scope

@@ -20,7 +20,7 @@ from typing import Any, TypeAlias, cast, final
 
 import attrs
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     HumanMessage,
     Message,

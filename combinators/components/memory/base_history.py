@@ -26,7 +26,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from combinators.components.messages.values import AIMessage, HumanMessage, Message, get_buffer_string
+from combinators.components.messages.message_classes import AIMessage, HumanMessage, Message, get_buffer_string
 
 
 class BaseChatMessageHistory(ABC):

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol, final, runtime_checkable
 
-from combinators.components.messages.values import Message
+from combinators.components.messages.message_classes import Message
 
 
 @runtime_checkable

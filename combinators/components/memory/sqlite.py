@@ -33,8 +33,8 @@ from typing import Final, TypeVar, final
 
 import attrs
 
-from combinators.components.messages.values import MESSAGE_TYPES, Message
-from combinators.components.messages.values import MESSAGE_CLASSES
+from combinators.components.messages.message_classes import MESSAGE_TYPES, Message
+from combinators.components.messages.message_classes import MESSAGE_CLASSES
 from combinators.components.serialization import DisallowedTypeError, MalformedDataError, dumps, loads
 from effects.errors import CombinatorsError
 

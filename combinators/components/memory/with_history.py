@@ -38,7 +38,7 @@ import attrs
 from combinators import ConfigurableError, ConfigurableFieldSpec, InputError, Runnable
 from combinators.components.memory.history import ChatHistory
 from combinators.components.run_fields import NamedRunFields
-from combinators.components.messages.values import AIMessage, BaseMessage, HumanMessage, Message
+from combinators.components.messages.message_classes import AIMessage, BaseMessage, HumanMessage, Message
 from effects.authoring import (
     Scope,
     total_or_nothing,

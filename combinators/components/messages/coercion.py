@@ -14,7 +14,7 @@ from typing import Final, cast
 
 import attrs
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     AIMessageChunk,
     ChatMessage,

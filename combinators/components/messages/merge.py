@@ -1,6 +1,6 @@
 """The peer's rules for adding streamed pieces: metadata, content, tool-call chunks, ids.
 
-``AIMessageChunk + AIMessageChunk`` (``combinators.components.messages.values``) is built from
+``AIMessageChunk + AIMessageChunk`` (``combinators.components.messages.message_classes``) is built from
 these; they work on plain data and on the small part values, never on whole messages.
 
 >>> merge_content("Hel", "lo")
@@ -18,7 +18,7 @@ import attrs
 from effects.authoring import is_mapping, is_str_mapping
 
 if TYPE_CHECKING:  # the message values import these rules, so types only
-    from combinators.components.messages.values import Content, ToolCallChunk
+    from combinators.components.messages.message_classes import Content, ToolCallChunk
 
 _LAST_WINS: Final = frozenset({"index", "created", "timestamp"})
 _KEEP_IF_EQUAL: Final = frozenset({"id", "output_version", "model_provider"})
@@ -128,7 +128,7 @@ def merge_tool_call_chunks(
 ) -> tuple[ToolCallChunk, ...]:
     """Append ``right`` to ``left``; pieces with the same ``index`` (and agreeing ids) join.
 
-    >>> from combinators.components.messages.values import ToolCallChunk
+    >>> from combinators.components.messages.message_classes import ToolCallChunk
     >>> merge_tool_call_chunks((ToolCallChunk("f", '{"a"', "c1", 0),), (ToolCallChunk(None, ": 1}", None, 0),))
     (ToolCallChunk(name='f', args='{"a": 1}', id='c1', index=0),)
     """

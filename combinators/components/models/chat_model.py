@@ -7,7 +7,7 @@ value. ``stop`` and other call options arrive as keyword arguments
 without a stream hook yields one ``AIMessage`` from ``stream``.
 
 >>> import attrs
->>> from combinators.components.messages.values import AIMessage
+>>> from combinators.components.messages.message_classes import AIMessage
 >>> @attrs.frozen
 ... class Echo(BaseChatModel):
 ...     def _generate(self, messages, stop=None, **kwargs):
@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequenc
 from typing import Any, Final, TypeAlias, TypeVar
 
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     AIMessageChunk,
     BaseMessage,

@@ -5,7 +5,7 @@ back up to the text), then one chunk per tool call (its name, id and arguments a
 JSON text, at its index), the last chunk marked ``chunk_position="last"``. Adding
 the chunks up gives the message back (as an ``AIMessageChunk``).
 
->>> from combinators.components.messages.values import AIMessage, add_ai_message_chunks
+>>> from combinators.components.messages.message_classes import AIMessage, add_ai_message_chunks
 >>> chunks = message_chunks(AIMessage("Let me look.", tool_calls=[{"name": "search", "args": {"q": "cats"}, "id": "c1"}]))
 >>> [c.text for c in chunks]
 ['Let', ' ', 'me', ' ', 'look.', '']
@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 
 import attrs
 
-from combinators.components.messages.values import AIMessage, AIMessageChunk, ToolCallChunk
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk, ToolCallChunk
 from effects.clock import current_clock
 
 

@@ -15,7 +15,7 @@ The conversation is read like this: the text after ``Context:`` (up to
 no markers, the last human message is the question and the other messages are
 the context.
 
->>> from combinators.components.messages.values import HumanMessage
+>>> from combinators.components.messages.message_classes import HumanMessage
 >>> model = ExtractiveChatModel()
 >>> prompt = "Context:\\nThe ferry leaves at nine. The lighthouse is red.\\nQuestion: What colour is the lighthouse?"
 >>> model.invoke(prompt).text
@@ -35,7 +35,7 @@ import attrs
 from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, Bm25Index, tokenize
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.retrieval.documents import Document
-from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk, Message
 
 NO_ANSWER: Final = "I don't know: the context does not say."
 

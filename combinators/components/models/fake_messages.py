@@ -14,7 +14,7 @@ from typing import Any, final
 
 import attrs
 
-from combinators.components.messages.values import AIMessage, Message
+from combinators.components.messages.message_classes import AIMessage, Message
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.models.fakes import Script, cycling_script, reply_message, shown
 from effects.clock import current_clock

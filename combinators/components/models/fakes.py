@@ -28,7 +28,7 @@ from combinators.authoring import changed_fields, init_fields
 from combinators.components.run_fields import RunFieldsKwargs, set_run_fields
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.models.llm import LLM
-from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
 from combinators.nodes.configurable_fields import CONFIGURABLE_AS
 from effects.authoring import is_str_mapping

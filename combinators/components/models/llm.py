@@ -21,7 +21,7 @@ from typing import Any, final
 import attrs
 
 from combinators.components.models.chat_model import LanguageModelInput, split_options, to_messages
-from combinators.components.messages.values import get_buffer_string
+from combinators.components.messages.message_classes import get_buffer_string
 from combinators.components.models.model_params import langsmith_metadata, model_params
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.components.run_fields import NamedRunFields

@@ -31,7 +31,7 @@ from typing import Any, TypeAlias, final
 import attrs
 
 from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk, Message
 from combinators.components.models.chunking import apaced, message_chunks, paced
 from combinators.components.messages.ai_fields import fresh_id
 from combinators.components.tools.specs import bound_functions

@@ -42,7 +42,7 @@ import attrs
 
 from combinators.components.retrieval.bm25 import ENGLISH_STOPWORDS, tokenize
 from combinators.components.models.chat_model import BaseChatModel
-from combinators.components.messages.values import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk, Message, ToolCall, ToolMessage
 from combinators.components.models.chunking import apaced, message_chunks
 from combinators.components.messages.ai_fields import fresh_id
 from combinators.components.models.extractive import context_sentences, ranked_sentences

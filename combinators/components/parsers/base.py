@@ -29,7 +29,7 @@ import attrs
 from combinators.components.run_fields import NamedRunFields
 from combinators import Runnable
 from combinators.authoring import DeclaredFields
-from combinators.components.messages.values import BaseMessage
+from combinators.components.messages.message_classes import BaseMessage
 from effects.authoring import Scope, is_a
 from effects.errors import InputError
 
@@ -56,7 +56,7 @@ class Generation:
 class ChatGeneration:
     """A message a chat model generated; its ``text`` is the message's text.
 
-    >>> from combinators.components.messages.values import AIMessage
+    >>> from combinators.components.messages.message_classes import AIMessage
     >>> ChatGeneration(AIMessage([{"type": "text", "text": "a"}])).text
     'a'
     """
@@ -77,7 +77,7 @@ GenerationLike: TypeAlias = "Generation | ChatGeneration"
 def generation_of(output: object) -> GenerationLike:
     """A generation for a model's output: a message, or text.
 
-    >>> from combinators.components.messages.values import AIMessageChunk
+    >>> from combinators.components.messages.message_classes import AIMessageChunk
     >>> generation_of("hi"), generation_of(AIMessageChunk("x")).text
     (Generation(text='hi', generation_info=None), 'x')
     """

@@ -64,7 +64,7 @@ from typing import (
 import attrs
 
 from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs, set_run_fields
-from combinators.components.messages.values import BaseMessage
+from combinators.components.messages.message_classes import BaseMessage
 from combinators.components.parsers.base import GenerationLike
 from combinators.components.parsers.text import OutputParserError, reply_text
 from combinators.components.partial_json.patches import changes, json_copy, value_of

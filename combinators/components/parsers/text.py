@@ -25,7 +25,7 @@ from typing import Any, cast, final
 import attrs
 
 from combinators.components.run_fields import NamedRunFields
-from combinators.components.messages.values import BaseMessage
+from combinators.components.messages.message_classes import BaseMessage
 from combinators.components.partial_json.reader import parse_json_markdown
 from combinators import Runnable
 from effects.errors import CombinatorsError, InputError
@@ -52,7 +52,7 @@ class OutputParserError(CombinatorsError, ValueError):
 def reply_text(value: object, parser: str) -> str:
     """The text of a model reply: a str as is, a message's ``.text``.
 
-    >>> from combinators.components.messages.values import AIMessage
+    >>> from combinators.components.messages.message_classes import AIMessage
     >>> reply_text(AIMessage([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]), "P")
     'ab'
     >>> reply_text(3, "P")
@@ -74,7 +74,7 @@ class StrOutputParser(NamedRunFields, Runnable[str | BaseMessage, str]):
 
     Streams chunk by chunk, empty chunks included.
 
-    >>> from combinators.components.messages.values import AIMessage
+    >>> from combinators.components.messages.message_classes import AIMessage
     >>> StrOutputParser().invoke(AIMessage("hi"))
     'hi'
     """

@@ -23,7 +23,7 @@ import attrs
 
 from combinators.authoring import changed_fields
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     ChatMessage,
     HumanMessage,

@@ -29,7 +29,7 @@ from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs, s
 from combinators import Runnable
 from combinators.authoring import init_fields
 from combinators.components.messages.coercion import get_buffer_string
-from combinators.components.messages.values import MESSAGE_TYPES, BaseMessage, Message
+from combinators.components.messages.message_classes import MESSAGE_TYPES, BaseMessage, Message
 from combinators.components.prompts.formats import ListTuple
 from combinators.components.prompts.chat_parts import (
     BaseMessagePromptTemplate,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, TypeAlias, cast
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     MESSAGE_TYPES,
     AIMessage,
     HumanMessage,

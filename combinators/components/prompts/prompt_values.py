@@ -16,7 +16,7 @@ from typing import ClassVar, Final, TypeAlias, final
 
 import attrs
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     MESSAGE_TYPES,
     HumanMessage,
     Message,

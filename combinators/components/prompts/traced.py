@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from combinators.components.messages.values import BaseMessage
+from combinators.components.messages.message_classes import BaseMessage
 from combinators.components.prompts.chat_parts import BaseMessagePromptTemplate, ChatMessagePromptTemplate
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ from typing import Any, Never, ParamSpec, TypeGuard, TypeVar, final, get_type_hi
 
 import attrs
 
-from combinators.components.messages.values import ToolMessage
+from combinators.components.messages.message_classes import ToolMessage
 from combinators.components.tools.typed_arguments import TypedArgument
 from combinators.authoring import type_schema
 from combinators import RunnableTool

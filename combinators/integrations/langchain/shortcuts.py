@@ -23,7 +23,7 @@ from combinators.embeddings import Embeddings
 from combinators.integrations.langchain.runnable import from_langchain
 from combinators.integrations.langchain.values import to_langchain, to_ours
 from combinators import RunnableTool
-from combinators.components.messages.values import ToolMessage
+from combinators.components.messages.message_classes import ToolMessage
 from combinators.components.run_fields import NamedRunFields
 from combinators.components.tools.message_tools import tool_message
 from effects.authoring import Scope, arun_on_total, is_list_of, is_str_mapping, run_on_total

@@ -29,7 +29,7 @@ from typing import Any, Final, Literal, TypeVar, final, overload
 import attrs
 
 from combinators.components.models.chat_model import BaseChatModel, ChatOutput, LanguageModelInput
-from combinators.components.messages.values import AIMessage, AIMessageChunk, Message
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk, Message
 from combinators.integrations.openai.client import (
     ClientCache,
     OpenAIConnection,

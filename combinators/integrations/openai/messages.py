@@ -1,6 +1,6 @@
 """Messages to and from the OpenAI chat-completions wire format, as pure functions.
 
->>> from combinators.components.messages.values import HumanMessage, SystemMessage
+>>> from combinators.components.messages.message_classes import HumanMessage, SystemMessage
 >>> messages_to_openai([SystemMessage("Be brief."), HumanMessage("hi")])
 [{'role': 'system', 'content': 'Be brief.'}, {'role': 'user', 'content': 'hi'}]
 >>> completion_to_message({
@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     AIMessageChunk,
     Content,
@@ -64,7 +64,7 @@ def _tool_call_to_openai(call_id: str | None, name: str | None, arguments: str) 
 def message_to_openai(message: Message) -> _Json:
     """One message in the wire format (``role``, ``content``, tool calls and ids).
 
-    >>> from combinators.components.messages.values import ToolMessage
+    >>> from combinators.components.messages.message_classes import ToolMessage
     >>> message_to_openai(AIMessage("", tool_calls=[ToolCall("f", {"x": 1}, id="c1")]))
     {'role': 'assistant', 'content': None, 'tool_calls': [{'id': 'c1', 'type': 'function', 'function': {'name': 'f', 'arguments': '{"x": 1}'}}]}
     >>> message_to_openai(ToolMessage("2", tool_call_id="c1"))

@@ -10,7 +10,7 @@ included), a TypedDict, or a plain dict for a JSON Schema given as a dict.
 ... class City:
 ...     name: str
 ...     population: int
->>> from combinators.components.messages.values import AIMessage
+>>> from combinators.components.messages.message_classes import AIMessage
 >>> StructuredOutputParser(City).invoke(AIMessage('{"name": "Oslo", "population": 709000}'))
 City(name='Oslo', population=709000)
 """
@@ -99,7 +99,7 @@ def _text(message: ChatOutput) -> str:
 class StructuredOutputParser(NamedRunFields, Runnable[ChatOutput, T], Generic[T]):
     """Parses a model's JSON reply into ``schema``'s type (checked against its JSON Schema).
 
-    >>> from combinators.components.messages.values import AIMessage
+    >>> from combinators.components.messages.message_classes import AIMessage
     >>> StructuredOutputParser({"type": "object", "required": ["a"]}).invoke(AIMessage('{"b": 1}'))
     Traceback (most recent call last):
     ...

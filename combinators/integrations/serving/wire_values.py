@@ -62,7 +62,9 @@ def _classes() -> Mapping[type, ValueType]:
 
 @functools.cache
 def _parts() -> Mapping[type, tuple[str, tuple[str, ...]]]:
-    return {_resolve(f"combinators.components.messages.values.{name}"): part for name, part in PART_TYPES.items()}
+    return {
+        _resolve(f"combinators.components.messages.message_classes.{name}"): part for name, part in PART_TYPES.items()
+    }
 
 
 _ENTRIES: dict[type, ValueType | None] = {}

@@ -18,7 +18,7 @@ from combinators.messages import AIMessage, AIMessageChunk
 from combinators.output_parsers import StrOutputParser
 from combinators.retrievers import BaseRetriever
 from combinators.tools import BaseTool
-from combinators.components.messages.values import Message
+from combinators.components.messages.message_classes import Message
 from combinators.components.tools.specs import tool_to_openai
 from tests.message_ids import RUN_ID
 

@@ -10,7 +10,7 @@ from combinators.language_models import BaseChatModel
 from combinators.messages import AIMessage
 from combinators.retrievers import BaseRetriever
 from combinators.tools import BaseTool
-from combinators.components.messages.values import Message
+from combinators.components.messages.message_classes import Message
 
 
 class Notes(BaseRetriever):

@@ -215,6 +215,7 @@ def test_users_root_is_combinators_and_authors_root_is_effects() -> None:
         ("combinators.components.json_parser", "combinators.output_parsers"),
         ("combinators.components.prompts.templates", "combinators.prompts"),
         ("effects.values", "effects"),
+        ("combinators.components.messages.values", "combinators.messages"),
     ],
 )
 def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str) -> None:
@@ -234,6 +235,7 @@ def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str
         ("combinators.components.fake_models", ["FakeListChatModel", "FakeListLLM", "GenericFakeChatModel", "Script"]),
         ("combinators.components.json_parser", ["JsonOutputParser"]),
         ("effects.values", ["NOTHING", "RunStarted", "Effect", "RunInfo", "as_run_type"]),
+        ("combinators.components.messages.values", ["AIMessage", "BaseMessage", "HumanMessage"]),
         (
             "combinators.components.prompts.templates",
             ["ChatPromptTemplate", "MessageLike", "PromptInput", "PromptTemplate", "prompt_values"],
@@ -248,6 +250,7 @@ def test_an_old_module_without_a_file_still_gives_its_names(module: str, names: 
         warnings.simplefilter("ignore", CombinatorsDeprecationWarning)
         old = importlib.import_module(module)
     import combinators.language_models
+    import combinators.messages
     import combinators.output_parsers
     import combinators.prompts
     from combinators.components.prompts import inputs, message_likes
@@ -261,6 +264,7 @@ def test_an_old_module_without_a_file_still_gives_its_names(module: str, names: 
         inputs,
         message_likes,
         effects.effect_values,
+        combinators.messages,
     )
     for name in names:
         assert any(getattr(old, name) is getattr(home, name, None) for home in homes), name
@@ -388,5 +392,5 @@ def test_every_name_a_room_re_exported_warns_and_is_its_homes_object(room: str) 
 
 
 def test_a_rooms_modules_import_without_a_warning() -> None:
-    code = "import combinators.components.messages.values, combinators.components.prompts.chat_prompt"
+    code = "import combinators.components.messages.message_classes, combinators.components.prompts.chat_prompt"
     subprocess.run([sys.executable, "-W", "error", "-c", code], check=True)

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.messages.values import AIMessage, AIMessageChunk
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk
 from combinators.components.models.chat_model import _with_id  # pyright: ignore[reportPrivateUsage]
 from effects import RunInfo
 from effects._fast import allow_slot_copy, field_setter, slot_setters, uuid_from_int

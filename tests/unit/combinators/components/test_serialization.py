@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     MESSAGE_TYPES,
     AIMessage,
     AIMessageChunk,
@@ -253,7 +253,7 @@ def test_loads_wants_text() -> None:
     [
         "combinators.components.AIMessage",  # the public name, written since ids are stable
         "combinators.components.messages.AIMessage",  # 0.1.0 wrote the module path, which is now a package
-        "combinators.components.messages.values.AIMessage",  # the module path today
+        "combinators.components.messages.message_classes.AIMessage",  # the module path today
     ],
 )
 def test_ids_are_public_names_and_older_module_paths_still_load(written_as: str) -> None:

@@ -11,7 +11,7 @@ import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
 from combinators import InputError, Runnable, RunnableLambda
-from combinators.components.messages.values import AIMessage, ToolCall, ToolMessage
+from combinators.components.messages.message_classes import AIMessage, ToolCall, ToolMessage
 from combinators.components.tools.message_tools import StructuredTool, Tool, tool
 from combinators.nodes.tool import RunnableTool, ToolArgumentsError
 

@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components.messages.values import ToolMessage
+from combinators.components.messages.message_classes import ToolMessage
 from combinators.components.tools.message_tools import tool
 from combinators.nodes.tool import ToolArgumentsError
 from effects.projections.events_v2 import StreamEvent

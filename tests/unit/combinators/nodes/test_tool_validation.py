@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 import pytest
 
 from combinators import CombinatorsError, RunnableLambda
-from combinators.components.messages.values import ToolMessage
+from combinators.components.messages.message_classes import ToolMessage
 from combinators.components.tools.message_tools import Tool, tool
 from combinators.nodes.tool import RunnableTool, ToolArgumentsError
 

@@ -21,7 +21,7 @@ from combinators.language_models import (
 )
 from combinators.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage
 from combinators.prompt_values import ChatPromptValue
-from combinators.components.messages.values import Message
+from combinators.components.messages.message_classes import Message
 from effects import FakeClock, use_clock
 from combinators import InputError
 from tests.message_ids import RUN_ID

@@ -17,7 +17,7 @@ import pytest
 from combinators import RunnableLambda
 from combinators.components.models.fakes import GenericFakeChatModel, Script
 from combinators.components.parsers.json_parser import JsonOutputParser
-from combinators.components.messages.values import AIMessage, AIMessageChunk, HumanMessage
+from combinators.components.messages.message_classes import AIMessage, AIMessageChunk, HumanMessage
 from combinators.components.parsers.text import OutputParserError, StrOutputParser
 from combinators.components.partial_json.reader import JsonValue
 from combinators._support.type_schema import type_schema

@@ -12,7 +12,7 @@ import cloudpickle  # type: ignore[import-untyped]
 import pytest
 
 from combinators.components.models.fakes import GenericFakeChatModel, Script
-from combinators.components.messages.values import AIMessage, HumanMessage, SystemMessage
+from combinators.components.messages.message_classes import AIMessage, HumanMessage, SystemMessage
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
 from combinators.prompts import (
     AIMessagePromptTemplate,

@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from combinators import RunnableLambda
-from combinators.components.messages.values import AIMessageChunk, ToolCall, UsageMetadata
+from combinators.components.messages.message_classes import AIMessageChunk, ToolCall, UsageMetadata
 from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.components.models.errors import ModelRateLimitError, ModelStreamError, TransientModelError
 from tests.unit.combinators.integrations.openai.fake_server import (

@@ -9,7 +9,7 @@ from typing import Any, Literal, TypedDict
 import attrs
 import pytest
 
-from combinators.components.messages.values import ToolCall
+from combinators.components.messages.message_classes import ToolCall
 from combinators.integrations.openai.chat import ChatOpenAI
 from combinators.integrations.openai.structured import StructuredOutputError, StructuredOutputParser
 from combinators.components.tools.specs import tool_choice_to_openai, tool_to_openai

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     AIMessageChunk,
     ChatMessage,

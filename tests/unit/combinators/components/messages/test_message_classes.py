@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combinators.components.messages.values import (
+from combinators.components.messages.message_classes import (
     AIMessage,
     AIMessageChunk,
     BaseMessage,
