@@ -16,17 +16,7 @@ import collections.abc as cabc
 import enum
 import types
 import typing
-from typing import (
-    Any,
-    Literal,
-    NotRequired,
-    Required,
-    Union,
-    get_args,
-    get_origin,
-    get_type_hints,
-    is_typeddict,
-)
+from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import attrs
 

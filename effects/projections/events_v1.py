@@ -47,16 +47,7 @@ from effects.event_types import EventData, V1StreamEvent
 from effects.projections.filters import expect_effect, expect_filter
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import token_text, v1_end_output, v1_failed_output
-from effects.effect_values import (
-    NOTHING,
-    CustomEmitted,
-    Effect,
-    RunEnded,
-    RunFailed,
-    RunInfo,
-    RunStarted,
-    RunStreamed,
-)
+from effects.effect_values import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
 
 @final

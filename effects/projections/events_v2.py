@@ -47,16 +47,7 @@ from effects.event_types import StreamEvent as StreamEvent
 from effects.event_types import event_names
 from effects.projections.filters import NO_FILTER, EventFilter
 from effects.projections.shapes import MODEL_TYPES
-from effects.effect_values import (
-    NOTHING,
-    CustomEmitted,
-    Effect,
-    RunEnded,
-    RunFailed,
-    RunInfo,
-    RunStarted,
-    RunStreamed,
-)
+from effects.effect_values import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 
 
 _ROOT_STREAMS: Final = frozenset({"chain", *MODEL_TYPES})

@@ -47,15 +47,7 @@ import attrs
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects.projections.filters import expect_effect
 from effects.projections.shapes import traced_inputs, traced_outputs
-from effects.effect_values import (
-    NOTHING,
-    Effect,
-    RunEnded,
-    RunFailed,
-    RunInfo,
-    RunStarted,
-    RunStreamed,
-)
+from effects.effect_values import NOTHING, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from effects.guards import is_a
 
 

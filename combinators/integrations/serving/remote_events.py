@@ -27,17 +27,7 @@ from uuid import UUID
 from combinators.integrations.serving.errors import ErrorInfo
 from combinators.integrations.serving.remote_errors import RemoteRunnableError, remote_error
 from combinators.integrations.serving.wire import DEFAULT_WIRE_TYPES, WireTypes, from_wire
-from effects import (
-    NOTHING,
-    CustomEmitted,
-    Effect,
-    RunEnded,
-    RunFailed,
-    RunInfo,
-    RunStarted,
-    RunStreamed,
-    current_clock,
-)
+from effects import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed, current_clock
 from effects.authoring import is_dict, is_list, is_str_mapping
 
 _EVENT: Final = re.compile(r"^on_([a-z_]+?)_(start|stream|end|error)$")
