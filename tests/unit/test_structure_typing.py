@@ -33,7 +33,6 @@ CAST_AFTER_CHECK: dict[str, int] = {
     "combinators/components/prompts/chat_prompt.py": 2,
     "combinators/components/retrieval/vectorstore.py": 1,
     "combinators/integrations/serving/errors.py": 1,
-    "combinators/integrations/serving/json_limits.py": 2,
     "effects/projections/jsonable.py": 3,
     "effects/projections/shapes.py": 1,
 }

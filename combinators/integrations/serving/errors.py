@@ -18,7 +18,7 @@ ErrorInfo(status_code=504, type='Timeout', message='the run took longer than its
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Final, TypeAlias, cast, final
 
 import attrs
@@ -32,8 +32,8 @@ from effects.authoring import is_dict
 log: Final = logging.getLogger("combinators.serving")
 
 
-def _details(value: object) -> tuple[Mapping[str, JsonValue], ...]:
-    return tuple(cast("tuple[Mapping[str, JsonValue], ...]", tuple(cast("tuple[object, ...]", value))))
+def _details(value: Iterable[Mapping[str, JsonValue]]) -> tuple[Mapping[str, JsonValue], ...]:
+    return tuple(value)
 
 
 @final

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, ClassVar, Final, cast
+from typing import ClassVar, Final, cast
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -65,5 +65,5 @@ def header_timeout_protocol(seconds: float) -> type[HeaderTimeoutH11Protocol]:
     """The protocol class for uvicorn's ``http`` setting, with this header timeout."""
     if seconds <= 0:
         raise ValueError(f"the header timeout must be positive, got {seconds!r}")
-    namespace: dict[str, Any] = {"header_timeout": float(seconds)}
+    namespace: dict[str, object] = {"header_timeout": float(seconds)}
     return type("HeaderTimeoutH11Protocol", (HeaderTimeoutH11Protocol,), namespace)

@@ -29,13 +29,14 @@ import math
 import re
 from itertools import accumulate
 from collections.abc import Callable
-from typing import Final, cast, final
+from typing import Final, final
 
 import attrs
 
 from combinators.load import DataTooDeepError
 from combinators.integrations.serving.errors import ErrorInfo, Rejected
 from effects.projections import JsonValue, compact_json
+from effects.guards import is_dict, is_list
 
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -52,11 +53,10 @@ def _too_deep(limit: int) -> Rejected:
 
 def _children(item: object) -> list[object] | None:
     """A parsed JSON container's items (an object's keys and values), or ``None``."""
-    if isinstance(item, dict):
-        fields = cast("dict[object, object]", item)
-        return [*fields.keys(), *fields.values()]
-    if isinstance(item, list):
-        return cast("list[object]", item)
+    if is_dict(item):
+        return [*item.keys(), *item.values()]
+    if is_list(item):
+        return item
     return None
 
 

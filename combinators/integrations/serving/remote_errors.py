@@ -21,7 +21,7 @@ never shown, so a served chain that calls this one relays nothing it was told:
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from combinators.language_models import TransientModelError
 from combinators.integrations.serving.errors import ErrorInfo
@@ -102,7 +102,7 @@ class RemoteRunnableError(ServiceError):
         """
         return self.url
 
-    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, Any]]:
+    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, object]]:
         return (self.info, self.url), {"answered": self.answered, "hint": self.hint}
 
 

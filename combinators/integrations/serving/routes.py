@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
-from typing import Any, Final, Literal, final
+from typing import Final, Literal, final
 
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
@@ -57,6 +57,7 @@ from combinators.integrations.serving.streaming import (
 from combinators.integrations.serving.wire import RefusedWireValue, from_request, to_wire
 from combinators import RunConfig
 from effects.projections import JsonValue
+from effects.guards import is_str_mapping
 
 log: Final = logging.getLogger("combinators.serving")
 
@@ -288,16 +289,15 @@ async def stream_events(served: Served, call: Call, receive: Receive, send: Send
             call.inputs[0], config, version=call.version, **call.filters.as_kwargs()
         )
         async for event in events:
-            if event["event"].endswith("_error"):
-                event = _scrubbed(event, error_map)
-            yield data_frame(event)
+            yield data_frame(_scrubbed(event, error_map) if event["event"].endswith("_error") else event)
 
     await _stream(served, call, receive, send, frames)
 
 
-def _scrubbed(event: Any, error_map: ErrorMap | None) -> Any:
+def _scrubbed(event: Mapping[str, object], error_map: ErrorMap | None) -> dict[str, object]:
     """An error event carries its error as the error map answers it, never the raw message."""
-    data = dict(event["data"])
+    given = event["data"]
+    data = dict(given) if is_str_mapping(given) else {}
     error = data.get("error")
     if isinstance(error, BaseException):
         data["error"] = error_info(error, error_map, logged=False).to_json()

@@ -35,8 +35,8 @@ HumanMessage('hi')
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
-from typing import Any, Final, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final
 
 import attrs
 
@@ -84,10 +84,10 @@ def _write(value: object, key: str | None, room: int) -> JsonValue:
     return _writer(type(value))(value, key, room)
 
 
-_WRITERS: dict[type, _Writer] = {}
+_WRITERS: dict[type[object], _Writer] = {}
 
 
-def _writer(cls: type) -> _Writer:
+def _writer(cls: type[object]) -> _Writer:
     """How values of ``cls`` are written (chosen once per class)."""
     writer = _WRITERS.get(cls)
     if writer is None:
@@ -95,7 +95,7 @@ def _writer(cls: type) -> _Writer:
     return writer
 
 
-def _choose(cls: type) -> _Writer:
+def _choose(cls: type[object]) -> _Writer:
     if table_entry(cls) is not None:
         return lambda value, _, room: write_value(value, lambda item: _write(item, None, room - 1))
     if is_part(cls):
@@ -105,7 +105,7 @@ def _choose(cls: type) -> _Writer:
         return lambda value, _, room: form(value, lambda item: _write(item, None, room - 1))
     if issubclass(cls, Secret):
         return lambda _, key, __: {MARKER: VERSION, "type": "secret", "name": key}
-    if attrs.has(cast(Any, cls)):
+    if attrs.has(cls):
         return _envelope
     if issubclass(cls, (list, tuple)):
         return lambda value, _, room: [_write(item, None, room - 1) for item in value]  # type: ignore[attr-defined]
@@ -113,7 +113,9 @@ def _choose(cls: type) -> _Writer:
 
 
 def _envelope(value: object, _: str | None, room: int) -> JsonValue:
-    cls: Any = type(value)  # an attrs class
+    cls = type(value)
+    if not attrs.has(cls):  # the writer of attrs classes only
+        raise TypeError(f"not an attrs class: {cls.__name__}")
     kwargs: dict[str, JsonValue] = {
         field.alias: _write(getattr(value, field.name), field.alias, room - 2)
         for field in attrs.fields(cls)
@@ -206,7 +208,7 @@ def _read(data: object, types: WireTypes, room: int) -> object:
     if room < 1:
         raise DataTooDeepError(f"the value nests deeper than {MAX_DEPTH} levels")
     if MARKER in data:
-        return _read_envelope(cast(dict[str, object], data), types, room)
+        return _read_envelope(data, types, room)
     fields = {str(key): _read(item, types, room - 1) for key, item in data.items()}
     if "type" in fields:
         built = read_value(fields, types.class_set)
@@ -215,7 +217,7 @@ def _read(data: object, types: WireTypes, room: int) -> object:
     return fields
 
 
-def _read_envelope(fields: dict[str, object], types: WireTypes, room: int) -> object:
+def _read_envelope(fields: Mapping[object, object], types: WireTypes, room: int) -> object:
     if fields.get("type") == "constructor":
         if not types.allows(fields.get("id")):
             return fields  # a class this side does not build stays data

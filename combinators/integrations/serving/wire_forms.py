@@ -30,7 +30,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 import attrs
 from returns.result import Failure, Success
@@ -70,16 +73,22 @@ def _tool_outcome(value: object, write: Write) -> JsonValue:
     }
 
 
+def _is_success(value: object) -> TypeIs[Success[object]]:
+    return isinstance(value, Success)
+
+
+def _is_failure(value: object) -> TypeIs[Failure[object]]:
+    return isinstance(value, Failure)
+
+
 def _success(value: object, write: Write) -> JsonValue:
-    assert isinstance(value, Success)
-    inner: object = cast("Success[object]", value).unwrap()
-    return {"ok": True, "value": write(inner)}
+    assert _is_success(value)
+    return {"ok": True, "value": write(value.unwrap())}
 
 
 def _failure(value: object, write: Write) -> JsonValue:
-    assert isinstance(value, Failure)
-    error: object = cast("Failure[object]", value).failure()
-    return {"ok": False, "error": write(error)}
+    assert _is_failure(value)
+    return {"ok": False, "error": write(value.failure())}
 
 
 def _snake(name: str) -> str:
@@ -88,7 +97,8 @@ def _snake(name: str) -> str:
 
 def _stop(value: object, write: Write) -> JsonValue:
     form: dict[str, JsonValue] = {"kind": _snake(type(value).__name__)}
-    cls: Any = type(value)  # one of STOP_TYPES, all attrs classes
+    cls = type(value)
+    assert attrs.has(cls)  # one of STOP_TYPES, all attrs classes
     form.update((field.name, write(getattr(value, field.name))) for field in attrs.fields(cls))
     return form
 

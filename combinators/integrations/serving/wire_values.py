@@ -38,10 +38,11 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Collection, Mapping
-from typing import Final, cast
+from typing import Final
 
 from combinators._support.langchain_types import PART_TYPES, READ_AS, WIRE_TAGS, WIRE_VALUE_TYPES, ValueType
 from effects.projections import JsonValue
+from effects.guards import is_subclass
 
 Write = Callable[[object], JsonValue]
 
@@ -52,7 +53,10 @@ TOLERATED: Final = {"example": (None, False)}
 
 def _resolve(dotted: str) -> type:
     module, _, name = dotted.rpartition(".")
-    return cast(type, getattr(importlib.import_module(module), name))
+    found: object = getattr(importlib.import_module(module), name)
+    if not is_subclass(found, object):
+        raise TypeError(f"{dotted} is not a class")
+    return found
 
 
 @functools.cache
