@@ -59,7 +59,7 @@ from effects.errors import InputError, InputValueError
 from effects.authoring import Scope
 from effects.authoring import arun_on_total, run_on_total
 
-Prompt: TypeAlias = "Runnable[Mapping[str, Any], LanguageModelInput]"
+Prompt: TypeAlias = "Runnable[Mapping[str, object], LanguageModelInput]"
 """A prompt the loop fills with the input's variables and ``agent_scratchpad`` (the
 run's messages so far), for example a ``ChatPromptTemplate``."""
 
@@ -91,7 +91,7 @@ class Emit:
 Request: TypeAlias = "CallModel | RunTools | Emit"
 
 
-AgentTool: TypeAlias = "RunnableTool[Any] | BaseTool | Callable[..., Any]"
+AgentTool: TypeAlias = "RunnableTool[object] | BaseTool | Callable[..., object]"
 """What an agent takes as a tool: a ``RunnableTool`` (``@tool``, ``StructuredTool``, a
 runnable's or retriever's ``as_tool()``), a ``BaseTool`` subclass's instance, or a plain
 function (made a tool as ``@tool`` makes it)."""
@@ -201,7 +201,7 @@ class AgentLoop(NamedRunFields, Runnable[AgentInput, AgentResult]):
         return {t.name: attrs.evolve(t, reply=None) for t in self.tools}
 
     @functools.cached_property
-    def _bound_model(self) -> Runnable[LanguageModelInput, Any]:
+    def _bound_model(self) -> Runnable[LanguageModelInput, object]:
         return self.model.bind_tools(list(self.tools)) if self.tools else self.model
 
     # ------------------------------------------------------------------ the decisions
@@ -263,7 +263,7 @@ class AgentLoop(NamedRunFields, Runnable[AgentInput, AgentResult]):
             variables["messages"] = progress.transcript
         return variables
 
-    def _model(self, with_tools: bool) -> Runnable[LanguageModelInput, Any]:
+    def _model(self, with_tools: bool) -> Runnable[LanguageModelInput, object]:
         return self._bound_model if with_tools else self.model
 
     def _reply(self, reply: object) -> AIMessage:
@@ -307,7 +307,7 @@ class AgentLoop(NamedRunFields, Runnable[AgentInput, AgentResult]):
         with run.sealed_on_error():
             request = run.after(None)
             while request is not None:
-                answer: Any = None
+                answer: object = None
                 if isinstance(request, Emit):
                     yield request.piece
                 elif isinstance(request, CallModel):
@@ -323,7 +323,7 @@ class AgentLoop(NamedRunFields, Runnable[AgentInput, AgentResult]):
         with run.sealed_on_error():
             request = run.after(None)
             while request is not None:
-                answer: Any = None
+                answer: object = None
                 if isinstance(request, Emit):
                     yield request.piece
                 elif isinstance(request, CallModel):
