@@ -7,7 +7,7 @@ that the runtime awaits before the run goes on.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Generic, Protocol, TypeGuard, TypeVar, final, runtime_checkable
 
 import attrs
@@ -165,3 +165,23 @@ def hands_out_awaitables(observer: Observer) -> TypeGuard[AwaitingObserver]:
     # Not isinstance(observer, AwaitingObserver): a runtime-checkable protocol walks its
     # members at every check (tens of microseconds, paid by every watched call).
     return callable(getattr(observer, "take_pending", None))
+
+
+def finish_in_sync(observer: object, pending: list[Awaitable[object]]) -> bool:
+    """Awaitables an observer handed out during a sync call, which nothing will await:
+    an observer that can finish them itself (LangChain's async callback handlers) does so
+    (True); otherwise each coroutine is closed, or Python warns that it was never awaited
+    (False).
+
+    >>> async def later() -> None: ...
+    >>> finish_in_sync(object(), [later()])
+    False
+    """
+    run_pending = getattr(observer, "run_pending", None)
+    if run_pending is not None:
+        run_pending(pending)
+        return True
+    for awaitable in pending:
+        if isinstance(awaitable, Coroutine):
+            awaitable.close()
+    return False

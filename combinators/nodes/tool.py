@@ -73,7 +73,6 @@ B = TypeVar("B")
 M = TypeVar("M")
 Q = ParamSpec("Q")
 S = TypeVar("S")
-T = TypeVar("T")
 
 Converter = Callable[[object], object]
 """Turns one validated argument into the value the function takes (a dict into a class)."""
@@ -429,7 +428,7 @@ class RunnableTool(SyncCalls[Out, SyncIn], Runnable[ToolInput, Out], Generic[Out
     def _body_input(self, arguments: dict[str, object]) -> object:
         return arguments[self.single_arg] if self.single_arg is not None else arguments
 
-    def _call(self, func: Callable[..., T], arguments: dict[str, object], scope: Scope) -> T:
+    def _call(self, func: Callable[..., A], arguments: dict[str, object], scope: Scope) -> A:
         try:
             keywords = {k: self.converters[k](v) if k in self.converters else v for k, v in arguments.items()}
         except ArgumentTypeError as error:  # a converter refused it: the function never runs

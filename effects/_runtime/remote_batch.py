@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Generic, TypeVar, cast, final
 
 import attrs
@@ -28,7 +28,7 @@ from effects._runtime.scope import RunScope
 from effects.config import RunConfig
 from effects.errors import CombinatorsError
 from effects.executors import BatchJob, Executor, ItemOutcome, ShippedItem, Submission, kept_factory
-from effects.step import AwaitingObserver, Step, hands_out_awaitables
+from effects.step import AwaitingObserver, Step, finish_in_sync, hands_out_awaitables
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -195,13 +195,7 @@ class RemoteBatch(Generic[In, Out]):
         handlers run them to completion themselves; others are closed unawaited)."""
         pending, self.pending = self.pending, []
         for observer, awaitables in pending:
-            run_pending = getattr(observer, "run_pending", None)
-            if run_pending is not None:
-                run_pending(awaitables)
-                continue
-            for awaitable in awaitables:
-                if isinstance(awaitable, Coroutine):
-                    awaitable.close()
+            finish_in_sync(observer, awaitables)
 
     def _check_count(self, count: int) -> None:
         if count != len(self.job.items):

@@ -20,7 +20,7 @@ starts in the scope ``effects._runtime.entry.entry_scope`` makes).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Coroutine, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Final, TypeVar, final
 
@@ -35,7 +35,7 @@ from effects.errors import InputError
 from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.building import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
-from effects.step import AwaitingObserver, Observer
+from effects.step import AwaitingObserver, Observer, finish_in_sync
 from effects.step import Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run
@@ -446,16 +446,7 @@ class RunScope:
             pending = observer.take_pending()
             if not pending:
                 continue
-            # An observer that can finish its awaitables itself in a sync call (LangChain's
-            # async callback handlers) does so; async listeners are refused.
-            run_pending = getattr(observer, "run_pending", None)
-            if run_pending is not None:
-                run_pending(pending)
-                continue
-            for awaitable in pending:
-                if isinstance(awaitable, Coroutine):
-                    awaitable.close()  # never awaited: close it, or Python warns
-            if pending:
+            if not finish_in_sync(observer, pending):  # async listeners are refused
                 raise InputError(f"{self.run_info().name} has async listeners: run it with ainvoke or astream")
 
     def check_deadline(self) -> None:
