@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from combinators import Runnable
 from combinators.testing import functions, runnables
 from combinators.testing.steps import add_parts
-from combinators.testing.values import ints, texts
+from combinators.testing.plain_values import ints, texts
 
 __all__ = ["add_parts", "int_chains", "int_functions", "ints", "text_chains", "texts"]
 

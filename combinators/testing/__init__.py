@@ -53,8 +53,8 @@ from combinators.testing.outcomes import same_value as same_value
 from combinators.testing.runtime_laws import RUNTIME_LAWS as RUNTIME_LAWS
 from combinators.testing.steps import Record as Record
 from combinators.testing.steps import ScriptedFailure as ScriptedFailure
-from combinators.testing.values import functions as functions
-from combinators.testing.values import values_of as values_of
+from combinators.testing.plain_values import functions as functions
+from combinators.testing.plain_values import values_of as values_of
 
 del _hypothesis
 
@@ -63,7 +63,14 @@ if _typing.TYPE_CHECKING:
     # removal so that an old import is a warning at run time, not a type error.
     added_up = sum_of_chunks
 else:
+    from effects.deprecation import Moved as _Moved
+    from effects.deprecation import moved_modules as _moved_modules
     from effects.deprecation import renamed_exports as _renamed_exports
+
+    # The old path of the value strategies' module, kept with a dated warning.
+    _moved_modules(
+        {"combinators.testing.values": _Moved("combinators.testing", source="combinators.testing.plain_values")}
+    )
 
     __getattr__ = _renamed_exports(__name__, {"added_up": "sum_of_chunks"}, since="2026-12-02", removal="2027-03-01")
 

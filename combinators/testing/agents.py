@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from hypothesis import strategies as st
 
 from combinators.components.messages.message_classes import AIMessage, ToolCall
-from combinators.testing.values import sentences
+from combinators.testing.plain_values import sentences
 
 UNKNOWN_TOOL = "no_such_tool"
 """The name a script calls when ``unknown_tools`` is set (no agent should have it)."""

@@ -36,7 +36,7 @@ from combinators.testing.inputs import declare_input_type
 from combinators.testing.law import Tested
 from combinators.testing.nodes import Flaky, Switch
 from combinators.testing.steps import VALUE_TYPES, Record, fail_on_odd_size
-from combinators.testing.values import values_of
+from combinators.testing.plain_values import values_of
 
 A = TypeVar("A")
 B = TypeVar("B")

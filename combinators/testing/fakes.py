@@ -29,7 +29,7 @@ from combinators.components.models.fakes import GenericFakeChatModel, Script
 from combinators.components.retrieval.vectorstore import InMemoryVectorStore
 from combinators.testing.nodes import CallCounter
 from combinators.testing.steps import ScriptedFailure
-from combinators.testing.values import sentences
+from combinators.testing.plain_values import sentences
 from effects.clock import current_clock
 
 _FAILURES = st.sampled_from(

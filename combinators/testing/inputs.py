@@ -47,7 +47,7 @@ from combinators import (
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.retrieval.documents import BaseRetriever
 from combinators.components.models.llm import BaseLLM
-from combinators.testing.values import sentences, values_of
+from combinators.testing.plain_values import sentences, values_of
 from effects.guards import is_list_or_tuple
 
 _SAME: Final = object()  # passes its input on: the type is decided further down the chain

@@ -8,6 +8,8 @@ losslessly both ways.
 True
 """
 
+from effects.deprecation import Moved as _Moved
+from effects.deprecation import moved_modules as _moved_modules
 from effects.hooks import require_extra as _require_extra
 
 _require_extra("combinators.integrations.langchain", "langchain", "langchain_core")  # first: names a missing extra
@@ -22,7 +24,16 @@ from combinators.integrations.langchain.shortcuts import tool_of as tool_of
 from combinators.integrations.langchain.shortcuts import vector_store_retriever as vector_store_retriever
 from combinators.integrations.langchain.to_runnable import ToLangChain as ToLangChain
 from combinators.integrations.langchain.to_runnable import to_langchain as to_langchain
-from combinators.integrations.langchain.values import to_ours as to_ours
+from combinators.integrations.langchain.conversion import to_ours as to_ours
+
+# Its old module path (before it was named for what it does), kept with a dated warning.
+_moved_modules(
+    {
+        "combinators.integrations.langchain.values": _Moved(
+            "combinators.integrations.langchain", source="combinators.integrations.langchain.conversion"
+        )
+    }
+)
 
 __all__ = [
     "FromLangChain",

@@ -18,7 +18,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, GenerationChunk, LLMResult
 from langchain_core.tracers._streaming import _StreamingCallbackHandler  # LangGraph checks for this base
 
-from combinators.integrations.langchain.values import to_ours
+from combinators.integrations.langchain.conversion import to_ours
 from effects import NOTHING, CustomEmitted, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from effects.authoring import Scope, is_list
 

@@ -54,7 +54,7 @@ from langchain_core.outputs import ChatGenerationChunk
 
 from combinators.integrations.langchain.model_calls import as_chunk, as_model_input, llm_result
 from combinators.integrations.langchain.serialized import serialized_prompt, unserializable
-from combinators.integrations.langchain.values import to_langchain
+from combinators.integrations.langchain.conversion import to_langchain
 from combinators.components.models.chat_model import to_messages
 from combinators.components.models.llm import to_prompt_text
 from combinators import RunConfig

@@ -23,7 +23,7 @@ from combinators import AnyRunnable, Runnable
 from combinators.documents import Document
 from combinators.components.models.chat_model import ChatOutput, LanguageModelInput
 from combinators.components.run_fields import NamedRunFields, RunFieldsKwargs
-from combinators.integrations.langchain.values import to_langchain, to_ours
+from combinators.integrations.langchain.conversion import to_langchain, to_ours
 from combinators import RunConfig
 from effects import NOTHING
 from effects.config import EMPTY_CONFIG

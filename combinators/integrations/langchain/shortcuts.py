@@ -21,7 +21,7 @@ from combinators import Runnable
 from combinators.documents import Document
 from combinators.embeddings import Embeddings
 from combinators.integrations.langchain.runnable import from_langchain
-from combinators.integrations.langchain.values import to_langchain, to_ours
+from combinators.integrations.langchain.conversion import to_langchain, to_ours
 from combinators import RunnableTool
 from combinators.components.messages.message_classes import ToolMessage
 from combinators.components.run_fields import NamedRunFields

@@ -28,7 +28,7 @@ from langchain_core.runnables import RunnableConfig as TheirConfig
 from langchain_core.runnables.config import ensure_config, get_config_list
 
 from combinators import AnyRunnable, Runnable
-from combinators.integrations.langchain import values
+from combinators.integrations.langchain import conversion
 from effects.config import RunConfigDict
 
 if TYPE_CHECKING:
@@ -85,11 +85,11 @@ class ToLangChain(TheirRunnable[In, Out], Generic[In, Out]):
 
     def _in(self, value: object) -> In:
         # LangChain's value as ours by the one table: the same meaning, so the input type stands.
-        return cast(In, values.to_ours(value))
+        return cast(In, conversion.to_ours(value))
 
     def _out(self, value: object) -> Out:
         # Ours as LangChain's (an exception a batch returns stays one).
-        return cast(Out, values.to_langchain(value))
+        return cast(Out, conversion.to_langchain(value))
 
     def _batch_args(
         self, inputs: list[In], config: TheirConfig | list[TheirConfig] | None
@@ -188,7 +188,7 @@ def to_langchain(value: object) -> object:
     """
     if _is_runnable(value):
         return ToLangChain(value)
-    return values.to_langchain(value)
+    return conversion.to_langchain(value)
 
 
 __all__ = ["ToLangChain", "our_config", "to_langchain"]
