@@ -13,9 +13,9 @@ your own, or one declared elsewhere (an agent, a remote runnable), overrides the
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, final
+from typing import TYPE_CHECKING, final
 
 import attrs
 
@@ -243,5 +243,5 @@ def graph_of(runnable: AnyRunnable) -> Graph:
     return builder.graph()
 
 
-def _title(schema: dict[str, Any], runnable: AnyRunnable, suffix: str) -> str:
+def _title(schema: Mapping[str, object], runnable: AnyRunnable, suffix: str) -> str:
     return str(schema.get("title", f"{runnable.name}{suffix}"))

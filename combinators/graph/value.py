@@ -30,7 +30,7 @@ NodeStatus = Literal["ok", "failed"] | None
 
 KNOWN_KINDS: Final = frozenset({"input", "output", "step", "fork", "join", "remote", "agent"})
 
-_NO_SCHEMA: Final[Mapping[str, Any]] = {}
+_NO_SCHEMA: Final[Mapping[str, object]] = {}
 
 
 @final
@@ -49,8 +49,8 @@ class Node:
     name: str
     kind: NodeKind = "step"
     run_type: str = "chain"
-    input_schema: Mapping[str, Any] = attrs.field(default=_NO_SCHEMA, hash=False, repr=False)
-    output_schema: Mapping[str, Any] = attrs.field(default=_NO_SCHEMA, hash=False, repr=False)
+    input_schema: Mapping[str, object] = attrs.field(default=_NO_SCHEMA, hash=False, repr=False)
+    output_schema: Mapping[str, object] = attrs.field(default=_NO_SCHEMA, hash=False, repr=False)
     path: tuple[str, ...] = attrs.field(default=(), repr=False)
     status: NodeStatus = None
 

@@ -226,11 +226,11 @@ class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], De
     def emits_stream_events(self) -> bool:
         return self.streams
 
-    def _streams_with(self, options: Mapping[str, Any]) -> bool:
+    def _streams_with(self, options: Mapping[str, object]) -> bool:
         disabled: object = getattr(self, "disable_streaming", False)
         return self.streams and not (disabled is True or (disabled == "tool_calling" and bool(options.get("tools"))))
 
-    def _invoke_streams(self, scope: Scope, options: Mapping[str, Any]) -> bool:
+    def _invoke_streams(self, scope: Scope, options: Mapping[str, object]) -> bool:
         if not self._streams_with(options):
             return False
         streaming: object = getattr(self, "streaming", None)
@@ -253,7 +253,7 @@ class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], De
         ['add']
         """
         specs = [tool_to_openai(tool) for tool in tools]
-        options: dict[str, Any] = {"tools": specs}
+        options: dict[str, object] = {"tools": specs}
         if tool_choice is not None:
             options["tool_choice"] = tool_choice_to_openai(tool_choice, specs)
         return self.with_kwargs(**options)
@@ -263,7 +263,7 @@ class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], De
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"messages": [to_messages(input, self.name)]}
 
-    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
         """Traces show the provider, the model and its options (``model_params``)."""
         return model_params(self, kwargs)
 
@@ -296,7 +296,7 @@ class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], De
         return _with_id(reply, run_message_id(scope.run, streamed=False))
 
     def _areply(
-        self, messages: list[Message], stop: list[str] | None, options: Mapping[str, Any], scope: Scope
+        self, messages: list[Message], stop: list[str] | None, options: Mapping[str, object], scope: Scope
     ) -> Awaitable[AIMessage]:
         """``_agenerate``, or a user's sync ``_generate`` on a worker thread of this run."""
         if self._generate_blocks():

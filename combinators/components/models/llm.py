@@ -122,7 +122,7 @@ class BaseLLM(NamedRunFields, Runnable[LanguageModelInput, str], DeclaredFields,
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"prompts": [to_prompt_text(input, self.name)]}
 
-    def describe_params(self, kwargs: Mapping[str, Any]) -> Mapping[str, object]:
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
         """Traces show the provider, the model and its options (``model_params``)."""
         return model_params(self, kwargs)
 
