@@ -13,10 +13,13 @@ True
 ('ai', 'ChatPromptValue')
 """
 
+import importlib
 from collections.abc import Mapping
 from typing import Final
 
 import attrs
+
+from effects.guards import is_subclass
 
 
 @attrs.frozen
@@ -180,3 +183,16 @@ dict's ``type`` tag, empty when it has none; its keys)."""
 
 DISCRIMINATOR_FIELDS: Final = frozenset({"type"})
 """LangChain fields that only name the class (never a field of ours)."""
+
+
+def resolve_class(dotted: str) -> type:
+    """The class a dotted name of the table names (its module imported on first use).
+
+    >>> resolve_class("combinators.documents.Document").__name__
+    'Document'
+    """
+    module, _, name = dotted.rpartition(".")
+    found: object = getattr(importlib.import_module(module), name)
+    if not is_subclass(found, object):
+        raise TypeError(f"{dotted} is not a class")
+    return found

@@ -13,45 +13,37 @@ True
 """
 
 import functools
-import importlib
 from collections.abc import Mapping
 
-from combinators._support.langchain_types import PART_TYPES, VALUE_TYPES, ValueType
-from effects.guards import is_dict, is_list_or_tuple, is_mapping, is_subclass
+from combinators._support.langchain_types import PART_TYPES, VALUE_TYPES, ValueType, resolve_class
+from effects.guards import is_dict, is_list_or_tuple, is_mapping
 
 # Fields whose value LangChain keeps as a list (ours keep tuples).
 _LIST_FIELDS = frozenset({"content", "tool_calls", "invalid_tool_calls", "tool_call_chunks", "messages"})
 
 
-def _resolve(dotted: str) -> type:
-    module, _, name = dotted.rpartition(".")
-    found: object = getattr(importlib.import_module(module), name)
-    if not is_subclass(found, object):
-        raise TypeError(f"{dotted} is not a class")
-    return found
-
-
 @functools.cache
 def _theirs() -> Mapping[type, tuple[type, ValueType]]:
-    return {_resolve(value.langchain): (_resolve(value.ours), value) for value in VALUE_TYPES.values()}
+    return {resolve_class(value.langchain): (resolve_class(value.ours), value) for value in VALUE_TYPES.values()}
 
 
 @functools.cache
 def _ours() -> Mapping[type, tuple[type, ValueType]]:
-    return {_resolve(value.ours): (_resolve(value.langchain), value) for value in VALUE_TYPES.values()}
+    return {resolve_class(value.ours): (resolve_class(value.langchain), value) for value in VALUE_TYPES.values()}
 
 
 @functools.cache
 def _parts() -> Mapping[type, tuple[str, tuple[str, ...]]]:
     return {
-        _resolve(f"combinators.components.messages.message_classes.{name}"): part for name, part in PART_TYPES.items()
+        resolve_class(f"combinators.components.messages.message_classes.{name}"): part
+        for name, part in PART_TYPES.items()
     }
 
 
 @functools.cache
 def _addable() -> tuple[type, type]:
     """LangChain's AddableDict and ours (dicts whose ``+`` merges: streamed chunks)."""
-    return _resolve("langchain_core.runnables.utils.AddableDict"), _resolve("combinators.addable.AddableDict")
+    return resolve_class("langchain_core.runnables.utils.AddableDict"), resolve_class("combinators.addable.AddableDict")
 
 
 _ENTRIES: dict[tuple[bool, type], tuple[type, ValueType] | None] = {}

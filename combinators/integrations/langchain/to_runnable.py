@@ -20,7 +20,7 @@ config names), and our inner runs as its children. LangChain's ``astream_events`
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast, final, overload
 
 from langchain_core.callbacks.manager import CallbackManager
 from langchain_core.runnables import Runnable as TheirRunnable
@@ -33,6 +33,9 @@ from effects.config import RunConfigDict
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
+
+_Configs: TypeAlias = "TheirConfig | list[TheirConfig] | None"
+"""The config of a LangChain batch: one for every input, or one per input."""
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -91,9 +94,7 @@ class ToLangChain(TheirRunnable[In, Out], Generic[In, Out]):
         # Ours as LangChain's (an exception a batch returns stays one).
         return cast(Out, conversion.to_langchain(value))
 
-    def _batch_args(
-        self, inputs: list[In], config: TheirConfig | list[TheirConfig] | None
-    ) -> tuple[list[In], list[RunConfigDict]]:
+    def _batch_args(self, inputs: list[In], config: _Configs) -> tuple[list[In], list[RunConfigDict]]:
         configs = [our_config(c) for c in get_config_list(config, len(inputs))]
         return [self._in(item) for item in inputs], configs
 
@@ -108,31 +109,19 @@ class ToLangChain(TheirRunnable[In, Out], Generic[In, Out]):
         return self._out(output)
 
     def batch(
-        self,
-        inputs: list[In],
-        config: TheirConfig | list[TheirConfig] | None = None,
-        *,
-        return_exceptions: bool = False,
-        **kwargs: Any,  # LangChain's; they go on to our batch's typed keywords (progress, executor)
+        self, inputs: list[In], config: _Configs = None, *, return_exceptions: bool = False, **kwargs: Any
     ) -> list[Out]:
-        """Our ``batch`` (one config per input, as LangChain reads them)."""
-        if not inputs:
-            return []
+        """Our ``batch`` (one config per input, as LangChain reads them; LangChain's keywords go on
+        to ours, whose batch keywords are typed)."""
         given, configs = self._batch_args(inputs, config)
         outputs = self.ours.batch(given, configs, return_exceptions=return_exceptions, **kwargs)
         return [self._out(output) for output in outputs]
 
     async def abatch(
-        self,
-        inputs: list[In],
-        config: TheirConfig | list[TheirConfig] | None = None,
-        *,
-        return_exceptions: bool = False,
-        **kwargs: Any,  # LangChain's; they go on to our batch's typed keywords (progress, executor)
+        self, inputs: list[In], config: _Configs = None, *, return_exceptions: bool = False, **kwargs: Any
     ) -> list[Out]:
-        """Our ``abatch`` (one config per input, as LangChain reads them)."""
-        if not inputs:
-            return []
+        """Our ``abatch`` (one config per input, as LangChain reads them; LangChain's keywords go on
+        to ours, whose batch keywords are typed)."""
         given, configs = self._batch_args(inputs, config)
         outputs = await self.ours.abatch(given, configs, return_exceptions=return_exceptions, **kwargs)
         return [self._out(output) for output in outputs]

@@ -34,7 +34,6 @@ from combinators.integrations.openai.client import (
     ClientCache,
     OpenAIConnection,
     check_retries,
-    preload_openai,
     shown_fields,
     to_body,
     to_secret,
@@ -124,10 +123,6 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
     extra_body: Mapping[str, object] = attrs.field(factory=dict[str, object], converter=to_body, hash=False)
     secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        # The SDK loads when the model is built, not inside its first run.
-        preload_openai()
 
     def __repr__(self) -> str:
         return f"ChatOpenAI({shown_fields(self)})"

@@ -53,6 +53,7 @@ __all__ = [
     "ApiKey",
     "ClientCache",
     "ClientOptions",
+    "ClientSettings",
     "OpenAIConnection",
     "build_client",
     "check_retries",
@@ -141,6 +142,23 @@ class ApiKey:
 
     value: str = attrs.field(repr=False)
     hint: str = ""
+
+
+@final
+@attrs.frozen
+class ClientSettings:
+    """What a client is built from: the key, the API root, the timeout and retries, and
+    whether it may read settings from the environment.
+
+    >>> ClientSettings(ApiKey("k"), "http://127.0.0.1:1/v1").max_retries
+    2
+    """
+
+    api_key: ApiKey
+    base_url: str
+    timeout: float | None = None
+    max_retries: int = 2
+    secrets_from_env: bool = True
 
 
 def resolve_api_key(
@@ -249,24 +267,25 @@ class _Request(Protocol):
     def headers(self) -> MutableMapping[str, str]: ...
 
 
-def client_options(
-    api_key: ApiKey, base_url: str, timeout: float | None, max_retries: int, *, secrets_from_env: bool = True
-) -> ClientOptions:
+def client_options(settings: ClientSettings) -> ClientOptions:
     """The keyword arguments for ``openai.OpenAI`` / ``openai.AsyncOpenAI``.
 
     Without ``secrets_from_env``, every setting the client would read from the
     environment is given (empty), so it reads none.
 
-    >>> options = client_options(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0)
-    >>> sorted(options)
+    >>> sorted(client_options(ClientSettings(ApiKey("k"), "http://127.0.0.1:1/v1")))
     ['api_key', 'base_url', 'max_retries']
-    >>> sorted(client_options(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0, secrets_from_env=False))
+    >>> sorted(client_options(ClientSettings(ApiKey("k"), "http://127.0.0.1:1/v1", secrets_from_env=False)))
     ['admin_api_key', 'api_key', 'base_url', 'max_retries', 'organization', 'project', 'webhook_secret']
     """
-    options: ClientOptions = {"api_key": api_key.value, "base_url": base_url, "max_retries": max_retries}
-    if timeout is not None:
-        options["timeout"] = timeout
-    if not secrets_from_env:
+    options: ClientOptions = {
+        "api_key": settings.api_key.value,
+        "base_url": settings.base_url,
+        "max_retries": settings.max_retries,
+    }
+    if settings.timeout is not None:
+        options["timeout"] = settings.timeout
+    if not settings.secrets_from_env:
         options |= {"admin_api_key": "", "organization": "", "project": "", "webhook_secret": ""}
     return options
 
@@ -291,51 +310,25 @@ def only_sent_headers(headers: MutableMapping[str, str], api_key: ApiKey) -> Non
 
 
 @overload
-def build_client(
-    api_key: ApiKey,
-    base_url: str,
-    timeout: float | None,
-    max_retries: int,
-    *,
-    secrets_from_env: bool,
-    asynchronous: Literal[False],
-) -> OpenAI: ...
-
-
+def build_client(settings: ClientSettings, *, asynchronous: Literal[False]) -> OpenAI: ...
 @overload
-def build_client(
-    api_key: ApiKey,
-    base_url: str,
-    timeout: float | None,
-    max_retries: int,
-    *,
-    secrets_from_env: bool,
-    asynchronous: Literal[True],
-) -> AsyncOpenAI: ...
-
-
-def build_client(
-    api_key: ApiKey,
-    base_url: str,
-    timeout: float | None,
-    max_retries: int,
-    *,
-    secrets_from_env: bool,
-    asynchronous: bool,
-) -> OpenAI | AsyncOpenAI:
+def build_client(settings: ClientSettings, *, asynchronous: Literal[True]) -> AsyncOpenAI: ...
+def build_client(settings: ClientSettings, *, asynchronous: bool) -> OpenAI | AsyncOpenAI:
     """An ``openai.OpenAI`` (or ``AsyncOpenAI``) client for these settings.
 
-    >>> client = build_client(ApiKey("k"), "http://127.0.0.1:1/v1", None, 0, secrets_from_env=False, asynchronous=False)
+    >>> settings = ClientSettings(ApiKey("k"), "http://127.0.0.1:1/v1", secrets_from_env=False)
+    >>> client = build_client(settings, asynchronous=False)
     >>> type(client).__name__, str(client.base_url)
     ('OpenAI', 'http://127.0.0.1:1/v1/')
     """
     import_openai()  # the ImportError that names the extra
     from openai import AsyncOpenAI, DefaultAsyncHttpxClient, DefaultHttpxClient, OpenAI
 
-    options = client_options(api_key, base_url, timeout, max_retries, secrets_from_env=secrets_from_env)
+    options = client_options(settings)
+    secrets_from_env = settings.secrets_from_env
 
     def strip(request: _Request) -> None:
-        only_sent_headers(request.headers, api_key)
+        only_sent_headers(request.headers, settings.api_key)
 
     async def astrip(request: _Request) -> None:
         strip(request)
@@ -396,6 +389,10 @@ class OpenAIConnection:
     secrets_from_env: bool
     _clients: ClientCache
 
+    def __attrs_post_init__(self) -> None:
+        # The SDK loads when the model is built, not inside its first run.
+        preload_openai()
+
     @property
     def resolved_base_url(self) -> str:
         """Where requests go (``base_url``, ``OPENAI_BASE_URL`` or OpenAI's API)."""
@@ -404,8 +401,9 @@ class OpenAIConnection:
     def _api_key(self) -> ApiKey:
         return resolve_api_key(to_secret(self.api_key), self.resolved_base_url, secrets_from_env=self.secrets_from_env)
 
-    def _settings(self) -> tuple[ApiKey, str, float | None, int]:
-        return self._api_key(), self.resolved_base_url, self.timeout, self.max_retries
+    def _settings(self) -> ClientSettings:
+        base_url = self.resolved_base_url
+        return ClientSettings(self._api_key(), base_url, self.timeout, self.max_retries, self.secrets_from_env)
 
     @contextmanager
     def _typed_errors(self, model: str, *, streaming: bool = False) -> Generator[None]:
@@ -420,11 +418,7 @@ class OpenAIConnection:
             raise typed from error
 
     def _sync_client(self) -> OpenAI:
-        return self._clients.sync_client(
-            lambda: build_client(*self._settings(), secrets_from_env=self.secrets_from_env, asynchronous=False)
-        )
+        return self._clients.sync_client(lambda: build_client(self._settings(), asynchronous=False))
 
     def _async_client(self) -> AsyncOpenAI:
-        return self._clients.async_client(
-            lambda: build_client(*self._settings(), secrets_from_env=self.secrets_from_env, asynchronous=True)
-        )
+        return self._clients.async_client(lambda: build_client(self._settings(), asynchronous=True))

@@ -21,7 +21,6 @@ from combinators.integrations.openai.client import (
     ClientCache,
     OpenAIConnection,
     check_retries,
-    preload_openai,
     shown_fields,
     to_body,
     to_secret,
@@ -72,10 +71,6 @@ class OpenAIEmbeddings(Embeddings, OpenAIConnection):
     extra_body: Mapping[str, object] = attrs.field(factory=dict[str, object], converter=to_body, hash=False)
     secrets_from_env: bool = attrs.field(default=True, metadata={SET_BY_LOADS: False, **sensitive("secret")})
     _clients: ClientCache = attrs.field(init=False, factory=ClientCache, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        # The SDK loads when the model is built, not inside its first run.
-        preload_openai()
 
     def __repr__(self) -> str:
         return f"OpenAIEmbeddings({shown_fields(self)})"

@@ -36,13 +36,18 @@ HumanMessage('hi')
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Final
 
-from combinators._support.langchain_types import PART_TYPES, READ_AS, WIRE_TAGS, WIRE_VALUE_TYPES, ValueType
+from combinators._support.langchain_types import (
+    PART_TYPES,
+    READ_AS,
+    WIRE_TAGS,
+    WIRE_VALUE_TYPES,
+    ValueType,
+    resolve_class,
+)
 from effects.projections import JsonValue
-from effects.guards import is_subclass
 
 Write = Callable[[object], JsonValue]
 
@@ -51,23 +56,16 @@ TOLERATED: Final = {"example": (None, False)}
 (LangChain.js writes ``"example": false`` in every message it sends)."""
 
 
-def _resolve(dotted: str) -> type:
-    module, _, name = dotted.rpartition(".")
-    found: object = getattr(importlib.import_module(module), name)
-    if not is_subclass(found, object):
-        raise TypeError(f"{dotted} is not a class")
-    return found
-
-
 @functools.cache
 def _classes() -> Mapping[type, ValueType]:
-    return {_resolve(value.ours): value for value in WIRE_VALUE_TYPES}
+    return {resolve_class(value.ours): value for value in WIRE_VALUE_TYPES}
 
 
 @functools.cache
 def _parts() -> Mapping[type, tuple[str, tuple[str, ...]]]:
     return {
-        _resolve(f"combinators.components.messages.message_classes.{name}"): part for name, part in PART_TYPES.items()
+        resolve_class(f"combinators.components.messages.message_classes.{name}"): part
+        for name, part in PART_TYPES.items()
     }
 
 
@@ -154,7 +152,7 @@ def read_value(fields: Mapping[str, object], allowed: Collection[type]) -> objec
     entry = WIRE_TAGS.get(READ_AS.get(tag, tag)) if isinstance(tag, str) else None
     if entry is None:
         return None
-    cls = _resolve(entry.ours)
+    cls = resolve_class(entry.ours)
     if cls not in allowed:
         return None
     known = {*entry.fields, *entry.derived, "type"}
