@@ -110,6 +110,13 @@ class Moved:
     modules searched after ``source``."""
 
 
+def _elsewhere(package: str, name: str, fallback: Callable[[str], object] | None) -> object:
+    """A name that a ``__getattr__`` below does not warn about: ``fallback``'s, or missing."""
+    if fallback is not None:
+        return fallback(name)
+    raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+
 def moved_exports(
     package: str, moved: Mapping[str, Moved], fallback: Callable[[str], object] | None = None
 ) -> Callable[[str], object]:
@@ -126,9 +133,7 @@ def moved_exports(
     def attribute(name: str) -> object:
         where = moved.get(name)
         if where is None:
-            if fallback is not None:
-                return fallback(name)
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+            return _elsewhere(package, name, fallback)
         # stacklevel 2: the line that imported or read the name (attribute() is called by it)
         note_deprecation(
             f"{package}.{name} is deprecated: import it from {where.to} instead",
@@ -173,9 +178,7 @@ def renamed_exports(
     def attribute(name: str) -> object:
         new = renamed.get(name)
         if new is None:
-            if fallback is not None:
-                return fallback(name)
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+            return _elsewhere(package, name, fallback)
         # stacklevel 2: the line that imported or read the old name (attribute() is called by it)
         note_deprecation(
             f"{package}.{name} is deprecated: use {package}.{new} instead", since=since, removal=removal, stacklevel=2

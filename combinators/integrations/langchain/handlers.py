@@ -451,18 +451,19 @@ class CallbackProjection:
         except Exception as error:
             _ERRORS.note(live.taps, "tap_output_iter", error)
 
-    def _close(self, live: _Live) -> None:
-        taps = live.taps
-        close = getattr(taps, "close", None)
+    def _finished(self, run_id: UUID) -> _Live | None:
+        """The run that ``run_id`` finished, its taps closed; ``None`` when no handler hears it."""
+        live = self._live.pop(run_id, None)
+        if live is None:
+            return None
+        close = getattr(live.taps, "close", None)
         if callable(close):
             close()
+        return live if live.handlers else None
 
     def _ended(self, effect: RunEnded) -> None:
-        live = self._live.pop(effect.run.run_id, None)
+        live = self._finished(effect.run.run_id)
         if live is None:
-            return
-        self._close(live)
-        if not live.handlers:
             return
         common: dict[str, object] = {
             "run_id": live.run_id,
@@ -483,11 +484,8 @@ class CallbackProjection:
             self._tell(live.handlers, "on_chain_end", "ignore_chain", output, **common)
 
     def _failed(self, effect: RunFailed) -> None:
-        live = self._live.pop(effect.run.run_id, None)
+        live = self._finished(effect.run.run_id)
         if live is None:
-            return
-        self._close(live)
-        if not live.handlers:
             return
         family = _FAMILY.get(live.kind, "chain")
         ignore = _IGNORE.get(live.kind, "ignore_chain")

@@ -8,12 +8,14 @@ import importlib.util
 import subprocess
 import sys
 import warnings
+from collections.abc import Callable
 
 import pytest
 
 import combinators
 import effects
 from effects.deprecation import ROOTS_REMOVAL, CombinatorsDeprecationWarning, note_deprecation
+from effects.deprecation import moved_exports, renamed_exports
 
 OLD_COMPONENTS = [
     "AIMessage",
@@ -396,3 +398,32 @@ def test_every_name_a_room_re_exported_warns_and_is_its_homes_object(room: str) 
 def test_a_rooms_modules_import_without_a_warning() -> None:
     code = "import combinators.components.messages.message_classes, combinators.components.prompts.chat_prompt"
     subprocess.run([sys.executable, "-W", "error", "-c", code], check=True)
+
+
+Fallback = Callable[[str], object] | None
+
+
+def _moved(fallback: Fallback) -> Callable[[str], object]:
+    return moved_exports("pkg", {}, fallback)
+
+
+def _renamed(fallback: Fallback) -> Callable[[str], object]:
+    return renamed_exports("pkg", {}, since="2026-12-02", removal="2027-03-01", fallback=fallback)
+
+
+@pytest.mark.parametrize("make", [_moved, _renamed])
+def test_a_name_not_deprecated_goes_to_the_fallback_or_is_missing(
+    make: Callable[[Fallback], Callable[[str], object]],
+) -> None:
+    asked: list[str] = []
+
+    def fallback(name: str) -> object:
+        asked.append(name)
+        return len(name)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a name handed on warns nothing
+        assert make(fallback)("other") == 5
+    assert asked == ["other"]
+    with pytest.raises(AttributeError, match="module 'pkg' has no attribute 'other'"):
+        make(None)("other")
