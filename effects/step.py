@@ -8,7 +8,7 @@ that the runtime awaits before the run goes on.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
-from typing import TYPE_CHECKING, Generic, Protocol, TypeGuard, TypeVar, final, runtime_checkable
+from typing import TYPE_CHECKING, Final, Generic, Protocol, TypeGuard, TypeVar, final, runtime_checkable
 
 import attrs
 
@@ -116,6 +116,16 @@ class StepBinding(Generic[BoundIn, BoundOut]):
 
     def __hash__(self) -> int:
         return hash((self.bound, self.config, tuple(self.kwargs), self.observers))
+
+    def __attrs_post_init__(self) -> None:
+        if self.observers and not OBSERVERS_BOUND:
+            OBSERVERS_BOUND.append(True)
+
+
+OBSERVERS_BOUND: Final[list[bool]] = []
+"""Not empty once a binding with observers was made in this process (a handler bound to a
+step): until then no call looks for watched steps inside the one it runs
+(``effects._runtime.entry.watched_inside``)."""
 
 
 class Observer(Protocol):

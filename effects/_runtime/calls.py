@@ -20,7 +20,7 @@ from effects.step import Observer
 from effects._runtime.entry import entry_scope
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.hooks import PROGRESS, ProgressView
-from effects.step import Step
+from effects.step import OBSERVERS_BOUND, Step
 from effects.effect_values import NOTHING, Nothing
 
 In = TypeVar("In")
@@ -35,10 +35,10 @@ def invoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, 
     >>> invoke(RunnableLambda(abs), -2, {"tags": ["t"]}, {})
     2
     """
-    if config is None and CURRENT_SCOPE.get() is None:
+    if config is None and not OBSERVERS_BOUND and CURRENT_SCOPE.get() is None:
         # The hot path: nothing to observe, limit or propagate.
         return PLAIN_SCOPE.invoke(node, input, None, kwargs)
-    scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name)
+    scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name, node=node)
     token = CURRENT_SCOPE.set(scope)
     try:
         return scope.invoke(node, input, None, kwargs)
@@ -54,9 +54,9 @@ async def ainvoke(node: Step[In, Out], input: In, config: object, kwargs: Mappin
     >>> asyncio.run(ainvoke(RunnableLambda(abs), -2, None, {}))
     2
     """
-    if config is None and CURRENT_SCOPE.get() is None:
+    if config is None and not OBSERVERS_BOUND and CURRENT_SCOPE.get() is None:
         return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
-    scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name)
+    scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name, node=node)
     token = CURRENT_SCOPE.set(scope)
     try:
         return await scope.ainvoke(node, input, None, kwargs)
@@ -158,9 +158,9 @@ def _known_at_start(node: Step[In, Out], input: In) -> In | Nothing:
 def call_scope(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> RunScope:
     """The scope a call of ``node`` with ``config`` runs in (the plain one when nothing is asked)."""
     coerced = RunConfig.coerce(config)
-    if coerced is EMPTY_CONFIG and not observers and CURRENT_SCOPE.get() is None:
+    if coerced is EMPTY_CONFIG and not observers and not OBSERVERS_BOUND and CURRENT_SCOPE.get() is None:
         return PLAIN_SCOPE
-    return entry_scope(_checked(node, coerced), observers, owner=node.name)
+    return entry_scope(_checked(node, coerced), observers, owner=node.name, node=node)
 
 
 def _checked(node: Step[In, Out], config: RunConfig) -> RunConfig:

@@ -8,11 +8,18 @@ True
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Final, cast, final
+
 import attrs
 
 from effects.clock import current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.hooks import callbacks_observer_factory, tracing_observer_factory
+from effects.step import OBSERVERS_BOUND
+from effects.effect_values import Effect
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.bindings import Deadline, earlier
 from effects._runtime.limiter import Limiter
@@ -20,15 +27,20 @@ from effects.step import Observer, awaiting
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 
 
-def entry_scope(config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call") -> RunScope:
+def entry_scope(
+    config: RunConfig, observers: tuple[Observer, ...] = (), owner: str = "the call", node: object = None
+) -> RunScope:
     """The scope a public call (``invoke``, ``stream``, ...) starts its root run in.
 
     Inside a running step, the call becomes a child of that step's run and
-    inherits its config, observers and limits.
+    inherits its config, observers and limits. A call of a ``node`` with a watched step
+    inside (``watched_inside``) and nothing else watching gives its runs ids all the same.
     """
     if config.tracing is not None or config.progress or config.callbacks is not None:
         config, observers = _traced(config, observers, owner)
     ambient = CURRENT_SCOPE.get()
+    if not observers and OBSERVERS_BOUND and (ambient is None or not ambient.observers) and watched_inside(node):
+        observers = (IDS_ONLY,)
     clock = current_clock()
     listeners = awaiting(observers) if observers else ()
     if ambient is None:
@@ -73,4 +85,92 @@ def _traced(config: RunConfig, observers: tuple[Observer, ...], owner: str) -> t
     return (EMPTY_CONFIG if stripped == EMPTY_CONFIG else stripped), observers
 
 
-__all__ = ["entry_scope"]
+@final
+class _IdsOnly:
+    """Watches nothing: its presence gives the runs of a call ids (and effects nobody reads),
+    so a handler bound to a step inside sees that step's parent run, as LangChain's do."""
+
+    __slots__ = ()
+
+    def emit(self, effect: Effect) -> None:
+        """Nothing."""
+
+
+IDS_ONLY: Final = _IdsOnly()
+
+_WATCHED: dict[int, tuple[weakref.ref[object], bool]] = {}
+
+
+def watched_inside(node: object) -> bool:
+    """Whether a step below ``node`` (not ``node`` itself nor what it binds) is bound to
+    observers (a LangChain handler given with ``with_config(callbacks=...)`` or a
+    component's ``callbacks=``); worked out once per chain object (a value).
+
+    >>> from combinators import RunnableLambda
+    >>> watched = RunnableLambda(abs).with_listeners(on_start=lambda run: None)
+    >>> watched_inside(watched), watched_inside(RunnableLambda(str) | watched)
+    (False, True)
+    """
+    if node is None or not OBSERVERS_BOUND:
+        return False
+    key = id(node)
+    hit = _WATCHED.get(key)
+    if hit is not None and hit[0]() is node:
+        return hit[1]
+    found = _walk(node)
+    try:
+        ref = weakref.ref(node, lambda _: _WATCHED.pop(key, None))
+    except TypeError:  # a step of one's own without weak references: no caching
+        return found
+    _WATCHED[key] = (ref, found)
+    return found
+
+
+def _bound_observers(node: object) -> bool:
+    binding = getattr(node, "step_binding", None)
+    while binding is not None:
+        if binding.observers:
+            return True
+        binding = getattr(binding.bound, "step_binding", None)
+    return False
+
+
+def _held(value: object, depth: int = 0) -> Iterator[object]:
+    # Steps held by a field, in a dict, tuple or list (concrete types only: a walk's cost).
+    if callable(getattr(type(value), "step_invoke", None)):
+        yield value
+    elif depth < 3 and type(value) in (dict, MappingProxyType):
+        for item in cast("Mapping[object, object]", value).values():
+            yield from _held(item, depth + 1)
+    elif depth < 3 and type(value) in (tuple, list):
+        for item in cast("Sequence[object]", value):
+            yield from _held(item, depth + 1)
+
+
+def _walk(root: object) -> bool:
+    own: set[int] = set()  # the root and what it binds: their observers watch the root run
+    at: object = root
+    while True:
+        own.add(id(at))
+        binding = getattr(at, "step_binding", None)
+        if binding is None:
+            break
+        at = binding.bound
+    seen: set[int] = set()
+    stack = [root, at]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if id(current) not in own and _bound_observers(current):
+            return True
+        kind = type(current)
+        if attrs.has(kind):
+            for field in attrs.fields(kind):
+                if field.name != "step_binding":
+                    stack.extend(_held(getattr(current, field.name)))
+    return False
+
+
+__all__ = ["IDS_ONLY", "entry_scope", "watched_inside"]

@@ -277,10 +277,80 @@ def test_callbacks_bound_to_an_inner_step_see_its_parent_when_the_parent_is_a_ru
     [(_, _, kwargs)] = [call for call in inner.calls if call[0] == "on_chain_start"]
     sequence = outer.calls[0][2]["run_id"]
     assert kwargs["name"] == "upper" and kwargs["parent_run_id"] == sequence
-    # Unobserved, the runs around it have no ids: the bound handlers see a root run.
-    alone = Recorder()
-    (RunnableLambda(_bang) | RunnableLambda(str.upper).with_config(callbacks=[alone])).invoke("a")
-    assert [kw["parent_run_id"] for name, _, kw in alone.calls] == [None, None]
+
+
+def _parents_seen(chain: Any, inputs: list[Any], batch: bool = False) -> list[tuple[str, Any]]:
+    recorder = Recorder()
+    bound = chain(recorder)
+    if batch:
+        bound.batch(inputs)
+    else:
+        for given in inputs:
+            bound.invoke(given)
+    return [
+        (kw.get("name") or (args[0] or {}).get("name"), kw["parent_run_id"])
+        for name, args, kw in recorder.calls
+        if name.endswith("_start")
+    ]
+
+
+def _same_parents(seen: list[tuple[str, Any]]) -> list[tuple[str, int | None]]:
+    # The parents as LangChain's and ours both have them: which starts share a parent (ids differ).
+    order: dict[Any, int] = {}
+    return [(name, None if parent is None else order.setdefault(parent, len(order))) for name, parent in seen]
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_an_inner_steps_handlers_see_its_parent_run_when_nothing_else_watches(batch: bool) -> None:
+    # LangChain makes every run (and its id) whether watched or not: a handler bound to an
+    # inner step sees that step's parent run, siblings share it, each call has its own.
+    def mine(h: Recorder) -> Any:
+        return (
+            RunnableLambda(_bang, name="bang")
+            | RunnableLambda(str.upper, name="up").with_config(callbacks=[h])
+            | RunnableLambda(str.lower, name="low").with_config(callbacks=[h])
+        )
+
+    def peer(h: Recorder) -> Any:
+        return (
+            TheirLambda(_bang, name="bang")
+            | TheirLambda(str.upper, name="up").with_config(callbacks=[h])
+            | TheirLambda(str.lower, name="low").with_config(callbacks=[h])
+        )
+
+    ours_seen = _parents_seen(mine, ["a", "b"], batch)
+    theirs_seen = _parents_seen(peer, ["a", "b"], batch)
+    assert all(parent is not None for _, parent in ours_seen)
+    if batch:  # items run on threads: compare as sets of (name, parent group) per item
+        assert sorted(_same_parents(sorted(ours_seen, key=lambda s: str(s[1])))) == sorted(
+            _same_parents(sorted(theirs_seen, key=lambda s: str(s[1])))
+        )
+    else:
+        assert _same_parents(ours_seen) == _same_parents(theirs_seen) == [("up", 0), ("low", 0), ("up", 1), ("low", 1)]
+
+
+def test_an_inner_steps_handlers_see_a_parallels_run_and_a_components_its_chain() -> None:
+    from combinators import RunnableParallel
+    from langchain_core.runnables import RunnableParallel as TheirParallel
+
+    def mine(h: Recorder) -> Any:
+        both = RunnableParallel(
+            a=RunnableLambda(str.upper, name="A").with_config(callbacks=[h]),
+            b=FakeListChatModel(responses=["ok"], callbacks=[h]),
+        )
+        return RunnableLambda(_bang, name="bang") | both
+
+    def peer(h: Recorder) -> Any:
+        both = TheirParallel(
+            a=TheirLambda(str.upper, name="A").with_config(callbacks=[h]),
+            b=TheirFakeModel(responses=["ok"], callbacks=[h]),
+        )
+        return TheirLambda(_bang, name="bang") | both
+
+    assert sorted(_same_parents(_parents_seen(mine, ["x"]))) == sorted(_same_parents(_parents_seen(peer, ["x"])))
+    assert {parent for _, parent in _same_parents(_parents_seen(mine, ["x"]))} == {0}
+    # Bound to the root, the handler sees a root run, as LangChain's does.
+    assert _parents_seen(lambda h: RunnableLambda(str.upper).with_config(callbacks=[h]), ["x"]) == [("upper", None)]
 
 
 def test_a_parallel_with_a_tool_and_a_retriever_is_told_as_langchain_tells_it() -> None:
