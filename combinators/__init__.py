@@ -172,9 +172,29 @@ _LAZY: dict[str, str] = {
     ),
     "RunLog": "effects.projections.run_log",
     "RunLogPatch": "effects.projections.run_log",
+    # the one service-error family (a test holds these to combinators.service_errors.__all__;
+    # `import combinators` imports nothing of it)
+    **dict.fromkeys(
+        (
+            "ServiceAuthError",
+            "ServiceBadRequest",
+            "ServiceConflict",
+            "ServiceConnectionError",
+            "ServiceError",
+            "ServiceNotFound",
+            "ServicePayloadTooLarge",
+            "ServiceRateLimited",
+            "ServiceResponseError",
+            "ServiceTimeout",
+            "ServiceUnavailable",
+            "ServiceUnprocessable",
+            "TransientServiceError",
+        ),
+        "combinators.service_errors",
+    ),
 }
 """Where each exported name lives, loaded on first use (a structure test checks it agrees
-with the declarations above); the service-error family's entries follow ``__all__``."""
+with the declarations above); ``__all__`` is composed from it."""
 
 _MOVED: dict[str, _Moved] = dict.fromkeys(("Scope", "Step"), _Moved("effects"))
 """Names this root exported before each public name got one home (see CONTRIBUTING)."""
@@ -183,98 +203,7 @@ if not _typing.TYPE_CHECKING:
     # Hidden from the checkers, so that a misspelled import from this root is an error.
     __getattr__ = _moved_exports(__name__, _MOVED, _lazy_exports(__name__, _LAZY))
 
-
-__all__ = [
-    "AddOp",
-    "AddableDict",
-    "AnyRunnable",
-    "CheckOp",
-    "CombinatorsDeprecationWarning",
-    "CombinatorsError",
-    "ConfigLike",
-    "ConfigurableError",
-    "ConfigurableField",
-    "ConfigurableFieldSpec",
-    "CopyOp",
-    "CustomStreamEvent",
-    "EmptyStreamError",
-    "ExponentialWait",
-    "FixedWait",
-    "InputError",
-    "InputValueError",
-    "JsonValue",
-    "MoveOp",
-    "NoWait",
-    "PatchOp",
-    "RemoveOp",
-    "ReplaceOp",
-    "RetryPolicy",
-    "RouterInput",
-    "RouterRunnable",
-    "RunConfig",
-    "RunConfigDict",
-    "RunEndEvent",
-    "RunErrorEvent",
-    "RunLog",
-    "RunLogPatch",
-    "RunStartEvent",
-    "RunStreamEvent",
-    "RunType",
-    "Runnable",
-    "RunnableAssign",
-    "RunnableBind",
-    "RunnableBinding",
-    "RunnableBranch",
-    "RunnableConfigurableAlternatives",
-    "RunnableConfigurableFields",
-    "RunnableEach",
-    "RunnableGenerator",
-    "RunnableLambda",
-    "RunnableParallel",
-    "RunnableParallelTuple",
-    "RunnablePassthrough",
-    "RunnablePick",
-    "RunnablePure",
-    "RunnableRetry",
-    "RunnableSequence",
-    "RunnableTool",
-    "RunnableWithFallbacks",
-    "ServiceAuthError",
-    "ServiceBadRequest",
-    "ServiceConflict",
-    "ServiceConnectionError",
-    "ServiceError",
-    "ServiceNotFound",
-    "ServicePayloadTooLarge",
-    "ServiceRateLimited",
-    "ServiceResponseError",
-    "ServiceTimeout",
-    "ServiceUnavailable",
-    "ServiceUnprocessable",
-    "TransientServiceError",
-    "StandardStreamEvent",
-    "StepTimeout",
-    "StreamEvent",
-    "ToolArgumentsError",
-    "ToolCallLike",
-    "ToolInput",
-    "aadd",
-    "add",
-    "adispatch_custom_event",
-    "chain",
-    "coerce_to_runnable",
-    "dispatch_custom_event",
-    "ensure_config",
-    "get_config_list",
-    "patch_config",
-    "run_in_executor",
-    "parallel",
-    "pure",
-]
-
-# The service-error family (combinators.service_errors) is named once, in __all__ (a literal:
-# the API reference reads it statically); its homes follow from it, and `import combinators`
-# still imports nothing of the family (a test holds these names to the family's own __all__).
-_LAZY.update(
-    dict.fromkeys((n for n in __all__ if n.startswith(("Service", "TransientService"))), "combinators.service_errors")
-)
+# Every name of this root, composed from ``_LAZY`` (the one table of where each lives), not
+# copied; the checkers read the ``X as X`` declarations above, and a structure test holds
+# the declarations and ``_LAZY`` together.
+__all__ = list(_LAZY)  # pyright: ignore[reportUnsupportedDunderAll]

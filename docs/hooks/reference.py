@@ -1,14 +1,17 @@
 """MkDocs hook: the API reference, one page per package root, generated from each root's ``__all__``.
 
 A root is any public package of ``combinators`` or ``effects`` whose ``__init__.py`` sets
-``__all__``; a new root appears in the reference (and in the nav) with no edit here. The
-roots are read statically (ast), so building the docs imports no integration and needs no
-extra beyond ``docs``.
+``__all__``; a new root appears in the reference (and in the nav) with no edit here. A
+literal ``__all__`` is read statically (ast), so building the docs imports no integration
+and needs no extra beyond ``docs``; a composed one (``combinators`` and ``effects`` compose
+theirs from ``_LAZY``, and importing them is cheap) is read by importing the root.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +23,9 @@ PACKAGES = ("combinators", "effects")
 SECTION = "API reference"
 
 
-def exported_names(init: Path) -> list[str] | None:
-    """The literal ``__all__`` of a package's ``__init__.py``, or None when it sets none."""
+def exported_names(init: Path, package: str) -> list[str] | None:
+    """The ``__all__`` of a package's ``__init__.py`` (``package`` is its dotted name), or
+    None when it sets none: a literal is read without importing, a composed one by import."""
     for node in ast.parse(init.read_text(encoding="utf-8")).body:
         target = (
             node.targets[0]
@@ -31,7 +35,12 @@ def exported_names(init: Path) -> list[str] | None:
             else None
         )
         if isinstance(target, ast.Name) and target.id == "__all__" and node.value is not None:
-            return [str(name) for name in ast.literal_eval(node.value)]
+            try:
+                return [str(name) for name in ast.literal_eval(node.value)]
+            except ValueError:  # composed (``list(_LAZY)``): the root's own answer
+                if str(ROOT) not in sys.path:
+                    sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy
+                return [str(name) for name in importlib.import_module(package).__all__]
     return None
 
 
@@ -43,7 +52,7 @@ def package_roots() -> dict[str, list[str]]:
             parts = init.relative_to(ROOT).parts[:-1]
             if any(part.startswith("_") for part in parts):
                 continue
-            names = exported_names(init)
+            names = exported_names(init, ".".join(parts))
             if names:
                 roots[".".join(parts)] = names
     return roots

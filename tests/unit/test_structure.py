@@ -664,3 +664,11 @@ def test_a_lazy_roots_table_agrees_with_its_declarations(module: Any) -> None:
     lazy: dict[str, str] = module._LAZY
     assert {name: declared.get(name) for name in lazy} == lazy
     assert set(declared) - set(lazy) == set(getattr(module, "_MOVED", {})) | set(getattr(module, "_RENAMED", {}))
+
+
+@pytest.mark.parametrize("module", [combinators, effects], ids=lambda m: m.__name__)
+def test_a_lazy_roots_all_is_composed_from_its_table_not_copied(module: Any) -> None:
+    # One runtime list of a root's names (_LAZY, beside the checkers' declarations): its
+    # __all__ is composed from it, so no name is written a third time (issue 25 item 4).
+    assert module.__all__ == list(module._LAZY)
+    assert "\n__all__ = list(_LAZY)" in pathlib.Path(module.__file__).read_text(encoding="utf-8")
