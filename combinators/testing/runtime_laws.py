@@ -62,12 +62,20 @@ def _batch_problem(name: str, got: Outcome, expected: list[Outcome], same: Same)
         return f"{name}(xs) {describe(got)}, but invoke raised {failed[0]!r} on one of them"
     if isinstance(got, Raised):
         return f"{name}(xs) {describe(got)}, but invoke returned on every input"
-    values = _as_list(got.value)
-    if values is None or len(values) != len(expected):
-        return f"{name}(xs) returned {got.value!r}, not one result for each of the {len(expected)} inputs"
-    for index, (value, wanted) in enumerate(zip(values, expected)):
-        if not agree(Returned(value), wanted, same):
-            return f"{name}(xs)[{index}] is {value!r}, but invoke(xs[{index}]) {describe(wanted)}"
+    return _results_problem(f"{name}(xs)", got.value, expected, same, Returned)
+
+
+def _results_problem(
+    call: str, value: object, expected: list[Outcome], same: Same, read: Callable[[object], Outcome]
+) -> str | None:
+    """How ``call``'s results (one per input, each ``read`` as an outcome) differ from
+    what ``invoke`` did on each input, or ``None``."""
+    items = _as_list(value)
+    if items is None or len(items) != len(expected):
+        return f"{call} returned {value!r}, not one result for each of the {len(expected)} inputs"
+    for index, (item, wanted) in enumerate(zip(items, expected)):
+        if not agree(read(item), wanted, same):
+            return f"{call}[{index}] is {item!r}, but invoke(xs[{index}]) {describe(wanted)}"
     return None
 
 
@@ -208,14 +216,12 @@ def _return_exceptions(runnable: Tested, inputs: list[object], how: Comparison) 
         ("batch", outcome_of(lambda: runnable.batch(inputs, return_exceptions=True))),
         ("abatch", aoutcome_of(lambda: runnable.abatch(inputs, return_exceptions=True))),
     ):
+        call = f"{name}(xs, return_exceptions=True)"
         if isinstance(results, Raised):
-            return f"{name}(xs, return_exceptions=True) {describe(results)}"
-        items = _as_list(results.value)
-        if items is None or len(items) != len(inputs):
-            return f"{name}(xs, return_exceptions=True) returned {results.value!r}: not one result per input"
-        for index, (item, wanted) in enumerate(zip(items, expected)):
-            if not agree(as_outcome(item), wanted, how.same):
-                return f"{name}(xs, return_exceptions=True)[{index}] is {item!r}, but invoke(xs[{index}]) {describe(wanted)}"
+            return f"{call} {describe(results)}"
+        problem = _results_problem(call, results.value, expected, how.same, as_outcome)
+        if problem is not None:
+            return problem
     return None
 
 
