@@ -35,8 +35,9 @@ class Unwrapped(NamedTuple):
 
 
 def unwrap(node: Step[In, Out], around: Unwrapped) -> tuple[Step[In, Out], Unwrapped]:
-    """``node`` without its bindings, and ``around`` with what they add (inner layers win
-    over outer ones, the caller's config over a bound one).
+    """``node`` without its bindings, and ``around`` with what they add: where layers set
+    the same key (config, keyword arguments), the caller's wins over any layer's, and an
+    outer layer's over an inner one's (caller > outer > inner; tags add up).
 
     >>> from combinators import RunnableLambda
     >>> bound = RunnableLambda(str.upper).with_config(tags=["t"], max_concurrency=2)
