@@ -24,7 +24,7 @@ ChatOpenAI(api_key=Secret('**********'))
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, Final, Literal, TypeVar, final, overload
+from typing import Any, Final, Literal, Protocol, TypeVar, final, overload
 
 import attrs
 
@@ -78,6 +78,35 @@ def _to_stop(value: Sequence[str] | str | None) -> tuple[str, ...] | None:
 def _check_timeout(_instance: object, _attribute: object, value: float | None) -> None:
     if value is not None and not (is_a(value, (int, float)) and value > 0):
         raise ValueError(f"timeout must be a number of seconds > 0 (or None), got {value!r}")
+
+
+class _Chunk(Protocol):
+    def to_dict(self) -> dict[str, object]: ...
+
+
+@final
+class _Finish:
+    """A stream's message chunks, and whether one of them finished (a ``finish_reason``)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def _read(self, data: _Chunk) -> AIMessageChunk | None:
+        chunk, finish = chunk_to_message_chunk(data.to_dict())
+        self.seen = self.seen or finish is not None
+        return chunk
+
+    def chunks(self, datas: Iterator[_Chunk]) -> Iterator[AIMessageChunk]:
+        for data in datas:
+            if (chunk := self._read(data)) is not None:
+                yield chunk
+
+    async def achunks(self, datas: AsyncIterator[_Chunk]) -> AsyncIterator[AIMessageChunk]:
+        async for data in datas:
+            if (chunk := self._read(data)) is not None:
+                yield chunk
 
 
 @final
@@ -225,14 +254,10 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
             stream = self._sync_client().chat.completions.create(
                 model=model, messages=wire, stream=True, extra_body=body
             )
-        finished = False
+        finish = _Finish()
         with stream:
-            for data in self._sync_chunks(iter(stream), model):
-                chunk, finish = chunk_to_message_chunk(data.to_dict())
-                finished = finished or finish is not None
-                if chunk is not None:
-                    yield chunk
-        if not finished:
+            yield from finish.chunks(self._sync_chunks(iter(stream), model))
+        if not finish.seen:
             raise self._unfinished(model)
 
     async def _astream(
@@ -243,14 +268,12 @@ class ChatOpenAI(BaseChatModel, OpenAIConnection):
             stream = await self._async_client().chat.completions.create(
                 model=model, messages=wire, stream=True, extra_body=body
             )
-        finished = False
-        async with stream, closing(self._async_chunks(aiter(stream), model)) as datas:
-            async for data in datas:
-                chunk, finish = chunk_to_message_chunk(data.to_dict())
-                finished = finished or finish is not None
-                if chunk is not None:
-                    yield chunk
-        if not finished:
+        finish = _Finish()
+        datas = self._async_chunks(aiter(stream), model)
+        async with stream, closing(datas), closing(finish.achunks(datas)) as chunks:
+            async for chunk in chunks:
+                yield chunk
+        if not finish.seen:
             raise self._unfinished(model)
 
     # ------------------------------------------------------------------ tools and structured output
