@@ -29,7 +29,7 @@ from typing import final
 
 import attrs
 
-from combinators.components.retrieval.documents import BaseRetriever, Document
+from combinators.components.retrieval.documents import BaseRetriever, Document, checked_documents
 from effects.authoring import is_a
 
 __all__ = ["ENGLISH_STOPWORDS", "Bm25Index", "Bm25Retriever", "tokenize"]
@@ -189,11 +189,7 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> tuple[str, .
 
 
 def _to_documents(documents: Iterable[Document]) -> tuple[Document, ...]:
-    checked = tuple(documents)
-    for index, document in enumerate(checked):
-        if not is_a(document, Document):
-            raise TypeError(f"Bm25Index documents must be Documents, got {type(document).__name__} at index {index}")
-    return checked
+    return checked_documents(documents, "Bm25Index")
 
 
 def _to_stopwords(words: Iterable[str]) -> frozenset[str]:

@@ -100,14 +100,23 @@ def format_documents_as_string(documents: Iterable[Document]) -> str:
     >>> format_documents_as_string([Document("a"), Document("b")])
     'a\\n\\nb'
     """
-    contents: list[str] = []
-    for index, document in enumerate(documents):
+    return "\n\n".join(document.page_content for document in checked_documents(documents, "format_documents_as_string"))
+
+
+def checked_documents(documents: Iterable[Document], taker: str) -> tuple[Document, ...]:
+    """``documents`` as a tuple, each one checked to be a ``Document`` (``taker`` names
+    what refuses anything else: the retrievers, stores and helpers that take documents).
+
+    >>> checked_documents([Document("a"), "b"], "add_documents")
+    Traceback (most recent call last):
+    ...
+    TypeError: add_documents expects Documents, got str at index 1
+    """
+    checked = tuple(documents)
+    for index, document in enumerate(checked):
         if not is_a(document, Document):
-            raise TypeError(
-                f"format_documents_as_string expects Documents, got {type(document).__name__} at index {index}"
-            )
-        contents.append(document.page_content)
-    return "\n\n".join(contents)
+            raise TypeError(f"{taker} expects Documents, got {type(document).__name__} at index {index}")
+    return checked
 
 
 def load_text_documents(folder: str | Path, pattern: str = "*.md") -> list[Document]:

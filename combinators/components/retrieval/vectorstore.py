@@ -30,9 +30,8 @@ from typing import TypeAlias, cast, final
 
 import attrs
 
-from combinators.components.retrieval.documents import BaseRetriever, Document
+from combinators.components.retrieval.documents import BaseRetriever, Document, checked_documents
 from combinators.components.retrieval.embeddings import Embeddings, check_query
-from effects.authoring import is_a
 
 __all__ = ["DocumentFilter", "InMemoryVectorStore", "StoredVector", "VectorStoreRetriever", "cosine_similarity"]
 
@@ -220,7 +219,7 @@ class InMemoryVectorStore:
         >>> store.entries
         (StoredVector(document=Document(id='0', metadata={}, page_content='a'), vector=<2 floats>),)
         """
-        docs = _check_documents(documents)
+        docs = checked_documents(documents, "add_documents")
         if ids is not None and len(ids) != len(docs):
             raise ValueError(f"add_documents got {len(ids)} ids for {len(docs)} documents")
         if len(vectors) != len(docs):
@@ -259,7 +258,7 @@ class InMemoryVectorStore:
         >>> store.documents[0].id
         'x'
         """
-        docs = _check_documents(documents)
+        docs = checked_documents(documents, "add_documents")
         vectors = self.embeddings.embed_documents([doc.page_content for doc in docs])
         return self.add_vectors(docs, self._embedded(docs, vectors), ids=ids)
 
@@ -273,7 +272,7 @@ class InMemoryVectorStore:
         >>> len(asyncio.run(InMemoryVectorStore(HashedNgramEmbeddings()).aadd_documents([Document("a")])))
         1
         """
-        docs = _check_documents(documents)
+        docs = checked_documents(documents, "add_documents")
         vectors = await self.embeddings.aembed_documents([doc.page_content for doc in docs])
         return self.add_vectors(docs, self._embedded(docs, vectors), ids=ids)
 
@@ -439,11 +438,3 @@ class VectorStoreRetriever(BaseRetriever):
 
     async def _aget_relevant_documents(self, query: str) -> list[Document]:
         return await self.store.asimilarity_search(query, self.k, self.filter)
-
-
-def _check_documents(documents: Iterable[Document]) -> tuple[Document, ...]:
-    docs = tuple(documents)
-    for index, document in enumerate(docs):
-        if not is_a(document, Document):
-            raise TypeError(f"add_documents expects Documents, got {type(document).__name__} at index {index}")
-    return docs

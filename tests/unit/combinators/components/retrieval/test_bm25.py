@@ -197,7 +197,7 @@ def test_bad_parameters_are_named(kwargs: dict[str, object], error: type[Excepti
 
 
 def test_non_documents_are_rejected() -> None:
-    with pytest.raises(TypeError, match="Bm25Index documents must be Documents, got str at index 0"):
+    with pytest.raises(TypeError, match="Bm25Index expects Documents, got str at index 0"):
         Bm25Index.from_documents(["fog"])  # type: ignore[list-item]
 
 
