@@ -9,7 +9,7 @@
 from combinators.graph.derive import Fragment as Fragment
 from combinators.graph.derive import GraphBuilder as GraphBuilder
 from combinators.graph.derive import RunPlace as RunPlace
-from combinators.graph.render import GraphvizNotFound as GraphvizNotFound
+from combinators.graph.dot import GraphvizNotFound as GraphvizNotFound
 from combinators.graph.value import Edge as Edge
 from combinators.graph.value import Graph as Graph
 from combinators.graph.value import Group as Group

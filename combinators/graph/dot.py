@@ -1,4 +1,5 @@
-"""``draw_dot``: a graph as Graphviz DOT text, for ``dot -Tsvg`` / ``-Tpng``.
+"""``draw_dot``: a graph as Graphviz DOT text, and ``render``: that text rendered by
+Graphviz's ``dot`` program (``dot -Tsvg`` / ``-Tpng``, a subprocess; no Python binding needed).
 
 Colours are ``#rrggbb`` (dot 2.43 misreads ``#rgb``); quotes, backslashes and newlines
 in labels and ids are escaped. A fork where one branch runs is a diamond with dashed,
@@ -8,13 +9,18 @@ remote runnables dashed blue, agents orange with a double border.
 >>> from combinators.graph import Edge, Graph, Node
 >>> print(draw_dot(Graph((Node("a", 'C:\\\\tmp "x"', status="failed"),), ())).splitlines()[4])
     "a" [label="C:\\\\tmp \\"x\\"\\n(failed)", fillcolor="#ffd6d6", color="#c00000", penwidth=2];
+>>> render(Graph((Node("a", "A"),), ()).draw_dot(), "svg").startswith(b"<?xml")
+True
 """
 
 from __future__ import annotations
 
-from typing import Final
+import shutil
+import subprocess
+from typing import Final, Literal
 
 from combinators.graph.value import Graph, Node
+from effects.errors import CombinatorsError
 
 _HEADER: Final = (
     "digraph {",
@@ -91,3 +97,32 @@ def draw_dot(graph: Graph) -> str:
         lines.append(f"    {quoted(edge.source)} -> {quoted(edge.target)}{tail};")
     lines.append("}")
     return "\n".join(lines)
+
+
+Format = Literal["svg", "png"]
+
+INSTALL_HINT: Final = (
+    "install Graphviz: the Debian/Ubuntu package `graphviz` (apt-get install graphviz), or `brew install graphviz`"
+)
+
+
+class GraphvizNotFound(CombinatorsError, FileNotFoundError):
+    """Graphviz's ``dot`` program is not on ``PATH``; the message says what to install.
+
+    >>> issubclass(GraphvizNotFound, FileNotFoundError)
+    True
+    """
+
+
+def render(dot: str, format: Format) -> bytes:
+    """``dot -T<format>`` of the DOT text: SVG text or PNG bytes."""
+    program = shutil.which("dot")
+    if program is None:
+        raise GraphvizNotFound(
+            f"drawing a graph as {format.upper()} runs Graphviz's `dot` program, which is not"
+            f" on PATH: {INSTALL_HINT}. draw_dot(), draw_mermaid() and draw_ascii() need nothing."
+        )
+    done = subprocess.run([program, f"-T{format}"], input=dot.encode(), capture_output=True, timeout=120, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"Graphviz's dot failed ({done.returncode}): {done.stderr.decode().strip()}")
+    return done.stdout

@@ -241,13 +241,13 @@ class Graph:
 
     def draw_svg(self) -> str:
         """The DOT drawing rendered by Graphviz's ``dot`` program, as SVG text."""
-        from combinators.graph.render import render
+        from combinators.graph.dot import render
 
         return render(self.draw_dot(), "svg").decode()
 
     def draw_png(self, path: str | None = None) -> bytes:
         """The DOT drawing rendered by Graphviz's ``dot`` as PNG bytes (also written to ``path``)."""
-        from combinators.graph.render import render
+        from combinators.graph.dot import render
 
         data = render(self.draw_dot(), "png")
         if path is not None:

@@ -53,7 +53,7 @@ from combinators.components.agents.actions import (
 from combinators.components.agents.loop import AgentLoop, AgentTool, Prompt, draw_loop, tools_tuple
 from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators.components.agents.policy import LoopPolicy
-from combinators.components.agents.stops import Finished, MaxIterations, TimedOut
+from combinators.components.agents.steps import Finished, MaxIterations, TimedOut
 from combinators.components.agents.steps import AgentResult, ToolOutcome
 from combinators.components.messages.message_classes import AIMessage
 from combinators.components.models.chat_model import BaseChatModel

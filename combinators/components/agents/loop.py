@@ -36,7 +36,7 @@ import attrs
 from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.progress import Progress, remember
-from combinators.components.agents.stops import Finished, MaxIterations, ReturnedDirect, StopReason, TimedOut
+from combinators.components.agents.steps import Finished, MaxIterations, ReturnedDirect, StopReason, TimedOut
 from combinators.components.agents.tool_calls import (
     PlannedCall,
     Slots,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import final
 
-from combinators.components.agents.stops import Halted, StopReason
+from combinators.components.agents.steps import Halted, StopReason
 from combinators.components.agents.transcript import Conversation, sealed
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from combinators.components.messages.message_classes import AIMessage, Message

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 import attrs
 from returns.result import Failure, Success
 
-from combinators.components.agents.stops import STOP_TYPES
+from combinators.components.agents.steps import STOP_TYPES
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from effects.projections import JsonValue
 

@@ -14,7 +14,7 @@ from returns.result import Failure, Success
 
 from combinators._support.langchain_types import AGENT_TYPES, GENERATION_TYPES, VALUE_TYPES, WIRE_TAGS
 from combinators.agents import ToolAgentAction, ToolAgentStep
-from combinators.components.agents.stops import STOP_TYPES, Finished, Halted, MaxIterations, ReturnedDirect, TimedOut
+from combinators.components.agents.steps import STOP_TYPES, Finished, Halted, MaxIterations, ReturnedDirect, TimedOut
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from combinators.components.serialization import to_data
 from combinators.documents import Document

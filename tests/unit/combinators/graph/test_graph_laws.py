@@ -24,7 +24,7 @@ from combinators import (
 )
 from combinators.graph import Graph
 from combinators.testing import runnables
-from tests.unit.combinators.graph.test_render_drawings import require_dot
+from tests.unit.combinators.graph.test_graph_drawings import require_dot
 
 
 def expected_steps(chain: Runnable[Any, Any]) -> list[str]:
