@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeAlias, cast, final
+from typing import TypeAlias, final
 
 import attrs
 
@@ -29,10 +29,11 @@ from combinators.components.messages.message_classes import (
     coerce_to_messages,
 )
 from combinators.components.tools.message_tools import content_parts
+from effects.authoring import is_mapping
 from effects.errors import CombinatorsError, InputError
 from effects.projections.jsonable import to_jsonable
 
-AgentInput: TypeAlias = "str | Sequence[Any] | Mapping[str, Any]"
+AgentInput: TypeAlias = "str | Sequence[object] | Mapping[str, object]"
 """What an agent takes: a question (``str``), ``{"input": str, "chat_history": [...]}``,
 ``{"messages": [...]}``, a list of messages (or message-likes: ``(role, text)``,
 dicts), or, with a prompt, any dict of the prompt's variables."""
@@ -109,6 +110,10 @@ def _messages(value: object, owner: str, what: str) -> tuple[Message, ...]:
         raise InputError(f"{owner} expects {what} to be a list of messages: {error}") from None
 
 
+def _is_sequence(value: object) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, bytes)
+
+
 def read_input(input: object, owner: str, *, prompted: bool) -> Conversation:
     """The conversation an ``AgentInput`` stands for (a clear error for anything else).
 
@@ -119,9 +124,8 @@ def read_input(input: object, owner: str, *, prompted: bool) -> Conversation:
     """
     if isinstance(input, str):
         return Conversation((HumanMessage(input),), {"input": input})
-    if isinstance(input, Mapping):
-        given: Mapping[object, object] = input  # pyright: ignore[reportUnknownVariableType]
-        variables = {str(k): v for k, v in given.items()}
+    if is_mapping(input):
+        variables = {str(k): v for k, v in input.items()}
         if "messages" in variables:
             return Conversation(_messages(variables["messages"], owner, "'messages'"), variables)
         if "input" in variables:
@@ -135,8 +139,8 @@ def read_input(input: object, owner: str, *, prompted: bool) -> Conversation:
             f"{owner} expects a dict with 'input' or 'messages' (or a prompt for other keys); "
             f"got keys {sorted(variables)}"
         )
-    if isinstance(input, Sequence) and not isinstance(input, bytes):
-        conversation = _messages(cast("Sequence[object]", input), owner, "its input")
+    if _is_sequence(input):  # of messages: _messages reads (and checks) the items
+        conversation = _messages(input, owner, "its input")
         return Conversation(conversation, {"messages": list(conversation)})
     raise InputError(
         f"{owner} expects a question (str), a list of messages, or a dict with 'input' or "

@@ -42,7 +42,7 @@ agent = agent_loop(model, [add])
 
 
 def agent_loop_is_a_runnable_from_agent_input_to_agent_result() -> None:
-    reveal_type(agent)  # R: Runnable[str | Sequence[Any] | Mapping[str, Any], AgentResult]
+    reveal_type(agent)  # R: Runnable[str | Sequence[object] | Mapping[str, object], AgentResult]
 
 
 def its_result_is_typed() -> None:
@@ -52,7 +52,7 @@ def its_result_is_typed() -> None:
 
 
 def it_pipes_like_any_runnable() -> None:
-    reveal_type(agent | answer_of)  # R: Runnable[str | Sequence[Any] | Mapping[str, Any], str]
+    reveal_type(agent | answer_of)  # R: Runnable[str | Sequence[object] | Mapping[str, object], str]
 
 
 def a_function_is_a_tool() -> None:

@@ -218,7 +218,7 @@ def lambda_retried() -> None:
 
 
 def tools_of_an_agent() -> None:
-    reveal_type(agent_loop(ScriptedChatModel(["ok"]), [fetch, add]))  # R: Runnable[str | Sequence[Any] | Mapping[str, Any], AgentResult]
+    reveal_type(agent_loop(ScriptedChatModel(["ok"]), [fetch, add]))  # R: Runnable[str | Sequence[object] | Mapping[str, object], AgentResult]
 
 
 def tools_in_a_list() -> list[RunnableTool[object]]:
