@@ -28,7 +28,6 @@ NARROWING_CHECKS = frozenset(
 
 CAST_AFTER_CHECK: dict[str, int] = {
     "combinators/_support/reprs.py": 2,
-    "combinators/components/agents/transcript.py": 1,
     "combinators/components/memory/with_history.py": 1,
     "combinators/components/prompts/chat_prompt.py": 2,
     "combinators/components/retrieval/vectorstore.py": 1,
