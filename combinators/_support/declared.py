@@ -37,7 +37,7 @@ def _is_data_descriptor(value: object) -> bool:
     return hasattr(kind, "__get__") and (hasattr(kind, "__set__") or hasattr(kind, "__delete__"))
 
 
-def _own_fields_win(cls: type[Any], fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
+def _own_fields_win(cls: type, fields: list[attrs.Attribute[object]]) -> list[attrs.Attribute[object]]:
     # A field the class declares takes its keyword from an inherited field of another
     # attribute name (a model's own ``name`` field over the components' ``run_name``,
     # whose keyword is ``name``): two parameters of one name cannot be.
@@ -46,7 +46,7 @@ def _own_fields_win(cls: type[Any], fields: list[attrs.Attribute[Any]]) -> list[
     return [field for index, field in enumerate(fields) if last[field.alias or field.name.lstrip("_")] == index]
 
 
-def _transform(cls: type[Any]) -> None:
+def _transform(cls: type) -> None:
     for base in reversed(cls.__mro__[1:]):
         if base.__dict__.get(_PENDING):
             _transform(base)  # its fields are inherited: it becomes an attrs class first
@@ -80,7 +80,7 @@ class DeclaredFields:
         elif fields:
             setattr(cls, _PENDING, True)
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
         if _PENDING in cls.__dict__:
             _transform(cls)
         return super().__new__(cls)

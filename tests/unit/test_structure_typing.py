@@ -56,7 +56,6 @@ PEER_SIGNATURES = ("combinators/integrations/langchain/",)
 
 FORWARDED: dict[tuple[str, str], str] = {
     ("combinators/_support/declared.py", "__init_subclass__"): "object.__init_subclass__ and attrs' class keywords",
-    ("combinators/_support/declared.py", "__new__"): "a subclass's own __init__ parameters",
 }
 """Rule 3's forwarding functions, each with the callee that types the keywords."""
 
