@@ -17,7 +17,7 @@ from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.context import RUN_FRAMES
 from effects._runtime.closing import aclose_all, close_iterator
 from effects.step import Observer
-from effects._runtime.entry import entry_scope
+from effects._runtime.entry import entry_scope, watched_inside
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import OBSERVERS_BOUND, Step
@@ -35,8 +35,8 @@ def invoke(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, 
     >>> invoke(RunnableLambda(abs), -2, {"tags": ["t"]}, {})
     2
     """
-    if config is None and not OBSERVERS_BOUND and CURRENT_SCOPE.get() is None:
-        # The hot path: nothing to observe, limit or propagate.
+    if config is None and CURRENT_SCOPE.get() is None and (not OBSERVERS_BOUND or not watched_inside(node)):
+        # The hot path: nothing to observe, limit or propagate (nor a watched step inside).
         return PLAIN_SCOPE.invoke(node, input, None, kwargs)
     scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name, node=node)
     token = CURRENT_SCOPE.set(scope)
@@ -54,7 +54,7 @@ async def ainvoke(node: Step[In, Out], input: In, config: object, kwargs: Mappin
     >>> asyncio.run(ainvoke(RunnableLambda(abs), -2, None, {}))
     2
     """
-    if config is None and not OBSERVERS_BOUND and CURRENT_SCOPE.get() is None:
+    if config is None and CURRENT_SCOPE.get() is None and (not OBSERVERS_BOUND or not watched_inside(node)):
         return await PLAIN_SCOPE.ainvoke(node, input, None, kwargs)
     scope = entry_scope(_checked(node, RunConfig.coerce(config)), owner=node.name, node=node)
     token = CURRENT_SCOPE.set(scope)
@@ -158,7 +158,12 @@ def _known_at_start(node: Step[In, Out], input: In) -> In | Nothing:
 def call_scope(node: Step[In, Out], config: object, observers: tuple[Observer, ...]) -> RunScope:
     """The scope a call of ``node`` with ``config`` runs in (the plain one when nothing is asked)."""
     coerced = RunConfig.coerce(config)
-    if coerced is EMPTY_CONFIG and not observers and not OBSERVERS_BOUND and CURRENT_SCOPE.get() is None:
+    if (
+        coerced is EMPTY_CONFIG
+        and not observers
+        and CURRENT_SCOPE.get() is None
+        and (not OBSERVERS_BOUND or not watched_inside(node))
+    ):
         return PLAIN_SCOPE
     return entry_scope(_checked(node, coerced), observers, owner=node.name, node=node)
 
