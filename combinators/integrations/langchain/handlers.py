@@ -199,30 +199,19 @@ class _Handlers:
 
 
 @final
+@attrs.define(eq=False)
 class _Live:
     """What the projection keeps of a run it told the handlers about."""
 
-    __slots__ = ("run_id", "parent_run_id", "handlers", "tags", "metadata", "kind", "streamed", "taps", "feed")
-
-    def __init__(
-        self,
-        run_id: UUID,
-        parent_run_id: UUID | None,
-        handlers: tuple[BaseCallbackHandler, ...],
-        tags: list[str],
-        metadata: dict[str, object],
-        kind: str,
-        streamed: bool,
-    ) -> None:
-        self.run_id = run_id
-        self.parent_run_id = parent_run_id
-        self.handlers = handlers
-        self.tags = tags
-        self.metadata = metadata
-        self.kind = kind
-        self.streamed = streamed
-        self.taps: Iterator[object] | None = None
-        self.feed: deque[object] = deque()
+    run_id: UUID
+    parent_run_id: UUID | None
+    handlers: tuple[BaseCallbackHandler, ...]
+    tags: list[str]
+    metadata: dict[str, object]
+    kind: str
+    streamed: bool
+    taps: Iterator[object] | None = attrs.field(default=None, init=False)
+    feed: deque[object] = attrs.field(factory=deque[object], init=False)
 
 
 def _merged_tags(first: Sequence[str], then: Sequence[str]) -> list[str]:
