@@ -32,6 +32,7 @@ import attrs
 
 from combinators.components.retrieval.documents import BaseRetriever, Document, checked_documents
 from combinators.components.retrieval.embeddings import Embeddings, check_query
+from effects.authoring import is_mapping
 
 __all__ = ["DocumentFilter", "InMemoryVectorStore", "StoredVector", "VectorStoreRetriever", "cosine_similarity"]
 
@@ -90,9 +91,9 @@ def _predicate_of(where: object) -> Callable[[Document], bool]:
     # Takes `object` so the runtime checks below type-check as real checks.
     if where is None:
         return lambda _document: True
-    if isinstance(where, Mapping):
+    if is_mapping(where):
         wanted: list[tuple[str, object]] = []
-        for key, value in cast("Mapping[object, object]", where).items():
+        for key, value in where.items():
             if not isinstance(key, str):
                 raise TypeError(f"filter keys must be metadata keys (str), got {_describe(key)}")
             wanted.append((key, value))
