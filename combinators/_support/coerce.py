@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from combinators._support.callables import is_generator
-from combinators.runnable.composing import Runnable
+from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.guards import is_mapping
 
 
@@ -35,7 +35,7 @@ def coerce_to_runnable(thing: object) -> Runnable[Any, Any]:
     if is_mapping(thing):
         from combinators.nodes.parallel import RunnableParallel
 
-        steps: dict[str, Runnable[Any, Any]] = {}
+        steps: dict[str, AnyRunnable] = {}
         for key, value in thing.items():
             if not _pipeable(value):
                 raise TypeError(
@@ -70,7 +70,7 @@ _STREAM_ORIGINS: tuple[object, ...] = (
 )
 
 
-def _takes_a_stream(func: Callable[..., Any]) -> bool:
+def _takes_a_stream(func: Callable[..., object]) -> bool:
     """Whether a generator function's first parameter is a stream (or unannotated)."""
     annotated: object = func if inspect.isroutine(func) else getattr(func, "__call__", func)  # noqa: B004 - its annotations
     try:

@@ -199,7 +199,7 @@ def _strict_class() -> type[Validator]:
     return strict
 
 
-def strict_validator(schema: Mapping[str, Any]) -> Validator:
+def strict_validator(schema: Mapping[str, object]) -> Validator:
     """A Draft 2020-12 validator for ``schema`` whose ``integer`` excludes ``1.0``.
 
     >>> strict_validator({"type": "number"}).is_valid(1)
@@ -208,7 +208,7 @@ def strict_validator(schema: Mapping[str, Any]) -> Validator:
     return _strict_class()(schema)
 
 
-def check_schema(schema: Mapping[str, Any]) -> None:
+def check_schema(schema: Mapping[str, object]) -> None:
     """Raise ``jsonschema.SchemaError`` if ``schema`` is not a valid JSON Schema.
 
     >>> check_schema({"type": "integer"})
