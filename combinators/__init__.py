@@ -16,6 +16,7 @@ Domain components have roots named as LangChain's (``combinators.prompts``,
 
 from effects.deprecation import Moved as _Moved
 from effects.deprecation import moved_exports as _moved_exports
+from effects.deprecation import moved_modules as _moved_modules
 from effects.lazy import lazy_exports as _lazy_exports
 import typing as _typing
 
@@ -36,7 +37,7 @@ if _typing.TYPE_CHECKING:
     from combinators.nodes.reader import pure as pure
     from combinators.nodes.binding import RunnableBinding as RunnableBinding
     from combinators.nodes.branch import RunnableBranch as RunnableBranch
-    from combinators.chain_decorator import chain as chain
+    from combinators.nodes.lambda_ import chain as chain
     from combinators._support.coerce import coerce_to_runnable as coerce_to_runnable
     from combinators.nodes.each import RunnableEach as RunnableEach
     from combinators.nodes.fallbacks import RunnableWithFallbacks as RunnableWithFallbacks
@@ -125,7 +126,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("RunnableBind", "RunnablePure", "pure"), "combinators.nodes.reader"),
     "RunnableBinding": "combinators.nodes.binding",
     "RunnableBranch": "combinators.nodes.branch",
-    "chain": "combinators.chain_decorator",
+    "chain": "combinators.nodes.lambda_",
     "coerce_to_runnable": "combinators._support.coerce",
     "RunnableEach": "combinators.nodes.each",
     "RunnableWithFallbacks": "combinators.nodes.fallbacks",
@@ -198,6 +199,9 @@ with the declarations above); ``__all__`` is composed from it."""
 
 _MOVED: dict[str, _Moved] = dict.fromkeys(("Scope", "Step"), _Moved("effects"))
 """Names this root exported before each public name got one home (see CONTRIBUTING)."""
+
+# Old module paths, kept importable (with a dated warning) by one finder, no file each.
+_moved_modules({"combinators.chain_decorator": _Moved("combinators", source="combinators.nodes.lambda_")})
 
 if not _typing.TYPE_CHECKING:
     # Hidden from the checkers, so that a misspelled import from this root is an error.

@@ -1,4 +1,4 @@
-"""``RunnableLambda``: a function as a step.
+"""``RunnableLambda``: a function as a step (``@chain`` makes one of a typed function).
 
 The function may be sync, async, or both (``afunc``); a sync or async generator
 function streams its yields; a function that returns a runnable has that runnable
@@ -12,6 +12,12 @@ second parameter receives the ``RunConfig``.
 RunnableLambda(double)
 >>> RunnableLambda(double).invoke(21)
 42
+>>> from combinators import chain
+>>> @chain
+... def shout(text: str) -> str:
+...     return text.upper()
+>>> shout.invoke("hi"), shout.name
+('HI', 'shout')
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import attrs
 from combinators._support.callables import CallableKind, kind_of
 from combinators._support.declared import init_fields
 from combinators._support.reprs import callable_repr, keyword_reprs
-from combinators.runnable.composing import Runnable
+from combinators.runnable.composing import AnyRunnable, Runnable
 from combinators.runnable.sync_calls import SyncCalls
 from effects.errors import InputError
 from effects.lazy import deferred
@@ -372,3 +378,26 @@ def _run_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:
 
 async def _arun_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:
     return await scope.with_recursion_step().ainvoke(runnable, input)
+
+
+@overload
+def chain(func: Callable[[A], AsyncIterator[B]]) -> RunnableLambda[A, B, Never]: ...
+@overload
+def chain(func: Callable[[A], Iterator[B]]) -> Runnable[A, B]: ...
+@overload
+def chain(func: Callable[[A], Awaitable[B]]) -> RunnableLambda[A, B, Never]: ...
+@overload
+def chain(func: Callable[[A], Runnable[A, B]]) -> Runnable[A, B]: ...
+@overload
+def chain(func: Callable[[A], B]) -> Runnable[A, B]: ...
+@overload
+def chain(func: Callable[[A, RunConfig], Awaitable[B]]) -> RunnableLambda[A, B, Never]: ...
+@overload
+def chain(func: Callable[[A, RunConfig], B]) -> Runnable[A, B]: ...
+def chain(func: Callable[..., object]) -> AnyRunnable:
+    """Turn a function (sync, async, generator, or taking a config) into a runnable.
+
+    Of an async function it is a ``RunnableLambda[In, Out, Never]``: calling it with ``invoke``
+    (or another sync call) is a type error, as it would fail at run time; ``ainvoke`` it.
+    """
+    return RunnableLambda(func)

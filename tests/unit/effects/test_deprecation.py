@@ -220,6 +220,7 @@ def test_users_root_is_combinators_and_authors_root_is_effects() -> None:
         ("combinators.components.messages.values", "combinators.messages"),
         ("combinators.integrations.langchain.values", "combinators.integrations.langchain"),
         ("combinators.testing.values", "combinators.testing"),
+        ("combinators.chain_decorator", "combinators"),
     ],
 )
 def test_old_modules_warn_once_imported_naming_the_new_one(module: str, new: str) -> None:
