@@ -30,7 +30,6 @@ CAST_AFTER_CHECK: dict[str, int] = {
     "combinators/_support/reprs.py": 2,
     "combinators/components/memory/with_history.py": 1,
     "combinators/components/prompts/chat_prompt.py": 2,
-    "combinators/integrations/serving/errors.py": 1,
     "effects/projections/jsonable.py": 3,
     "effects/projections/shapes.py": 1,
 }

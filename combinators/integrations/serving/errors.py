@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from typing import Final, TypeAlias, cast, final
+from typing import Final, TypeAlias, final
 
 import attrs
 
@@ -27,9 +27,16 @@ from combinators import ConfigurableError
 from combinators.service_errors import ServiceError, ServiceRateLimited, ServiceTimeout, TransientServiceError
 from combinators import InputError, InputValueError
 from effects.projections import JsonValue
+from effects.projections.jsonable import to_jsonable
 from effects.authoring import is_dict
 
 log: Final = logging.getLogger("combinators.serving")
+
+
+def _detail_items(detail: object) -> tuple[Mapping[str, JsonValue], ...]:
+    # Read from a parsed JSON body: its JSON form is itself; items that are not objects are dropped.
+    listed = to_jsonable(detail)
+    return tuple(item for item in listed if isinstance(item, dict)) if isinstance(listed, list) else ()
 
 
 def _details(value: Iterable[Mapping[str, JsonValue]]) -> tuple[Mapping[str, JsonValue], ...]:
@@ -98,7 +105,7 @@ class ErrorInfo:
             message,
             retryable=fields.get("retryable") is True or status in (429, 503),
             retry_after=float(retry_after) if isinstance(retry_after, int | float) else None,
-            detail=tuple(cast("list[Mapping[str, JsonValue]]", detail)) if isinstance(detail, list) else (),
+            detail=_detail_items(detail),
         )
 
 
