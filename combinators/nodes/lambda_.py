@@ -218,8 +218,8 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
 
     def __init__(
         self,
-        func: Callable[..., Any],
-        afunc: Callable[..., Any] | None = None,
+        func: Callable[..., object],
+        afunc: Callable[..., object] | None = None,
         *,
         name: str | None = None,
         in_thread: bool = True,
@@ -245,7 +245,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
     def from_(func: Callable[[A], B]) -> RunnableLambda[A, B]: ...
 
     @staticmethod
-    def from_(func: Callable[..., Any]) -> RunnableLambda[Any, Any, Any]:
+    def from_(func: Callable[..., object]) -> RunnableLambda[Never, object, object]:
         """LangChain.js's ``RunnableLambda.from(func)``: the same as ``RunnableLambda(func)``.
 
         >>> RunnableLambda.from_(len).invoke("abc")
