@@ -32,7 +32,7 @@ from typing import Any
 import attrs
 
 from combinators.components.run_fields import RunFields
-from combinators import Runnable, RunnableTool
+from combinators import Runnable, RunnableTool, ToolInput
 from combinators.authoring import DeclaredFields
 from combinators.components.tools.message_tools import ArgsSchema, StructuredTool, function_schema
 from effects.authoring import Scope, in_worker
@@ -61,7 +61,7 @@ def _without_skipped(schema: dict[str, Any]) -> dict[str, Any]:
     return trimmed
 
 
-class BaseTool(RunFields, Runnable[Any, Any], DeclaredFields):
+class BaseTool(RunFields, Runnable[ToolInput, object], DeclaredFields):
     """The base of tools written as classes (see the module docstring)."""
 
     run_type = "tool"
@@ -82,7 +82,7 @@ class BaseTool(RunFields, Runnable[Any, Any], DeclaredFields):
         return await in_worker(None, functools.partial(self._run, *args, **kwargs))
 
     @functools.cached_property
-    def _tool(self) -> RunnableTool[Any]:
+    def _tool(self) -> RunnableTool[object]:
         own_sync = type(self)._run is not BaseTool._run
         main = self._run if own_sync else self._arun
         schema = self.args_schema
@@ -100,7 +100,7 @@ class BaseTool(RunFields, Runnable[Any, Any], DeclaredFields):
             return StructuredTool.from_function(sync, name=self.name, description=summary, args_schema=schema)
         return StructuredTool.from_function(sync, coroutine, self.name, summary, args_schema=schema)
 
-    def as_structured_tool(self) -> RunnableTool[Any]:
+    def as_structured_tool(self) -> RunnableTool[object]:
         """The ``StructuredTool`` this tool runs as (same name, description and schema).
 
         >>> class Echo(BaseTool):
@@ -121,11 +121,11 @@ class BaseTool(RunFields, Runnable[Any, Any], DeclaredFields):
         """The JSON Schema a model calls this tool with."""
         return self._tool.tool_call_schema()
 
-    def describe_input(self, input: Any) -> object:
+    def describe_input(self, input: ToolInput) -> object:
         return self._tool.describe_input(input)
 
-    def step_invoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any:
+    def step_invoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, object]) -> object:
         return self._tool.step_invoke(input, scope, kwargs)
 
-    async def step_ainvoke(self, input: Any, scope: Scope, kwargs: Mapping[str, Any]) -> Any:
+    async def step_ainvoke(self, input: ToolInput, scope: Scope, kwargs: Mapping[str, object]) -> object:
         return await self._tool.step_ainvoke(input, scope, kwargs)
