@@ -37,7 +37,6 @@ CAST_AFTER_CHECK: dict[str, int] = {
 
 RUNNABLE_ANY_ANY: dict[str, int] = {
     "combinators/_support/coerce.py": 1,
-    "combinators/components/tools/base_tool.py": 1,
     "combinators/integrations/serving/options.py": 1,
     "combinators/nodes/sequence.py": 1,
     "combinators/runnable/call_spec.py": 1,
