@@ -8,7 +8,7 @@
 [HumanMessage('hi')]
 """
 
-from combinators.components.memory.base_history import BaseChatMessageHistory as BaseChatMessageHistory
+from combinators.components.memory.history import BaseChatMessageHistory as BaseChatMessageHistory
 from combinators.components.memory.history import ChatHistory as ChatHistory
 from combinators.components.memory.sqlite import ChatHistoryError as ChatHistoryError
 from combinators.components.memory.history import InMemoryChatHistory as InMemoryChatHistory
