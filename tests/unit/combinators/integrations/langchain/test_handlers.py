@@ -419,3 +419,24 @@ def test_a_model_called_alone_is_told_as_langchain_tells_it() -> None:
         assert told[0] == told[1]
         assert told[0][0][1] in ([[("human", "hi")]], ["hi"])
         assert told[0][-1] in (("on_llm_end", ("ai", "ok")), ("on_llm_end", "ok"))
+
+
+async def test_run_inline_async_handlers_are_awaited_first_as_langchain_does() -> None:
+    from langchain_core.callbacks import AsyncCallbackHandler
+
+    class Noting(AsyncCallbackHandler):
+        def __init__(self, label: str, order: list[str], inline: bool, pause: float) -> None:
+            self.label, self.order, self.run_inline, self.pause = label, order, inline, pause
+
+        async def on_chain_start(self, serialized: Any, inputs: Any, **kwargs: Any) -> None:
+            await asyncio.sleep(self.pause)
+            self.order.append(f"{self.label} {kwargs['name']}")
+
+    seen: dict[str, list[str]] = {}
+    for which, chain in (("ours", RunnableLambda(_bang, name="one")), ("theirs", TheirLambda(_bang, name="one"))):
+        order: list[str] = []
+        # Listed first but not inline (and quick): LangChain awaits the inline one (slow) first.
+        handlers = [Noting("other", order, False, 0.0), Noting("inline", order, True, 0.02)]
+        assert await chain.ainvoke("a", {"callbacks": handlers}) == "a!"
+        seen[which] = order
+    assert seen["ours"] == seen["theirs"] == ["inline one", "other one"]
