@@ -13,7 +13,14 @@ each runnable, the config a client may set), and the answers' schemas come from
 >>> doc["components"]["schemas"]["ShoutInput"]
 {'title': 'shout_input', 'type': 'string'}
 >>> sorted(doc["paths"])[:3]
-['/shout/batch', '/shout/config_schema', '/shout/input_schema']
+['/shout/batch', '/shout/c/{config_hash}/batch', '/shout/c/{config_hash}/config_schema']
+
+Every route is listed twice, as LangServe lists it: at ``<path>/<route>`` and at
+``<path>/c/{config_hash}/<route>`` (a config in the path, as the playground's share links
+carry it), the second with its ``config_hash`` path parameter described:
+
+>>> doc["paths"]["/shout/c/{config_hash}/invoke"]["post"]["parameters"][0]["name"]
+'config_hash'
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from effects.projections.jsonable import JsonValue
 
 from combinators.integrations.serving.bodies import FILTER_KEYS
 from combinators.integrations.serving.config import config_schema
+from combinators.integrations.serving.config_hash import MAX_HASH_CHARS
 from combinators.integrations.serving.options import Served
 
 ERROR_SCHEMA: Final[dict[str, JsonValue]] = {
@@ -74,14 +82,41 @@ def _answers(ok: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return {"200": ok, **{status: _json(_ref("ErrorInfo"), why) for status, why in ERROR_STATUSES.items()}}
 
 
-def _post(summary: str, body: dict[str, JsonValue], ok: dict[str, JsonValue]) -> dict[str, JsonValue]:
-    return {
-        "post": {
-            "summary": summary,
-            "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
-            "responses": _answers(ok),
-        }
+def _post(summary: str, body: dict[str, JsonValue], ok: dict[str, JsonValue]) -> tuple[str, dict[str, JsonValue]]:
+    return "post", {
+        "summary": summary,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+        "responses": _answers(ok),
     }
+
+
+CONFIG_HASH: Final[dict[str, JsonValue]] = {
+    "name": "config_hash",
+    "in": "path",
+    "required": True,
+    "description": (
+        "A config, as JSON compressed with lz-string's compressToEncodedURIComponent (what the"
+        " playground's Share link carries): the run gets it as if the body had sent it as"
+        " `config` (only what the server lets clients set); the body's `config` is merged over it."
+    ),
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9+$-]+$", "maxLength": MAX_HASH_CHARS},
+}
+HASHED: Final = "With a config in the path (a playground's share link): see the `config_hash` parameter."
+BAD_HASH: Final = "the config hash cannot be read (InvalidConfigHash)"
+
+
+def _operations(base: str, tag: str, operations: dict[str, tuple[str, dict[str, JsonValue]]]) -> dict[str, JsonValue]:
+    """Each route at ``<base>/<route>`` and at ``<base>/c/{config_hash}/<route>`` (with the
+    path parameter described and its 400), tagged as LangServe tags them."""
+    paths: dict[str, JsonValue] = {}
+    for route, (method, operation) in operations.items():
+        paths[f"{base}/{route}"] = {method: {**operation, "tags": [tag]}}
+        responses = operation["responses"]
+        bad_hash = {"400": _json(_ref("ErrorInfo"), BAD_HASH)}
+        hashed = {"tags": [f"{tag}/config"], "description": HASHED, "parameters": [CONFIG_HASH]}
+        answers: dict[str, JsonValue] = {**responses, **bad_hash} if isinstance(responses, dict) else bad_hash
+        paths[f"{base}/c/{{config_hash}}/{route}"] = {method: {**operation, **hashed, "responses": answers}}
+    return paths
 
 
 def _paths(served: Served, schemas: dict[str, JsonValue]) -> dict[str, JsonValue]:
@@ -115,27 +150,27 @@ def _paths(served: Served, schemas: dict[str, JsonValue]) -> dict[str, JsonValue
     filters: dict[str, JsonValue] = {**fields, **_FILTERS}
     filtered: dict[str, JsonValue] = {**one, "properties": filters}
     events: dict[str, JsonValue] = {**one, "properties": {**filters, "version": {"enum": ["v1", "v2"]}}}
-    base = served.path.rstrip("/")
-    paths: dict[str, JsonValue] = {
-        f"{base}/invoke": _post(
+    operations: dict[str, tuple[str, dict[str, JsonValue]]] = {
+        "invoke": _post(
             "Run once",
             one,
             _json({"type": "object", "properties": {"output": _ref(f"{name}Output"), "metadata": metadata}}),
         ),
-        f"{base}/batch": _post(
+        "batch": _post(
             "Run on many inputs",
             many,
             _json({"type": "object", "properties": {"output": {"type": "array", "items": _ref(f"{name}Output")}}}),
         ),
-        f"{base}/stream": _post("Stream the output", one, sse),
-        f"{base}/stream_log": _post("Stream the run log (JSON patches)", filtered, sse),
-        f"{base}/stream_events": _post("Stream the run's events", events, sse),
+        "stream": _post("Stream the output", one, sse),
+        "stream_log": _post("Stream the run log (JSON patches)", filtered, sse),
+        "stream_events": _post("Stream the run's events", events, sse),
     }
     for which in ("input", "output", "config"):
-        paths[f"{base}/{which}_schema"] = {
-            "get": {"summary": f"The {which} JSON Schema", "responses": {"200": _json({"type": "object"})}}
-        }
-    return paths
+        operations[f"{which}_schema"] = (
+            "get",
+            {"summary": f"The {which} JSON Schema", "responses": {"200": _json({"type": "object"})}},
+        )
+    return _operations(served.path.rstrip("/"), served.path.strip("/") or "default", operations)
 
 
 def openapi_document(served: Sequence[Served], title: str = "combinators") -> dict[str, JsonValue]:

@@ -164,3 +164,30 @@ def test_schemas_and_the_playground_are_served_under_a_config_hash(client: httpx
     page = client.get(f"/config/c/{USER}/playground/")
     assert page.status_code == 200 and page.text.startswith("<!doctype html>")
     assert client.get(f"/config/c/{USER}/playground/playground.js").status_code == 200
+
+
+def test_the_openapi_document_lists_every_config_hash_route_and_each_is_served(client: httpx.Client) -> None:
+    doc = client.get("/openapi.json").json()
+    hashed = sorted(p for p in doc["paths"] if "/c/" in p)
+    routes = [*sorted(BODIES), "config_schema", "input_schema", "output_schema"]
+    assert hashed == sorted(f"/config/c/{{config_hash}}/{route}" for route in routes)
+    assert sorted(p for p in doc["paths"] if "/c/" not in p) == sorted(f"/config/{route}" for route in routes)
+    for path in hashed:
+        ((method, operation),) = doc["paths"][path].items()
+        plain = doc["paths"][path.replace("/c/{config_hash}", "")][method]
+        assert operation["summary"] == plain["summary"] and operation.get("requestBody") == plain.get("requestBody")
+        (parameter,) = operation["parameters"]
+        assert parameter["name"] == "config_hash" and parameter["in"] == "path" and parameter["required"] is True
+        assert "compressToEncodedURIComponent" in parameter["description"]
+        assert operation["responses"]["400"]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/ErrorInfo"
+        }
+        assert operation["tags"] == ["config/config"] and plain["tags"] == ["config"]
+        route = path.rsplit("/", 1)[1]
+        served = (
+            client.post(path.replace("{config_hash}", USER), json=BODIES[route])
+            if method == "post"
+            else client.get(path.replace("{config_hash}", USER))
+        )
+        assert served.status_code == 200, (path, served.text)
+    assert client.get("/config/openapi.json").json()["paths"] == doc["paths"]  # one path: the same document

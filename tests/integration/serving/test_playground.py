@@ -572,7 +572,7 @@ def test_root_redirects_or_lists_and_docs_work_offline(browser: Any, server: Liv
         assert docs.status_code == 200 and "<script>" in docs.text
         assert "http://" not in docs.text and "https://" not in docs.text  # no CDN: it works offline
         own = client.get("/ask/openapi.json").json()
-        assert sorted(own["paths"])[:2] == ["/ask/batch", "/ask/config_schema"]
+        assert sorted(own["paths"])[:2] == ["/ask/batch", "/ask/c/{config_hash}/batch"]
         assert all(p.startswith("/ask/") for p in own["paths"])
     _signed_in(browser, server)
     page = browser.new_page()
@@ -585,6 +585,10 @@ def test_root_redirects_or_lists_and_docs_work_offline(browser: Any, server: Liv
     assert "Schemas" in (page.text_content("#schemas-heading") or "")
     page.click("[id='post-/ask/invoke'] > summary")
     assert "AskInput" in (page.text_content("[id='post-/ask/invoke'] pre") or "")
+    hashed = "[id='post-/ask/c/{config_hash}/invoke']"
+    page.click(f"{hashed} > summary")  # LangServe's share-link routes are listed, their parameter described
+    assert _texts(page, f"{hashed} table.parameters td")[:2] == ["config_hash", "path, required"]
+    assert "compressToEncodedURIComponent" in (page.text_content(f"{hashed} table.parameters") or "")
     _screenshot(page, tmp_path, "docs-page.png")
     via_playground = _open(browser, server, "/ask")
     via_playground.click("#docs-link")
