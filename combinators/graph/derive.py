@@ -175,12 +175,16 @@ class GraphBuilder:
         branches: Sequence[tuple[str | None, Fragment]],
         *,
         conditional: bool,
+        name: str | None = None,
     ) -> Fragment:
         """Branches between a fork node (``owner``, at ``place`` when it is a run) and a join node.
 
         ``conditional``: one branch runs per call (its label says when); otherwise all run.
+        ``name`` labels the fork when it is a choice inside ``owner`` rather than ``owner``
+        itself (an agent's choice of tools).
         """
-        fork = self.add_node(owner.name, kind="fork", runnable=owner, path=() if place is None else place.path)
+        label = owner.name if name is None else name
+        fork = self.add_node(label, kind="fork", runnable=owner, path=() if place is None else place.path)
         join_name = str(owner.output_schema().get("title", f"{owner.name}Output"))
         join = self.add_node(join_name, kind="join", runnable=owner)
         for label, fragment in branches:

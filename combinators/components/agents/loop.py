@@ -444,7 +444,7 @@ def draw_loop(loop: AgentLoop, agent: AnyRunnable, graph: GraphBuilder, place: R
         inside.append(graph.child(loop.model, place))
         if loop.tools:
             tools = [(t.name, graph.child(t, place)) for t in loop.tools]
-            inside.append(graph.fork(loop, None, tools, conditional=True))
+            inside.append(graph.fork(loop, None, tools, conditional=True, name="tools"))
     return graph.series([node, *inside])
 
 

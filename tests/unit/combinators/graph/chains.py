@@ -1,4 +1,5 @@
-"""The chains whose drawings are golden-tested: the quickstart's, and one with a branch, a parallel and a retry."""
+"""The chains whose drawings are golden-tested: the quickstart's, one with a branch, a parallel and a
+retry, and an agent (its loop drawn inside)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from combinators import Runnable, RunnableBranch, RunnableLambda, RunnableParallel
-from combinators.language_models import ExtractiveChatModel
+from combinators.agents import AgentResult, agent_loop
+from combinators.language_models import ExtractiveChatModel, ScriptedChatModel
+from combinators.prompts import ChatPromptTemplate
+from combinators.tools import tool
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -58,3 +62,24 @@ def mixed() -> Runnable[str, str]:
     )
     fan_out = RunnableParallel(words=RunnableLambda(word_count), keys=RunnableLambda(keywords), found=retried)
     return branch | fan_out | RunnableLambda(report)
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+def halve(x: int) -> float:
+    """Halve a number."""
+    return x / 2
+
+
+def answer(result: AgentResult) -> str:
+    return result.output or ""
+
+
+def agent() -> Runnable[str, str]:
+    """An agent with a prompt and two tools (drawn inside its loop group), then its answer."""
+    prompt = ChatPromptTemplate.from_messages([("human", "{input}"), ("placeholder", "{agent_scratchpad}")])
+    loop = agent_loop(ScriptedChatModel(["done"]), [tool(add), tool(halve)], prompt=prompt)
+    return loop | RunnableLambda(answer)

@@ -67,7 +67,7 @@ def _loop_drawing(graph: Graph, agent: str, label: str) -> None:
         (agent, "agent"),
         ("ChatPromptTemplate", "step"),
         ("ScriptedChatModel", "step"),
-        ("AgentLoop", "fork"),
+        ("tools", "fork"),
         ("add", "step"),
         ("halve", "step"),
         ("AgentLoopOutput", "join"),
@@ -78,7 +78,7 @@ def _loop_drawing(graph: Graph, agent: str, label: str) -> None:
     assert [graph.node(i).name for i in loop.nodes] == [name for name, _ in names[2:8]]
     plain = sorted((graph.node(e.source).name, graph.node(e.target).name) for e in graph.edges if not e.conditional)
     assert (agent, "ChatPromptTemplate") in plain and ("ChatPromptTemplate", "ScriptedChatModel") in plain
-    assert ("ScriptedChatModel", "AgentLoop") in plain and ("AgentLoopOutput", f"{agent}Output") in plain
+    assert ("ScriptedChatModel", "tools") in plain and ("AgentLoopOutput", f"{agent}Output") in plain
     assert sorted(str(e.label) for e in graph.edges if e.conditional) == ["add", "halve"]
     assert label in graph.draw_ascii()
     assert f'subgraph g0 ["{label}"]' in graph.draw_mermaid()

@@ -1,4 +1,4 @@
-"""Golden drawings (ascii, Mermaid, DOT) of the quickstart chain and of a branch + parallel + retry chain,
+"""Golden drawings (ascii, Mermaid, DOT) of the quickstart chain, of a branch + parallel + retry chain and of an agent,
 and the DOT rendered by Graphviz's ``dot`` into SVG and PNG.
 
 Set ``UPDATE_GOLDENS=1`` to rewrite the golden files after a deliberate change (and read the diff).
@@ -17,10 +17,10 @@ import pytest
 
 from combinators import Runnable
 from combinators.graph import Graph, GraphvizNotFound
-from tests.unit.combinators.graph.chains import mixed, quickstart
+from tests.unit.combinators.graph.chains import agent, mixed, quickstart
 
 GOLDEN = Path(__file__).parent / "golden"
-CHAINS: dict[str, Callable[[], Runnable[str, str]]] = {"quickstart": quickstart, "mixed": mixed}
+CHAINS: dict[str, Callable[[], Runnable[str, str]]] = {"quickstart": quickstart, "mixed": mixed, "agent": agent}
 DRAWINGS: dict[str, Callable[[Graph], str]] = {
     "ascii": Graph.draw_ascii,
     "mermaid": Graph.draw_mermaid,
