@@ -27,8 +27,12 @@ from __future__ import annotations
 
 import importlib
 import sys
+import weakref
 from collections.abc import Callable, Mapping, MutableMapping
-from typing import final
+from typing import TypeVar, final
+
+T = TypeVar("T")
+V = TypeVar("V")
 
 
 def lazy_exports(package: str, homes: Mapping[str, str]) -> Callable[[str], object]:
@@ -128,4 +132,27 @@ class _DeferredModule:
         return f"<module {self.group.module!r}, imported on first use>"
 
 
-__all__ = ["deferred", "lazy_exports"]
+def remember(cache: dict[int, tuple[weakref.ref[T], V]], value: T, found: V) -> V:
+    """``found``, kept in ``cache`` under ``id(value)`` for as long as ``value`` lives:
+    what was worked out once about a frozen value (a chain). A value without weak
+    references is not kept. Callers read a hit inline (``cache.get(id(value))``, then
+    check that its reference still gives ``value``), so a hit costs no call.
+
+    >>> class Chain: ...
+    >>> cache: dict[int, tuple[weakref.ref[Chain], int]] = {}
+    >>> chain = Chain()
+    >>> remember(cache, chain, 3), cache[id(chain)][1]
+    (3, 3)
+    >>> del chain; cache
+    {}
+    """
+    key = id(value)
+    try:
+        ref = weakref.ref(value, lambda _: cache.pop(key, None))
+    except TypeError:  # no weak references: nothing is kept
+        return found
+    cache[key] = (ref, found)
+    return found
+
+
+__all__ = ["deferred", "lazy_exports", "remember"]

@@ -26,6 +26,7 @@ from combinators._support.type_schema import type_schema
 from combinators.nodes.configurable import ConfigurableError, ConfigurableFieldSpec
 from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.guards import is_list_or_tuple, is_mapping
+from effects.lazy import remember
 
 
 @runtime_checkable
@@ -83,13 +84,7 @@ def declared(runnable: AnyRunnable) -> tuple[tuple[str, ConfigurableFieldSpec], 
     for node in descendants(runnable):
         if isinstance(node, DeclaresConfig):  # once per chain: the walk's result is cached
             specs.extend((node.name, spec) for spec in node.own_config_specs())
-    found = tuple(specs)
-    try:
-        ref = weakref.ref(runnable, lambda _: _DECLARED.pop(key, None))
-    except TypeError:  # a runnable of one's own without weak references: no caching
-        return found
-    _DECLARED[key] = (ref, found)
-    return found
+    return remember(_DECLARED, runnable, tuple(specs))
 
 
 def config_specs(runnable: AnyRunnable) -> list[ConfigurableFieldSpec]:

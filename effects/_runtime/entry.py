@@ -18,6 +18,7 @@ import attrs
 from effects.clock import current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.hooks import callbacks_observer_factory, tracing_observer_factory
+from effects.lazy import remember
 from effects.step import OBSERVERS_BOUND
 from effects.effect_values import Effect
 from effects._runtime.context import CURRENT_SCOPE
@@ -117,13 +118,7 @@ def watched_inside(node: object) -> bool:
     hit = _WATCHED.get(key)
     if hit is not None and hit[0]() is node:
         return hit[1]
-    found = _walk(node)
-    try:
-        ref = weakref.ref(node, lambda _: _WATCHED.pop(key, None))
-    except TypeError:  # a step of one's own without weak references: no caching
-        return found
-    _WATCHED[key] = (ref, found)
-    return found
+    return remember(_WATCHED, node, _walk(node))
 
 
 def _bound_observers(node: object) -> bool:
