@@ -183,8 +183,9 @@ class GraphBuilder:
         ``name`` labels the fork when it is a choice inside ``owner`` rather than ``owner``
         itself (an agent's choice of tools).
         """
-        label = owner.name if name is None else name
-        fork = self.add_node(label, kind="fork", runnable=owner, path=() if place is None else place.path)
+        fork = self.add_node(
+            owner.name if name is None else name, kind="fork", runnable=owner, path=() if place is None else place.path
+        )
         join_name = str(owner.output_schema().get("title", f"{owner.name}Output"))
         join = self.add_node(join_name, kind="join", runnable=owner)
         for label, fragment in branches:
