@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Final, TypedDict, final
 
+import attrs
 from distributed import CancelledError, Client, Event, Future
 from returns.result import Failure
 
@@ -56,31 +57,27 @@ class ChunkTask(TypedDict):
 
 
 @final
+@attrs.define(eq=False)
 class DaskSubmission:
-    """A ``effects.Submission`` on Dask (made by ``DaskExecutor.submit``)."""
+    """A ``effects.Submission`` on Dask (made by ``DaskExecutor.submit``): it submits its
+    first chunks (up to ``window``) when made."""
 
-    def __init__(
-        self,
-        client: Client,
-        batch: str,
-        chunks: Sequence[tuple[tuple[int, ...], bytes]],
-        window: int | None,
-        task_options: TaskOptions,
-        task_kwargs: ChunkTask,
-    ) -> None:
-        self.client = client
-        self.batch = batch
-        self.chunks = chunks
-        self.window = window
-        self.task_options = task_options
-        self.task_kwargs = task_kwargs
-        self.waiting = deque(range(len(chunks)))
-        self.in_flight: dict[Future[bytes], int] = {}
-        self.landed: queue.SimpleQueue[object] = queue.SimpleQueue()
-        self.ready: deque[ItemOutcome] = deque()
-        self.lock = threading.Lock()
-        self.cancelled = False
-        self._submit(len(chunks) if window is None else window)
+    client: Client
+    batch: str
+    chunks: Sequence[tuple[tuple[int, ...], bytes]]
+    window: int | None
+    task_options: TaskOptions
+    task_kwargs: ChunkTask
+    waiting: deque[int] = attrs.field(init=False)
+    in_flight: dict[Future[bytes], int] = attrs.field(init=False, factory=dict[Future[bytes], int])
+    landed: queue.SimpleQueue[object] = attrs.field(init=False, factory=queue.SimpleQueue[object])
+    ready: deque[ItemOutcome] = attrs.field(init=False, factory=deque[ItemOutcome])
+    lock: threading.Lock = attrs.field(init=False, factory=threading.Lock)
+    cancelled: bool = attrs.field(init=False, default=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.waiting = deque(range(len(self.chunks)))
+        self._submit(len(self.chunks) if self.window is None else self.window)
 
     def __iter__(self) -> Iterator[ItemOutcome]:
         return self
