@@ -112,8 +112,8 @@ def _operations(base: str, tag: str, operations: dict[str, tuple[str, dict[str, 
     for route, (method, operation) in operations.items():
         paths[f"{base}/{route}"] = {method: {**operation, "tags": [tag]}}
         responses = operation["responses"]
-        bad_hash = {"400": _json(_ref("ErrorInfo"), BAD_HASH)}
-        hashed = {"tags": [f"{tag}/config"], "description": HASHED, "parameters": [CONFIG_HASH]}
+        bad_hash: dict[str, JsonValue] = {"400": _json(_ref("ErrorInfo"), BAD_HASH)}
+        hashed: dict[str, JsonValue] = {"tags": [f"{tag}/config"], "description": HASHED, "parameters": [CONFIG_HASH]}
         answers: dict[str, JsonValue] = {**responses, **bad_hash} if isinstance(responses, dict) else bad_hash
         paths[f"{base}/c/{{config_hash}}/{route}"] = {method: {**operation, **hashed, "responses": answers}}
     return paths
