@@ -128,9 +128,11 @@ class Scope(Protocol):
         """Async ``stream``."""
         ...
 
-    def with_recursion_step(self) -> Scope:
+    def with_recursion_step(self, returned: object = None) -> Scope:
         """The scope for a runnable that a function returned at run time: one level less
-        of ``recursion_limit`` allowed (``RecursionError`` when none is left)."""
+        of ``recursion_limit`` allowed (``RecursionError`` when none is left). Given the
+        ``returned`` runnable, a function's run that nothing watches gets an id when a
+        step in it is bound to observers (its handlers see their parent run)."""
         ...
 
     @property

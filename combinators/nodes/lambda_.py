@@ -322,7 +322,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
         out: Any = self.step_invoke_raw(total, scope, kwargs)
         if isinstance(out, Runnable):
             returned: Runnable[Any, Out] = out  # pyright: ignore[reportUnknownVariableType]
-            yield from scope.with_recursion_step().stream(returned, iter((total,)))
+            yield from scope.with_recursion_step(returned).stream(returned, iter((total,)))
             return
         yield out
 
@@ -351,7 +351,7 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
             out = func(*self._args(total, scope), **kwargs)
         if isinstance(out, Runnable):
             returned: Runnable[Any, Out] = out  # pyright: ignore[reportUnknownVariableType]
-            async with closing(scope.with_recursion_step().astream(returned, aiter_of((total,)))) as stream:
+            async with closing(scope.with_recursion_step(returned).astream(returned, aiter_of((total,)))) as stream:
                 async for chunk in stream:
                     yield chunk
             return
@@ -373,11 +373,11 @@ class RunnableLambda(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, Out,
 
 
 def _run_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:
-    return scope.with_recursion_step().invoke(runnable, input)
+    return scope.with_recursion_step(runnable).invoke(runnable, input)
 
 
 async def _arun_returned(runnable: Runnable[A, B], input: A, scope: Scope) -> B:
-    return await scope.with_recursion_step().ainvoke(runnable, input)
+    return await scope.with_recursion_step(runnable).ainvoke(runnable, input)
 
 
 @overload

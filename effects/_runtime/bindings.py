@@ -10,14 +10,19 @@ A deadline is where ``timeout`` (a call's or ``with_timeout``'s) becomes a point
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import NamedTuple, TypeVar, final
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import NamedTuple, TypeVar, cast, final
+
+import attrs
 
 from effects._runtime.limiter import Limiter
 from effects.clock import current_clock
+from effects.lazy import remember
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.errors import StepTimeout
-from effects.step import AwaitingObserver, Observer, Step, hands_out_awaitables
+from effects.step import OBSERVERS_BOUND, AwaitingObserver, Observer, Step, hands_out_awaitables
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -84,3 +89,78 @@ class Deadline:
 
 def earlier(a: Deadline | None, b: Deadline) -> Deadline:
     return b if a is None or b.at < a.at else a
+
+
+_WATCHED: dict[int, tuple[weakref.ref[object], bool]] = {}
+
+
+def watched_inside(node: object) -> bool:
+    """Whether a step below ``node`` (not ``node`` itself nor what it binds) is bound to
+    observers (a LangChain handler given with ``with_config(callbacks=...)`` or a
+    component's ``callbacks=``); worked out once per chain object (a value).
+
+    >>> from combinators import RunnableLambda
+    >>> watched = RunnableLambda(abs).with_listeners(on_start=lambda run: None)
+    >>> watched_inside(watched), watched_inside(RunnableLambda(str) | watched)
+    (False, True)
+    """
+    if node is None or not OBSERVERS_BOUND:
+        return False
+    key = id(node)
+    hit = _WATCHED.get(key)
+    if hit is not None and hit[0]() is node:
+        return hit[1]
+    return remember(_WATCHED, node, _walk(node))
+
+
+def bound_observers(node: object) -> bool:
+    """Whether ``node``'s own bindings add observers.
+
+    >>> from combinators import RunnableLambda
+    >>> bound_observers(RunnableLambda(abs)), bound_observers(RunnableLambda(abs).with_listeners(on_end=print))
+    (False, True)
+    """
+    binding = getattr(node, "step_binding", None)
+    while binding is not None:
+        if binding.observers:
+            return True
+        binding = getattr(binding.bound, "step_binding", None)
+    return False
+
+
+def _held(value: object, depth: int = 0) -> Iterator[object]:
+    # Steps held by a field, in a dict, tuple or list (concrete types only: a walk's cost).
+    if callable(getattr(type(value), "step_invoke", None)):
+        yield value
+    elif depth < 3 and type(value) in (dict, MappingProxyType):
+        for item in cast("Mapping[object, object]", value).values():
+            yield from _held(item, depth + 1)
+    elif depth < 3 and type(value) in (tuple, list):
+        for item in cast("Sequence[object]", value):
+            yield from _held(item, depth + 1)
+
+
+def _walk(root: object) -> bool:
+    own: set[int] = set()  # the root and what it binds: their observers watch the root run
+    at: object = root
+    while True:
+        own.add(id(at))
+        binding = getattr(at, "step_binding", None)
+        if binding is None:
+            break
+        at = binding.bound
+    seen: set[int] = set()
+    stack = [root, at]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if id(current) not in own and bound_observers(current):
+            return True
+        kind = type(current)
+        if attrs.has(kind):
+            for field in attrs.fields(kind):
+                if field.name != "step_binding":
+                    stack.extend(_held(getattr(current, field.name)))
+    return False

@@ -17,7 +17,8 @@ from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.context import RUN_FRAMES
 from effects._runtime.closing import aclose_all, close_iterator
 from effects.step import Observer
-from effects._runtime.entry import entry_scope, watched_inside
+from effects._runtime.bindings import watched_inside
+from effects._runtime.entry import entry_scope
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
 from effects.hooks import PROGRESS, ProgressView
 from effects.step import OBSERVERS_BOUND, Step

@@ -8,21 +8,17 @@ True
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Iterator, Mapping, Sequence
-from types import MappingProxyType
-from typing import Final, cast, final
+from typing import Final, final
 
 import attrs
 
 from effects.clock import current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.hooks import callbacks_observer_factory, tracing_observer_factory
-from effects.lazy import remember
 from effects.step import OBSERVERS_BOUND
 from effects.effect_values import Effect
 from effects._runtime.context import CURRENT_SCOPE
-from effects._runtime.bindings import Deadline, earlier
+from effects._runtime.bindings import Deadline, earlier, watched_inside
 from effects._runtime.limiter import Limiter
 from effects.step import Observer, awaiting
 from effects._runtime.scope import PLAIN_SCOPE, RunScope
@@ -99,73 +95,4 @@ class _IdsOnly:
 
 IDS_ONLY: Final = _IdsOnly()
 
-_WATCHED: dict[int, tuple[weakref.ref[object], bool]] = {}
-
-
-def watched_inside(node: object) -> bool:
-    """Whether a step below ``node`` (not ``node`` itself nor what it binds) is bound to
-    observers (a LangChain handler given with ``with_config(callbacks=...)`` or a
-    component's ``callbacks=``); worked out once per chain object (a value).
-
-    >>> from combinators import RunnableLambda
-    >>> watched = RunnableLambda(abs).with_listeners(on_start=lambda run: None)
-    >>> watched_inside(watched), watched_inside(RunnableLambda(str) | watched)
-    (False, True)
-    """
-    if node is None or not OBSERVERS_BOUND:
-        return False
-    key = id(node)
-    hit = _WATCHED.get(key)
-    if hit is not None and hit[0]() is node:
-        return hit[1]
-    return remember(_WATCHED, node, _walk(node))
-
-
-def _bound_observers(node: object) -> bool:
-    binding = getattr(node, "step_binding", None)
-    while binding is not None:
-        if binding.observers:
-            return True
-        binding = getattr(binding.bound, "step_binding", None)
-    return False
-
-
-def _held(value: object, depth: int = 0) -> Iterator[object]:
-    # Steps held by a field, in a dict, tuple or list (concrete types only: a walk's cost).
-    if callable(getattr(type(value), "step_invoke", None)):
-        yield value
-    elif depth < 3 and type(value) in (dict, MappingProxyType):
-        for item in cast("Mapping[object, object]", value).values():
-            yield from _held(item, depth + 1)
-    elif depth < 3 and type(value) in (tuple, list):
-        for item in cast("Sequence[object]", value):
-            yield from _held(item, depth + 1)
-
-
-def _walk(root: object) -> bool:
-    own: set[int] = set()  # the root and what it binds: their observers watch the root run
-    at: object = root
-    while True:
-        own.add(id(at))
-        binding = getattr(at, "step_binding", None)
-        if binding is None:
-            break
-        at = binding.bound
-    seen: set[int] = set()
-    stack = [root, at]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if id(current) not in own and _bound_observers(current):
-            return True
-        kind = type(current)
-        if attrs.has(kind):
-            for field in attrs.fields(kind):
-                if field.name != "step_binding":
-                    stack.extend(_held(getattr(current, field.name)))
-    return False
-
-
-__all__ = ["IDS_ONLY", "entry_scope", "watched_inside"]
+__all__ = ["IDS_ONLY", "entry_scope"]

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final, TypeVar, final
 import attrs
 
 from effects._runtime.building import adopted
-from effects._runtime.bindings import Unwrapped, unwrap
+from effects._runtime.bindings import Unwrapped, bound_observers, unwrap, watched_inside
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects._runtime.bindings import Deadline
@@ -36,10 +36,11 @@ from effects._runtime.limiter import Lease, Limiter, aholding, holding
 from effects._runtime.building import new_run_id
 from effects._runtime.context import CURRENT_SCOPE
 from effects.step import AwaitingObserver, Observer, finish_in_sync
-from effects.step import Step
+from effects.step import OBSERVERS_BOUND, Step
 from effects._runtime import building
 from effects._runtime.streaming import astream_run, stream_run
 from effects.effect_values import (
+    NO_PARAMS,
     NOTHING,
     Nothing,
     CustomEmitted,
@@ -261,8 +262,12 @@ class RunScope:
             return node.step_astream(inputs, child.in_place(self.run, tag), kwargs)
         return astream_run(child, node, inputs, kwargs, known_input)
 
-    def with_recursion_step(self) -> RunScope:
+    def with_recursion_step(self, returned: object = None) -> RunScope:
         """The scope for a runnable that a function returned: one less level allowed.
+
+        When ``returned`` (the runnable it will run) has a step bound to observers and the
+        function's own run has no id (nothing watches it), the function's run gets one: the
+        watched step's handlers see it as their parent, as LangChain's do.
 
         >>> PLAIN_SCOPE.with_recursion_step().config.recursion_limit
         24
@@ -283,7 +288,11 @@ class RunScope:
             timeout=self.config.timeout,
             executor=self.config.executor,
         )
-        return RunScope(config, self.observers, self.run, self.limiters, self.deadline, listeners=self.listeners)
+        run = self.run
+        if run is None and returned is not None and OBSERVERS_BOUND and _watched_at_or_below(returned):
+            # Only its id shows (a parent's): nothing watches the function's own run.
+            run = building.run_info(new_run_id(), (), "", "chain", (), {}, NO_PARAMS)
+        return RunScope(config, self.observers, run, self.limiters, self.deadline, listeners=self.listeners)
 
     @property
     def runs_inline(self) -> bool:
@@ -484,6 +493,10 @@ if TYPE_CHECKING:
 
     # The private class is the public protocol, structurally: both checkers verify it here.
     _IS_A_SCOPE: Scope = PLAIN_SCOPE
+
+
+def _watched_at_or_below(node: object) -> bool:
+    return bound_observers(node) or watched_inside(node)
 
 
 def _with_own_metadata(

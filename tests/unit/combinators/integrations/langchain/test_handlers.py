@@ -440,3 +440,31 @@ async def test_run_inline_async_handlers_are_awaited_first_as_langchain_does() -
         assert await chain.ainvoke("a", {"callbacks": handlers}) == "a!"
         seen[which] = order
     assert seen["ours"] == seen["theirs"] == ["inline one", "other one"]
+
+
+@pytest.mark.parametrize("call", ["invoke", "stream"])
+async def test_a_step_a_function_returns_sees_the_functions_run_as_its_parent(call: str) -> None:
+    # Made while the chain runs, the step is not walked beforehand: the function's run gets
+    # an id when the runnable it returns has a watched step, as LangChain's has one anyway.
+    def mine(h: Recorder) -> Any:
+        return RunnableLambda(_bang, name="bang") | RunnableLambda(
+            lambda text: RunnableLambda(str.upper, name="dyn").with_config(callbacks=[h]), name="maker"
+        )
+
+    def peer(h: Recorder) -> Any:
+        return TheirLambda(_bang, name="bang") | TheirLambda(
+            lambda text: TheirLambda(str.upper, name="dyn").with_config(callbacks=[h]), name="maker"
+        )
+
+    seen: list[list[tuple[str, Any]]] = []
+    for chain in (mine, peer):
+        recorder = Recorder()
+        bound = chain(recorder)
+        for given in ("a", "b"):
+            assert (bound.invoke(given) if call == "invoke" else "".join(bound.stream(given))) == given.upper() + "!"
+            assert (
+                await bound.ainvoke(given) if call == "invoke" else "".join([c async for c in bound.astream(given)])
+            ) == given.upper() + "!"
+        seen.append([(kw["name"], kw["parent_run_id"]) for name, _, kw in recorder.calls if name == "on_chain_start"])
+    ours_seen, theirs_seen = seen
+    assert _same_parents(ours_seen) == _same_parents(theirs_seen) == [("dyn", 0), ("dyn", 1), ("dyn", 2), ("dyn", 3)]
