@@ -18,7 +18,8 @@ The form, by kind of value:
   is for reading and recording, not a way back to the object, so a plain dict that
   happens to hold ``"type"`` is not confused with anything.
 - exceptions: ``{"type": "error", "error_type": <class name>, "message": str(e)}``
-  (with the text of any secret among its arguments redacted).
+  (with the text of any secret among its arguments redacted), or what the caller's
+  ``error_form`` writes (a server sends the message its error map allows instead).
 - ``UUID``: its str; ``datetime``/``date``/``time``: ISO-8601; enums: their value;
   ``bytes``: ``{"type": "bytes", "base64": ...}``.
 - secrets: any value whose class defines ``__redacted__`` (the ``Redacted``
@@ -56,6 +57,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Sequence, Set
+from contextvars import ContextVar
 from typing import Final, Protocol, TypeAlias, cast, final
 from uuid import UUID
 
@@ -102,14 +104,35 @@ class HasJsonForm(Protocol):
     def __jsonable__(self) -> object: ...
 
 
-def to_jsonable(value: object) -> JsonValue:
+ErrorForm: TypeAlias = Callable[[BaseException], JsonValue]
+"""How an exception inside a value is written, in place of the default form."""
+
+_ERROR_FORM: Final[ContextVar[ErrorForm | None]] = ContextVar("combinators_error_form", default=None)
+
+
+def to_jsonable(value: object, *, error_form: ErrorForm | None = None) -> JsonValue:
     """The JSON form of ``value`` (see the module docstring); never raises.
+
+    ``error_form`` writes every exception found inside ``value`` (at any depth, in
+    containers, records and what ``__jsonable__`` hooks return) instead of the default
+    ``{"type": "error", "error_type", "message"}`` form: a server uses it to send the
+    message its error map allows, never the exception's own text. A form that raises
+    gives the exception's type with its message redacted; past the depth limit, a value
+    is named instead of shown by its ``repr`` (which would show the exceptions inside).
 
     >>> import uuid
     >>> to_jsonable([uuid.UUID(int=1), b"hi", float("nan")])
     ['00000000-0000-0000-0000-000000000001', {'type': 'bytes', 'base64': 'aGk='}, 'NaN']
+    >>> to_jsonable({"e": {ValueError("key sk-1")}}, error_form=lambda e: type(e).__name__)
+    {'e': ['ValueError']}
     """
-    return _encode(value, 0, set())
+    if error_form is None:
+        return _encode(value, 0, set())
+    token = _ERROR_FORM.set(error_form)
+    try:
+        return _encode(value, 0, set())
+    finally:
+        _ERROR_FORM.reset(token)
 
 
 def safe_repr(value: object) -> str:
@@ -207,7 +230,7 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
     if kind is dict or kind is list or kind is tuple:
         return _encode_builtin_container(value, depth, active)
     if depth > _MAX_DEPTH:
-        return {"type": "repr", "repr": safe_repr(value)}
+        return _too_deep(value)
     if _is_secret_type(kind):
         return _encode(redacted_form(value), depth + 1, active)
     hook = getattr(kind, "__jsonable__", None)
@@ -222,7 +245,7 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
     if isinstance(value, float):
         return _float(float.__float__(value))
     if isinstance(value, BaseException):
-        return {"type": "error", "error_type": kind.__name__, "message": _error_message(value)}
+        return _encode_error(value)
     if isinstance(value, UUID):
         return str(value)
     if isinstance(value, dt.date | dt.time):
@@ -233,6 +256,24 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
         raw = cast("memoryview[int]", value).tobytes()
         return {"type": "bytes", "base64": base64.b64encode(raw).decode("ascii")}
     return _encode_container(value, depth, active)
+
+
+def _encode_error(error: BaseException) -> JsonValue:
+    form = _ERROR_FORM.get()
+    if form is None:
+        return {"type": "error", "error_type": type(error).__name__, "message": _error_message(error)}
+    try:
+        return form(error)
+    except Exception:  # the form's own failure must not show the text it was to hide
+        return {"type": "error", "error_type": type(error).__name__, "message": REDACTED}
+
+
+def _too_deep(value: object) -> JsonValue:
+    if isinstance(value, BaseException):
+        return _encode_error(value)
+    if _ERROR_FORM.get() is not None:  # a repr would show the text of the exceptions inside
+        return {"type": "repr", "repr": f"<{type(value).__name__} nested too deep>"}
+    return {"type": "repr", "repr": safe_repr(value)}
 
 
 def _error_message(error: BaseException) -> str:
@@ -259,7 +300,7 @@ def _encode_hooked(value: object, hook: Callable[[object], object], depth: int, 
 def _encode_builtin_container(value: object, depth: int, active: set[int]) -> JsonValue:
     """Plain dicts, lists and tuples: the common case, without the generic checks."""
     if depth > _MAX_DEPTH:
-        return {"type": "repr", "repr": safe_repr(value)}
+        return _too_deep(value)
     marker = id(value)
     if marker in active:
         return {"type": "repr", "repr": "<cycle>"}

@@ -8,6 +8,7 @@ models, remote runnables, Kendra) 429, 503, 504 or 502; input errors (and a
 is always built by the library from safe fields (never an exception's own text, an
 upstream body, a URL or a key); the rest goes to the server's log. ``/invoke`` and
 ``/batch`` answer it as a JSON body; a stream sends it as its last frame (``event: error``).
+An exception that is part of an output value is written by the same map (``error_value``).
 
 >>> default_error_info(TimeoutError("model at http://10.0.0.7 took 2s"))
 ErrorInfo(status_code=504, type='Timeout', message='the run took longer than its time limit', retryable=True, retry_after=None, detail=())
@@ -183,6 +184,22 @@ def error_info(error: BaseException, error_map: ErrorMap | None, *, logged: bool
         # A rate limit or an outage upstream: one line for the log, with what the service said.
         log.warning("a served run failed: %s %s", type(error).__name__, _log_text(error))
     return info
+
+
+def error_value(error: BaseException, error_map: ErrorMap | None) -> dict[str, JsonValue]:
+    """An exception that is part of a served value (a ``Failure``, a tool outcome, a batch
+    with ``return_exceptions``, an exception in a dict...), as the client gets it: its
+    type's name (a service error's public one) and the message ``error_map`` (or the
+    default) allows for it, never its own text. Nothing is logged: the run did not fail.
+
+    >>> error_value(ValueError("POST https://internal/x?key=sk-live-1 failed"), None)
+    {'type': 'error', 'error_type': 'ValueError', 'message': 'Internal Server Error'}
+    >>> from combinators.language_models import ModelRateLimitError
+    >>> error_value(ModelRateLimitError("quota of org-7", status=429, service="openai"), None)["message"]
+    'openai rate-limited the request (429)'
+    """
+    kind = error.public_type if isinstance(error, ServiceError) else type(error).__name__
+    return {"type": "error", "error_type": kind, "message": error_info(error, error_map, logged=False).message}
 
 
 def _log_text(error: BaseException) -> str:

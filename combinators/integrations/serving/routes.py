@@ -198,7 +198,13 @@ async def invoke(served: Served, call: Call, receive: Receive, send: Send) -> No
         await send_error(send, error_info(error, served.options.error_map), run_id)
         return
     await send_output(
-        send, served, lambda: {"output": to_wire(output), "metadata": {"run_id": run_id, "feedback_tokens": []}}, run_id
+        send,
+        served,
+        lambda: {
+            "output": to_wire(output, served.options.error_map),
+            "metadata": {"run_id": run_id, "feedback_tokens": []},
+        },
+        run_id,
     )
 
 
@@ -218,16 +224,17 @@ async def batch(served: Served, call: Call, receive: Receive, send: Send) -> Non
         await send_error(send, error_info(error, served.options.error_map))
         return
 
+    error_map = served.options.error_map
+
     def answer() -> dict[str, JsonValue]:
         built: dict[str, JsonValue] = {
-            "output": [None if isinstance(o, Exception) else to_wire(o) for o in outputs],
+            "output": [None if isinstance(o, Exception) else to_wire(o, error_map) for o in outputs],
             "metadata": {
                 "run_ids": run_ids,
                 "responses": [{"run_id": run_id, "feedback_tokens": []} for run_id in run_ids],
             },
         }
         if return_exceptions:
-            error_map = served.options.error_map
             built["errors"] = [
                 error_info(o, error_map).to_json() if isinstance(o, Exception) else None for o in outputs
             ]
@@ -267,7 +274,7 @@ async def _stream(
 async def stream(served: Served, call: Call, receive: Receive, send: Send) -> None:
     async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
         async for chunk in served.runnable.astream(call.inputs[0], config):
-            yield data_frame(chunk)
+            yield data_frame(chunk, served.options.error_map)
 
     await _stream(served, call, receive, send, frames, metadata=True)
 
@@ -276,7 +283,7 @@ async def stream_log(served: Served, call: Call, receive: Receive, send: Send) -
     async def frames(config: RunConfig) -> AsyncGenerator[bytes, None]:
         patches = served.runnable.astream_log(call.inputs[0], config, **call.filters.as_kwargs())
         async for patch in patches:
-            yield data_frame({"ops": list(patch.ops)})
+            yield data_frame({"ops": list(patch.ops)}, served.options.error_map)
 
     await _stream(served, call, receive, send, frames)
 
@@ -289,7 +296,7 @@ async def stream_events(served: Served, call: Call, receive: Receive, send: Send
             call.inputs[0], config, version=call.version, **call.filters.as_kwargs()
         )
         async for event in events:
-            yield data_frame(_scrubbed(event, error_map) if event["event"].endswith("_error") else event)
+            yield data_frame(_scrubbed(event, error_map) if event["event"].endswith("_error") else event, error_map)
 
     await _stream(served, call, receive, send, frames)
 

@@ -26,7 +26,7 @@ from typing import Final
 
 from starlette.types import Receive, Send
 
-from combinators.integrations.serving.errors import ErrorInfo
+from combinators.integrations.serving.errors import ErrorInfo, ErrorMap
 from combinators.integrations.serving.http import RunGate, wait_for_disconnect
 from combinators.integrations.serving.json_limits import OutputNotEncodable, encoded
 from combinators.integrations.serving.wire import to_wire
@@ -48,14 +48,14 @@ def metadata_frame(run_id: str) -> bytes:
     return sse_frame("metadata", compact_json({"run_id": run_id}))
 
 
-def data_frame(value: object) -> bytes:
-    """One ``data`` frame with a value in its wire form (``OutputNotEncodable`` when it
-    has none: too deep, or a lone surrogate).
+def data_frame(value: object, error_map: ErrorMap | None = None) -> bytes:
+    """One ``data`` frame with a value in its wire form, exceptions in it as ``error_map``
+    answers them (``OutputNotEncodable`` when it has none: too deep, or a lone surrogate).
 
     >>> data_frame({"type": "human", "content": "hi"})
     b'event: data\\ndata: {"type":"human","content":"hi"}\\n\\n'
     """
-    return b"event: data\ndata: " + encoded(lambda: to_wire(value)) + b"\n\n"
+    return b"event: data\ndata: " + encoded(lambda: to_wire(value, error_map)) + b"\n\n"
 
 
 def error_frame(info: ErrorInfo) -> bytes:

@@ -10,9 +10,16 @@ and tool outcomes, why it stopped, ``returns``' ``Success`` / ``Failure``) trave
 documented forms of ``wire_forms``, never a ``repr``. Your own attrs classes travel in
 this library's envelope (``{"__combinators__": 1, "type": "constructor", "id": ..., "kwargs":
 ...}``); a user dict that has the key ``"__combinators__"`` is escaped, so it stays data.
-Secrets are redacted; tuples travel as lists; anything else (exceptions, UUIDs,
-datetimes, bytes, sets, floats that are not finite) travels in its ``to_jsonable``
-reading form, which is data with no way back.
+Secrets are redacted; tuples travel as lists; anything else (UUIDs, datetimes, bytes,
+sets, floats that are not finite) travels in its ``to_jsonable`` reading form, which is
+data with no way back.
+
+An exception inside a value (a ``Failure``'s error, a tool outcome's, a batch's with
+``return_exceptions``, one in a dict, list, set or record) travels as the server's error
+map answers it, like an error body (``errors.error_value``): ``{"type": "error",
+"error_type": <its class name>, "message": <the message the map allows>}``, never its own
+text, an upstream body or a URL. In-process code never comes here: its values keep their
+exceptions.
 
 ``from_wire`` reads the same form back: a dict with a known ``type`` tag becomes that
 class **only when it validates as it** (its keys are the class's fields, its values pass
@@ -44,6 +51,7 @@ from combinators.components.secrets import SET_BY_LOADS, Secret
 from combinators.components.serialization import MARKER, VERSION, MAX_DEPTH, from_data, type_id
 from combinators.agents import ToolAgentAction
 from combinators.documents import Document
+from combinators.integrations.serving.errors import ErrorMap, error_value
 from combinators.integrations.serving.wire_forms import form_writer
 from combinators.integrations.serving.wire_values import is_part, read_value, table_entry, write_part, write_value
 from combinators.load import DataTooDeepError, DisallowedTypeError, MalformedDataError
@@ -56,32 +64,47 @@ WIRE_TYPES: Final[tuple[type, ...]] = (*PROMPT_VALUE_TYPES, Document, Generation
 """The classes ``from_wire`` rebuilds by default: messages and their parts, prompt values,
 documents, generations, an ``AgentExecutor``'s tool-agent actions."""
 
-_Writer = Callable[[object, str | None, int], JsonValue]
+ErrorForm = Callable[[BaseException], JsonValue]
+_Writer = Callable[[object, str | None, int, ErrorForm], JsonValue]
 
 
-def to_wire(value: object) -> JsonValue:
+def _default_errors(error: BaseException) -> JsonValue:
+    return error_value(error, None)
+
+
+def to_wire(value: object, error_map: ErrorMap | None = None) -> JsonValue:
     """The wire form of ``value`` (see the module docstring); raises only
-    ``DataTooDeepError`` for a value nested deeper than ``MAX_DEPTH`` levels.
+    ``DataTooDeepError`` for a value nested deeper than ``MAX_DEPTH`` levels. An
+    exception anywhere inside ``value`` is written as ``error_map`` (or the default)
+    answers it (``error_value``), never with its own text.
 
     >>> to_wire(("a", 1.5, float("nan")))
     ['a', 1.5, 'NaN']
-    >>> from returns.result import Success
+    >>> from returns.result import Failure, Success
     >>> to_wire({"sum": Success(84)})
     {'sum': {'ok': True, 'value': 84}}
+    >>> to_wire(Failure(ValueError("GET https://internal/x?key=sk-live-1")))
+    {'ok': False, 'error': {'type': 'error', 'error_type': 'ValueError', 'message': 'Internal Server Error'}}
     """
     if value is None or type(value) is str or type(value) is int or type(value) is bool:
         return value  # most chunks: no walk at all
-    return _write(value, None, MAX_DEPTH)
+    if error_map is None:
+        return _write(value, None, MAX_DEPTH, _default_errors)
+
+    def errors(error: BaseException) -> JsonValue:
+        return error_value(error, error_map)
+
+    return _write(value, None, MAX_DEPTH, errors)
 
 
-def _write(value: object, key: str | None, room: int) -> JsonValue:
+def _write(value: object, key: str | None, room: int, errors: ErrorForm) -> JsonValue:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else to_jsonable(value)
     if room < 1:
         raise DataTooDeepError(f"the value nests deeper than {MAX_DEPTH} levels")
-    return _writer(type(value))(value, key, room)
+    return _writer(type(value))(value, key, room, errors)
 
 
 _WRITERS: dict[type[object], _Writer] = {}
@@ -96,50 +119,56 @@ def _writer(cls: type[object]) -> _Writer:
 
 
 def _choose(cls: type[object]) -> _Writer:
+    if issubclass(cls, BaseException):  # before attrs: an attrs exception's fields are its text too
+        return _exception
     if table_entry(cls) is not None:
-        return lambda value, _, room: write_value(value, lambda item: _write(item, None, room - 1))
+        return lambda value, _, room, errors: write_value(value, lambda item: _write(item, None, room - 1, errors))
     if is_part(cls):
-        return lambda value, _, room: write_part(value, lambda item: _write(item, None, room - 1))
+        return lambda value, _, room, errors: write_part(value, lambda item: _write(item, None, room - 1, errors))
     form = form_writer(cls)
     if form is not None:
-        return lambda value, _, room: form(value, lambda item: _write(item, None, room - 1))
+        return lambda value, _, room, errors: form(value, lambda item: _write(item, None, room - 1, errors))
     if issubclass(cls, Secret):
-        return lambda _, key, __: {MARKER: VERSION, "type": "secret", "name": key}
+        return lambda _, key, __, ___: {MARKER: VERSION, "type": "secret", "name": key}
     if attrs.has(cls):
         return _envelope
     if issubclass(cls, (list, tuple)):
-        return lambda value, _, room: [_write(item, None, room - 1) for item in value]  # type: ignore[attr-defined]
+        return lambda value, _, room, errors: [_write(item, None, room - 1, errors) for item in value]  # type: ignore[attr-defined]
     return _other
 
 
-def _envelope(value: object, _: str | None, room: int) -> JsonValue:
+def _exception(value: object, _: str | None, __: int, errors: ErrorForm) -> JsonValue:
+    return errors(value) if isinstance(value, BaseException) else to_jsonable(value, error_form=errors)
+
+
+def _envelope(value: object, _: str | None, room: int, errors: ErrorForm) -> JsonValue:
     cls = type(value)
     if not attrs.has(cls):  # the writer of attrs classes only
         raise TypeError(f"not an attrs class: {cls.__name__}")
     kwargs: dict[str, JsonValue] = {
-        field.alias: _write(getattr(value, field.name), field.alias, room - 2)
+        field.alias: _write(getattr(value, field.name), field.alias, room - 2, errors)
         for field in attrs.fields(cls)
         if field.init and SET_BY_LOADS not in field.metadata
     }
     return {MARKER: VERSION, "type": "constructor", "id": type_id(cls), "kwargs": kwargs}
 
 
-def _other(value: object, key: str | None, room: int) -> JsonValue:
+def _other(value: object, key: str | None, room: int, errors: ErrorForm) -> JsonValue:
     if is_mapping(value) and is_str_mapping(value):
         if MARKER in value:  # user data that looks like an envelope stays data
-            pairs: list[JsonValue] = [[k, _write(item, k, room - 3)] for k, item in value.items()]
+            pairs: list[JsonValue] = [[k, _write(item, k, room - 3, errors)] for k, item in value.items()]
             return {MARKER: VERSION, "type": "escaped", "items": pairs}
-        return {k: _write(item, k, room - 1) for k, item in value.items()}
-    return to_jsonable(value)
+        return {k: _write(item, k, room - 1, errors) for k, item in value.items()}
+    return to_jsonable(value, error_form=errors)  # sets, records, other keys: exceptions in them too
 
 
-def wire_text(value: object) -> str:
+def wire_text(value: object, error_map: ErrorMap | None = None) -> str:
     """The wire form as compact one-line JSON text (what frames and bodies carry).
 
     >>> wire_text({"a": [1, None]})
     '{"a":[1,null]}'
     """
-    return compact_json(to_wire(value))
+    return compact_json(to_wire(value, error_map))
 
 
 class WireTypes:

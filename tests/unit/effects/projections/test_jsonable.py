@@ -271,3 +271,43 @@ def test_secrets_in_exception_arguments_are_redacted() -> None:
     }
     key_error = to_jsonable(KeyError(Secret(SECRET_TEXT)))
     assert isinstance(key_error, dict) and SECRET_TEXT not in str(key_error["message"])
+
+
+def _named(error: BaseException) -> JsonValue:
+    return {"type": "error", "error_type": type(error).__name__, "message": "hidden"}
+
+
+@dataclasses.dataclass
+class _Holding:
+    error: Exception
+
+
+class _Hooked:
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __jsonable__(self) -> object:
+        return {"inner": to_jsonable([self.error])}  # a hook that encodes by itself
+
+
+def test_an_error_form_writes_every_exception_at_any_depth() -> None:
+    error = ValueError("https://internal.example/?key=sk-live-1")
+    value = {"set": {error}, "keys": {1: error}, "record": _Holding(error), "hook": _Hooked(error), "bare": error}
+    encoded = json.dumps(to_jsonable(value, error_form=_named))
+    assert "sk-live" not in encoded and encoded.count('"message": "hidden"') == 5
+    assert "sk-live" in json.dumps(to_jsonable(value))  # without a form: the default, as before
+    deep: object = {"error": error, "holder": _Holding(error)}
+    for _ in range(120):  # past the walk's depth limit, where other values are shown by their repr
+        deep = [deep]
+    assert "sk-live" not in json.dumps(to_jsonable(deep, error_form=_named))
+    assert "sk-live" in json.dumps(to_jsonable(deep))
+
+
+def test_an_error_form_that_raises_redacts_the_message() -> None:
+    def broken(error: BaseException) -> NoReturn:
+        raise RuntimeError(str(error))
+
+    assert to_jsonable([KeyError("sk-live-1")], error_form=broken) == [
+        {"type": "error", "error_type": "KeyError", "message": REDACTED}
+    ]
+    assert to_jsonable(KeyError("k")) == {"type": "error", "error_type": "KeyError", "message": "'k'"}  # reset
