@@ -238,20 +238,6 @@ def reexports_moved_to(
     return attribute
 
 
-def deprecated_module(old: str, new: str, *, since: str = ROOTS_SINCE, removal: str = ROOTS_REMOVAL) -> None:
-    """Warn, when a whole module moved, at the line that imported it (call it in the old
-    module's body: the import machinery's own frames are skipped).
-
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     deprecated_module("old.module", "new.module")
-    >>> print(caught[0].message)
-    old.module is deprecated: import from new.module instead (deprecated since 2026-12-02; removed after 2027-03-01)
-    """
-    note_deprecation(f"{old} is deprecated: import from {new} instead", since=since, removal=removal, stacklevel=3)
-
-
 @final
 class _OldModules(_Loader):
     """The finder and loader of the old module paths ``moved_modules`` registers (on
@@ -319,7 +305,6 @@ __all__ = [
     "ROOTS_SINCE",
     "CombinatorsDeprecationWarning",
     "Moved",
-    "deprecated_module",
     "moved_exports",
     "moved_modules",
     "note_deprecation",
