@@ -86,6 +86,13 @@ class RunInfo:
     """What the step says about this call, for traces (``Step.describe_params``): a
     model's ``provider``, ``model``, ``temperature``, ``max_tokens``, ``top_p``,
     ``stop``; a tool's ``description``; empty for most steps."""
+    whole_output: bool = False
+    """True when this run's ``RunStreamed`` effects are not chunks it streamed while it
+    ran but its whole output, computed in one go and given on as the call's output after
+    that: the root of a streamed call whose step does not stream by itself (a model
+    without a token stream, a prompt). v2 shows no stream events for such a run, as the
+    peer's (v1 and the run log show that output as the root's stream). A sub-run made
+    here never has it: its whole output shows as no stream at all."""
 
     @property
     def parent_id(self) -> UUID | None:

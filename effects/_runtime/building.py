@@ -48,7 +48,9 @@ from effects._fast import uuid_from_int
 from effects.effect_values import Effect, RunEnded, RunInfo, RunStarted, RunStreamed
 
 _HERE = "effects._runtime.building"
-_RUN: Final = slot_setters(RunInfo, ("run_id", "parent_ids", "name", "run_type", "tags", "metadata", "params"), _HERE)
+_RUN: Final = slot_setters(
+    RunInfo, ("run_id", "parent_ids", "name", "run_type", "tags", "metadata", "params", "whole_output"), _HERE
+)
 _STARTED: Final = slot_setters(RunStarted, ("run", "input", "at"), _HERE)
 _ENDED: Final = slot_setters(RunEnded, ("run", "input", "output", "at"), _HERE)
 STREAMED_SLOTS: Final = slot_setters(RunStreamed, ("run", "chunk", "at"), _HERE)
@@ -63,10 +65,11 @@ def run_info(
     tags: tuple[str, ...],
     metadata: Mapping[str, object],
     params: Mapping[str, object],
+    whole_output: bool = False,
 ) -> RunInfo:
-    """``RunInfo(run_id, parent_ids, name, run_type, tags, metadata, params)``."""
+    """``RunInfo(run_id, parent_ids, name, run_type, tags, metadata, params, whole_output)``."""
     run: RunInfo = _NEW(RunInfo)
-    set_id, set_parents, set_name, set_type, set_tags, set_metadata, set_params = _RUN
+    set_id, set_parents, set_name, set_type, set_tags, set_metadata, set_params, set_whole = _RUN
     set_id(run, run_id)
     set_parents(run, parent_ids)
     set_name(run, name)
@@ -74,6 +77,7 @@ def run_info(
     set_tags(run, tags)
     set_metadata(run, metadata)
     set_params(run, params)
+    set_whole(run, whole_output)
     return run
 
 

@@ -398,6 +398,9 @@ class RunScope:
                 tags,
                 _with_own_metadata(node, config.metadata, params),
                 params,
+                # A root that does not stream by itself gives its whole output on after it
+                # ran: its chunk is the call's output, not a stream of its run.
+                parent is None and not node.emits_stream_events,
             )
         config = config.for_children()
         if (

@@ -18,7 +18,10 @@ A tool run shows its start and its end (or ``on_tool_error``, whose data carries
 ``tool_call_id`` it answered, ``None`` without one), never stream events, as the peer's.
 A root run streams only when it is a chain or a model: a prompt, retriever or parser
 called alone shows its start and end only, as the peer's (inside a chain, a parser's
-chunks are ``on_parser_stream`` events).
+chunks are ``on_parser_stream`` events). Nor does a root whose step does not stream by
+itself (``RunInfo.whole_output``: a model without a token stream, called alone): its
+whole output reaches the stream after its run ended, where the peer shows no stream
+events (v1 and the run log show it as the root's stream, as the peer's do).
 The stream events of one run share its ``tags`` and ``parent_ids`` lists and its
 ``metadata`` dict, as the peer's do: copy them before changing them.
 
@@ -69,8 +72,15 @@ class _Seen:
         self.shown = shown
         # A tool's result is its end's output; the peer shows no stream for it. Nor does
         # it for a root that is not a chain or a model (a prompt, retriever or parser
-        # called alone): there the peer taps no output stream.
-        self.streams = shown and run.run_type != "tool" and (bool(run.parent_ids) or run.run_type in _ROOT_STREAMS)
+        # called alone): there the peer taps no output stream; nor for a root whose whole
+        # output came after it ended (a model without a token stream, called alone): the
+        # peer taps a root's output only while its run is live.
+        self.streams = (
+            shown
+            and run.run_type != "tool"
+            and not run.whole_output
+            and (bool(run.parent_ids) or run.run_type in _ROOT_STREAMS)
+        )
         self.stream_template: RunStreamEvent | None = None
         """Made at the run's first chunk (most runs of a chain stream none)."""
         # A sub-run text model's tokens reach the peer as token callbacks' GenerationChunks.

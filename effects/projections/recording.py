@@ -3,7 +3,7 @@
 One line per effect, a compact JSON object::
 
     {"kind": "start"|"stream"|"end"|"error"|"custom", "at": <seconds>,
-     "run": {"id", "parent_ids", "name", "type", "tags", "metadata", ["params"]},
+     "run": {"id", "parent_ids", "name", "type", "tags", "metadata", ["params"], ["whole_output"]},
      ...payloads: "input", "chunk", "output", "data"; "error"; "name" (custom)}
 
 A payload is ``{"json": <to_jsonable form>}``, or ``{"no_input": true}`` for
@@ -111,6 +111,7 @@ def _run_json(run: RunInfo) -> dict[str, JsonValue]:
         "tags": list(run.tags),
         "metadata": to_jsonable(run.metadata),
         **({"params": to_jsonable(run.params)} if run.params else {}),
+        **({"whole_output": True} if run.whole_output else {}),
     }
 
 
@@ -311,6 +312,9 @@ class _Line:
         params = shown.get("params", {})
         if not isinstance(params, dict):
             raise self._bad("'params' must be an object")
+        whole_output = shown.get("whole_output", False)
+        if not isinstance(whole_output, bool):
+            raise self._bad("'whole_output' must be a boolean")
         run = RunInfo(
             run_uuid,
             tuple(self._uuid(parent) for parent in self._strs(shown, "parent_ids")),
@@ -319,6 +323,7 @@ class _Line:
             tuple(self._strs(shown, "tags")),
             metadata,
             params or NO_PARAMS,
+            whole_output,
         )
         self._runs[run_id] = (shown, run)
         return run

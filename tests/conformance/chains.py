@@ -44,6 +44,8 @@ class Library:
     StrOutputParser: Any
     fake_chat_model: Callable[[list[str]], Any]
     """A chat model that streams each reply word by word (words and the spaces between)."""
+    whole_chat_model: Callable[[list[str]], Any]
+    """A chat model without a token stream: each reply whole (``FakeMessagesListChatModel``)."""
     tool: Callable[[Callable[..., Any]], Any]
     """The ``@tool`` decorator."""
 
@@ -52,6 +54,7 @@ def ours() -> Library:
     """Our library's namespace."""
     import combinators as c
     from combinators.components.models.fakes import GenericFakeChatModel, Script
+    from combinators.language_models import FakeMessagesListChatModel
     from combinators.components.parsers.text import StrOutputParser
     from combinators.prompts import ChatPromptTemplate, PromptTemplate
     from combinators.tools import tool
@@ -59,6 +62,9 @@ def ours() -> Library:
     def fake_chat_model(replies: list[str]) -> Any:
         # Cycling: a test may run the same chain more than once (sync and async).
         return GenericFakeChatModel(Script(replies, cycle=True))
+
+    def whole_chat_model(replies: list[str]) -> Any:
+        return FakeMessagesListChatModel(responses=list(replies))
 
     return Library(
         "combinators",
@@ -73,6 +79,7 @@ def ours() -> Library:
         ChatPromptTemplate,
         StrOutputParser,
         fake_chat_model,
+        whole_chat_model,
         tool,
     )
 
@@ -80,7 +87,7 @@ def ours() -> Library:
 def peer() -> Library:
     """langchain-core's namespace (the optional ``bench`` extra)."""
     from langchain_core.callbacks import adispatch_custom_event, dispatch_custom_event
-    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel, GenericFakeChatModel
     from langchain_core.messages import AIMessage
     from langchain_core.output_parsers import StrOutputParser
     from langchain_core.prompts import ChatPromptTemplate, PromptTemplate
@@ -96,6 +103,9 @@ def peer() -> Library:
     def fake_chat_model(replies: list[str]) -> Any:
         return GenericFakeChatModel(messages=iter([AIMessage(r) for r in replies]))
 
+    def whole_chat_model(replies: list[str]) -> Any:
+        return FakeMessagesListChatModel(responses=[AIMessage(r) for r in replies])
+
     return Library(
         "langchain-core",
         RunnableLambda,
@@ -109,6 +119,7 @@ def peer() -> Library:
         ChatPromptTemplate,
         StrOutputParser,
         fake_chat_model,
+        whole_chat_model,
         tool,
     )
 
@@ -292,6 +303,13 @@ def chat_prompt_model_parser(lib: Library) -> Any:
     return prompt | lib.fake_chat_model(["Cats purr softly"]) | lib.StrOutputParser()
 
 
+def whole_model_in_chain(lib: Library) -> Any:
+    """A chat prompt | a chat model without a token stream | ``StrOutputParser``: the
+    model shows no stream; its whole reply flows on as one chunk."""
+    prompt = lib.ChatPromptTemplate.from_messages([("human", "Tell me about {topic}")])
+    return prompt | lib.whole_chat_model(["Cats purr softly"]) | lib.StrOutputParser()
+
+
 def string_prompt_model_parser(lib: Library) -> Any:
     """A one-variable text prompt (given the bare value) | fake chat model | parser."""
     prompt = lib.PromptTemplate.from_template("Tell me a joke about {topic}")
@@ -381,6 +399,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("custom_events", custom_events, 1),
     Scenario("chat_prompt_model_parser", chat_prompt_model_parser, {"persona": "a poet", "topic": "cats"}),
     Scenario("string_prompt_model_parser", string_prompt_model_parser, "cats"),
+    Scenario("whole_model_in_chain", whole_model_in_chain, {"topic": "cats"}),
     Scenario("tool_in_chain", tool_in_chain, "tides?"),
     Scenario("failing_tool_call", failing_tool_call, {"a": 1, "b": 0}),
     Scenario("model_invoked_in_a_step", model_invoked_in_a_step, "weather?"),

@@ -159,6 +159,7 @@ KNOWN_GAPS: dict[str, tuple[Transform, ...]] = {
     "chat_prompt_model_parser": (drop_model_metadata,),
     "string_prompt_model_parser": (drop_model_metadata,),
     "model_invoked_in_a_step": (drop_model_metadata,),
+    "whole_model_in_chain": (drop_model_metadata,),
 }
 """Scenario -> transformations applied to BOTH transcripts before comparing: differences
 that are not deliberate, reported to be fixed outside the conformance tests. Each is

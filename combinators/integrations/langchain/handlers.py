@@ -395,7 +395,9 @@ class CallbackProjection:
 
     def _streamed(self, effect: RunStreamed) -> None:
         live = self._live.get(effect.run.run_id)
-        if live is None or not live.handlers:
+        if live is None or not live.handlers or effect.run.whole_output:
+            # A root's whole output, given on after its run ended (a model without a token
+            # stream): LangChain tells no token and taps nothing for it.
             return
         if live.kind in ("chat_model", "llm"):
             chunk = redacted(effect.chunk)

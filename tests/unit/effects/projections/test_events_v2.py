@@ -229,3 +229,16 @@ def test_one_event_per_effect_without_filters(effects: list[Effect]) -> None:
         if isinstance(effect, RunFailed):
             assert event["data"]["error"] is effect.error
     assert uid(1) == effects[0].run.run_id
+
+
+@pytest.mark.parametrize("run_type", ["chain", "chat_model", "llm"])
+def test_a_root_whose_whole_output_came_after_it_ran_shows_no_stream(run_type: str) -> None:
+    # langchain-core 1.8.3 taps a root's output only while its run is live: a model
+    # without a token stream, called alone, shows its start and end only (issue 26).
+    run = RunInfo(uid(1), (), "alone", run_type, (), {}, whole_output=True)
+    effects: list[Effect] = [RunStarted(run, "in", 0.0), RunStreamed(run, "out", 0.1), RunEnded(run, "in", "out", 0.2)]
+    assert [e["event"] for e in stream_events_v2(effects)] == [f"on_{run_type}_start", f"on_{run_type}_end"]
+    # the same effects without the mark show the chunk
+    plain = RunInfo(uid(1), (), "alone", run_type, (), {})
+    effects = [RunStarted(plain, "in", 0.0), RunStreamed(plain, "out", 0.1), RunEnded(plain, "in", "out", 0.2)]
+    assert [e["event"] for e in stream_events_v2(effects)][1] == f"on_{run_type}_stream"

@@ -20,7 +20,9 @@ from effects.projections import (
     to_jsonable,
 )
 from effects.projections.jsonable import JsonValue
-from effects.effect_values import NOTHING, Effect, RunFailed, RunStarted, RunStreamed
+from uuid import UUID
+
+from effects.effect_values import NOTHING, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
 from tests.unit.effects.projections.script import Message, Piece, Script, sid
 from tests.unit.effects.projections.strategies import SECRET_TEXT, effect_trees
 
@@ -172,3 +174,20 @@ def test_replayed_effects_project_like_the_live_ones(effects: list[Effect]) -> N
     assert _projections(replayed) == _projections(effects)
     assert list(record(replayed)) == lines  # recording a replay gives the same lines
     assert SECRET_TEXT not in "".join(lines)
+
+
+def test_a_root_s_whole_output_mark_is_recorded_and_replayed() -> None:
+    root = RunInfo(UUID(int=1), (), "alone", "chat_model", (), {}, whole_output=True)
+    effects: list[Effect] = [
+        RunStarted(root, "in", 0.0),
+        RunStreamed(root, "out", 0.1),
+        RunEnded(root, "in", "out", 0.2),
+    ]
+    lines = lines_of(effects)
+    assert [line["run"].get("whole_output") for line in lines] == [True, True, True]  # type: ignore[union-attr]
+    replayed = list(replay(record(effects)))
+    assert replayed == effects and replayed[1].run.whole_output
+    assert [e["event"] for e in stream_events_v2(replayed)] == ["on_chat_model_start", "on_chat_model_end"]
+    # unmarked runs keep the short form
+    plain = RunInfo(UUID(int=2), (), "alone", "chain", (), {})
+    assert "whole_output" not in lines_of([RunStarted(plain, "in", 0.0)])[0]["run"]  # type: ignore[operator]

@@ -468,3 +468,36 @@ async def test_a_step_a_function_returns_sees_the_functions_run_as_its_parent(ca
         seen.append([(kw["name"], kw["parent_run_id"]) for name, _, kw in recorder.calls if name == "on_chain_start"])
     ours_seen, theirs_seen = seen
     assert _same_parents(ours_seen) == _same_parents(theirs_seen) == [("dyn", 0), ("dyn", 1), ("dyn", 2), ("dyn", 3)]
+
+
+@pytest.mark.parametrize("call", ["stream", "astream"])
+def test_a_model_without_a_token_stream_streamed_alone_tells_no_token(call: str) -> None:
+    # Issue 26: its whole output comes after its run ended, as one chunk; langchain-core's
+    # handlers hear no on_llm_new_token for it (they do for a model with a token stream).
+    from langchain_core.language_models import FakeListLLM as TheirLLM
+    from langchain_core.language_models.fake_chat_models import ParrotFakeChatModel as TheirParrot
+
+    from combinators.language_models import FakeListLLM, ParrotFakeChatModel
+
+    def told(model: Any, pieces: int) -> list[str]:
+        recorder = Recorder()
+        if call == "stream":
+            chunks = list(model.stream("hi", {"callbacks": [recorder]}))
+        else:
+
+            async def main() -> list[Any]:
+                return [c async for c in model.astream("hi", {"callbacks": [recorder]})]
+
+            chunks = asyncio.run(main())
+        assert len(chunks) == pieces
+        return [name for name, _, _ in recorder.calls]
+
+    for mine, peer in (
+        (ParrotFakeChatModel(), TheirParrot()),
+        (FakeListLLM(responses=["ok"]), TheirLLM(responses=["ok"])),
+        (FakeListChatModel(responses=["ok"]), TheirFakeModel(responses=["ok"])),
+    ):
+        streams = isinstance(mine, FakeListChatModel)
+        ours_told, theirs_told = told(mine, 2 if streams else 1), told(peer, 2 if streams else 1)
+        assert ours_told == theirs_told
+        assert ("on_llm_new_token" in ours_told) == streams
