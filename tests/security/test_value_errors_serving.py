@@ -1,5 +1,5 @@
 """An exception that is part of a served chain's OUTPUT VALUE (a ``returns`` ``Failure``, an
-agent's tool outcome, a parallel branch or a ``batch(return_exceptions=True)`` that gave
+agent's tool outcome, an ``@impure_safe`` ``IOFailure``, a parallel branch or a ``batch(return_exceptions=True)`` that gave
 back an exception, an exception anywhere in a dict, list, set or dataclass) reaches the
 client as the error map answers it: its type's name and the message the server allows,
 never ``str(exc)``. Checked on every route (``/invoke``, ``/batch``, ``/stream``,
@@ -25,6 +25,7 @@ from typing import Any, cast
 
 import attrs
 import pytest
+from returns.io import impure_safe
 from returns.result import Failure
 
 pytest.importorskip("uvicorn")
@@ -99,6 +100,11 @@ def batch_with_exceptions(_: object) -> list[str | Exception]:
     return RunnableLambda(raises).batch([1, 2], return_exceptions=True)
 
 
+@impure_safe
+def impure(_: object) -> str:
+    raise upstream_error()
+
+
 def rate_limited(_: object) -> Failure[ModelRateLimitError]:
     return Failure(ModelRateLimitError(f"429 from {URL}: {BODY}", status=429, service="openai"))
 
@@ -142,11 +148,12 @@ CHAINS: dict[str, Runnable[Any, Any]] = {
     "/parallel": RunnableParallel(ok=RunnableLambda(lambda _: "fine"), bad=RunnableLambda(gives_an_exception)),
     "/each": RunnableLambda(batch_with_exceptions),
     "/service": RunnableLambda(rate_limited),
+    "/io_failure": RunnableLambda(impure),
     "/agent": agent("lookup"),
     "/safe_agent": agent("safe_lookup"),
     "/safe_executor": executor("safe_lookup"),
 }
-ERROR_VALUES = {"/failure": 1, "/holder": 7, "/parallel": 1, "/each": 2, "/service": 1}
+ERROR_VALUES = {"/failure": 1, "/holder": 7, "/parallel": 1, "/each": 2, "/service": 1, "/io_failure": 1}
 """How many exceptions each chain's output holds."""
 EXPECTED_TYPES = {"/service": {"ModelRateLimitError"}, "/holder": {"UpstreamFailure", "UpstreamRecord"}}
 EXPECTED_MESSAGE = {"/service": "openai rate-limited the request (429)"}

@@ -10,8 +10,8 @@ plain objects instead of reviving them as prompt values, messages or documents::
                    "conversation": [message...], "stop": StopReason | null}
     AgentStep     {"kind": "agent_step", "message": ai message, "outcomes": [ToolOutcome...]}
     ToolOutcome   {"kind": "tool_outcome", "call": tool call, "result": Result, "message": tool message}
-    Success(v)    {"ok": true, "value": v}
-    Failure(e)    {"ok": false, "error": e}
+    Success(v)    {"ok": true, "value": v}       (and IOSuccess(v), as @impure_safe makes)
+    Failure(e)    {"ok": false, "error": e}      (and IOFailure(e))
     Finished()    {"kind": "finished"}   (and "max_iterations" n, "timed_out" seconds,
                                            "returned_direct" tool, "halted" error)
 
@@ -24,6 +24,9 @@ client gets these plain objects).
 {'ok': True, 'value': 1}
 >>> form_writer(type(Failure(ValueError("no"))))(Failure(ValueError("no")), write)
 {'ok': False, 'error': {'error_type': 'ValueError'}}
+>>> from returns.io import IOFailure
+>>> form_writer(IOFailure)(IOFailure(KeyError("k")), write)
+{'ok': False, 'error': {'error_type': 'KeyError'}}
 """
 
 from __future__ import annotations
@@ -36,7 +39,9 @@ if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
 import attrs
+from returns.io import IOFailure, IOSuccess
 from returns.result import Failure, Success
+from returns.unsafe import unsafe_perform_io
 
 from combinators.components.agents.steps import STOP_TYPES
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
@@ -91,6 +96,24 @@ def _failure(value: object, write: Write) -> JsonValue:
     return {"ok": False, "error": write(value.failure())}
 
 
+def _is_io_success(value: object) -> TypeIs[IOSuccess[object]]:
+    return isinstance(value, IOSuccess)
+
+
+def _is_io_failure(value: object) -> TypeIs[IOFailure[object]]:
+    return isinstance(value, IOFailure)
+
+
+def _io_success(value: object, write: Write) -> JsonValue:
+    assert _is_io_success(value)
+    return {"ok": True, "value": write(unsafe_perform_io(value.unwrap()))}
+
+
+def _io_failure(value: object, write: Write) -> JsonValue:
+    assert _is_io_failure(value)
+    return {"ok": False, "error": write(unsafe_perform_io(value.failure()))}
+
+
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
@@ -121,4 +144,8 @@ def form_writer(cls: type) -> Writer | None:
         return _success
     if issubclass(cls, Failure):
         return _failure
+    if issubclass(cls, IOSuccess):
+        return _io_success
+    if issubclass(cls, IOFailure):
+        return _io_failure
     return next((_WRITERS[base] for base in cls.__mro__ if base in _WRITERS), None)
