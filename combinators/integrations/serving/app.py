@@ -28,7 +28,15 @@ from combinators.integrations.serving.errors import ErrorInfo, ErrorMap
 from combinators.integrations.serving.http import RunGate
 from combinators.integrations.serving.openapi import openapi_document
 from combinators.integrations.serving.options import ClientConfigurable, ServeOptions, Served
-from combinators.integrations.serving.pages import DocsPage, IndexPage, JsonPage, PlaygroundPage, Redirect
+from combinators.integrations.serving.pages import (
+    STYLESHEET,
+    DocsPage,
+    IndexPage,
+    JsonPage,
+    PlaygroundPage,
+    Redirect,
+    Stylesheet,
+)
 from combinators.integrations.serving.routes import POST_ROUTES, PostRoute
 from effects.authoring import is_a
 
@@ -104,7 +112,7 @@ def _served(runnable: AnyRunnable, path: str, options: ServeOptions, gate: RunGa
 
 def serve(runnables: Mapping[str, AnyRunnable], **settings: Unpack[ServeSettings]) -> Starlette:
     """A Starlette (ASGI) app serving each runnable at its path, plus ``/openapi.json``,
-    its page ``/docs`` (and ``<path>/openapi.json``, ``<path>/docs`` for each path) and
+    its page ``/docs``, ``/playground.css`` (the root pages' stylesheet) (and ``<path>/openapi.json``, ``<path>/docs`` for each path) and
     ``/``: the playground of the one path served, or an index of several.
 
     Run it with uvicorn (``uvicorn.run(app)``), or from the command line with
@@ -143,6 +151,7 @@ def serve(runnables: Mapping[str, AnyRunnable], **settings: Unpack[ServeSettings
             Route("/", IndexPage(served), methods=["GET"]),
             Route("/openapi.json", JsonPage(served[0], lambda: openapi_document(served)), methods=["GET"]),
             Route("/docs", DocsPage(served[0]), methods=["GET"]),
+            Route(STYLESHEET, Stylesheet(served[0]), methods=["GET"]),
         ]
         routes += [route for one in served if one.path != "/" for route in _docs_routes(one)]
     app = Starlette(routes=routes, exception_handlers={HTTPException: _json_http_error})

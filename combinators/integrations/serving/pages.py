@@ -35,6 +35,8 @@ PLAYGROUND_FILES: Final = {
 }
 NOT_FOUND: Final = ErrorInfo(404, "NotFound", "no such file")
 HTML: Final = b"text/html; charset=utf-8"
+STYLESHEET: Final = "/playground.css"
+"""Where ``serve`` answers the stylesheet of the pages at its root (``Stylesheet``)."""
 
 
 def playground_file(name: str) -> bytes:
@@ -140,6 +142,31 @@ class DocsPage:
             await send_bytes(send, 200, playground_file("docs.html"), _html_headers())
 
 
+@final
+class Stylesheet:
+    """``/playground.css``: the playground's stylesheet for the pages at the root (the index
+    of several paths), served whether or not the playground is.
+
+    >>> from starlette.testclient import TestClient
+    >>> from combinators import RunnableLambda
+    >>> from combinators.integrations.serving import serve
+    >>> app = serve({"/a": RunnableLambda(str), "/b": RunnableLambda(str)}, playground=False)
+    >>> with TestClient(app) as client:
+    ...     client.get("/playground.css").headers["content-type"]
+    'text/css; charset=utf-8'
+    """
+
+    __slots__ = ("served",)
+
+    def __init__(self, served: Served) -> None:
+        self.served = served
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if await allowed(self.served, Request(scope, receive), send):
+            headers = [(b"content-type", PLAYGROUND_FILES["playground.css"]), (b"cache-control", b"no-cache")]
+            await send_bytes(send, 200, playground_file("playground.css"), headers)
+
+
 def _base(served: Served) -> str:
     return "" if served.path == "/" else served.path
 
@@ -153,6 +180,8 @@ def index_html(served: Sequence[Served]) -> bytes:
     >>> served = [Served(RunnableLambda(str), p, ServeOptions(), RunGate(None)) for p in ("/a", "/b")]
     >>> b'href="/b/playground/"' in index_html(served)
     True
+    >>> b'<link rel="stylesheet" href="/playground.css">' in index_html(served)
+    True
     """
     rows: list[str] = []
     for one in served:
@@ -165,7 +194,7 @@ def index_html(served: Sequence[Served]) -> bytes:
         rows.append(f"<li><code>{escape(one.path)}</code> {' · '.join(links)}</li>")
     page = (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Served chains</title>'
-        '<link rel="stylesheet" href="' + escape(_base(served[0])) + '/playground/playground.css"></head>'
+        f'<link rel="stylesheet" href="{STYLESHEET}"></head>'
         '<body class="index"><header><h1>Served chains</h1><nav><a href="/docs">API docs</a></nav></header>'
         f'<main class="index"><ul class="panel">{"".join(rows)}</ul></main></body></html>\n'
     )

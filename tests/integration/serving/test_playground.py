@@ -678,3 +678,38 @@ def test_which_input_schemas_get_the_chat_view(browser: Any, server: LiveServer)
     ]
     for schema, shape in cases:
         assert page.evaluate("s => chatShape(s)", schema) == shape, schema
+
+
+def test_the_index_without_playgrounds_is_styled_by_the_shipped_stylesheet(chromium: Any, tmp_path: Path) -> None:
+    import httpx
+
+    app = serve({"/ask": asking_chain(), "/summary": RunnableLambda(summary)}, auth=by_cookie, playground=False)
+    with live(app) as running:
+        with httpx.Client(base_url=running.url) as client:
+            assert client.get("/playground.css").status_code == 401  # behind the same auth
+            assert client.get("/ask/playground/playground.css").status_code == 404  # no playground
+            client.cookies.set("session", "alice")
+            css = client.get("/playground.css")
+            assert css.status_code == 200 and css.headers["content-type"] == "text/css; charset=utf-8"
+            assert "main.index" in css.text and "http://" not in css.text and "https://" not in css.text
+        context = chromium.new_context(viewport={"width": 1280, "height": 720})
+        try:
+            context.add_cookies([{"name": "session", "value": "alice", "url": running.url}])
+            page = context.new_page()
+            requests: list[str] = []
+            page.on("request", _urls_to(requests))
+            page.goto(f"{running.url}/")
+            assert _texts(page, "main.index li code") == ["/ask", "/summary"]
+            assert _texts(page, "main.index li:first-child a") == ["input schema", "output schema"]
+            styled = page.evaluate(
+                """() => {
+                    const style = (selector) => getComputedStyle(document.querySelector(selector));
+                    return [style('main.index').maxWidth, style('main.index li').borderBottomStyle,
+                            style('main.index code').fontWeight, style('body').fontFamily.length > 0];
+                }"""
+            )
+            assert styled == ["760px", "solid", "600", True]
+            assert requests == [f"{running.url}/", f"{running.url}/playground.css"]  # nothing from elsewhere
+            _screenshot(page, tmp_path, "index-no-playground.png")
+        finally:
+            context.close()
