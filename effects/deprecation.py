@@ -267,9 +267,12 @@ class _OldModules(_Loader):
         homes = [importlib.import_module(name) for name in (where.source, *where.also)]
 
         def attribute(name: str) -> object:
-            for home in homes:
-                if not name.startswith("__") and hasattr(home, name):
-                    return getattr(home, name)
+            if not name.startswith("__"):
+                for home in homes:
+                    # One lookup: a home's own __getattr__ may warn (a renamed name) only once.
+                    value = getattr(home, name, _OldModules)
+                    if value is not _OldModules:
+                        return value
             raise AttributeError(f"module {old!r} has no attribute {name!r}")
 
         # PEP 562: a module's own __getattr__ answers the names it does not hold

@@ -341,6 +341,20 @@ def test_the_totals_old_names_warn_and_give_the_renamed_function(old: str, new: 
     assert "removed after 2027-03-01" in message
 
 
+def test_a_renamed_name_read_through_an_old_module_path_warns_once() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CombinatorsDeprecationWarning)  # the old path's own warning
+        importlib.import_module("effects.values")
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = getattr(sys.modules["effects.values"], "NO_INPUT")
+    assert value is effects.NOTHING
+    assert [str(w.message).split(" (")[0] for w in caught] == [
+        "effects.effect_values.NO_INPUT is deprecated: use effects.effect_values.NOTHING instead"
+    ]
+
+
 @pytest.mark.parametrize("module", ["effects", "effects.effect_values"])
 def test_no_input_is_nothing_under_its_one_name(module: str) -> None:
     # NO_INPUT was NOTHING under a second name: one name now, the old one warns until removal.
