@@ -179,3 +179,15 @@ def test_a_model_with_a_token_stream_shows_its_chunks(nested: bool, version: Lit
     chunks = [e["data"]["chunk"] for e in events if e["event"] == "on_chat_model_stream"]
     assert [c.content for c in chunks] == ["a", "b"]
     assert all(type(c) is AIMessageChunk for c in chunks)
+
+
+@SYNC
+@pytest.mark.parametrize("bound", ["bind", "with_config"])
+def test_a_bound_model_alone_is_still_the_root_that_shows_no_v2_stream(bound: str, sync: bool) -> None:
+    # As the peer's _ChatModelBinding / RunnableBinding of ParrotFakeChatModel (probed): v2
+    # start and end only; v1 the whole message as one stream event.
+    model = ParrotFakeChatModel()
+    runnable = model.bind(stop=["zz"]) if bound == "bind" else model.with_config(run_name="parrot")
+    assert [e["event"] for e in _events(runnable, "hello", "v2", sync)] == ["on_chat_model_start", "on_chat_model_end"]
+    v1 = [e["event"] for e in _events(runnable, "hello", "v1", sync)]
+    assert v1 == ["on_chat_model_start", "on_chat_model_stream", "on_chat_model_end"]
