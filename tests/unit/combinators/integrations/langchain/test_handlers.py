@@ -501,3 +501,14 @@ def test_a_model_without_a_token_stream_streamed_alone_tells_no_token(call: str)
         ours_told, theirs_told = told(mine, 2 if streams else 1), told(peer, 2 if streams else 1)
         assert ours_told == theirs_told
         assert ("on_llm_new_token" in ours_told) == streams
+
+
+def test_a_prompts_serialized_form_keeps_its_secrets_out() -> None:
+    from combinators.prompts import PromptTemplate
+
+    recorder = Recorder()
+    prompt = PromptTemplate.from_template("key {key} q {q}", partial_variables={"key": Secret("sk-live-123")})
+    prompt.invoke({"q": "x"}, {"callbacks": [recorder]})
+    serialized = recorder.calls[0][1][0]
+    assert serialized["kwargs"]["template"] == "key {key} q {q}" and serialized["kwargs"]["input_variables"] == ["q"]
+    assert "sk-live-123" not in repr(recorder.calls)
