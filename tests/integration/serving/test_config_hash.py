@@ -21,6 +21,7 @@ from combinators.integrations.serving import serve
 from combinators.integrations.serving.config_hash import (
     MAX_HASH_CHARS,
     BadHash,
+    compress_to_encoded_uri_component,
     decompress_from_encoded_uri_component,
 )
 from tests.integration.serving.live import LiveServer, live
@@ -47,6 +48,24 @@ TAGS_AND_USER = (
 @pytest.mark.parametrize("config_hash", sorted(VECTORS))
 def test_langserves_hashes_decode(config_hash: str) -> None:
     assert decompress_from_encoded_uri_component(config_hash) == VECTORS[config_hash]
+
+
+@pytest.mark.parametrize("config_hash", sorted(VECTORS))
+def test_the_encoder_writes_langserves_own_hashes(config_hash: str) -> None:
+    assert compress_to_encoded_uri_component(VECTORS[config_hash]) == config_hash
+
+
+@given(st.text(max_size=400))
+def test_encoding_then_decoding_is_the_identity(text: str) -> None:
+    encoded = compress_to_encoded_uri_component(text)
+    assert set(encoded) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$")
+    assert decompress_from_encoded_uri_component(encoded) == text
+
+
+@given(st.lists(st.sampled_from(["a", "b", "ab", "é", "🙂", '{"k": 1}']), max_size=200).map("".join))
+def test_repetitive_text_round_trips_through_every_code_width(text: str) -> None:
+    # repeats fill the dictionary, so codes cross 2, 3, ... 9 bits wide
+    assert decompress_from_encoded_uri_component(compress_to_encoded_uri_component(text)) == text
 
 
 @pytest.mark.parametrize(
