@@ -5,7 +5,9 @@ configuration form, errors, Stop; ``/`` and ``/docs``."""
 from __future__ import annotations
 
 import base64
+import json
 import os
+import random
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -29,6 +31,11 @@ from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate
 from combinators.tools import tool
 from combinators.integrations.serving import ErrorInfo, serve
+from combinators.integrations.serving.config_hash import (
+    compress_to_encoded_uri_component,
+    decompress_from_encoded_uri_component,
+)
+from tests.integration.serving.test_config_hash import VECTORS
 from tests.integration.serving.live import LiveServer, live
 
 CHROMIUM = "/usr/bin/chromium"
@@ -713,3 +720,49 @@ def test_the_index_without_playgrounds_is_styled_by_the_shipped_stylesheet(chrom
             _screenshot(page, tmp_path, "index-no-playground.png")
         finally:
             context.close()
+
+
+def _texts_to_encode() -> list[str]:
+    pieces = ["a", "b", "ab", " ", "é", "✓", "🙂", '{"configurable": {"llm": "other"}}', "\u00ff", "\u0100"]
+    chosen = random.Random(28)
+    return [*VECTORS.values(), "", *("".join(chosen.choices(pieces, k=chosen.randrange(1, 300))) for _ in range(40))]
+
+
+def test_share_makes_a_config_hash_link_of_the_settings_clients_may_set(
+    browser: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    page = _open(browser, server, "/configured")
+    texts = _texts_to_encode()
+    encoded: list[str] = page.evaluate("texts => texts.map(lzEncode)", texts)
+    assert encoded == [compress_to_encoded_uri_component(t) for t in texts]  # the page's encoder is lz-string's
+    assert encoded[: len(VECTORS)] == list(VECTORS)  # LangServe's own hashes
+    page.click("#share")
+    assert page.input_value("#share-link") == f"{server.url}/configured/playground/"  # nothing chosen
+    page.select_option("select[name=llm]", label="other")
+    page.click("#share")
+    link = page.input_value("#share-link")
+    prefix, suffix = f"{server.url}/configured/c/", "/playground/"
+    assert link.startswith(prefix) and link.endswith(suffix), link
+    config_hash = link[len(prefix) : -len(suffix)]
+    assert json.loads(decompress_from_encoded_uri_component(config_hash)) == {"configurable": {"llm": "other"}}
+    assert page.is_visible("#share-link")
+    _screenshot(page, tmp_path, "playground-share.png")
+
+    shared = browser.new_page()
+    sent: list[Any] = []
+    shared.on("request", _bodies_to(sent))
+    shared.goto(link)
+    shared.wait_for_selector("body[data-state=idle]")
+    shared.fill("#fields [data-kind]", "  hello ")
+    shared.click("#run")
+    shared.wait_for_function(
+        "document.getElementById('output').textContent === \"the other model's reply\"", timeout=20000
+    )
+    assert "config" not in sent[0]  # the server ran it with the link's config
+    shared.select_option("select[name=llm]", label="fake")
+    shared.click("#share")  # from a shared page: a link of the route, not nested under the old hash
+    again = shared.input_value("#share-link")
+    assert again.startswith(prefix) and again.count("/c/") == 1
+    assert json.loads(decompress_from_encoded_uri_component(again[len(prefix) : -len(suffix)])) == {
+        "configurable": {"llm": "fake"}
+    }

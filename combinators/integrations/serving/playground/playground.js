@@ -293,6 +293,80 @@ function readConfig() {
   return Object.keys(configurable).length ? { configurable } : null;
 }
 
+// ---------------------------------------------------------------- share links
+
+// lz-string's compressToEncodedURIComponent (LangServe's share links carry a config so):
+// a dictionary coder over the string's UTF-16 code units, written as 6-bit URL-safe
+// characters, the lowest bit of each value first. The server reads it back
+// (config_hash.py), keeping only what clients may set.
+const LZ_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$";
+
+function lzEncode(text) {
+  const out = [];
+  let bits = 0, position = 0;
+  const write = (value, count) => {
+    for (let i = 0; i < count; i++) {
+      bits = (bits << 1) | (value & 1);
+      value >>= 1;
+      if (position === 5) { out.push(LZ_ALPHABET[bits]); position = 0; bits = 0; } else position++;
+    }
+  };
+  const dictionary = new Map();
+  const fresh = new Set();
+  let size = 3, width = 2, enlargeIn = 2, word = "";
+  const grow = () => { if (--enlargeIn === 0) { enlargeIn = 1 << width; width++; } };
+  const emit = (w) => {
+    if (fresh.has(w)) {
+      const unit = w.charCodeAt(0);
+      write(unit < 256 ? 0 : 1, width);
+      write(unit, unit < 256 ? 8 : 16);
+      grow();
+      fresh.delete(w);
+    } else write(dictionary.get(w), width);
+    grow();
+  };
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charAt(i);
+    if (!dictionary.has(unit)) { dictionary.set(unit, size++); fresh.add(unit); }
+    if (dictionary.has(word + unit)) { word += unit; continue; }
+    emit(word);
+    dictionary.set(word + unit, size++);
+    word = unit;
+  }
+  if (word !== "") emit(word);
+  write(2, width);
+  for (;;) {
+    bits <<= 1;
+    if (position === 5) { out.push(LZ_ALPHABET[bits]); break; }
+    position++;
+  }
+  return out.join("");
+}
+
+// The playground's link with the configuration chosen (only the ids the server lets
+// clients set are in the form), at <path>/c/<hash>/playground/ as LangServe's.
+function shareLink() {
+  const root = base.replace(/\/c\/[A-Za-z0-9+$-]+\/$/, "/"); // a page opened from a share link
+  const config = readConfig();
+  const at = config ? root + "c/" + lzEncode(JSON.stringify(config)) + "/" : root;
+  return location.origin + at + "playground/";
+}
+
+function share() {
+  let link;
+  try {
+    link = shareLink();
+  } catch (error) {
+    showError("InvalidInput", error.message);
+    return;
+  }
+  const box = $("share-link");
+  box.value = link;
+  box.hidden = false;
+  box.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => { /* the box shows it */ });
+}
+
 // ---------------------------------------------------------------- showing values
 
 function showText(container, text) {
@@ -700,6 +774,7 @@ function init() {
     loadSchemas();
   });
   $("form").addEventListener("submit", runForm);
+  $("share").addEventListener("click", share);
   $("chat-form").addEventListener("submit", send);
   $("chat-input").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) send(event);
