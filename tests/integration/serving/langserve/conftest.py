@@ -1,5 +1,5 @@
-"""LangServe 0.3.3 (its own environment, built once per machine and reused), its server
-serving ``langserve_app.py``, ours serving ``chains.py``, LangChain.js (``js_env.py``), and
+"""LangServe 0.3.3 (its own environment, built once per machine and reused: the one place
+the tests build it), its server serving ``langserve_app.py``, ours serving ``chains.py``, LangChain.js (``js_env.py``), and
 LangServe's Python client and LangChain.js's run against either (each once per session:
 one process runs the whole matrix)."""
 
@@ -74,18 +74,20 @@ def our_url() -> Iterator[str]:
         yield server.url
 
 
-def run_langserve_client(python: Path, url: str) -> dict[str, Any]:
-    """What LangServe's Python client got from each route and method at ``url`` (see the script)."""
+def run_langserve_script(python: Path, *args: str) -> dict[str, Any]:
+    """What one of ``langserve_client.py``'s scripts printed (its last line), with its ``stderr``."""
     done = subprocess.run(
-        [str(python), str(HERE / "langserve_client.py"), url, json.dumps(CALLS)],
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [str(python), str(HERE / "langserve_client.py"), *args], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr[-3000:]
     record: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     record["stderr"] = done.stderr
     return record
+
+
+def run_langserve_client(python: Path, url: str) -> dict[str, Any]:
+    """What LangServe's Python client got from each route and method at ``url`` (see the script)."""
+    return run_langserve_script(python, "matrix", url, json.dumps(CALLS))
 
 
 @pytest.fixture(scope="session")

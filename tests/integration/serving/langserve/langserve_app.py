@@ -3,6 +3,7 @@ LangServe's own python, see ``bench/langserve_env.py``; never imported by the te
 
 The same prompts, replies, documents and tool, and the same class names where events show
 one; ``/agent`` (our ``agent_loop``) has no LangChain counterpart, so it is not here.
+``/upper``, ``/letters`` and ``/fail`` (plain lambdas) are for ``test_compat.py``.
 Prints the bound port.
 """
 
@@ -125,6 +126,20 @@ def length(value: dict[str, Any]) -> int:
     return len(str(value["question"]))
 
 
+def upper(text: str) -> str:
+    return text.upper()
+
+
+async def letters(text: str) -> Any:
+    # (langchain-core cannot stream a sync generator function asynchronously)
+    for letter in text:
+        yield letter
+
+
+def fail(text: str) -> str:
+    raise KeyError("server-side secret")
+
+
 def build_app() -> FastAPI:
     chat_prompt = ChatPromptTemplate.from_messages([("system", "Be brief."), ("human", "{question}")])
     chat = chat_prompt | GenericFakeChatModel(messages=cycle(ANSWER)) | StrOutputParser()
@@ -149,6 +164,10 @@ def build_app() -> FastAPI:
     # LangServe's documented way to serve an AgentExecutor: its own input schema is empty
     add_routes(app, agent.with_types(input_type=AgentInput, output_type=AgentOutput), path="/agent_executor")
     add_routes(app, chat_prompt, path="/prompt")
+    # plain lambdas, for test_compat.py: a string, a stream of letters, an error
+    add_routes(app, RunnableLambda(upper), path="/upper")
+    add_routes(app, RunnableLambda(letters), path="/letters")
+    add_routes(app, RunnableLambda(fail), path="/fail")
     return app
 
 

@@ -15,23 +15,11 @@ import pytest
 
 from combinators import RunConfig, RunnableLambda
 from combinators.integrations.serving import serve
+from tests.integration.serving.langserve.conftest import run_langserve_script
 from tests.integration.serving.live import live
 
 CONFIG = {"configurable": {"user": "héllo", "not_allowed": 1}, "tags": ["dropped: not in config_keys"]}
 SEEN: dict[str, Any] = {"configurable": {"user": "héllo"}, "tags": []}
-
-PYTHON_CLIENT = r"""
-import json, sys
-from langserve import RemoteRunnable
-from langserve.lzstring import LZString
-
-url, config = sys.argv[1], sys.argv[2]
-config_hash = LZString.compressToEncodedURIComponent(config)
-remote = RemoteRunnable(f"{url}/c/{config_hash}")
-out = {"hash": config_hash, "invoke": remote.invoke("x"), "batch": remote.batch(["x", "y"]),
-       "stream": list(remote.stream("x"))}
-print(json.dumps(out))
-"""
 
 
 def config_of(text: str, config: RunConfig) -> dict[str, Any]:
@@ -46,15 +34,7 @@ def url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def from_python(langserve_python: Path, url: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [str(langserve_python), "-c", PYTHON_CLIENT, url, json.dumps(CONFIG)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    got: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return got
+    return run_langserve_script(langserve_python, "config_hash", url, json.dumps(CONFIG))
 
 
 def test_langserves_python_client_runs_with_the_config_in_the_path(from_python: dict[str, Any]) -> None:
