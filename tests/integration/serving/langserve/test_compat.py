@@ -47,8 +47,9 @@ def test_our_remote_runnable_works_against_a_langserve_server(langserve_url: str
     assert upper.batch(["a", "b"]) == ["A", "B"]
     letters: RemoteRunnable[str, str] = RemoteRunnable(f"{langserve_url}/letters", timeout=30)
     assert list(letters.stream("abc")) == ["a", "b", "c"]
+    failing: RemoteRunnable[str, str] = RemoteRunnable(f"{langserve_url}/fail", timeout=30)
     with pytest.raises(RemoteRunnableError) as caught:
-        RemoteRunnable(f"{langserve_url}/fail", timeout=30).invoke("x")
+        failing.invoke("x")
     assert caught.value.status_code == 500
 
 
