@@ -736,6 +736,8 @@ def test_share_makes_a_config_hash_link_of_the_settings_clients_may_set(
     encoded: list[str] = page.evaluate("texts => texts.map(lzEncode)", texts)
     assert encoded == [compress_to_encoded_uri_component(t) for t in texts]  # the page's encoder is lz-string's
     assert encoded[: len(VECTORS)] == list(VECTORS)  # LangServe's own hashes
+    assert page.evaluate("hashes => hashes.map(lzDecode)", encoded) == texts  # and its decoder reads them
+    assert page.evaluate("bad => bad.map(lzDecode)", ["%%", "N4Igxg9gdgZg", "zzzz$$$$"]) == [None, None, None]
     page.click("#share")
     assert page.input_value("#share-link") == f"{server.url}/configured/playground/"  # nothing chosen
     page.select_option("select[name=llm]", label="other")
@@ -753,12 +755,20 @@ def test_share_makes_a_config_hash_link_of_the_settings_clients_may_set(
     shared.on("request", _bodies_to(sent))
     shared.goto(link)
     shared.wait_for_selector("body[data-state=idle]")
+    # the link's settings fill the form
+    assert shared.eval_on_selector("select[name=llm]", "s => s.selectedOptions[0].textContent") == "other"
     shared.fill("#fields [data-kind]", "  hello ")
     shared.click("#run")
     shared.wait_for_function(
         "document.getElementById('output').textContent === \"the other model's reply\"", timeout=20000
     )
-    assert "config" not in sent[0]  # the server ran it with the link's config
+    assert sent[0]["config"] == {"configurable": {"llm": "other"}}  # the same as the path's
+    _screenshot(shared, tmp_path, "playground-shared.png")
+    shared.select_option("select[name=llm]", label="(server default)")
+    shared.click("#run")
+    shared.wait_for_function("document.getElementById('status').textContent === 'done'", timeout=20000)
+    assert "config" not in sent[1]  # nothing in the body: the server ran it with the link's config
+    assert shared.text_content("#output") == "the other model's reply"
     shared.select_option("select[name=llm]", label="fake")
     shared.click("#share")  # from a shared page: a link of the route, not nested under the old hash
     again = shared.input_value("#share-link")

@@ -278,6 +278,10 @@ function buildConfig(schema) {
   const fields = $("config-fields");
   fields.textContent = "";
   for (const [id, property] of Object.entries(ids)) fields.appendChild(field(id, resolve(property, schema), false, true));
+  const shared = sharedConfig(); // a share link's settings fill the form (the server applies them too)
+  for (const control of fields.querySelectorAll("[data-kind]")) {
+    if (shared && Object.prototype.hasOwnProperty.call(shared, control.name)) setControl(control, shared[control.name]);
+  }
   const any = Object.keys(ids).length > 0;
   $("config-panel").hidden = !any;
   if (any) document.body.dataset.config = "";
@@ -341,6 +345,71 @@ function lzEncode(text) {
     position++;
   }
   return out.join("");
+}
+
+// lz-string's decompressFromEncodedURIComponent (config_hash.py's twin): null when the text
+// is not its output or decodes to more than 65536 characters.
+function lzDecode(text) {
+  const values = Array.from(text, (char) => LZ_ALPHABET.indexOf(char));
+  if (values.some((v) => v < 0)) return null;
+  let value = values.length ? values[0] : 0, position = 32, index = 1, size = 0;
+  const read = (count) => {
+    let bits = 0;
+    for (let shift = 0; shift < count; shift++) {
+      const bit = value & position;
+      position >>= 1;
+      if (position === 0) { position = 32; value = index < values.length ? values[index] : 0; index++; }
+      if (bit) bits |= 1 << shift;
+    }
+    return bits;
+  };
+  const first = read(2);
+  if (first === 2) return "";
+  if (first > 1) return null;
+  let entry = String.fromCharCode(read(first === 0 ? 8 : 16));
+  const dictionary = ["", "", "", entry], words = [entry];
+  let previous = entry, enlargeIn = 4, width = 3;
+  for (;;) {
+    if (index > values.length) return null;
+    let code = read(width);
+    if (code === 0 || code === 1) {
+      dictionary.push(String.fromCharCode(read(code === 0 ? 8 : 16)));
+      code = dictionary.length - 1;
+      enlargeIn--;
+    } else if (code === 2) return words.join("");
+    if (enlargeIn === 0) { enlargeIn = 1 << width; width++; }
+    if (code > 2 && code < dictionary.length) entry = dictionary[code];
+    else if (code === dictionary.length) entry = previous + previous.charAt(0);
+    else return null;
+    size += entry.length;
+    if (size > 65536) return null;
+    words.push(entry);
+    dictionary.push(previous + entry.charAt(0));
+    enlargeIn--;
+    previous = entry;
+    if (enlargeIn === 0) { enlargeIn = 1 << width; width++; }
+  }
+}
+
+// The config of a page opened from a share link (<path>/c/<hash>/playground/), or null.
+function sharedConfig() {
+  const found = /\/c\/([A-Za-z0-9+$-]+)\/$/.exec(base);
+  const text = found && lzDecode(found[1]);
+  try {
+    const config = text ? JSON.parse(text) : null;
+    return isObject(config) && isObject(config.configurable) ? config.configurable : null;
+  } catch (ignored) {
+    return null;
+  }
+}
+
+// Shows a value in a control built by field() (what readControl reads back).
+function setControl(control, value) {
+  const kind = control.dataset.kind;
+  if (kind === "boolean") control.checked = value === true;
+  else if (kind === "enum") control.value = JSON.stringify(value);
+  else if (kind === "number") control.value = String(value);
+  else control.value = typeof value === "string" ? value : JSON.stringify(value);
 }
 
 // The playground's link with the configuration chosen (only the ids the server lets
