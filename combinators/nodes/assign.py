@@ -79,6 +79,20 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     is_leaf = False
     input_known_at_start = False
 
+    def output_schema(self) -> dict[str, Any]:
+        """An object with the mapper's keys (the input's keys pass through besides).
+
+        >>> def size(text: str) -> int:
+        ...     return len(text)
+        >>> RunnableAssign.of({"n": size}).output_schema()
+        {'title': 'RunnableAssign<n>Output', 'type': 'object', 'properties': {'n': {'type': 'integer'}}}
+        """
+        return {
+            "title": f"{self.name}Output",
+            "type": "object",
+            "properties": self.mapper.output_schema()["properties"],
+        }
+
     def step_invoke(self, input: Input, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:
         given = _require_dict(self.name, input)
         added = scope.invoke(self.mapper, given)

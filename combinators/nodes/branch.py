@@ -16,7 +16,8 @@ chosen branch runs with ``branch:N`` or ``branch:default``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, TypeVar, final
+import typing
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, final
 
 import attrs
 
@@ -82,6 +83,26 @@ class RunnableBranch(Runnable[In, Out]):
         init_fields(self, tuple(coerced), coerce_to_runnable(default))
 
     is_leaf = False
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """Its input as the peer's: the first declared of the default's, the branches', the
+        conditions'. Its output: the union of what the branches and the default give, when
+        each says (the peer says nothing)."""
+        arms = [*(target for _, target in self.branches), self.default]
+        if which == "input":
+            asked = [self.default, *arms[:-1], *(condition for condition, _ in self.branches)]
+            declared = (candidate.declared_type("input") for candidate in asked)
+            return next((found for found in declared if found is not Any), Any)
+        outputs: list[object] = []
+        for arm in arms:
+            found = arm.declared_type("output")
+            if found is Any:
+                return Any
+            if found not in outputs:
+                outputs.append(found)
+        # Union of a tuple built at run time: no type expression, so read off the module.
+        union: object = getattr(typing, "Union")[tuple(outputs)]
+        return union
 
     @property
     def name(self) -> str:

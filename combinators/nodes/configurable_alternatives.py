@@ -91,6 +91,10 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "step_binding", StepBinding(self.default, choose=self.chosen))
 
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """The default's, as the peer's (what runs when a call chooses nothing)."""
+        return self.default.declared_type(which)
+
     @property
     def keys(self) -> tuple[str, ...]:
         """The default's key, then the alternatives' keys."""

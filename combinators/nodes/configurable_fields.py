@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast, final
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final
 
 import attrs
 
@@ -126,6 +126,10 @@ class RunnableConfigurableFields(Runnable[In, Out]):
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "step_binding", StepBinding(self.bound, choose=self.configured))
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """The bound runnable's (configuring its fields keeps its types)."""
+        return self.bound.declared_type(which)
 
     @property
     def name(self) -> str:

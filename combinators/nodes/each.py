@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Generic, TypeVar, final
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar, final
 
 import attrs
 
@@ -31,6 +32,10 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
     bound: Runnable[A, B]
 
     is_leaf = False
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """A list of what its runnable takes or gives (``list[Any]`` when it does not say)."""
+        return types.GenericAlias(list, (self.bound.declared_type(which),))
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The runnable run on each element, in a group."""

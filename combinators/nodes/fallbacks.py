@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar, final
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, TypeVar, final
 
 import attrs
 
@@ -59,6 +59,11 @@ class RunnableWithFallbacks(Runnable[In, Out]):
 
     is_leaf = False
     relays_chunks = True  # as the peer's: the chosen candidate's run shows the chunks
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """The primary's, as the peer's; when it does not say, the first fallback's that does."""
+        declared = (candidate.declared_type(which) for candidate in self.runnables)
+        return next((found for found in declared if found is not Any), Any)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A conditional fork: the primary, then each fallback in turn."""

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast, final, overload
+import types
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final, overload
 
 import attrs
 
@@ -48,6 +49,14 @@ class RunnableParallelTuple(Runnable[In, Out]):
     branches: tuple[Runnable[In, object], ...]
 
     is_leaf = False
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """Its input as a dict-parallel's (the first branch's that says); its output the
+        tuple of its branches' outputs."""
+        if which == "input":
+            declared = (branch.declared_type("input") for branch in self.branches)
+            return next((found for found in declared if found is not Any), Any)
+        return types.GenericAlias(tuple, tuple(branch.declared_type("output") for branch in self.branches))
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A fork into every branch, joined."""

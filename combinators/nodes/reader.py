@@ -11,7 +11,7 @@ runnable that then runs on the same input. ``pure(v)`` ignores its input.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, final
 
 import attrs
 
@@ -39,6 +39,10 @@ class RunnableBind(Runnable[In, Out]):
 
     is_leaf = False
     input_known_at_start = False
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """Its first runnable's input; its output is the chosen runnable's, not known before."""
+        return self.first.declared_type("input") if which == "input" else Any
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The first runnable, then the step that chooses what runs next."""

@@ -28,7 +28,7 @@ on its own error.)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeVar, final
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, final
 
 import attrs
 
@@ -75,6 +75,10 @@ class RunnableRetry(Runnable[In, Out]):
     is_leaf = False
     input_known_at_start = False
     streams_in_place = True
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """What the retried runnable takes and gives."""
+        return self.bound.declared_type(which)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The retried runnable, in a group that says how many attempts."""

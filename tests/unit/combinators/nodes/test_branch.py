@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from combinators import RunnableBranch, RunnableLambda
@@ -42,3 +44,40 @@ def test_branch_picks_first_true_condition_in_order() -> None:
         RunnableBranch(RunnableLambda(inc))
     with pytest.raises(TypeError, match="pairs before the default"):
         RunnableBranch(RunnableLambda(inc), RunnableLambda(inc))  # type: ignore[arg-type]
+
+
+def _positive(x: int) -> bool:
+    return x > 0
+
+
+def _to_text(x: int) -> str:
+    return str(x)
+
+
+def _from_float(x: float) -> float:
+    return -x
+
+
+def test_branch_input_is_the_first_declared_of_default_targets_conditions() -> None:
+    # As langchain-core 1.8.3: the default asked first, then the targets, then the conditions.
+    typed_default = RunnableBranch((_positive, _to_text), RunnableLambda(_from_float))
+    assert typed_default.declared_type("input") is float
+    assert typed_default.input_schema() == {"title": "RunnableBranchInput", "type": "number"}
+    untyped_default = RunnableBranch((_positive, _to_text), RunnableLambda(lambda x: x))
+    assert untyped_default.declared_type("input") is int
+    only_condition = RunnableBranch((_positive, lambda x: x), lambda x: x)
+    assert only_condition.declared_type("input") is int
+
+
+def test_branch_output_is_the_union_of_what_its_arms_give_when_each_says() -> None:
+    # The peer says nothing (Any); every arm declaring its output is a precise union.
+    union = RunnableBranch((_positive, _to_text), RunnableLambda(_from_float))
+    assert union.declared_type("output") == str | float
+    assert union.output_schema() == {
+        "title": "RunnableBranchOutput",
+        "anyOf": [{"type": "string"}, {"type": "number"}],
+    }
+    same = RunnableBranch((_positive, _to_text), _to_text)
+    assert same.declared_type("output") is str
+    partly = RunnableBranch((_positive, _to_text), lambda x: x)
+    assert partly.declared_type("output") is Any

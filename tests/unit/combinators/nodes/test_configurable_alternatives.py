@@ -46,3 +46,14 @@ def test_events_and_logs_show_the_chosen_alternatives_own_run() -> None:
     assert "the other one" in str(log.state["logs"]["FakeListChatModel"]["final_output"])
     sync_names = [e["name"] for e in chain.stream_events("a", LLM)]
     assert sync_names.count("FakeListChatModel") >= 2
+
+
+def test_alternatives_declare_the_defaults_types() -> None:
+    # As langchain-core 1.8.3: the default's schemas (the runnable that runs unconfigured).
+    def size(text: str) -> int:
+        return len(text)
+
+    chosen = RunnableLambda(size).configurable_alternatives(ConfigurableField(id="w"), other=RunnableLambda(shout))
+    assert chosen.declared_type("input") is str and chosen.declared_type("output") is int
+    assert chosen.input_schema() == {"title": "size_input", "type": "string"}
+    assert chosen.output_schema() == {"title": "size_output", "type": "integer"}

@@ -22,3 +22,11 @@ def test_wrong_field_names_fail_when_building() -> None:
         FakeListChatModel(["a"]).configurable_fields(respones=ConfigurableField(id="r"))
     with pytest.raises(ConfigurableError, match="is the default's key and an alternative's"):
         pure(1).configurable_alternatives(ConfigurableField(id="k"), default_key="a", a=pure(2))
+
+
+def test_configurable_fields_declare_the_bound_runnables_types() -> None:
+    from combinators import RunnablePick
+
+    picked = RunnablePick(["a"]).configurable_fields(keys=ConfigurableField(id="keys"))
+    assert picked.input_schema() == {"title": "RunnablePick<a>Input", "type": "object"}
+    assert picked.declared_type("input") == RunnablePick(["a"]).declared_type("input")

@@ -47,3 +47,25 @@ def test_inside_a_chain_fallbacks_show_no_stream_events_of_their_own() -> None:
         assert streamed == ["strip", "upper", "RunnableSequence"]
         alone = [e["name"] for e in guarded.stream_events("a", version=version) if e["event"] == "on_chain_stream"]
         assert alone == ["upper", "RunnableWithFallbacks"]
+
+
+def _to_text(x: int) -> str:
+    return str(x)
+
+
+def _from_float(x: float) -> bytes:
+    return b""
+
+
+def test_fallbacks_declare_the_primarys_types() -> None:
+    # As langchain-core 1.8.3: the primary's schemas, whatever the fallbacks take.
+    both = RunnableLambda(_to_text).with_fallbacks([RunnableLambda(_from_float)])
+    assert both.declared_type("input") is int and both.declared_type("output") is str
+    assert both.input_schema() == {"title": "RunnableWithFallbacksInput", "type": "integer"}
+    assert both.output_schema() == {"title": "RunnableWithFallbacksOutput", "type": "string"}
+
+
+def test_fallbacks_ask_the_fallbacks_when_the_primary_does_not_say() -> None:
+    untyped: RunnableLambda[Any, Any] = RunnableLambda(lambda x: x)
+    either = untyped.with_fallbacks([RunnableLambda(_to_text), RunnableLambda(_from_float)])
+    assert either.declared_type("input") is int and either.declared_type("output") is str

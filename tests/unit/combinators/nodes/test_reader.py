@@ -19,3 +19,12 @@ def test_map_and_bind() -> None:
     chosen = r.bind(lambda y: pure(y * 10) if y > 1 else RunnableLambda(lambda x: -x))
     assert chosen.invoke(5) == 60
     assert chosen.invoke(0) == 0
+
+
+def test_bind_declares_its_first_runnables_input() -> None:
+    def size(text: str) -> int:
+        return len(text)
+
+    bound = RunnableLambda(size).bind(lambda n: pure(n))
+    assert bound.declared_type("input") is str
+    assert bound.input_schema()["type"] == "string"

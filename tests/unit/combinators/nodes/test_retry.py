@@ -129,3 +129,14 @@ def test_invoked_inside_a_chain_a_retry_is_a_run_with_its_attempts_below() -> No
         ("on_chain_end", ["retry:attempt:2"], 2),
         ("on_chain_end", [], 1),
     ]
+
+
+def test_retry_declares_what_the_retried_runnable_takes_and_gives() -> None:
+    # As langchain-core 1.8.3: f(x: int) -> str retried keeps f's schemas (titles too).
+    def f(x: int) -> str:
+        return str(x)
+
+    retried = RunnableLambda(f).with_retry()
+    assert retried.declared_type("input") is int and retried.declared_type("output") is str
+    assert retried.input_schema() == {"title": "f_input", "type": "integer"}
+    assert retried.output_schema() == {"title": "f_output", "type": "string"}
