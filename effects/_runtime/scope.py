@@ -379,29 +379,7 @@ class RunScope:
             node, (config, kwargs, observers, listeners, limiters, deadline) = unwrap(
                 node, Unwrapped(config, kwargs, observers, listeners, limiters, deadline)
             )
-        run: RunInfo | None = None
-        if observers:
-            parent = self.run
-            tags = config.tags if tag is None else (tag, *config.tags)
-            place = self.place_tag
-            if place is not None:  # a run of a step streamed in place takes its step tag
-                tags = (place, *tags)
-            own_tags = getattr(node, "run_tags", None)
-            if own_tags is not None:  # tags a node adds to its own run only (a vector store's names)
-                tags = (*tags, *(t for t in own_tags() if t not in tags))
-            params = node.describe_params(kwargs)
-            run = building.run_info(
-                config.run_id or new_run_id(),
-                () if parent is None else (*parent.parent_ids, parent.run_id),
-                config.run_name or node.name,
-                node.run_type,
-                tags,
-                _with_own_metadata(node, config.metadata, params),
-                params,
-                # A root that does not stream by itself gives its whole output on after it
-                # ran: its chunk is the call's output, not a stream of its run.
-                parent is None and not node.emits_stream_events,
-            )
+        run = self._run_of(node, config, tag, kwargs) if observers else None
         config = config.for_children()
         if (
             run is None
@@ -412,6 +390,30 @@ class RunScope:
         ):
             return node, self, kwargs
         return node, RunScope(config, observers, run, limiters, deadline, listeners=listeners), kwargs
+
+    def _run_of(self, node: Step[In, Out], config: RunConfig, tag: str | None, kwargs: Mapping[str, object]) -> RunInfo:
+        """The ``RunInfo`` of ``node``'s observed run below this scope's run."""
+        parent = self.run
+        tags = config.tags if tag is None else (tag, *config.tags)
+        place = self.place_tag
+        if place is not None:  # a run of a step streamed in place takes its step tag
+            tags = (place, *tags)
+        own_tags = getattr(node, "run_tags", None)
+        if own_tags is not None:  # tags a node adds to its own run only (a vector store's names)
+            tags = (*tags, *(t for t in own_tags() if t not in tags))
+        params = node.describe_params(kwargs)
+        return building.run_info(
+            config.run_id or new_run_id(),
+            () if parent is None else (*parent.parent_ids, parent.run_id),
+            config.run_name or node.name,
+            node.run_type,
+            tags,
+            _with_own_metadata(node, config.metadata, params),
+            params,
+            # A root that does not stream by itself gives its whole output on after it
+            # ran: its chunk is the call's output, not a stream of its run.
+            parent is None and not node.emits_stream_events,
+        )
 
     def in_place(self, parent: RunInfo, tag: str | None) -> RunScope:
         """This scope as the place of a step streamed in place: no run of its own, its
