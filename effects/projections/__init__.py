@@ -47,7 +47,7 @@ from effects.projections.recording import RecordedError as RecordedError
 from effects.projections.recording import Recorder as Recorder
 from effects.projections.recording import record as record
 from effects.projections.recording import replay as replay
-from effects.projections.jsonable import Replayed as Replayed
+from effects.projections.replayed import Replayed as Replayed
 from effects.projections.run_log import PatchOp as PatchOp
 from effects.projections.run_log import RunLog as RunLog
 from effects.projections.run_log import RunLogPatch as RunLogPatch

@@ -29,23 +29,17 @@ The form, by kind of value:
 - a class may define ``__jsonable__()`` (the ``HasJsonForm`` protocol) to give its
   own form.
 - anything else: ``{"type": "repr", "repr": <repr, truncated, memory addresses
-  removed>}``; a ``repr`` that raises gives ``"<unrepresentable T>"``.
+  removed>}``; a ``repr`` that raises gives ``"<unrepresentable T>"``. A caller that
+  must never show a repr (a server: a repr shows whatever its class chose, secrets
+  included) passes ``other_form``, which writes such a value (or raises) instead; a key
+  of no known kind goes to it too.
 
 >>> to_jsonable({"a": (1, 2.5), 3: None})
 {'a': [1, 2.5], '3': None}
 >>> to_jsonable(ValueError("boom"))
 {'type': 'error', 'error_type': 'ValueError', 'message': 'boom'}
 
-A recording keeps the JSON form of every value. Where a projection asks a value more
-than its JSON form (a model chunk's token text, whether an output is a dict, what adding
-the next root chunk with ``+`` gave), the recording keeps that answer too, and a
-``Replayed`` value, standing in for the live one, gives it back, so projections of a
-replay equal those of the live run.
-
->>> a = Replayed({"type": "Piece", "text": "a"}, "a", False)
->>> b = Replayed({"type": "Piece", "text": "b"}, "b", False, added=True, total={"text": "ab"})
->>> (a + b).json
-{'text': 'ab'}
+A recorded value stands in for the live one as a ``Replayed`` (``replayed``).
 """
 
 from __future__ import annotations
@@ -58,7 +52,7 @@ import math
 import re
 from collections.abc import Callable, Sequence, Set
 from contextvars import ContextVar
-from typing import Final, Protocol, TypeAlias, cast, final
+from typing import Final, Protocol, TypeAlias, cast
 from uuid import UUID
 
 import attrs
@@ -109,9 +103,17 @@ ErrorForm: TypeAlias = Callable[[BaseException], JsonValue]
 
 _ERROR_FORM: Final[ContextVar[ErrorForm | None]] = ContextVar("combinators_error_form", default=None)
 
+OtherForm: TypeAlias = Callable[[object], JsonValue]
+"""How a value with no form of its own is written, in place of its ``repr``."""
 
-def to_jsonable(value: object, *, error_form: ErrorForm | None = None) -> JsonValue:
-    """The JSON form of ``value`` (see the module docstring); never raises.
+_OTHER_FORM: Final[ContextVar[OtherForm | None]] = ContextVar("combinators_other_form", default=None)
+
+
+def to_jsonable(
+    value: object, *, error_form: ErrorForm | None = None, other_form: OtherForm | None = None
+) -> JsonValue:
+    """The JSON form of ``value`` (see the module docstring); never raises, but for what
+    ``other_form`` raises.
 
     ``error_form`` writes every exception found inside ``value`` (at any depth, in
     containers, records and what ``__jsonable__`` hooks return) instead of the default
@@ -125,14 +127,26 @@ def to_jsonable(value: object, *, error_form: ErrorForm | None = None) -> JsonVa
     ['00000000-0000-0000-0000-000000000001', {'type': 'bytes', 'base64': 'aGk='}, 'NaN']
     >>> to_jsonable({"e": {ValueError("key sk-1")}}, error_form=lambda e: type(e).__name__)
     {'e': ['ValueError']}
+
+    ``other_form`` writes every value that would otherwise be shown by its ``repr`` (at
+    any depth; a key too, when it is neither plain data nor a tuple of plain data); what
+    it raises propagates, so a caller can refuse such values:
+
+    >>> class Client:
+    ...     def __repr__(self) -> str:
+    ...         return "Client(key='sk-1')"
+    >>> to_jsonable({"c": [Client()]}, other_form=lambda v: f"<a {type(v).__name__}>")
+    {'c': ['<a Client>']}
     """
-    if error_form is None:
+    if error_form is None and other_form is None:
         return _encode(value, 0, set())
-    token = _ERROR_FORM.set(error_form)
+    error_token = _ERROR_FORM.set(error_form)
+    other_token = _OTHER_FORM.set(other_form)
     try:
         return _encode(value, 0, set())
     finally:
-        _ERROR_FORM.reset(token)
+        _OTHER_FORM.reset(other_token)
+        _ERROR_FORM.reset(error_token)
 
 
 def safe_repr(value: object) -> str:
@@ -291,10 +305,16 @@ def _encode_hooked(value: object, hook: Callable[[object], object], depth: int, 
     try:
         shown = hook(value)
     except Exception:
-        return {"type": "repr", "repr": safe_repr(value)}
+        return _unknown(value)
     if shown is value:
-        return {"type": "repr", "repr": safe_repr(value)}
+        return _unknown(value)
     return _encode(shown, depth + 1, active)
+
+
+def _unknown(value: object) -> JsonValue:
+    """A value with no form: its repr, or what the caller's ``other_form`` makes of it."""
+    form = _OTHER_FORM.get()
+    return {"type": "repr", "repr": safe_repr(value)} if form is None else form(value)
 
 
 def _encode_builtin_container(value: object, depth: int, active: set[int]) -> JsonValue:
@@ -315,6 +335,8 @@ def _encode_builtin_container(value: object, depth: int, active: set[int]) -> Js
             return out
         return [_encode(item, depth, active) for item in value] if is_list_or_tuple(value) else []
     except Exception:  # e.g. changed by another thread while we read it
+        if _OTHER_FORM.get() is not None:  # what other_form raised (or a failed read) propagates
+            raise
         return {"type": "repr", "repr": safe_repr(shown)}
     finally:
         active.discard(marker)
@@ -328,6 +350,8 @@ def _encode_container(value: object, depth: int, active: set[int]) -> JsonValue:
     try:
         return _encode_members(value, depth + 1, active)
     except Exception:
+        if _OTHER_FORM.get() is not None:  # what other_form raised (or a failed read) propagates
+            raise
         # A container whose iteration or attribute access fails is still shown.
         return {"type": "repr", "repr": safe_repr(value)}
     finally:
@@ -351,7 +375,7 @@ def _encode_members(value: object, depth: int, active: set[int]) -> JsonValue:
         return sorted(items, key=_canonical)
     if isinstance(value, Sequence):
         return [_encode(item, depth, active) for item in cast(Sequence[object], value)]
-    return {"type": "repr", "repr": safe_repr(value)}
+    return _unknown(value)
 
 
 def _encode_record(value: object, fields: tuple[tuple[str, str], ...], depth: int, active: set[int]) -> JsonValue:
@@ -413,59 +437,20 @@ def _key(key: object) -> str:
         return REDACTED
     if isinstance(key, enum.Enum):
         return _key(key.value)
-    return safe_repr(key)
+    form = _OTHER_FORM.get()
+    if form is None or _is_plain_tuple(key):
+        return safe_repr(key)
+    shown = form(key)
+    return shown if isinstance(shown, str) else _canonical(shown)
+
+
+def _is_plain_tuple(key: object) -> bool:
+    """A tuple of plain data (its repr shows only that data)."""
+    if type(key) is not tuple:
+        return False
+    items = cast(tuple[object, ...], key)
+    return all(item is None or type(item) in (bool, int, float, str) or _is_plain_tuple(item) for item in items)
 
 
 def _canonical(item: JsonValue) -> str:
     return json.dumps(item, sort_keys=True)
-
-
-@final
-@attrs.frozen
-class Replayed:
-    """A value read back from a recording: its JSON form plus the facts projections use.
-
-    ``added`` is what ``total + this`` did in the live run: ``True`` gave ``total``,
-    ``False`` raised ``TypeError``, ``None`` was never asked.
-
-    >>> Replayed([1], "[1]", False).__jsonable__()
-    [1]
-    """
-
-    json: JsonValue
-    text: str
-    """The token text of the live value (its ``.text``, or ``.content`` if a str)."""
-    was_dict: bool
-    """Whether the live value was a ``dict``."""
-    added: bool | None = None
-    total: JsonValue = None
-
-    def __jsonable__(self) -> JsonValue:
-        """The recorded JSON form.
-
-        >>> Replayed("x", "x", False).__jsonable__()
-        'x'
-        """
-        return self.json
-
-    def __add__(self, other: object) -> Replayed:
-        if isinstance(other, Replayed):
-            return other.sum_with_previous()
-        return NotImplemented
-
-    def __radd__(self, other: object) -> Replayed:
-        return self.sum_with_previous()
-
-    def sum_with_previous(self) -> Replayed:
-        """What adding this chunk to the running total gave when it was recorded.
-
-        >>> Replayed("b", "b", False, added=False).sum_with_previous()
-        Traceback (most recent call last):
-        ...
-        TypeError: the recorded chunk could not be added to the total before it
-        """
-        if self.added is True:
-            return Replayed(self.total, "", isinstance(self.total, dict))
-        if self.added is False:
-            raise TypeError("the recorded chunk could not be added to the total before it")
-        raise TypeError("the recording has no sum for this chunk")

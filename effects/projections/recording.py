@@ -36,7 +36,7 @@ from uuid import UUID
 
 from effects.projections.filters import expect_effect
 from effects.projections.jsonable import JsonValue, to_jsonable
-from effects.projections.jsonable import Replayed
+from effects.projections.replayed import Replayed
 from effects.projections.shapes import add_chunk, as_dict, token_text
 from effects.effect_values import (
     NOTHING,

@@ -53,7 +53,7 @@ from effects.projections.log_values import RunLogPatch as RunLogPatch
 from effects.projections.log_values import apply_ops as apply_ops
 from effects.projections.log_values import owned
 from effects.projections.pointers import escape_key
-from effects.projections.jsonable import Replayed
+from effects.projections.replayed import Replayed
 from effects.projections.shapes import (
     MODEL_TYPES,
     add_chunk,

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from typing import Final, cast
 
 from effects.projections.jsonable import is_secret, redacted_form, to_jsonable
-from effects.projections.jsonable import Replayed
+from effects.projections.replayed import Replayed
 from effects.effect_values import NOTHING
 
 MODEL_TYPES: Final = frozenset({"llm", "chat_model"})

@@ -39,6 +39,7 @@ SMALL: dict[str, str] = {
     "combinators/authoring.py": "the component authors' public root: re-exports",
     "combinators/_support/service_replies.py": "a service's reply read safely: the error family's and integrations'",
     "combinators/integrations/langchain/model_calls.py": "a model's run as LangChain's handlers see it (out of handlers.py)",
+    "effects/projections/replayed.py": "a recorded value standing in for the live one (out of jsonable.py, at its cap)",
 }
 """Modules under ``FLOOR`` lines of code (besides ``__init__`` and ``__main__``): path -> why
 they stand alone."""

@@ -5,7 +5,8 @@ A body nested deeper than ``max_json_depth`` (100 by default), holding an intege
 more than ``max_int_digits`` digits (1000), a non-finite number (``NaN``, ``1e999``) or
 a string with a lone surrogate (``"\\ud800"``, which no UTF-8 answer can carry) is a
 400 naming the limit, before anything runs. An output the server cannot write as JSON
-(nested too deep for the encoder, a lone surrogate made by the chain) ends the answer
+(nested too deep for the encoder, a lone surrogate made by the chain, an object with no
+wire form, named by its type) ends the answer
 with a 500 (``/invoke``, ``/batch``) or an ``error`` frame (streams) of type
 ``OutputNotEncodable``, and one short log line: no traceback.
 
@@ -35,6 +36,7 @@ import attrs
 
 from combinators.load import DataTooDeepError
 from combinators.integrations.serving.errors import ErrorInfo, Rejected
+from combinators.integrations.serving.wire_forms import NoWireForm
 from effects.projections import JsonValue, compact_json
 from effects.guards import is_dict, is_list
 
@@ -199,6 +201,8 @@ def encoded(make: Callable[[], JsonValue]) -> bytes:
         return compact_json(make()).encode("utf-8")
     except (RecursionError, DataTooDeepError):
         raise OutputNotEncodable("it is nested too deep") from None
+    except NoWireForm as error:  # its type only: a repr would show what the object holds
+        raise OutputNotEncodable(f"it holds a {error.type_name}, which has no JSON form") from None
     except UnicodeEncodeError:
         raise OutputNotEncodable("it holds a lone surrogate (\\ud800-\\udfff)") from None
     except ValueError as error:

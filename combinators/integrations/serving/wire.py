@@ -10,9 +10,13 @@ and tool outcomes, why it stopped, ``returns``' ``Success`` / ``Failure``) trave
 documented forms of ``wire_forms``, never a ``repr``. Your own attrs classes travel in
 this library's envelope (``{"__combinators__": 1, "type": "constructor", "id": ..., "kwargs":
 ...}``); a user dict that has the key ``"__combinators__"`` is escaped, so it stays data.
-Secrets are redacted; tuples travel as lists; anything else (UUIDs, datetimes, bytes,
-sets, floats that are not finite) travels in its ``to_jsonable`` reading form, which is
-data with no way back.
+Secrets are redacted; tuples travel as lists; UUIDs, datetimes, bytes, enums, sets,
+dataclasses and floats that are not finite travel in their ``to_jsonable`` reading form,
+which is data with no way back. ``Some`` / ``Nothing`` and pydantic models travel in the
+forms of ``wire_forms``. Any other object (a class of your own that is not attrs, a
+client, a file) has **no wire form**: ``to_wire`` raises ``NoWireForm`` naming its type,
+and the server answers ``OutputNotEncodable`` (never the object's ``repr``, which shows
+whatever its class chose to, a key or an exception's text included).
 
 An exception inside a value (a ``Failure``'s error, a tool outcome's, a batch's with
 ``return_exceptions``, one in a dict, list, set or record) travels as the server's error
@@ -52,7 +56,7 @@ from combinators.components.serialization import MARKER, VERSION, MAX_DEPTH, fro
 from combinators.agents import ToolAgentAction
 from combinators.documents import Document
 from combinators.integrations.serving.errors import ErrorMap, error_value
-from combinators.integrations.serving.wire_forms import form_writer
+from combinators.integrations.serving.wire_forms import NoWireForm, form_writer
 from combinators.integrations.serving.wire_values import is_part, read_value, table_entry, write_part, write_value
 from combinators.load import DataTooDeepError, DisallowedTypeError, MalformedDataError
 from combinators.outputs import ChatGeneration, Generation
@@ -85,6 +89,10 @@ def to_wire(value: object, error_map: ErrorMap | None = None) -> JsonValue:
     {'sum': {'ok': True, 'value': 84}}
     >>> to_wire(Failure(ValueError("GET https://internal/x?key=sk-live-1")))
     {'ok': False, 'error': {'type': 'error', 'error_type': 'ValueError', 'message': 'Internal Server Error'}}
+    >>> to_wire({"client": object()})
+    Traceback (most recent call last):
+    ...
+    combinators.integrations.serving.wire_forms.NoWireForm: a object has no JSON form
     """
     if value is None or type(value) is str or type(value) is int or type(value) is bool:
         return value  # most chunks: no walk at all
@@ -159,7 +167,16 @@ def _other(value: object, key: str | None, room: int, errors: ErrorForm) -> Json
             pairs: list[JsonValue] = [[k, _write(item, k, room - 3, errors)] for k, item in value.items()]
             return {MARKER: VERSION, "type": "escaped", "items": pairs}
         return {k: _write(item, k, room - 1, errors) for k, item in value.items()}
-    return to_jsonable(value, error_form=errors)  # sets, records, other keys: exceptions in them too
+    # Sets, dataclasses, other keys: exceptions in them scrubbed, forms of ours inside them
+    # written, and a value with no form refused (NoWireForm), never shown by its repr.
+    return to_jsonable(value, error_form=errors, other_form=lambda item: _known(item, room - 1, errors))
+
+
+def _known(value: object, room: int, errors: ErrorForm) -> JsonValue:
+    """A value ``to_jsonable`` has no form for, in its wire form if it has one."""
+    if _writer(type(value)) is _other:
+        raise NoWireForm(type(value))
+    return _write(value, None, room, errors)
 
 
 def wire_text(value: object, error_map: ErrorMap | None = None) -> str:

@@ -1,5 +1,6 @@
 """The documented JSON forms of the values LangChain has no class for: an agent's result,
-its steps and tool outcomes, why it stopped, and a ``returns`` ``Success`` / ``Failure``.
+its steps and tool outcomes, why it stopped, a ``returns`` ``Success`` / ``Failure`` and
+``Some`` / ``Nothing``, and a pydantic model.
 
 Each is a plain object with named fields and a ``kind``; none has a top-level ``text`` or
 ``messages`` key, nor the keys of a message (``content`` + ``type`` + ``additional_kwargs``)
@@ -12,11 +13,22 @@ plain objects instead of reviving them as prompt values, messages or documents::
     ToolOutcome   {"kind": "tool_outcome", "call": tool call, "result": Result, "message": tool message}
     Success(v)    {"ok": true, "value": v}       (and IOSuccess(v), as @impure_safe makes)
     Failure(e)    {"ok": false, "error": e}      (and IOFailure(e))
+    Some(v)       {"kind": "some", "value": v}
+    Nothing       {"kind": "nothing"}
+    a pydantic model     its fields (``model_dump`` in python mode, each field in its
+                         own wire form: an exception scrubbed, a model inside as fields)
+    pydantic's SecretStr / SecretBytes   "**********"
     Finished()    {"kind": "finished"}   (and "max_iterations" n, "timed_out" seconds,
                                            "returned_direct" tool, "halted" error)
 
 They are written for people and other languages to read; they are not read back (a
-client gets these plain objects).
+client gets these plain objects). A pydantic model's fields are its own data, as a dict's
+keys are (and as LangServe sends them): a model with a top-level ``text`` field is
+revived by LangChain.js as a prompt value, as such a dict is.
+
+A value with none of these forms, no LangChain class and no plain-data form has no wire
+form at all: ``NoWireForm`` names its type (never its ``repr``, which shows whatever its
+class chose to, secrets included).
 
 >>> from returns.result import Failure, Success
 >>> write = lambda value: value if not isinstance(value, Exception) else {"error_type": type(value).__name__}
@@ -27,25 +39,30 @@ client gets these plain objects).
 >>> from returns.io import IOFailure
 >>> form_writer(IOFailure)(IOFailure(KeyError("k")), write)
 {'ok': False, 'error': {'error_type': 'KeyError'}}
+>>> from returns.maybe import Nothing, Some
+>>> form_writer(Some)(Some(2), write), form_writer(type(Nothing))(Nothing, write)
+({'kind': 'some', 'value': 2}, {'kind': 'nothing'})
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
 import attrs
 from returns.io import IOFailure, IOSuccess
+from returns.maybe import Nothing, Some
 from returns.result import Failure, Success
 from returns.unsafe import unsafe_perform_io
 
 from combinators.components.agents.steps import STOP_TYPES
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
-from effects.projections import JsonValue
+from effects.projections import REDACTED, JsonValue
 
 Write = Callable[[object], JsonValue]
 """How a field's value is written (the wire's own walk, so nested values get their forms too)."""
@@ -114,6 +131,62 @@ def _io_failure(value: object, write: Write) -> JsonValue:
     return {"ok": False, "error": write(unsafe_perform_io(value.failure()))}
 
 
+def _is_some(value: object) -> TypeIs[Some[object]]:
+    return isinstance(value, Some)
+
+
+def _some(value: object, write: Write) -> JsonValue:
+    assert _is_some(value)
+    return {"kind": "some", "value": write(value.unwrap())}
+
+
+def _nothing(_: object, __: Write) -> JsonValue:
+    return {"kind": "nothing"}
+
+
+class NoWireForm(TypeError):
+    """A value with no wire form; the message names its type only (never its ``repr``).
+
+    >>> NoWireForm(object).type_name
+    'object'
+    """
+
+    def __init__(self, cls: type) -> None:
+        self.type_name = cls.__name__
+        super().__init__(f"a {self.type_name} has no JSON form")
+
+
+class _Model(Protocol):
+    def model_dump(self, *, mode: str) -> object: ...
+
+
+def _is_model(value: object) -> TypeIs[_Model]:
+    return _from_pydantic(type(value), "BaseModel")
+
+
+def _from_pydantic(cls: type, *names: str) -> bool:
+    """Whether ``cls`` derives from one of pydantic's classes (pydantic is not a
+    dependency: a pydantic value exists only once pydantic is imported)."""
+    module = sys.modules.get("pydantic")
+    if module is None:
+        return False
+    bases = tuple(base for name in names if isinstance(base := getattr(module, name, None), type))
+    return issubclass(cls, bases)
+
+
+def _model(value: object, write: Write) -> JsonValue:
+    assert _is_model(value)
+    try:
+        fields = value.model_dump(mode="python")
+    except Exception:  # a serializer's failure: its text is the model's data
+        raise NoWireForm(type(value)) from None
+    return write(fields)
+
+
+def _pydantic_secret(_: object, __: Write) -> JsonValue:
+    return REDACTED
+
+
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
@@ -140,6 +213,10 @@ def form_writer(cls: type) -> Writer | None:
     >>> form_writer(int) is None
     True
     """
+    if _from_pydantic(cls, "BaseModel"):
+        return _model
+    if _from_pydantic(cls, "SecretStr", "SecretBytes"):
+        return _pydantic_secret
     if issubclass(cls, Success):
         return _success
     if issubclass(cls, Failure):
@@ -148,4 +225,8 @@ def form_writer(cls: type) -> Writer | None:
         return _io_success
     if issubclass(cls, IOFailure):
         return _io_failure
+    if issubclass(cls, Some):
+        return _some
+    if cls is type(Nothing):
+        return _nothing
     return next((_WRITERS[base] for base in cls.__mro__ if base in _WRITERS), None)

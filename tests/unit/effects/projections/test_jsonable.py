@@ -311,3 +311,48 @@ def test_an_error_form_that_raises_redacts_the_message() -> None:
         {"type": "error", "error_type": "KeyError", "message": REDACTED}
     ]
     assert to_jsonable(KeyError("k")) == {"type": "error", "error_type": "KeyError", "message": "'k'"}  # reset
+
+
+class _Leaky:
+    def __repr__(self) -> str:
+        return "_Leaky(key='sk-live-1')"
+
+
+class _Refused(Exception):
+    pass
+
+
+def _refuse(value: object) -> JsonValue:
+    raise _Refused(type(value).__name__)
+
+
+def test_other_form_writes_every_value_that_would_be_a_repr() -> None:
+    @dataclasses.dataclass
+    class Box:
+        item: object
+
+    def named(value: object) -> JsonValue:
+        return {"named": type(value).__name__}
+
+    value = {"a": [_Leaky()], "b": {_Leaky()}.pop(), "c": Box(_Leaky()), (1, "x"): 2}
+    assert to_jsonable(value, other_form=named) == {
+        "a": [{"named": "_Leaky"}],
+        "b": {"named": "_Leaky"},
+        "c": {"type": "Box", "item": {"named": "_Leaky"}},
+        "(1, 'x')": 2,  # a tuple of plain data keeps its repr: it shows only that data
+    }
+    assert "sk-live" in str(to_jsonable(value))  # without it, unchanged: the repr
+
+
+def test_what_other_form_raises_propagates_from_any_depth_and_from_keys() -> None:
+    for value in ([[{"k": _Leaky()}]], {_Leaky(): 1}, {(1, _Leaky()): 1}, (_Leaky(),)):
+        with pytest.raises(_Refused):
+            to_jsonable(value, other_form=_refuse)
+
+
+def test_a_failing_jsonable_hook_goes_to_other_form() -> None:
+    class Broken:
+        def __jsonable__(self) -> object:
+            raise RuntimeError("sk-live-1")
+
+    assert to_jsonable([Broken()], other_form=lambda v: "unwritable") == ["unwritable"]
