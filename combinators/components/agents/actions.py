@@ -35,7 +35,7 @@ from combinators.components.messages.message_classes import (
     ToolCall,
     ToolCallChunk,
 )
-from effects.authoring import is_mapping, is_str_mapping
+from effects.authoring import is_str_mapping
 
 
 def _message_log(values: Iterable[Message]) -> tuple[Message, ...]:
@@ -128,7 +128,7 @@ def streamed_message(message: AIMessage) -> AIMessageChunk:
 def _input_of(args: Mapping[str, object]) -> str | Mapping[str, object]:
     # LangChain's unpacking of a single-string tool's one argument (OpenAI's "__arg1").
     single = args.get("__arg1", args)
-    if isinstance(single, str) or (is_mapping(single) and is_str_mapping(single)):
+    if isinstance(single, str) or is_str_mapping(single):
         return single
     return args
 
