@@ -23,6 +23,7 @@ import attrs
 
 from combinators._support.declared import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
+from combinators.runnable.hooks import first_declared
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_list_of
 
@@ -91,11 +92,10 @@ class RunnableBranch(Runnable[In, Out]):
         arms = [*(target for _, target in self.branches), self.default]
         if which == "input":
             asked = [self.default, *arms[:-1], *(condition for condition, _ in self.branches)]
-            declared = (candidate.declared_type("input") for candidate in asked)
-            return next((found for found in declared if found is not Any), Any)
+            return first_declared(asked, "input")
         outputs: list[object] = []
         for arm in arms:
-            found = arm.declared_type("output")
+            found = first_declared((arm,), "output")
             if found is Any:
                 return Any
             if found not in outputs:

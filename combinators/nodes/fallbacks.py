@@ -33,6 +33,7 @@ import attrs
 from combinators._support.reprs import keyword_reprs
 from combinators._support.rereadable import AReplayable, Replayable
 from combinators.runnable.composing import Runnable
+from combinators.runnable.hooks import first_declared
 from effects.errors import InputError
 from effects.authoring import Scope, closing
 
@@ -62,8 +63,7 @@ class RunnableWithFallbacks(Runnable[In, Out]):
 
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """The primary's, as the peer's; when it does not say, the first fallback's that does."""
-        declared = (candidate.declared_type(which) for candidate in self.runnables)
-        return next((found for found in declared if found is not Any), Any)
+        return first_declared(self.runnables, which)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A conditional fork: the primary, then each fallback in turn."""

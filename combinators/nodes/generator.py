@@ -14,8 +14,10 @@
 
 from __future__ import annotations
 
+import collections.abc
+import inspect
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Generic, Never, TypeVar, final, overload
+from typing import Any, Final, Generic, Literal, Never, TypeVar, final, get_args, get_origin, get_type_hints, overload
 
 import attrs
 import typing_extensions
@@ -32,6 +34,17 @@ Out = TypeVar("Out", covariant=True)
 SyncIn = typing_extensions.TypeVar("SyncIn", covariant=True, default=In)
 A = TypeVar("A")
 B = TypeVar("B")
+
+_STREAMS: Final = frozenset(
+    {
+        collections.abc.Iterator,
+        collections.abc.Iterable,
+        collections.abc.Generator,
+        collections.abc.AsyncIterator,
+        collections.abc.AsyncIterable,
+        collections.abc.AsyncGenerator,
+    }
+)
 
 
 # As RunnableLambda: an async-only transform is ``RunnableGenerator[A, B, Never]``, whose
@@ -92,6 +105,19 @@ class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, O
                 raise TypeError("RunnableGenerator got two async transforms")
             sync_fn, atransform = None, transform
         init_fields(self, sync_fn, atransform, name)
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """As the peer's: the element type of its transform's ``Iterator[X]`` parameter
+        (``"input"``) or of the one it returns (``"output"``)."""
+        transform = self.transform_fn or self.atransform_fn
+        try:
+            hints = get_type_hints(transform)
+            params = list(inspect.signature(transform).parameters) if transform is not None else []
+        except Exception:  # unresolvable annotations, or a callable without a signature
+            return Any
+        hint = hints.get("return") if which == "output" else hints.get(params[0]) if params else None
+        elements = get_args(hint)
+        return elements[0] if get_origin(hint) in _STREAMS and elements else Any
 
     @property
     def name(self) -> str:

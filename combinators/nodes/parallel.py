@@ -29,6 +29,7 @@ from combinators._support.fan_out import (
 )
 from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
+from combinators.runnable.hooks import first_declared
 
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
@@ -57,8 +58,7 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         a str). Its output schema is drawn branch by branch (``output_schema``)."""
         if which == "output":
             return super().declared_type(which)
-        declared_inputs = (branch.declared_type(which) for branch in self.steps.values())
-        return next((t for t in declared_inputs if t is not Any), Any)
+        return first_declared(self.steps.values(), which)
 
     def output_schema(self) -> dict[str, Any]:
         """An object with a property per branch: the branch's own output schema, untitled.

@@ -21,6 +21,7 @@ import attrs
 
 from combinators._support.fan_out import TaggedBranch, ainvoke_branches, invoke_branches
 from combinators.runnable.composing import Runnable
+from combinators.runnable.hooks import first_declared
 from effects.authoring import Scope, checked
 
 if TYPE_CHECKING:
@@ -54,8 +55,7 @@ class RunnableParallelTuple(Runnable[In, Out]):
         """Its input as a dict-parallel's (the first branch's that says); its output the
         tuple of its branches' outputs."""
         if which == "input":
-            declared = (branch.declared_type("input") for branch in self.branches)
-            return next((found for found in declared if found is not Any), Any)
+            return first_declared(self.branches, "input")
         return types.GenericAlias(tuple, tuple(branch.declared_type("output") for branch in self.branches))
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, final
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, final
 
 import attrs
 
@@ -55,6 +55,12 @@ class RunnablePassthrough(Runnable[T, T]):
 
     func: Callable[[T], object] | None = None
     afunc: Callable[[T], Awaitable[object]] | None = None
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """One type variable for both ends: it gives what it takes, decided by what it is
+        given (its schemas are open; a fan-out asks its other branches)."""
+        given: object = getattr(RunnablePassthrough, "__parameters__")[0]  # T, as a value
+        return given
 
     def __repr__(self) -> str:
         shown = [] if self.func is None else [callable_repr(self.func)]

@@ -21,8 +21,8 @@ less these names is exactly what users call).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import TYPE_CHECKING, Final, Generic, Literal, Never, Protocol, TypeVar, cast
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, Never, Protocol, TypeVar, cast
 
 from types import MappingProxyType
 
@@ -211,6 +211,21 @@ class RunnableHooks(Generic[In, Out]):
         return fluent.declared_type(type(self), which)
 
 
+def first_declared(candidates: Iterable[RunnableHooks[Never, object]], which: Literal["input", "output"]) -> object:
+    """The first type one of ``candidates`` declares (``Any`` if none does), for a node that
+    answers ``declared_type`` from its parts. A type variable says nothing: a generic
+    runnable (a passthrough, ``(x: T) -> T``) takes what it is given.
+
+    >>> from combinators import RunnableLambda, RunnablePassthrough
+    >>> def size(text: str) -> int:
+    ...     return len(text)
+    >>> first_declared([RunnablePassthrough(), RunnableLambda(size)], "input")
+    <class 'str'>
+    """
+    declared = (candidate.declared_type(which) for candidate in candidates)
+    return next((found for found in declared if found is not Any and not isinstance(found, TypeVar)), Any)
+
+
 def _name(runnable: RunnableHooks[Never, object]) -> str:
     name: str = getattr(runnable, "name", type(runnable).__name__)
     return name
@@ -281,4 +296,4 @@ def _overrides(runnable: RunnableHooks[Never, object], hook: str) -> bool:
     return hook in _own_hooks(type(runnable))
 
 
-__all__ = ["RunnableHooks", "default_hooks"]
+__all__ = ["RunnableHooks", "default_hooks", "first_declared"]

@@ -16,12 +16,10 @@ passthroughs, wrappers, branches and parallel maps.
 
 from __future__ import annotations
 
-import inspect
 import types
 import typing
 import weakref
-from collections.abc import AsyncIterator, Iterator
-from typing import Any, Final, TypeVar, final, get_args, get_origin, get_type_hints
+from typing import Any, Final, TypeVar, final
 
 import attrs
 from hypothesis import strategies as st
@@ -34,12 +32,8 @@ from combinators import (
     RunnableBinding,
     RunnableBranch,
     RunnableEach,
-    RunnableGenerator,
-    RunnableLambda,
     RunnableParallel,
     RunnableParallelTuple,
-    RunnablePassthrough,
-    RunnablePure,
     RunnableRetry,
     RunnableSequence,
     RunnableWithFallbacks,
@@ -88,29 +82,12 @@ def _first_known(candidates: typing.Iterable[AnyRunnable]) -> object:
     return _UNKNOWN
 
 
-def _function_input(func: object, *, stream: bool) -> object:
-    if not callable(func):
-        return _UNKNOWN
-    try:
-        hints = get_type_hints(func)
-        names = list(inspect.signature(func).parameters)
-    except Exception:  # builtins and odd callables: nothing is known
-        return _UNKNOWN
-    if not names or names[0] not in hints:
-        return _UNKNOWN
-    annotation = hints[names[0]]
-    if stream:
-        if get_origin(annotation) not in (Iterator, AsyncIterator, typing.Iterator, typing.AsyncIterator):
-            return _UNKNOWN
-        annotation = get_args(annotation)[0] if get_args(annotation) else Any
-    if isinstance(annotation, TypeVar):
-        return _SAME if hints.get("return") is annotation else _UNKNOWN
-    return _UNKNOWN if annotation is Any else annotation
-
-
 def _hooked(runnable: AnyRunnable) -> object:
     # The node's own hook (its schemas read it too): its class's Runnable[In, Out] by default.
+    # A type variable that is also its output (a passthrough, (x: T) -> T) passes the input on.
     declared = runnable.declared_type("input")
+    if isinstance(declared, TypeVar):
+        return _SAME if runnable.declared_type("output") is declared else _UNKNOWN
     return _UNKNOWN if declared is Any else declared
 
 
@@ -126,14 +103,6 @@ def _input_type(runnable: AnyRunnable) -> object:
             if found is not _SAME:
                 return found
         return _SAME
-    if isinstance(runnable, RunnablePassthrough):
-        return _SAME
-    if isinstance(runnable, RunnablePure):
-        return object
-    if isinstance(runnable, RunnableLambda):
-        return _function_input(runnable.func, stream=False)
-    if isinstance(runnable, RunnableGenerator):
-        return _function_input(runnable.transform_fn or runnable.atransform_fn, stream=True)
     if isinstance(runnable, RunnableRetry):
         return _input_type(runnable.bound)
     if isinstance(runnable, RunnableWithFallbacks):

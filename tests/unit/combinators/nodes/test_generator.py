@@ -48,3 +48,23 @@ def test_async_stream_close_runs_finally() -> None:
         assert closed == ["source"]
 
     asyncio.run(main())
+
+
+def _digits(xs: Iterator[int]) -> Iterator[str]:
+    for x in xs:
+        yield str(x)
+
+
+async def _adigits(xs: AsyncIterator[int]) -> AsyncIterator[str]:
+    async for x in xs:
+        yield str(x)
+
+
+def test_generator_declares_the_element_types_of_its_transform() -> None:
+    # As langchain-core 1.8.3: Iterator[int] -> Iterator[str] takes int and gives str.
+    for transform in (RunnableGenerator(_digits), RunnableGenerator(_adigits)):
+        assert transform.declared_type("input") is int and transform.declared_type("output") is str
+    assert RunnableGenerator(_digits).input_schema() == {"title": "_digits_input", "type": "integer"}
+    assert RunnableGenerator(_adigits).output_schema() == {"title": "_adigits_output", "type": "string"}
+    untyped = RunnableGenerator(lambda xs: xs)
+    assert untyped.input_schema() == {"title": "RunnableGeneratorInput"}

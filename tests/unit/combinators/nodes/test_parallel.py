@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
-from combinators import AddableDict, RunnableLambda, RunnableParallel
+from combinators import AddableDict, RunnableLambda, RunnableParallel, RunnablePassthrough
 
 
 def inc(x: int) -> int:
@@ -143,3 +143,21 @@ def test_a_failing_sync_branch_closes_its_started_siblings_before_the_error_prop
     with pytest.raises(ValueError, match="boom"):
         list(par.stream(12))
     assert closed == ["words"]
+
+
+T = TypeVar("T")
+
+
+def _same(x: T) -> T:
+    return x
+
+
+def test_a_branch_generic_in_its_input_declares_nothing_to_the_fan_out() -> None:
+    # A passthrough or a generic lambda (x: T) -> T says nothing of the input: the next branch does.
+    def size(text: str) -> int:
+        return len(text)
+
+    for first in (RunnablePassthrough(), RunnableLambda(_same)):
+        fan_out = RunnableParallel(first=first, n=size)
+        assert fan_out.declared_type("input") is str
+        assert fan_out.input_schema()["type"] == "string"
