@@ -130,7 +130,9 @@ def to_jsonable(
 
     ``other_form`` writes every value that would otherwise be shown by its ``repr`` (at
     any depth; a key too, when it is neither plain data nor a tuple of plain data); what
-    it raises propagates, so a caller can refuse such values:
+    it raises propagates, so a caller can refuse such values. With it, a value nested
+    past the depth limit raises ``RecursionError`` and a reference cycle ``ValueError``
+    (no placeholder either):
 
     >>> class Client:
     ...     def __repr__(self) -> str:
@@ -285,9 +287,17 @@ def _encode_error(error: BaseException) -> JsonValue:
 def _too_deep(value: object) -> JsonValue:
     if isinstance(value, BaseException):
         return _encode_error(value)
+    if _OTHER_FORM.get() is not None:  # no placeholder where no repr may go: refused
+        raise RecursionError(f"the value nests deeper than {_MAX_DEPTH} levels")
     if _ERROR_FORM.get() is not None:  # a repr would show the text of the exceptions inside
         return {"type": "repr", "repr": f"<{type(value).__name__} nested too deep>"}
     return {"type": "repr", "repr": safe_repr(value)}
+
+
+def _cycle() -> JsonValue:
+    if _OTHER_FORM.get() is not None:
+        raise ValueError("the value holds a reference cycle")
+    return {"type": "repr", "repr": "<cycle>"}
 
 
 def _error_message(error: BaseException) -> str:
@@ -323,7 +333,7 @@ def _encode_builtin_container(value: object, depth: int, active: set[int]) -> Js
         return _too_deep(value)
     marker = id(value)
     if marker in active:
-        return {"type": "repr", "repr": "<cycle>"}
+        return _cycle()
     active.add(marker)
     depth += 1
     shown: object = value  # for the fallback, before the type test narrows `value`
@@ -345,7 +355,7 @@ def _encode_builtin_container(value: object, depth: int, active: set[int]) -> Js
 def _encode_container(value: object, depth: int, active: set[int]) -> JsonValue:
     marker = id(value)
     if marker in active:
-        return {"type": "repr", "repr": "<cycle>"}
+        return _cycle()
     active.add(marker)
     try:
         return _encode_members(value, depth + 1, active)

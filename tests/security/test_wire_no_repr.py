@@ -134,7 +134,19 @@ CHAINS: dict[str, Runnable[Any, Any]] = {
     "/leaky_in_model": RunnableLambda(lambda _: Some(LeakyClient(SECRET))),
     "/leaky_key": RunnableLambda(lambda _: {LeakyClient(SECRET): 1}),
     "/leaky_stream": RunnableGenerator(then_leaky),
+    "/cycle": RunnableLambda(lambda _: cyclic()),
 }
+
+
+@dataclasses.dataclass
+class Node:
+    next: object
+
+
+def cyclic() -> Node:
+    node = Node(LeakyClient(SECRET))
+    node.next = [node]
+    return node
 
 
 @pytest.fixture(scope="module")
@@ -234,3 +246,20 @@ def test_a_stream_ends_with_an_error_frame_at_an_object_with_no_form(server: Liv
     if route == "stream_events":  # the run's start went out before its unwritable output
         started = [payload["event"] for event, payload in sent if event == "data"]
         assert started[0] == "on_chain_start"
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_cycle_is_refused_not_written_as_a_placeholder(server: LiveServer, route: str) -> None:
+    response = call(server, "/cycle", route)
+    assert_clean(response.text)
+    if route in ("invoke", "batch"):
+        assert response.status_code == 500
+        error = response.json()
+    else:
+        event, error = frames(response)[-1]
+        assert event == "error"
+    assert error["type"] == "OutputNotEncodable"
+    assert (
+        error["message"]
+        == "the output could not be sent as JSON: it holds a value JSON cannot write (the value holds a reference cycle)"
+    )

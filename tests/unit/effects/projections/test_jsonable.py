@@ -356,3 +356,21 @@ def test_a_failing_jsonable_hook_goes_to_other_form() -> None:
             raise RuntimeError("sk-live-1")
 
     assert to_jsonable([Broken()], other_form=lambda v: "unwritable") == ["unwritable"]
+
+
+def test_with_other_form_depth_and_cycles_are_refused_not_placeheld() -> None:
+    @dataclasses.dataclass
+    class Node:
+        next: object
+
+    deep: object = None
+    for _ in range(150):
+        deep = Node(deep)
+    looped = Node(None)
+    looped.next = looped
+    shown = to_jsonable(looped)
+    assert isinstance(shown, dict) and shown["next"] == {"type": "repr", "repr": "<cycle>"}  # unchanged without it
+    with pytest.raises(RecursionError):
+        to_jsonable(deep, other_form=_refuse)
+    with pytest.raises(ValueError, match="cycle"):
+        to_jsonable(looped, other_form=_refuse)
