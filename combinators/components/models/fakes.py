@@ -103,6 +103,14 @@ class Script:
             self.position = 0 if wrap else self.position + 1
             return reply
 
+    def __getstate__(self) -> tuple[tuple[Reply, ...], bool, int, Iterator[Reply] | None]:
+        # A copy (another process, a Dask worker) goes on from here; a lock never travels.
+        return (self.replies, self.cycle, self.position, self._pending)
+
+    def __setstate__(self, state: tuple[tuple[Reply, ...], bool, int, Iterator[Reply] | None]) -> None:
+        self.replies, self.cycle, self.position, self._pending = state
+        self._lock = threading.Lock()
+
     def __repr__(self) -> str:
         return f"Script({list(self.replies)!r}, cycle={self.cycle})"
 

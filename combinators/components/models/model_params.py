@@ -4,7 +4,8 @@ A model's ``describe_params`` reads its own fields (``model`` or ``model_name``,
 ``temperature``, ``max_tokens``, ``top_p``, ``top_k``, ``seed``, ``stop``), then an
 ``extra_body`` mapping, then the call's keyword arguments, later ones winning. The
 provider is the model's ``provider`` class attribute, else its class name without a
-leading ``Chat``, lower-cased (``ChatOpenAI`` -> ``openai``).
+leading or trailing ``Chat`` or a trailing ``LLM``, lower-cased (``ChatOpenAI`` -> ``openai``,
+``FakeListLLM`` -> ``fakelist``), as the peer names it.
 
 >>> import attrs
 >>> @attrs.frozen
@@ -26,17 +27,24 @@ _OPTIONS: Final = ("temperature", "max_tokens", "top_p", "top_k", "seed", "stop"
 
 
 def default_provider(model: object) -> str:
-    """The provider a model names, or its class name without ``Chat``, lower-cased.
+    """The provider a model names, or its class name without ``Chat`` or ``LLM``, lower-cased.
 
     >>> class ChatOpenAI: ...
-    >>> default_provider(ChatOpenAI())
-    'openai'
+    >>> class OllamaLLM: ...
+    >>> default_provider(ChatOpenAI()), default_provider(OllamaLLM())
+    ('openai', 'ollama')
     """
     named = getattr(type(model), "provider", None)
     if isinstance(named, str) and named:
         return named
     name = type(model).__name__
-    return (name[4:] if name.startswith("Chat") and len(name) > 4 else name).lower()
+    if name.startswith("Chat") and len(name) > 4:
+        name = name[4:]
+    elif name.endswith("Chat") and len(name) > 4:
+        name = name[:-4]
+    elif name.endswith("LLM") and len(name) > 3:
+        name = name[:-3]
+    return name.lower()
 
 
 def _option(value: object) -> object:

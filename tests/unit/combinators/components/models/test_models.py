@@ -237,3 +237,37 @@ def test_a_nested_llms_v2_token_events_carry_generation_chunks() -> None:
         "ab", generation_info={"k": 1}
     )
     assert GenerationChunk("x").text == "x"
+
+
+def test_the_default_provider_is_the_peers_class_name_rule() -> None:
+    # langchain-core 1.8.3: a chat model's class name less a leading or trailing "Chat", an
+    # LLM's less a trailing "LLM", lower-cased (FakeListLLM -> "fakelist").
+    from combinators.components.models.model_params import default_provider
+    from combinators.language_models import FakeListChatModel, FakeListLLM
+
+    class ChatLocal: ...
+
+    class LocalChat: ...
+
+    assert [default_provider(m) for m in (ChatLocal(), LocalChat(), FakeListLLM(responses=["a"]))] == [
+        "local",
+        "local",
+        "fakelist",
+    ]
+    assert default_provider(FakeListChatModel(responses=["a"])) == "fakelistchatmodel"
+    starts = [e for e in FakeListLLM(responses=["a"]).stream_events("x") if e["event"] == "on_llm_start"]
+    assert starts[0]["metadata"]["ls_provider"] == "fakelist"
+
+
+def test_the_list_fakes_pickle_with_their_place_in_the_script() -> None:
+    # A copy (another process, a Dask worker) carries the replies and the position, not the lock.
+    import pickle
+
+    from combinators.language_models import FakeListChatModel, FakeListLLM
+
+    for model in (FakeListLLM(responses=["a", "b"]), FakeListChatModel(responses=["a", "b"])):
+        first = model.invoke("x")
+        copy = pickle.loads(pickle.dumps(model))
+        assert copy == model
+        replies = [first, copy.invoke("x"), copy.invoke("x")]  # the copy goes on, and cycles
+        assert [getattr(r, "content", r) for r in replies] == ["a", "b", "a"]
