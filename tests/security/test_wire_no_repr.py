@@ -135,6 +135,8 @@ CHAINS: dict[str, Runnable[Any, Any]] = {
     "/leaky_key": RunnableLambda(lambda _: {LeakyClient(SECRET): 1}),
     "/leaky_stream": RunnableGenerator(then_leaky),
     "/cycle": RunnableLambda(lambda _: cyclic()),
+    "/intermediate": RunnableLambda(lambda _: LeakyClient(SECRET)).with_config(run_name="connect")
+    | RunnableLambda(lambda _: "done").with_config(run_name="answer"),
 }
 
 
@@ -263,3 +265,23 @@ def test_a_cycle_is_refused_not_written_as_a_placeholder(server: LiveServer, rou
         error["message"]
         == "the output could not be sent as JSON: it holds a value JSON cannot write (the value holds a reference cycle)"
     )
+
+
+def test_an_intermediate_object_with_no_form_ends_only_the_streams_that_show_it(server: LiveServer) -> None:
+    """A step's output shows in ``/stream_log`` and ``/stream_events``: an object with no
+    form there ends them (as LangServe's serializer fails on it), while ``/invoke`` and
+    ``/stream``, which show only the chain's output, answer; a filter that leaves the
+    step out keeps the stream whole."""
+    for route in ROUTES:
+        response = call(server, "/intermediate", route)
+        assert_clean(response.text)
+        if route in ("invoke", "batch", "stream"):
+            assert response.status_code == 200 and final_output(route, response) == "done"
+        else:
+            event, error = frames(response)[-1]
+            assert event == "error" and error["type"] == "OutputNotEncodable", response.text
+    body = {"input": "q", "include_names": ["answer"]}
+    for route in ("stream_log", "stream_events"):
+        response = httpx.post(f"{server.url}/intermediate/{route}", json=body, timeout=30)
+        assert_clean(response.text)
+        assert frames(response)[-1][0] == "end", response.text
