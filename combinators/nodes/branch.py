@@ -16,14 +16,13 @@ chosen branch runs with ``branch:N`` or ``branch:default``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-import typing
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, final
+from typing import TYPE_CHECKING, Literal, TypeVar, final
 
 import attrs
 
 from combinators._support.declared import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
-from combinators.runnable.hooks import first_declared
+from combinators.runnable.hooks import first_declared, union_declared
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.guards import is_list_of
 
@@ -93,16 +92,7 @@ class RunnableBranch(Runnable[In, Out]):
         if which == "input":
             asked = [self.default, *arms[:-1], *(condition for condition, _ in self.branches)]
             return first_declared(asked, "input")
-        outputs: list[object] = []
-        for arm in arms:
-            found = first_declared((arm,), "output")
-            if found is Any:
-                return Any
-            if found not in outputs:
-                outputs.append(found)
-        # Union of a tuple built at run time: no type expression, so read off the module.
-        union: object = getattr(typing, "Union")[tuple(outputs)]
-        return union
+        return union_declared(arms, "output")
 
     @property
     def name(self) -> str:

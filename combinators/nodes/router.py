@@ -22,12 +22,13 @@ effects.errors.InputValueError: RouterRunnable has no runnable for key 'square';
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import TYPE_CHECKING, Generic, TypedDict, TypeVar, final
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, final
 
 import attrs
 
 from combinators._support.declared import init_fields
 from combinators.runnable.composing import Runnable
+from combinators.runnable.hooks import union_declared
 from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_total
 from effects.errors import InputError, InputValueError
 from effects.guards import is_a, is_mapping
@@ -68,6 +69,27 @@ class RouterRunnable(Runnable[RouterInput[K, A], B], Generic[K, A, B]):
         init_fields(self, dict(runnables))
 
     is_leaf = False
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        """Its output: the union of what its routes give, when each says (the peer says
+        nothing); its input schema is drawn by ``input_schema``."""
+        return union_declared(self.runnables.values(), "output") if which == "output" else Any
+
+    def input_schema(self) -> dict[str, Any]:
+        """As the peer's, an object of ``key`` and ``input``, both required; the key one of
+        the routes, the input the routes' own schema when they agree (else anything).
+
+        >>> def size(text: str) -> int:
+        ...     return len(text)
+        >>> from combinators import RunnableLambda
+        >>> RouterRunnable({"n": RunnableLambda(size)}).input_schema()["properties"]
+        {'key': {'type': 'string', 'enum': ['n']}, 'input': {'type': 'string'}}
+        """
+        inputs = [{k: v for k, v in r.input_schema().items() if k != "title"} for r in self.runnables.values()]
+        routed = inputs[0] if all(schema == inputs[0] for schema in inputs) else {}
+        key = {"type": "string", "enum": list(self.runnables)}
+        properties = {"key": key, "input": routed}
+        return {"title": f"{self.name}Input", "type": "object", "properties": properties, "required": ["key", "input"]}
 
     def __hash__(self) -> int:
         return hash(tuple(self.runnables.items()))

@@ -21,6 +21,7 @@ less these names is exactly what users call).
 
 from __future__ import annotations
 
+import typing
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, Generic, Literal, Never, Protocol, TypeVar, cast
 
@@ -226,6 +227,30 @@ def first_declared(candidates: Iterable[RunnableHooks[Never, object]], which: Li
     return next((found for found in declared if found is not Any and not isinstance(found, TypeVar)), Any)
 
 
+def union_declared(candidates: Iterable[RunnableHooks[Never, object]], which: Literal["input", "output"]) -> object:
+    """The union of the types ``candidates`` declare, ``Any`` unless each declares one: what
+    a node that runs one of them gives (a branch, a router).
+
+    >>> from combinators import RunnableLambda
+    >>> def size(text: str) -> int:
+    ...     return len(text)
+    >>> def shout(text: str) -> str:
+    ...     return text.upper()
+    >>> union_declared([RunnableLambda(size), RunnableLambda(shout), RunnableLambda(size)], "output")
+    typing.Union[int, str]
+    """
+    found: list[object] = []
+    for candidate in candidates:
+        declared = first_declared((candidate,), which)
+        if declared is Any:
+            return Any
+        if declared not in found:
+            found.append(declared)
+    # A union of a tuple built at run time: no type expression, so read off the module.
+    union: object = getattr(typing, "Union")[tuple(found)] if found else Any
+    return union
+
+
 def _name(runnable: RunnableHooks[Never, object]) -> str:
     name: str = getattr(runnable, "name", type(runnable).__name__)
     return name
@@ -296,4 +321,4 @@ def _overrides(runnable: RunnableHooks[Never, object], hook: str) -> bool:
     return hook in _own_hooks(type(runnable))
 
 
-__all__ = ["RunnableHooks", "default_hooks", "first_declared"]
+__all__ = ["RunnableHooks", "default_hooks", "first_declared", "union_declared"]

@@ -70,3 +70,34 @@ def test_a_router_is_a_value() -> None:
     assert pickle.loads(pickle.dumps(router())) == router()
     with pytest.raises(ValueError, match="at least one"):
         RouterRunnable({})
+
+
+def _to_text(x: int) -> str:
+    return str(x)
+
+
+def _negated(x: int) -> float:
+    return -x
+
+
+def test_router_input_schema_is_the_key_and_the_routed_input() -> None:
+    # As langchain-core 1.8.3: an object of "key" and "input", both required; here the key is
+    # one of the routes and the input the routed runnables' schema when they agree.
+    router = RouterRunnable({"text": RunnableLambda(_to_text), "neg": RunnableLambda(_negated)})
+    assert router.input_schema() == {
+        "title": "RouterRunnableInput",
+        "type": "object",
+        "properties": {"key": {"type": "string", "enum": ["text", "neg"]}, "input": {"type": "integer"}},
+        "required": ["key", "input"],
+    }
+    mixed = RouterRunnable({"text": RunnableLambda(_to_text), "any": RunnableLambda(lambda x: x)})
+    assert mixed.input_schema()["properties"]["input"] == {}
+
+
+def test_router_output_is_the_union_of_what_its_routes_give() -> None:
+    router = RouterRunnable({"text": RunnableLambda(_to_text), "neg": RunnableLambda(_negated)})
+    assert router.declared_type("output") == str | float
+    assert router.output_schema() == {
+        "title": "RouterRunnableOutput",
+        "anyOf": [{"type": "string"}, {"type": "number"}],
+    }
