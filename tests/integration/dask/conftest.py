@@ -42,8 +42,14 @@ def dask_client() -> Iterator[Client]:
         dashboard_address=None,
         # The scheduler's own HTTP routes, on a free loopback port (not 8787, shared).
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.ERROR,
+        # Not silence_logs: it lowers the stream handlers it finds to its level until the
+        # cluster closes, pytest's log capture among them, so a later test's caplog would
+        # see only errors. distributed's own logger is quietened instead.
+        silence_logs=False,
     )
+    distributed = logging.getLogger("distributed")
+    level = distributed.level
+    distributed.setLevel(logging.ERROR)
     client = Client(cluster)
     try:
         client.wait_for_workers(2, timeout=60)
@@ -53,6 +59,7 @@ def dask_client() -> Iterator[Client]:
     finally:
         client.close()
         cluster.close()
+        distributed.setLevel(level)
 
 
 def batch_tasks(client: Client) -> list[tuple[str, str]]:
