@@ -7,8 +7,9 @@ that the runtime awaits before the run goes on.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
-from typing import TYPE_CHECKING, Final, Generic, Protocol, TypeGuard, TypeVar, final, runtime_checkable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final, Generic, Protocol, TypeGuard, TypeVar, cast, final, runtime_checkable
 
 import attrs
 
@@ -195,3 +196,40 @@ def finish_in_sync(observer: object, pending: list[Awaitable[object]]) -> bool:
         if isinstance(awaitable, Coroutine):
             awaitable.close()
     return False
+
+
+def _held_steps(value: object, depth: int) -> Iterator[object]:
+    # Steps held by a field, in a dict, tuple or list (concrete types only: an ABC check
+    # per field is what a walk would cost).
+    if callable(getattr(type(value), "step_invoke", None)):
+        yield value
+    elif depth < 3 and type(value) in (dict, MappingProxyType):
+        for item in cast("Mapping[object, object]", value).values():
+            yield from _held_steps(item, depth + 1)
+    elif depth < 3 and type(value) in (tuple, list):
+        for item in cast("Sequence[object]", value):
+            yield from _held_steps(item, depth + 1)
+
+
+def steps_inside(*roots: object) -> Iterator[object]:
+    """``roots`` and every step their attrs fields hold (directly, or in a dict, tuple or
+    list), depth first in field order, each once: the walk over a chain's structure that
+    its configurable ids and its watched steps are found by.
+
+    >>> from combinators import RunnableLambda
+    >>> chain = RunnableLambda(abs) | {"n": RunnableLambda(str)}
+    >>> [type(step).__name__ for step in steps_inside(chain)]
+    ['RunnableSequence', 'RunnableLambda', 'RunnableParallel', 'RunnableLambda']
+    """
+    seen: set[int] = set()
+    stack = list(reversed(roots))
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        kind = type(current)
+        if attrs.has(kind):
+            held = [step for field in attrs.fields(kind) for step in _held_steps(getattr(current, field.name), 0)]
+            stack.extend(reversed(held))

@@ -16,17 +16,15 @@ import collections.abc as cabc
 import types
 import typing
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
-from types import MappingProxyType
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, Protocol, Union, get_args, get_origin, runtime_checkable
-
-import attrs
 
 from combinators._support.type_schema import type_schema
 from combinators.nodes.configurable import ConfigurableError, ConfigurableFieldSpec
-from combinators.runnable.composing import AnyRunnable, Runnable
+from combinators.runnable.composing import AnyRunnable
 from effects.guards import is_list_or_tuple, is_mapping
 from effects.lazy import remember
+from effects.step import steps_inside
 
 
 @runtime_checkable
@@ -37,34 +35,6 @@ class DeclaresConfig(Protocol):
     def name(self) -> str: ...
 
     def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]: ...
-
-
-def _held(value: object, depth: int = 0) -> Iterator[AnyRunnable]:
-    # Concrete container types only: an ABC isinstance check per field is what a walk costs.
-    if isinstance(value, Runnable):
-        yield value
-    elif depth < 3 and isinstance(value, dict | MappingProxyType):
-        for item in typing.cast(Mapping[object, object], value).values():
-            yield from _held(item, depth + 1)
-    elif depth < 3 and is_list_or_tuple(value):
-        for item in value:
-            yield from _held(item, depth + 1)
-
-
-def descendants(runnable: AnyRunnable) -> Iterator[AnyRunnable]:
-    """``runnable`` and every runnable its attrs fields hold, depth first, each once."""
-    seen: set[int] = set()
-    stack = [runnable]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        yield current
-        cls = type(current)
-        if attrs.has(cls):
-            held = [r for f in attrs.fields(cls) for r in _held(getattr(current, f.name))]
-            stack.extend(reversed(held))
 
 
 _DECLARED: dict[int, tuple[weakref.ref[AnyRunnable], tuple[tuple[str, ConfigurableFieldSpec], ...]]] = {}
@@ -81,7 +51,7 @@ def declared(runnable: AnyRunnable) -> tuple[tuple[str, ConfigurableFieldSpec], 
     if hit is not None and hit[0]() is runnable:
         return hit[1]
     specs: list[tuple[str, ConfigurableFieldSpec]] = []
-    for node in descendants(runnable):
+    for node in steps_inside(runnable):
         if isinstance(node, DeclaresConfig):  # once per chain: the walk's result is cached
             specs.extend((node.name, spec) for spec in node.own_config_specs())
     return remember(_DECLARED, runnable, tuple(specs))

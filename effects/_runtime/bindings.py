@@ -11,18 +11,16 @@ A deadline is where ``timeout`` (a call's or ``with_timeout``'s) becomes a point
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
-from types import MappingProxyType
-from typing import NamedTuple, TypeVar, cast, final
+from collections.abc import Mapping
+from typing import NamedTuple, TypeVar, final
 
-import attrs
 
 from effects._runtime.limiter import Limiter
 from effects.clock import current_clock
 from effects.lazy import remember
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects.errors import StepTimeout
-from effects.step import OBSERVERS_BOUND, AwaitingObserver, Observer, Step, hands_out_awaitables
+from effects.step import OBSERVERS_BOUND, AwaitingObserver, Observer, Step, hands_out_awaitables, steps_inside
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -128,18 +126,6 @@ def bound_observers(node: object) -> bool:
     return False
 
 
-def _held(value: object, depth: int = 0) -> Iterator[object]:
-    # Steps held by a field, in a dict, tuple or list (concrete types only: a walk's cost).
-    if callable(getattr(type(value), "step_invoke", None)):
-        yield value
-    elif depth < 3 and type(value) in (dict, MappingProxyType):
-        for item in cast("Mapping[object, object]", value).values():
-            yield from _held(item, depth + 1)
-    elif depth < 3 and type(value) in (tuple, list):
-        for item in cast("Sequence[object]", value):
-            yield from _held(item, depth + 1)
-
-
 def _walk(root: object) -> bool:
     own: set[int] = set()  # the root and what it binds: their observers watch the root run
     at: object = root
@@ -149,18 +135,4 @@ def _walk(root: object) -> bool:
         if binding is None:
             break
         at = binding.bound
-    seen: set[int] = set()
-    stack = [root, at]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if id(current) not in own and bound_observers(current):
-            return True
-        kind = type(current)
-        if attrs.has(kind):
-            for field in attrs.fields(kind):
-                if field.name != "step_binding":
-                    stack.extend(_held(getattr(current, field.name)))
-    return False
+    return any(id(step) not in own and bound_observers(step) for step in steps_inside(root, at))
