@@ -16,7 +16,7 @@ from effects.event_types import StreamEvent, V1StreamEvent
 from effects.projections.events_v2 import EventsV2
 from effects.projections.filters import EventFilter
 from effects.projections.run_log import RunLog, RunLogPatch, RunLogPatches, RunLogStates
-from effects.projections.sse import SSE_END, encode_sse_event
+from effects.projections.sse import SSE_END, EventNotEncodable, encode_sse_event
 from effects.step import Step
 from effects._runtime.closing import closing
 from effects.effect_values import Effect
@@ -127,7 +127,9 @@ async def aevent_stream_bytes(
     version: str,
     filter: EventFilter,
 ) -> AsyncIterator[bytes]:
-    """``text/event-stream`` frames of the events, then the end frame.
+    """``text/event-stream`` frames of the events (``encode_sse_event``: no exception
+    text, no ``repr``), then the end frame; an event that cannot be sent ends the stream
+    with its ``event: error`` frame, and the run is closed.
 
     >>> import asyncio
     >>> from combinators import RunnableLambda
@@ -139,7 +141,12 @@ async def aevent_stream_bytes(
     """
     async with closing(aevents(node, input, config, kwargs, version, filter)) as stream:
         async for event in stream:
-            yield encode_sse_event(event)
+            try:
+                frame = encode_sse_event(event)
+            except EventNotEncodable as error:  # its error frame ends the stream (and the run)
+                yield error.frame
+                return
+            yield frame
     yield SSE_END
 
 
@@ -158,8 +165,19 @@ def event_stream_bytes(
     >>> len(list(event_stream_bytes(RunnableLambda(abs), -1, None, {}, "v2", EventFilter())))
     4
     """
-    for event in events(node, input, config, kwargs, version, filter):
-        yield encode_sse_event(event)
+    stream = events(node, input, config, kwargs, version, filter)
+    try:
+        for event in stream:
+            try:
+                frame = encode_sse_event(event)
+            except EventNotEncodable as error:  # its error frame ends the stream (and the run)
+                yield error.frame
+                return
+            yield frame
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
     yield SSE_END
 
 

@@ -57,6 +57,7 @@ from effects.projections.run_log import apply_ops as apply_ops
 from effects.projections.run_log import run_log_patches as run_log_patches
 from effects.projections.run_log import run_logs as run_logs
 from effects.projections.sse import SSE_END as SSE_END
+from effects.projections.sse import EventNotEncodable as EventNotEncodable
 from effects.projections.sse import SseFrame as SseFrame
 from effects.projections.sse import SseFrameParser as SseFrameParser
 from effects.projections.sse import SseParser as SseParser
@@ -64,6 +65,8 @@ from effects.projections.sse import compact_json as compact_json
 from effects.projections.sse import encode_event_stream as encode_event_stream
 from effects.projections.sse import encode_sse_event as encode_sse_event
 from effects.projections.sse import parse_event_stream as parse_event_stream
+from effects.projections.sse import safe_error_form as safe_error_form
+from effects.projections.sse import safe_jsonable as safe_jsonable
 from effects.projections.sse import sse_comment as sse_comment
 from effects.projections.sse import sse_frame as sse_frame
 
@@ -111,6 +114,9 @@ __all__ = [
     "compact_json",
     "encode_event_stream",
     "encode_sse_event",
+    "EventNotEncodable",
+    "safe_error_form",
+    "safe_jsonable",
     "is_secret",
     "parse_event_stream",
     "record",

@@ -6,6 +6,14 @@ event is ``event: data\\ndata: <one-line JSON>\\n\\n`` (UTF-8), then one termina
 ``to_jsonable`` form, compact and strict (no NaN); objects appear in that form, not in
 the JS peer's ``{"lc": 1, "type": "constructor", ...}`` form.
 
+These bytes are what a web handler serves, so they carry the served routes' safe forms,
+never an exception's text or a ``repr``: an exception (an ``on_*_error`` event's
+``error``, or one inside a value) is written as its type and a fixed message
+(``safe_error_form``; a service error's public type and its library-built message), and
+an event holding an object with no JSON form (nor one nested too deep, or in a
+reference cycle) ends the stream with an ``event: error`` frame naming only its type
+(``OutputNotEncodable``), as a served stream does. Plain values are unchanged.
+
 The same frames carry the serving protocol (``metadata``, ``data``, ``error``, ``end``
 and ``: ping`` comments): ``sse_frame`` writes any of them and ``SseFrameParser`` reads
 them back, so one encoder serves both.
@@ -64,23 +72,111 @@ SSE_END: Final = sse_frame("end")
 """The frame that closes the stream."""
 
 
+SAFE_ERROR_MESSAGE: Final = "Internal Server Error"
+"""The message an exception is sent with: never its own text (the served routes' default)."""
+
+NOT_ENCODABLE: Final = "OutputNotEncodable"
+"""The type of the error frame that ends a stream whose event has no JSON form."""
+
+
+def safe_error_form(error: BaseException) -> JsonValue:
+    """An exception as a client may see it: its type's name and ``SAFE_ERROR_MESSAGE``.
+
+    An exception with a ``public_type`` (the service errors) is named by it.
+
+    >>> safe_error_form(ValueError("GET https://internal/x?key=sk-live-1 failed"))
+    {'type': 'error', 'error_type': 'ValueError', 'message': 'Internal Server Error'}
+    """
+    public = getattr(error, "public_type", None)
+    kind = public if isinstance(public, str) and public else type(error).__name__
+    return {"type": "error", "error_type": kind, "message": SAFE_ERROR_MESSAGE}
+
+
+@final
+class EventNotEncodable(Exception):
+    """An event that cannot be sent: it holds a value with no JSON form (named by its type
+    only), nests too deep or holds a reference cycle; ``frame`` is the error frame to send.
+
+    >>> EventNotEncodable("it is nested too deep").frame.split(b"\\n")[0]
+    b'event: error'
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        info: JsonValue = {
+            "status_code": 500,
+            "type": NOT_ENCODABLE,
+            "message": f"the output could not be sent as JSON: {reason}",
+            "retryable": False,
+        }
+        self.frame = sse_frame("error", compact_json(info))
+
+
+class _NoForm(Exception):
+    def __init__(self, value: object) -> None:
+        super().__init__(type(value).__name__)
+        self.type_name = type(value).__name__
+
+
+def _other_form(value: object) -> JsonValue:
+    dump = getattr(type(value), "model_dump", None)
+    if dump is not None and hasattr(type(value), "model_fields"):  # a pydantic model: its fields
+        return to_jsonable(dump(value, mode="json"), error_form=safe_error_form, other_form=_other_form)
+    raise _NoForm(value)
+
+
+def safe_jsonable(event: object) -> JsonValue:
+    """``to_jsonable(event)`` with exceptions in ``safe_error_form`` and no ``repr``
+    anywhere; raises ``EventNotEncodable`` for a value it cannot send.
+
+    >>> safe_jsonable({"e": KeyError("sk-1")})
+    {'e': {'type': 'error', 'error_type': 'KeyError', 'message': 'Internal Server Error'}}
+    >>> safe_jsonable([object()])
+    Traceback (most recent call last):
+    ...
+    effects.projections.sse.EventNotEncodable: it holds a object, which has no JSON form
+    """
+    try:
+        return to_jsonable(event, error_form=safe_error_form, other_form=_other_form)
+    except _NoForm as error:
+        raise EventNotEncodable(f"it holds a {error.type_name}, which has no JSON form") from None
+    except RecursionError:
+        raise EventNotEncodable("it is nested too deep") from None
+    except ValueError:
+        raise EventNotEncodable("it holds a reference cycle") from None
+
+
 def encode_sse_event(event: object) -> bytes:
-    """One ``event: data`` frame for an event (any value; it is sent in its JSON form).
+    """One ``event: data`` frame for an event (any value; it is sent in its JSON form,
+    ``safe_jsonable``'s); raises ``EventNotEncodable`` for one that cannot be sent.
 
     >>> encode_sse_event({"a": [1, None]})
     b'event: data\\ndata: {"a":[1,null]}\\n\\n'
     """
-    return sse_frame("data", compact_json(to_jsonable(event)))
+    text = compact_json(safe_jsonable(event))
+    try:
+        return sse_frame("data", text)
+    except UnicodeEncodeError:
+        raise EventNotEncodable("it holds a lone surrogate (\\ud800-\\udfff)") from None
 
 
 def encode_event_stream(events: Iterable[object]) -> Iterator[bytes]:
-    """One frame per event, then ``SSE_END``.
+    """One frame per event, then ``SSE_END``; an event that cannot be sent
+    (``EventNotEncodable``) ends the stream with its ``event: error`` frame instead.
 
     >>> list(encode_event_stream([]))
     [b'event: end\\n\\n']
+    >>> list(encode_event_stream([1, object(), 2]))[1].split(b"\\n")[0]
+    b'event: error'
     """
     for event in events:
-        yield encode_sse_event(event)
+        try:
+            frame = encode_sse_event(event)
+        except EventNotEncodable as error:
+            yield error.frame
+            return
+        yield frame
     yield SSE_END
 
 
