@@ -79,6 +79,23 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     is_leaf = False
     input_known_at_start = False
 
+    def input_schema_before(self, following: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """First in a sequence: the object the rest takes, less the keys it assigns (as the
+        peer's, titled as the sequence); its own schema when the rest takes no object.
+
+        >>> from combinators.prompts import PromptTemplate
+        >>> (RunnableAssign.of({"a": lambda _: "1"}) | PromptTemplate("{a}{b}")).input_schema()
+        {'title': 'RunnableSequenceInput', 'type': 'object', 'properties': {'b': {'title': 'B', 'type': 'string'}}, 'required': ['b']}
+        """
+        after = following()
+        if after.get("type") != "object" or not isinstance(after.get("properties"), dict):
+            return self.input_schema()
+        properties: dict[str, object] = after["properties"]
+        kept = {key: value for key, value in properties.items() if key not in self.mapper.steps}
+        schema: dict[str, Any] = {"title": "RunnableSequenceInput", "type": "object", "properties": kept}
+        required = [key for key in after.get("required", ()) if key in kept]
+        return schema | ({"required": required} if required else {})
+
     def output_schema(self) -> dict[str, Any]:
         """An object with the mapper's keys (the input's keys pass through besides).
 

@@ -15,7 +15,7 @@ RunnableLambda(abs).with_config(RunConfig(tags=('t',)))
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Literal, TypeVar, final
+from typing import Any, Literal, TypeVar, final
 
 import attrs
 
@@ -50,6 +50,15 @@ class RunnableBinding(Runnable[In, Out]):
         """What ``with_types`` declared, else what the bound runnable declares."""
         declared = self.input_type if which == "input" else self.output_type
         return declared if declared is not None else self.bound.declared_type(which)
+
+    def input_schema(self) -> dict[str, Any]:
+        """The bound runnable's input schema, unless ``with_types`` declared the input.
+
+        >>> from combinators.prompts import PromptTemplate
+        >>> PromptTemplate("{topic}").with_config(tags=["x"]).input_schema()["required"]
+        ['topic']
+        """
+        return super().input_schema() if self.input_type is not None else self.bound.input_schema()
 
     @staticmethod
     def over(

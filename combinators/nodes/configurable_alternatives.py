@@ -95,6 +95,18 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
         """The default's, as the peer's (what runs when a call chooses nothing)."""
         return self.default.declared_type(which)
 
+    def input_schema(self) -> dict[str, Any]:
+        """The default's input schema, as the peer's.
+
+        >>> from combinators import ConfigurableField
+        >>> from combinators.prompts import PromptTemplate
+        >>> prompt = PromptTemplate("{topic}")
+        >>> chosen = prompt.configurable_alternatives(ConfigurableField(id="p"), other=PromptTemplate("{x}"))
+        >>> chosen.input_schema()["required"]
+        ['topic']
+        """
+        return self.default.input_schema()
+
     @property
     def keys(self) -> tuple[str, ...]:
         """The default's key, then the alternatives' keys."""

@@ -131,6 +131,17 @@ class RunnableConfigurableFields(Runnable[In, Out]):
         """The bound runnable's (configuring its fields keeps its types)."""
         return self.bound.declared_type(which)
 
+    def input_schema(self) -> dict[str, Any]:
+        """The bound runnable's input schema.
+
+        >>> from combinators import ConfigurableField
+        >>> from combinators.prompts import PromptTemplate
+        >>> prompt = PromptTemplate("{topic}").configurable_fields(template=ConfigurableField(id="t"))
+        >>> prompt.input_schema()["required"]
+        ['topic']
+        """
+        return self.bound.input_schema()
+
     @property
     def name(self) -> str:
         return self.bound.name

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Generic, Literal, TypeVar, final
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, final
 
 import attrs
 
@@ -36,6 +36,16 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """A list of what its runnable takes or gives (``list[Any]`` when it does not say)."""
         return types.GenericAlias(list, (self.bound.declared_type(which),))
+
+    def input_schema(self) -> dict[str, Any]:
+        """An array of its runnable's input schema (untitled).
+
+        >>> from combinators.prompts import PromptTemplate
+        >>> PromptTemplate("{topic}").map().input_schema()["items"]["required"]
+        ['topic']
+        """
+        items = {key: value for key, value in self.bound.input_schema().items() if key != "title"}
+        return {"title": f"{self.name}Input", "type": "array", "items": items}
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The runnable run on each element, in a group."""

@@ -65,6 +65,19 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         """The primary's, as the peer's; when it does not say, the first fallback's that does."""
         return first_declared(self.runnables, which)
 
+    def input_schema(self) -> dict[str, Any]:
+        """The input schema of the runnable ``declared_type`` answers from: the primary's,
+        as the peer's, unless only a fallback says what it takes.
+
+        >>> from combinators.prompts import PromptTemplate
+        >>> PromptTemplate("{topic}").with_fallbacks([PromptTemplate("{topic}!")]).input_schema()["required"]
+        ['topic']
+        """
+        for runnable in self.runnables:
+            if first_declared((runnable,), "input") is not Any:
+                return runnable.input_schema()
+        return super().input_schema()
+
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A conditional fork: the primary, then each fallback in turn."""
         labels = ["primary", *(f"fallback {i}" for i in range(1, len(self.fallbacks) + 1))]

@@ -60,6 +60,30 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
             return super().declared_type(which)
         return first_declared(self.steps.values(), which)
 
+    def input_schema(self) -> dict[str, Any]:
+        """As the peer's: the object whose properties are its branches' (each branch gets
+        the same input), when they take objects; else the schema of ``declared_type``.
+
+        >>> from combinators.prompts import PromptTemplate
+        >>> both = RunnableParallel(a=PromptTemplate("{x}"), b=PromptTemplate("{y}"))
+        >>> both.input_schema()["required"]
+        ['x', 'y']
+        """
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for branch in self.steps.values():
+            schema = branch.input_schema()
+            if schema.get("type") != "object":
+                if set(schema) - {"title", "description"}:
+                    return super().input_schema()  # a branch takes a string, or anything
+                continue
+            properties.update(schema.get("properties", {}))
+            required.extend(name for name in schema.get("required", ()) if name not in required)
+        if not properties:
+            return super().input_schema()
+        merged: dict[str, Any] = {"title": f"{self.name}Input", "type": "object", "properties": properties}
+        return merged | ({"required": required} if required else {})
+
     def output_schema(self) -> dict[str, Any]:
         """An object with a property per branch: the branch's own output schema, untitled.
 

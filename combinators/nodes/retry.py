@@ -80,6 +80,15 @@ class RunnableRetry(Runnable[In, Out]):
         """What the retried runnable takes and gives."""
         return self.bound.declared_type(which)
 
+    def input_schema(self) -> dict[str, Any]:
+        """The retried runnable's input schema.
+
+        >>> from combinators.prompts import PromptTemplate
+        >>> PromptTemplate("{topic}").with_retry().input_schema()["required"]
+        ['topic']
+        """
+        return self.bound.input_schema()
+
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The retried runnable, in a group that says how many attempts."""
         with graph.grouped(f"retry ({self.policy.max_attempts} attempts)", "retry"):

@@ -87,6 +87,15 @@ class RunnableSequence(Runnable[In, Out]):
         """Its first step's input, its last step's output."""
         return (self.steps[0] if which == "input" else self.steps[-1]).declared_type(which)
 
+    def input_schema(self) -> dict[str, Any]:
+        """Its first step's input schema, as the peer's (a prompt's variables, required).
+
+        >>> from combinators.prompts import PromptTemplate
+        >>> (PromptTemplate("{topic}") | str).input_schema()["required"]
+        ['topic']
+        """
+        return _input_schema(self.steps)
+
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """Its steps one after another."""
         return graph.series([graph.child(s, place, f"seq:step:{i}") for i, s in enumerate(self.steps, 1)])
@@ -294,3 +303,10 @@ class RunnableSequence(Runnable[In, Out]):
 def _repr_step(step: AnyRunnable) -> str:
     text = repr(step)
     return f"({text})" if isinstance(step, RunnableSequence) else text
+
+
+def _input_schema(steps: Sequence[AnyRunnable]) -> dict[str, Any]:
+    # Each step answers through its hook, the rest's schema asked only when it needs it.
+    if not steps:
+        return {}
+    return steps[0].input_schema_before(lambda: _input_schema(steps[1:]))

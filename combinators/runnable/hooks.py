@@ -22,7 +22,7 @@ less these names is exactly what users call).
 from __future__ import annotations
 
 import typing
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, Generic, Literal, Never, Protocol, TypeVar, cast
 
 from types import MappingProxyType
@@ -210,6 +210,19 @@ class RunnableHooks(Generic[In, Out]):
         <class 'str'>
         """
         return fluent.declared_type(type(self), which)
+
+    def input_schema_before(self, following: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """Hook: the input schema of a sequence that starts with this step, ``following``
+        giving the rest's (called only if needed). Default: this step's ``input_schema()``;
+        an assign answers the rest's object less the keys it assigns, as the peer's.
+
+        >>> from combinators import RunnableLambda
+        >>> def size(text: str) -> int:
+        ...     return len(text)
+        >>> RunnableLambda(size).input_schema_before(dict)
+        {'title': 'size_input', 'type': 'string'}
+        """
+        return cast("AnyRunnable", self).input_schema()
 
 
 def first_declared(candidates: Iterable[RunnableHooks[Never, object]], which: Literal["input", "output"]) -> object:

@@ -34,6 +34,7 @@ model, the tool calls of one step run concurrently in sync as in async, and
 
 from __future__ import annotations
 
+import copy
 import functools
 import sys
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
@@ -55,6 +56,7 @@ from combinators.graph import Fragment, GraphBuilder, RunPlace
 from combinators.components.agents.policy import LoopPolicy
 from combinators.components.agents.steps import Finished, MaxIterations, TimedOut
 from combinators.components.agents.steps import AgentResult, ToolOutcome
+from combinators.components.agents.transcript import MESSAGES_SCHEMA
 from combinators.components.messages.message_classes import AIMessage
 from combinators.components.models.chat_model import BaseChatModel
 from combinators.components.parsers.text import OutputParserError
@@ -68,6 +70,18 @@ STOPPED_AT_MAX_ITERATIONS: Final = "Agent stopped due to max iterations."
 """The output at the iteration limit with ``early_stopping_method="force"`` (the peer's text)."""
 STOPPED_AT_TIME_LIMIT: Final = "Agent stopped due to time limit."
 """The output at ``max_execution_time`` with ``early_stopping_method="force"``."""
+
+AGENT_EXECUTOR_INPUT: Final[dict[str, object]] = {
+    "title": "AgentExecutorInput",
+    "type": "object",
+    "properties": {
+        "input": {"title": "Input", "type": "string"},
+        "chat_history": MESSAGES_SCHEMA | {"title": "Chat History"},
+    },
+    "required": ["input"],
+}
+"""``AgentExecutor``'s input schema: ``{"input": str}`` required, as the peer's (other keys,
+such as ``chat_history``, pass on to the prompt)."""
 
 
 @final
@@ -174,6 +188,10 @@ class AgentExecutor(NamedRunFields, Runnable[Mapping[str, Any], dict[str, Any]])
         return f"AgentExecutor(agent={self.agent!r}, tools={list(self.tools)!r})"
 
     is_leaf = False
+
+    def input_schema(self) -> dict[str, Any]:
+        """``{"input": str}``, required, as the peer's (other keys pass on to the prompt)."""
+        return copy.deepcopy(AGENT_EXECUTOR_INPUT)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The loop it runs (``draw_loop``: prompt, model, tools), under its own node."""

@@ -25,6 +25,7 @@ unchanged, and the agent has no execution machinery of its own.
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import sys
 from contextlib import contextmanager
@@ -45,7 +46,7 @@ from combinators.components.agents.tool_calls import (
     plan,
     run_calls,
 )
-from combinators.components.agents.transcript import AgentInput, read_input, sealed
+from combinators.components.agents.transcript import AGENT_LOOP_INPUT, AgentInput, read_input, sealed
 from combinators.components.agents.steps import AgentResult, AgentStep, ToolOutcome
 from combinators.components.models.chat_model import BaseChatModel, LanguageModelInput
 from combinators.components.messages.message_classes import AIMessage, AIMessageChunk
@@ -169,6 +170,10 @@ class AgentLoop(NamedRunFields, Runnable[AgentInput, AgentResult]):
     policy: LoopPolicy = LoopPolicy()
 
     is_leaf = False
+
+    def input_schema(self) -> dict[str, Any]:
+        """Without a prompt, the union it accepts (``AGENT_LOOP_INPUT``); with one, its type's."""
+        return copy.deepcopy(AGENT_LOOP_INPUT) if self.prompt is None else super().input_schema()
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """Its inside (``draw_loop``), under its own node."""

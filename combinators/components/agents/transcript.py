@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeAlias, final
+from typing import Final, TypeAlias, final
 
 import attrs
 
@@ -37,6 +37,31 @@ AgentInput: TypeAlias = "str | Sequence[object] | Mapping[str, object]"
 """What an agent takes: a question (``str``), ``{"input": str, "chat_history": [...]}``,
 ``{"messages": [...]}``, a list of messages (or message-likes: ``(role, text)``,
 dicts), or, with a prompt, any dict of the prompt's variables."""
+
+MESSAGES_SCHEMA: Final[dict[str, object]] = {"title": "Messages", "type": "array"}
+"""The JSON Schema of a list of messages, in the agents' input schemas."""
+
+AGENT_LOOP_INPUT: Final[dict[str, object]] = {
+    "title": "AgentLoopInput",
+    "anyOf": [
+        {"title": "Question", "type": "string"},
+        MESSAGES_SCHEMA,
+        {
+            "title": "QuestionAndHistory",
+            "type": "object",
+            "properties": {"input": {"title": "Input", "type": "string"}, "chat_history": MESSAGES_SCHEMA},
+            "required": ["input"],
+        },
+        {
+            "title": "Conversation",
+            "type": "object",
+            "properties": {"messages": MESSAGES_SCHEMA},
+            "required": ["messages"],
+        },
+    ],
+}
+"""The input schema of ``agent_loop`` without a prompt: what ``read_input`` accepts (a
+string, a list of messages, or an object with ``input`` or with ``messages``)."""
 
 
 class UnknownToolError(CombinatorsError, LookupError):

@@ -22,7 +22,6 @@ from combinators.integrations.serving.config import AuthHook, ConfigPolicy, PerR
 from combinators.integrations.serving.errors import ErrorMap
 from combinators.integrations.serving.http import RunGate
 from combinators.integrations.serving.json_limits import JsonLimits
-from combinators.integrations.serving.schemas import served_input_schema
 from combinators.integrations.serving.wire import WireTypes, wire_types
 from effects.authoring import new_run_id
 
@@ -129,7 +128,7 @@ class Served:
         self.path = path
         self.options = options
         self.policy = options.policy(runnable, path)
-        self.input_check = InputCheck(served_input_schema(runnable))
+        self.input_check = InputCheck(runnable.input_schema())
         self.types: WireTypes = wire_types(options.input_types)
         self.gate = gate
         self.json_limits = JsonLimits(options.max_json_depth, options.max_int_digits)

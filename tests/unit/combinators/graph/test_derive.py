@@ -73,7 +73,7 @@ def test_containers_are_expanded() -> None:
     graph = chain.get_graph()
     assert steps(graph) == ["inc", "RunnableParallel<a,b>", "double", "RunnablePassthrough", "RunnablePick<a>"]
     assert edges(graph) == [
-        ("RunnableSequenceInput", "inc", False, None),
+        ("inc_input", "inc", False, None),
         ("inc", "RunnableParallel<a,b>", False, None),
         ("RunnableParallel<a,b>", "double", False, None),
         ("RunnableParallel<a,b>", "RunnablePassthrough", False, None),
