@@ -191,13 +191,14 @@ class ChatPromptTemplate(NamedRunFields, Runnable[PromptInput, ChatPromptValue])
         return with_variables(self, variables)
 
     def input_schema(self) -> dict[str, Any]:
-        """An object of the prompt's variables: text, or message lists for placeholders.
+        """An object of the prompt's variables (text, or message lists for placeholders),
+        titled ``PromptInput`` as the peer's.
 
         >>> ChatPromptTemplate.from_messages([("placeholder", "{h}"), ("human", "{q}")]).input_schema()["required"]
         ['q']
         """
         lists = [p.variable_name for p in self.messages if isinstance(p, MessagesPlaceholder)]
-        return variables_schema(f"{self.name}Input", self.input_variables, self.optional_variables, lists)
+        return variables_schema("PromptInput", self.input_variables, self.optional_variables, lists)
 
     def partial(self, **values: PartialValue) -> ChatPromptTemplate:
         """The same prompt with some variables filled (values, or callables called per format).

@@ -100,7 +100,7 @@ def variables_schema(
     """The JSON Schema of a prompt's input: an object of its variables, text except for
     placeholders (``lists`` and the optional ones), which take message lists.
 
-    >>> variables_schema("ChatPromptTemplateInput", ["q"], ["history"])["properties"]["history"]
+    >>> variables_schema("PromptInput", ["q"], ["history"])["properties"]["history"]
     {'title': 'History', 'type': 'array', 'items': {'type': 'object'}}
     """
     properties: dict[str, Any] = {}

@@ -234,12 +234,12 @@ class PromptTemplate(NamedRunFields, Runnable[PromptInput, StringPromptValue]):
         return with_variables(self, variables)
 
     def input_schema(self) -> builtins.dict[str, Any]:
-        """An object of the prompt's variables (text each).
+        """An object of the prompt's variables (text each), titled ``PromptInput`` as the peer's.
 
         >>> PromptTemplate("{topic}").input_schema()["properties"]
         {'topic': {'title': 'Topic', 'type': 'string'}}
         """
-        return variables_schema(f"{self.name}Input", self.input_variables, ())
+        return variables_schema("PromptInput", self.input_variables, ())
 
     def partial(self, **values: PartialValue) -> PromptTemplate:
         """The same prompt with some variables filled (values, or callables called per format).

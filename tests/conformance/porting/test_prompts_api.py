@@ -216,7 +216,7 @@ def test_multipart_templates_format_into_list_content() -> None:
 
 def test_prompts_publish_their_variables_as_input_schema() -> None:
     assert PromptTemplate.from_template("{topic}").input_schema() == {
-        "title": "PromptTemplateInput",
+        "title": "PromptInput",
         "type": "object",
         "properties": {"topic": {"title": "Topic", "type": "string"}},
         "required": ["topic"],

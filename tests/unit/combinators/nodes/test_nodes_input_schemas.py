@@ -23,6 +23,10 @@ def _model() -> Any:
 
 def test_the_prompt_itself() -> None:
     schema = PROMPT.input_schema()
+    # The peer titles every prompt's input schema "PromptInput", whatever its class or name.
+    assert schema["title"] == "PromptInput"
+    assert PromptTemplate.from_template("{a}").input_schema()["title"] == "PromptInput"
+    assert (PROMPT | _model()).input_schema()["title"] == "PromptInput"
     assert schema["properties"] == VARIABLES and schema["required"] == ["question", "tone"]
 
 
