@@ -29,6 +29,7 @@ from combinators.service_errors import ServiceError, ServiceRateLimited, Service
 from combinators import InputError, InputValueError
 from effects.projections import JsonValue
 from effects.projections.jsonable import to_jsonable
+from effects.projections.sse import SAFE_ERROR_MESSAGE
 from effects.authoring import is_dict
 
 log: Final = logging.getLogger("combinators.serving")
@@ -113,7 +114,7 @@ class ErrorInfo:
 ErrorMap: TypeAlias = Callable[[BaseException], ErrorInfo | None]
 """Turns an exception into its answer, or ``None`` to leave it to the defaults."""
 
-INTERNAL_ERROR: Final = ErrorInfo(500, "InternalServerError", "Internal Server Error")
+INTERNAL_ERROR: Final = ErrorInfo(500, "InternalServerError", SAFE_ERROR_MESSAGE)  # the SSE encoding's words too
 DEFAULT_RETRY_AFTER: Final = 1.0
 
 
