@@ -130,6 +130,8 @@ def _each_as(
     values: Iterable[_T | Mapping[str, object]], kind: type[_T], built: Callable[[Mapping[str, object]], _T], what: str
 ) -> tuple[_T, ...]:
     # Values of ``kind`` as they are, mappings (checked, named ``what`` when not) built.
+    if not values and isinstance(values, (list, tuple)):
+        return ()  # the usual case (a message without tool calls): no generator to run
     return tuple(value if isinstance(value, kind) else built(checked_mapping(value, what)) for value in values)
 
 

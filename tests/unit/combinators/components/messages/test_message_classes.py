@@ -102,6 +102,21 @@ def test_tool_calls_accept_the_peers_dict_shape() -> None:
         AIMessage("", tool_calls=[{"args": {}}])
 
 
+@pytest.mark.parametrize("empty", [[], (), iter(()), "", {}])
+def test_no_tool_calls_are_an_empty_tuple_of_each_kind(empty: object) -> None:
+    # Empty lists and tuples take a short cut; every other empty iterable the general loop.
+    message = AIMessage("", tool_calls=empty, invalid_tool_calls=empty)  # type: ignore[arg-type]
+    chunk = AIMessageChunk("", tool_call_chunks=empty)  # type: ignore[arg-type]
+    assert (message.tool_calls, message.invalid_tool_calls, chunk.tool_call_chunks) == ((), (), ())
+    assert type(message.tool_calls) is tuple and type(chunk.tool_call_chunks) is tuple
+
+
+@pytest.mark.parametrize("field", ["tool_calls", "invalid_tool_calls"])
+def test_none_is_not_taken_for_no_tool_calls(field: str) -> None:
+    with pytest.raises(TypeError, match="not iterable"):
+        AIMessage("", **{field: None})  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("dump", [pickle.dumps, cloudpickle.dumps])
 def test_messages_survive_pickling(dump: object) -> None:
     chunk = AIMessageChunk(
