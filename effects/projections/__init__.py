@@ -58,6 +58,7 @@ from effects.projections.run_log import run_log_patches as run_log_patches
 from effects.projections.run_log import run_logs as run_logs
 from effects.projections.sse import SSE_END as SSE_END
 from effects.projections.sse import EventNotEncodable as EventNotEncodable
+from effects.projections.sse import EventStreamFailed as EventStreamFailed
 from effects.projections.sse import SseFrame as SseFrame
 from effects.projections.sse import SseFrameParser as SseFrameParser
 from effects.projections.sse import SseParser as SseParser
@@ -115,6 +116,7 @@ __all__ = [
     "encode_event_stream",
     "encode_sse_event",
     "EventNotEncodable",
+    "EventStreamFailed",
     "safe_error_form",
     "safe_jsonable",
     "is_secret",

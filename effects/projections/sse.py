@@ -113,6 +113,21 @@ class EventNotEncodable(Exception):
         self.frame = sse_frame("error", compact_json(info))
 
 
+@final
+class EventStreamFailed(Exception):
+    """The ``event: error`` frame that ended a ``text/event-stream`` (what
+    ``EventNotEncodable`` sends): ``info`` holds its fields (status, type, message).
+
+    >>> EventStreamFailed({"type": "OutputNotEncodable", "message": "it holds a Leaky"})
+    EventStreamFailed('OutputNotEncodable: it holds a Leaky')
+    """
+
+    def __init__(self, info: JsonValue) -> None:
+        fields = info if isinstance(info, dict) else {}
+        super().__init__(f"{fields.get('type', 'error')}: {fields.get('message', '')}")
+        self.info = info
+
+
 class _NoForm(Exception):
     def __init__(self, value: object) -> None:
         super().__init__(type(value).__name__)
@@ -278,7 +293,8 @@ class SseParser:
     """Reads ``text/event-stream`` bytes, in chunks cut anywhere, back into JSON events.
 
     The frames are read as ``SseFrameParser`` reads them; ``data`` frames (or frames
-    without an event name) give their JSON; the ``end`` frame ends the stream.
+    without an event name) give their JSON; the ``end`` frame ends the stream, and an
+    ``error`` frame ends it by raising ``EventStreamFailed``.
 
     >>> parser = SseParser()
     >>> parser.feed(b"event: data\\nda") + parser.feed(b"ta: [1]\\n\\nevent: end\\n\\n")
@@ -322,6 +338,9 @@ class SseParser:
             if frame.event == "end":
                 self._ended = True
                 continue
+            if frame.event == "error":  # the stream ends with it; the events before it stand
+                self._ended = True
+                raise EventStreamFailed(_decoded(frame.data))
             out.append(_frame_json(frame))
         if self._ended and self._frames.pending:
             raise ValueError("text/event-stream has data after its 'end' frame")
@@ -341,8 +360,14 @@ class SseParser:
 
 def _frame_json(frame: SseFrame) -> JsonValue:
     if frame.event not in (None, "data"):
-        raise ValueError(f"text/event-stream frame has unknown event {frame.event!r}; expected 'data' or 'end'")
-    text = frame.data or ""
+        raise ValueError(
+            f"text/event-stream frame has unknown event {frame.event!r}; expected 'data', 'end' or 'error'"
+        )
+    return _decoded(frame.data)
+
+
+def _decoded(data: str | None) -> JsonValue:
+    text = data or ""
     try:
         decoded: JsonValue = json.loads(text)
     except json.JSONDecodeError as error:
@@ -351,7 +376,8 @@ def _frame_json(frame: SseFrame) -> JsonValue:
 
 
 def parse_event_stream(chunks: Iterable[bytes]) -> Iterator[JsonValue]:
-    """The JSON events in a ``text/event-stream``; ``ValueError`` if it is malformed or cut short.
+    """The JSON events in a ``text/event-stream``; ``ValueError`` if it is malformed or cut short,
+    ``EventStreamFailed`` (after the events before it) if it ends with an ``error`` frame.
 
     >>> list(parse_event_stream([b"event: data\\r\\ndata: 1\\r", b"\\n\\r\\nevent: end\\n\\n"]))
     [1]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from effects.projections import (
     SSE_END,
     EventNotEncodable,
+    EventStreamFailed,
     SseParser,
     encode_event_stream,
     encode_sse_event,
@@ -20,6 +21,7 @@ from effects.projections import (
     to_jsonable,
 )
 from effects.effect_values import Effect
+from effects.projections.sse import NOT_ENCODABLE
 from tests.unit.effects.projections.script import Piece, Script, Secret
 from tests.unit.effects.projections.strategies import SECRET_TEXT, effect_trees
 
@@ -91,8 +93,10 @@ def test_events_round_trip_through_sse_in_json_form(effects: list[Effect], chunk
             expected.append(safe_jsonable(event))
         except EventNotEncodable as error:
             assert body.endswith(error.frame) and SSE_END not in body
-            with pytest.raises(ValueError, match="unknown event 'error'"):
-                list(parse_event_stream(pieces))
+            read: list[object] = []
+            with pytest.raises(EventStreamFailed, match=NOT_ENCODABLE):
+                read.extend(parse_event_stream(pieces))
+            assert read == expected  # the events before it stand
             break
     else:
         assert list(parse_event_stream(pieces)) == expected
@@ -122,3 +126,24 @@ def test_frame_parser_reads_every_protocol_frame_in_any_cut() -> None:
         parser = SseFrameParser()
         assert parser.feed(stream[:cut]) + parser.feed(stream[cut:]) == expected
         assert not parser.pending
+
+
+def test_an_error_frame_ends_the_parsed_stream_with_a_typed_error_after_the_events_before_it() -> None:
+    # What encode_event_stream sends for an event it cannot encode: our own parser reads it
+    # back as an EventStreamFailed carrying the frame's fields, keeping the events before it.
+    frame = EventNotEncodable("it holds a Leaky, which has no JSON form").frame
+    seen: list[object] = []
+    with pytest.raises(EventStreamFailed, match="OutputNotEncodable") as caught:
+        for event in parse_event_stream([b"event: data\ndata: 1\n\n", frame]):
+            seen.append(event)
+    assert seen == [1]
+    assert caught.value.info == {
+        "status_code": 500,
+        "type": "OutputNotEncodable",
+        "message": "the output could not be sent as JSON: it holds a Leaky, which has no JSON form",
+        "retryable": False,
+    }
+    parser = SseParser()
+    with pytest.raises(EventStreamFailed):
+        parser.feed(frame)
+    assert parser.ended  # nothing may follow an error frame either
