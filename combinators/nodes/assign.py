@@ -25,6 +25,7 @@ from combinators.nodes.parallel import RunnableParallel
 from combinators.runnable.composing import Runnable
 from combinators._support.tee import AsyncTee
 from effects.errors import InputError
+from effects.guards import is_list_of, is_str_mapping
 from effects.authoring import Scope, aclose_all, closing
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ Mapper = Runnable[dict[str, Any], object] | Callable[[dict[str, Any]], object]
 """Computes one new key from the whole dict (a copy of the input, as a ``dict``)."""
 
 
-def _require_dict(name: str, value: object) -> dict[str, Any]:
+def _require_dict(name: str, value: object) -> dict[str, object]:
     # A dict (an AddableDict chunk too) goes on as itself; another mapping as a dict copy.
     if isinstance(value, dict):
         return value  # pyright: ignore[reportUnknownVariableType]
@@ -44,7 +45,7 @@ def _require_dict(name: str, value: object) -> dict[str, Any]:
     return dict(value)  # pyright: ignore[reportUnknownArgumentType]
 
 
-async def _adicts(name: str, chunks: AsyncIterator[object]) -> AsyncIterator[dict[str, Any]]:
+async def _adicts(name: str, chunks: AsyncIterator[object]) -> AsyncIterator[dict[str, object]]:
     async with closing(chunks) as stream:
         async for chunk in stream:
             yield _require_dict(name, chunk)
@@ -79,7 +80,7 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
     is_leaf = False
     input_known_at_start = False
 
-    def input_schema_before(self, following: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def input_schema_before(self, following: Callable[[], Mapping[str, object]]) -> dict[str, object]:
         """First in a sequence: the object the rest takes, less the keys it assigns (as the
         peer's, titled as the sequence); its own schema when the rest takes no object.
 
@@ -88,12 +89,13 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
         {'title': 'RunnableSequenceInput', 'type': 'object', 'properties': {'b': {'title': 'B', 'type': 'string'}}, 'required': ['b']}
         """
         after = following()
-        if after.get("type") != "object" or not isinstance(after.get("properties"), dict):
+        properties = after.get("properties")
+        if after.get("type") != "object" or not is_str_mapping(properties):
             return self.input_schema()
-        properties: dict[str, object] = after["properties"]
         kept = {key: value for key, value in properties.items() if key not in self.mapper.steps}
-        schema: dict[str, Any] = {"title": "RunnableSequenceInput", "type": "object", "properties": kept}
-        required = [key for key in after.get("required", ()) if key in kept]
+        schema: dict[str, object] = {"title": "RunnableSequenceInput", "type": "object", "properties": kept}
+        named = after.get("required", ())
+        required = [key for key in named if key in kept] if is_list_of(named, str) else []
         return schema | ({"required": required} if required else {})
 
     def output_schema(self) -> dict[str, Any]:
@@ -144,7 +146,7 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
         dicts = _adicts(self.name, inputs)
         tee = AsyncTee(dicts, 2)
         # The mapper's chunks, then its error or None when it is done.
-        results: asyncio.Queue[dict[str, Any] | BaseException | None] = asyncio.Queue()
+        results: asyncio.Queue[dict[str, object] | BaseException | None] = asyncio.Queue()
 
         async def run_mapper() -> None:
             try:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
     from combinators.nodes.passthrough import RunnablePassthrough
 from effects.authoring import Scope, closing
+from effects.guards import is_list_of, is_str_mapping
 
 In = TypeVar("In", contravariant=True)
 
@@ -69,7 +70,7 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         >>> both.input_schema()["required"]
         ['x', 'y']
         """
-        properties: dict[str, Any] = {}
+        properties: dict[str, object] = {}
         required: list[str] = []
         for branch in self.steps.values():
             schema = branch.input_schema()
@@ -77,11 +78,12 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
                 if set(schema) - {"title", "description"}:
                     return super().input_schema()  # a branch takes a string, or anything
                 continue
-            properties.update(schema.get("properties", {}))
-            required.extend(name for name in schema.get("required", ()) if name not in required)
+            given, named = schema.get("properties"), schema.get("required", ())
+            properties.update(given if is_str_mapping(given) else {})
+            required.extend(name for name in (named if is_list_of(named, str) else ()) if name not in required)
         if not properties:
             return super().input_schema()
-        merged: dict[str, Any] = {"title": f"{self.name}Input", "type": "object", "properties": properties}
+        merged: dict[str, object] = {"title": f"{self.name}Input", "type": "object", "properties": properties}
         return merged | ({"required": required} if required else {})
 
     def output_schema(self) -> dict[str, Any]:

@@ -305,7 +305,7 @@ def _repr_step(step: AnyRunnable) -> str:
     return f"({text})" if isinstance(step, RunnableSequence) else text
 
 
-def _input_schema(steps: Sequence[AnyRunnable]) -> dict[str, Any]:
+def _input_schema(steps: Sequence[AnyRunnable]) -> dict[str, object]:
     # Each step answers through its hook, the rest's schema asked only when it needs it.
     if not steps:
         return {}

@@ -211,7 +211,7 @@ class RunnableHooks(Generic[In, Out]):
         """
         return fluent.declared_type(type(self), which)
 
-    def input_schema_before(self, following: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def input_schema_before(self, following: Callable[[], Mapping[str, object]]) -> dict[str, object]:
         """Hook: the input schema of a sequence that starts with this step, ``following``
         giving the rest's (called only if needed). Default: this step's ``input_schema()``;
         an assign answers the rest's object less the keys it assigns, as the peer's.
