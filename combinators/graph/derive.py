@@ -8,7 +8,7 @@ your own, or one declared elsewhere (an agent, a remote runnable), overrides the
 >>> from combinators import RunnableLambda, RunnableParallel
 >>> chain = RunnableLambda(abs) | RunnableParallel(a=RunnableLambda(str), b=RunnableLambda(float))
 >>> [(n.name, n.kind) for n in graph_of(chain).nodes]
-[('RunnableSequenceInput', 'input'), ('abs', 'step'), ('RunnableParallel<a,b>', 'fork'), ('str', 'step'), ('float', 'step'), ('RunnableParallel<a,b>Output', 'join'), ('RunnableSequenceOutput', 'output')]
+[('abs_input', 'input'), ('abs', 'step'), ('RunnableParallel<a,b>', 'fork'), ('str', 'step'), ('float', 'step'), ('RunnableParallel<a,b>Output', 'join'), ('RunnableParallel<a,b>Output', 'output')]
 """
 
 from __future__ import annotations

@@ -99,17 +99,20 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
         return schema | ({"required": required} if required else {})
 
     def output_schema(self) -> dict[str, Any]:
-        """An object with the mapper's keys (the input's keys pass through besides).
+        """An object with the mapper's keys, titled and required as the peer's (the input's
+        keys pass through besides).
 
         >>> def size(text: str) -> int:
         ...     return len(text)
         >>> RunnableAssign.of({"n": size}).output_schema()
-        {'title': 'RunnableAssign<n>Output', 'type': 'object', 'properties': {'n': {'type': 'integer'}}}
+        {'title': 'RunnableAssign<n>Output', 'type': 'object', 'properties': {'n': {'type': 'integer', 'title': 'N'}}, 'required': ['n']}
         """
+        mapped = self.mapper.output_schema()
         return {
             "title": f"{self.name}Output",
             "type": "object",
-            "properties": self.mapper.output_schema()["properties"],
+            "properties": mapped["properties"],
+            "required": mapped["required"],
         }
 
     def step_invoke(self, input: Input, scope: Scope, kwargs: Mapping[str, object]) -> dict[str, Any]:

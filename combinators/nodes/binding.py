@@ -60,6 +60,15 @@ class RunnableBinding(Runnable[In, Out]):
         """
         return super().input_schema() if self.input_type is not None else self.bound.input_schema()
 
+    def output_schema(self) -> dict[str, Any]:
+        """The bound runnable's output schema, unless ``with_types`` declared the output.
+
+        >>> from combinators.output_parsers import StrOutputParser
+        >>> StrOutputParser().with_config(tags=["x"]).output_schema()
+        {'title': 'StrOutputParserOutput', 'type': 'string'}
+        """
+        return super().output_schema() if self.output_type is not None else self.bound.output_schema()
+
     @staticmethod
     def over(
         bound: Runnable[A, B],

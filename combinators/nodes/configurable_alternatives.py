@@ -107,6 +107,17 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
         """
         return self.default.input_schema()
 
+    def output_schema(self) -> dict[str, Any]:
+        """The default's output schema, as the peer's.
+
+        >>> from combinators import ConfigurableField
+        >>> from combinators.output_parsers import StrOutputParser
+        >>> chosen = StrOutputParser().configurable_alternatives(ConfigurableField(id="p"), other=StrOutputParser())
+        >>> chosen.output_schema()
+        {'title': 'StrOutputParserOutput', 'type': 'string'}
+        """
+        return self.default.output_schema()
+
     @property
     def keys(self) -> tuple[str, ...]:
         """The default's key, then the alternatives' keys."""

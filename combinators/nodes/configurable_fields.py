@@ -142,6 +142,17 @@ class RunnableConfigurableFields(Runnable[In, Out]):
         """
         return self.bound.input_schema()
 
+    def output_schema(self) -> dict[str, Any]:
+        """The bound runnable's output schema.
+
+        >>> from combinators import ConfigurableField
+        >>> from combinators.prompts import PromptTemplate
+        >>> prompt = PromptTemplate("{topic}").configurable_fields(template=ConfigurableField(id="t"))
+        >>> prompt.output_schema() == PromptTemplate("{topic}").output_schema()
+        True
+        """
+        return self.bound.output_schema()
+
     @property
     def name(self) -> str:
         return self.bound.name

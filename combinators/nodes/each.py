@@ -47,6 +47,16 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
         items = {key: value for key, value in self.bound.input_schema().items() if key != "title"}
         return {"title": f"{self.name}Input", "type": "array", "items": items}
 
+    def output_schema(self) -> dict[str, Any]:
+        """An array of its runnable's output schema (untitled).
+
+        >>> from combinators.output_parsers import StrOutputParser
+        >>> StrOutputParser().map().output_schema()["items"]
+        {'type': 'string'}
+        """
+        items = {key: value for key, value in self.bound.output_schema().items() if key != "title"}
+        return {"title": f"{self.name}Output", "type": "array", "items": items}
+
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The runnable run on each element, in a group."""
         with graph.grouped("each (per element)", "each"):

@@ -78,6 +78,19 @@ class RunnableWithFallbacks(Runnable[In, Out]):
                 return runnable.input_schema()
         return super().input_schema()
 
+    def output_schema(self) -> dict[str, Any]:
+        """The output schema of the runnable ``declared_type`` answers from: the primary's,
+        as the peer's, unless only a fallback says what it gives.
+
+        >>> from combinators.output_parsers import StrOutputParser
+        >>> StrOutputParser().with_fallbacks([StrOutputParser()]).output_schema()
+        {'title': 'StrOutputParserOutput', 'type': 'string'}
+        """
+        for runnable in self.runnables:
+            if first_declared((runnable,), "output") is not Any:
+                return runnable.output_schema()
+        return super().output_schema()
+
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A conditional fork: the primary, then each fallback in turn."""
         labels = ["primary", *(f"fallback {i}" for i in range(1, len(self.fallbacks) + 1))]

@@ -87,15 +87,16 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         return merged | ({"required": required} if required else {})
 
     def output_schema(self) -> dict[str, Any]:
-        """An object with a property per branch: the branch's own output schema, untitled.
+        """An object with a required property per branch: the branch's own output schema,
+        titled as the peer's (after its key).
 
         >>> def size(text: str) -> int:
         ...     return len(text)
-        >>> RunnableParallel(n=size).output_schema()
-        {'title': 'RunnableParallel<n>Output', 'type': 'object', 'properties': {'n': {'type': 'integer'}}}
+        >>> RunnableParallel(n_chars=size).output_schema()
+        {'title': 'RunnableParallel<n_chars>Output', 'type': 'object', 'properties': {'n_chars': {'type': 'integer', 'title': 'N Chars'}}, 'required': ['n_chars']}
         """
-        properties = {key: _untitled(step.output_schema()) for key, step in self.steps.items()}
-        return {"title": f"{self.name}Output", "type": "object", "properties": properties}
+        properties = {key: _titled(step.output_schema(), key) for key, step in self.steps.items()}
+        return {"title": f"{self.name}Output", "type": "object", "properties": properties, "required": list(self.steps)}
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A fork into every branch, joined."""
@@ -158,3 +159,8 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
 
 def _untitled(schema: dict[str, object]) -> dict[str, object]:
     return {key: value for key, value in schema.items() if key != "title"}
+
+
+def _titled(schema: dict[str, object], key: str) -> dict[str, object]:
+    # As pydantic titles a field: "n_chars" -> "N Chars".
+    return _untitled(schema) | {"title": key.title().replace("_", " ")}

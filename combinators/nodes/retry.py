@@ -89,6 +89,15 @@ class RunnableRetry(Runnable[In, Out]):
         """
         return self.bound.input_schema()
 
+    def output_schema(self) -> dict[str, Any]:
+        """The retried runnable's output schema.
+
+        >>> from combinators.output_parsers import StrOutputParser
+        >>> StrOutputParser().with_retry().output_schema()
+        {'title': 'StrOutputParserOutput', 'type': 'string'}
+        """
+        return self.bound.output_schema()
+
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The retried runnable, in a group that says how many attempts."""
         with graph.grouped(f"retry ({self.policy.max_attempts} attempts)", "retry"):

@@ -96,6 +96,16 @@ class RunnableSequence(Runnable[In, Out]):
         """
         return _input_schema(self.steps)
 
+    def output_schema(self) -> dict[str, Any]:
+        """Its last step's output schema, title included, as the peer's.
+
+        >>> from combinators.output_parsers import StrOutputParser
+        >>> from combinators.prompts import PromptTemplate
+        >>> (PromptTemplate("{topic}") | str | StrOutputParser()).output_schema()
+        {'title': 'StrOutputParserOutput', 'type': 'string'}
+        """
+        return self.steps[-1].output_schema()
+
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """Its steps one after another."""
         return graph.series([graph.child(s, place, f"seq:step:{i}") for i, s in enumerate(self.steps, 1)])

@@ -326,7 +326,7 @@ class Runnable(RunnableCalls[In, Out], RunnableWrappers[In, Out], RunnableHooks[
 
         >>> from combinators import RunnableLambda
         >>> [n.name for n in (RunnableLambda(abs) | RunnableLambda(str)).get_graph().nodes]
-        ['RunnableSequenceInput', 'abs', 'str', 'RunnableSequenceOutput']
+        ['abs_input', 'abs', 'str', 'str_output']
         """
         return fluent.graph(self)
 

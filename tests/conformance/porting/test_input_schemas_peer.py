@@ -1,5 +1,6 @@
-"""Issues 28 and 33: a chain built on a prompt publishes the same input JSON Schema as the
-same chain built with langchain-core 1.8.3 (``get_input_jsonschema``), title included."""
+"""Issues 28 and 33: a chain built on a prompt publishes the same input and output JSON
+Schemas as the same chain built with langchain-core 1.8.3 (``get_input_jsonschema``,
+``get_output_jsonschema``), titles included."""
 
 from __future__ import annotations
 
@@ -39,8 +40,20 @@ CHAINS: dict[str, Build] = {
     "string prompt | model": lambda chat, text, model, parser, par, passthrough: text | model | parser,
 }
 
+PARALLELS: dict[str, Build] = {
+    "parallel of messages": lambda chat, text, model, parser, par, passthrough: par(a=chat | model, b=text | model),
+    "parallel of strings": lambda chat, text, model, parser, par, passthrough: par(
+        a=chat | model | parser, b_c=text | model | parser
+    ),
+}
 
-def _ours(build: Build) -> dict[str, Any]:
+"""Output schemas: the same titles throughout. Messages and prompt values the peer spells as
+pydantic models under ``$defs``; only chains that give plain JSON are compared whole."""
+
+OUTPUT_CHAINS: dict[str, Build] = CHAINS | PARALLELS
+
+
+def _ours(build: Build, which: str = "input") -> dict[str, Any]:
     chain = build(
         ChatPromptTemplate.from_messages(MESSAGES),
         PromptTemplate.from_template("{other}"),
@@ -49,11 +62,11 @@ def _ours(build: Build) -> dict[str, Any]:
         RunnableParallel,
         RunnablePassthrough,
     )
-    schema: dict[str, Any] = chain.get_input_jsonschema()
+    schema: dict[str, Any] = getattr(chain, f"get_{which}_jsonschema")()
     return schema
 
 
-def _peers(build: Build) -> dict[str, Any]:
+def _peers(build: Build, which: str = "input") -> dict[str, Any]:
     chain = build(
         lc_prompts.ChatPromptTemplate.from_messages(MESSAGES),
         lc_prompts.PromptTemplate.from_template("{other}"),
@@ -62,10 +75,22 @@ def _peers(build: Build) -> dict[str, Any]:
         lc_runnables.RunnableParallel,
         lc_runnables.RunnablePassthrough,
     )
-    schema: dict[str, Any] = chain.get_input_jsonschema()
+    schema: dict[str, Any] = getattr(chain, f"get_{which}_jsonschema")()
     return schema
 
 
 @pytest.mark.parametrize("name", list(CHAINS))
 def test_the_input_schema_is_the_peers(name: str) -> None:
     assert _ours(CHAINS[name]) == _peers(CHAINS[name])
+
+
+@pytest.mark.parametrize("name", list(OUTPUT_CHAINS))
+def test_the_output_schema_is_titled_as_the_peers(name: str) -> None:
+    assert _ours(OUTPUT_CHAINS[name], "output")["title"] == _peers(OUTPUT_CHAINS[name], "output")["title"]
+
+
+@pytest.mark.parametrize("name", ["prompt | model | parser", "string prompt | model", "parallel of strings"])
+def test_a_plain_output_schema_is_the_peers(name: str) -> None:
+    ours, peers = _ours(OUTPUT_CHAINS[name], "output"), _peers(OUTPUT_CHAINS[name], "output")
+    assert "$defs" not in peers
+    assert ours == peers

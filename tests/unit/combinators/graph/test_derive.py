@@ -80,7 +80,7 @@ def test_containers_are_expanded() -> None:
         ("double", "RunnableParallel<a,b>Output", False, None),
         ("RunnablePassthrough", "RunnableParallel<a,b>Output", False, None),
         ("RunnableParallel<a,b>Output", "RunnablePick<a>", False, None),
-        ("RunnablePick<a>", "RunnableSequenceOutput", False, None),
+        ("RunnablePick<a>", "RunnablePick<a>Output", False, None),
     ]
 
 

@@ -29,5 +29,6 @@ def test_assign_output_schema_has_the_mappers_keys() -> None:
     assert assigned.output_schema() == {
         "title": "RunnableAssign<y>Output",
         "type": "object",
-        "properties": {"y": {"type": "string"}},
+        "properties": {"y": {"type": "string", "title": "Y"}},
+        "required": ["y"],
     }

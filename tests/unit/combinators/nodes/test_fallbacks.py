@@ -58,11 +58,11 @@ def _from_float(x: float) -> bytes:
 
 
 def test_fallbacks_declare_the_primarys_types() -> None:
-    # As langchain-core 1.8.3: the primary's schemas (its input schema, title included), whatever the fallbacks take.
+    # As langchain-core 1.8.3: the primary's schemas (titles included), whatever the fallbacks take.
     both = RunnableLambda(_to_text).with_fallbacks([RunnableLambda(_from_float)])
     assert both.declared_type("input") is int and both.declared_type("output") is str
     assert both.input_schema() == {"title": "_to_text_input", "type": "integer"}
-    assert both.output_schema() == {"title": "RunnableWithFallbacksOutput", "type": "string"}
+    assert both.output_schema() == {"title": "_to_text_output", "type": "string"}
 
 
 def test_fallbacks_ask_the_fallbacks_when_the_primary_does_not_say() -> None:

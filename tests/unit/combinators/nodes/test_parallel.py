@@ -57,9 +57,10 @@ def test_parallel_failure_cancels_async_siblings_and_raises_the_error_itself() -
     assert finished == ["slow cleaned up"]
 
 
-def test_parallel_output_schema_is_its_branches_own_output_schemas_untitled() -> None:
+def test_parallel_output_schema_is_its_branches_own_output_schemas_titled_by_key() -> None:
     # The rule lives in the node: a branch that answers its own output schema (a prompt, a
-    # remote runnable, a runnable of one's own) is asked, not re-derived from its types.
+    # remote runnable, a runnable of one's own) is asked, not re-derived from its types;
+    # as langchain-core 1.8.3, each property is titled after its key and all are required.
     from combinators import Runnable
     from combinators.prompts import PromptTemplate
 
@@ -72,15 +73,18 @@ def test_parallel_output_schema_is_its_branches_own_output_schemas_untitled() ->
 
     par = RunnableParallel(n=inc, s=Scored())
     schema = par.output_schema()
-    assert list(schema) == ["title", "type", "properties"]
+    assert list(schema) == ["title", "type", "properties", "required"]
     assert schema["title"] == "RunnableParallel<n,s>Output" and schema["type"] == "object"
-    assert schema["properties"] == {"n": {"type": "integer"}, "s": {"type": "number", "minimum": 0}}
-    prompted = RunnableParallel(p=PromptTemplate.from_template("{x}")).output_schema()["properties"]["p"]
-    assert prompted == {
-        key: v for key, v in PromptTemplate.from_template("{x}").output_schema().items() if key != "title"
+    assert schema["properties"] == {
+        "n": {"type": "integer", "title": "N"},
+        "s": {"type": "number", "minimum": 0, "title": "S"},
     }
-    nested = RunnableParallel(outer=par).output_schema()["properties"]["outer"]
-    assert nested["properties"]["s"] == {"type": "number", "minimum": 0}
+    assert schema["required"] == ["n", "s"]
+    prompted = RunnableParallel(p=PromptTemplate.from_template("{x}")).output_schema()["properties"]["p"]
+    assert prompted == PromptTemplate.from_template("{x}").output_schema() | {"title": "P"}
+    nested = RunnableParallel(outer_one=par).output_schema()["properties"]["outer_one"]
+    assert nested["title"] == "Outer One"
+    assert nested["properties"]["s"] == {"type": "number", "minimum": 0, "title": "S"}
 
 
 def test_the_schema_module_names_no_node() -> None:

@@ -98,8 +98,8 @@ def test_schemas_come_from_the_types() -> None:
     par = RunnableParallel(a=RunnableLambda(add), b=RunnableLambda(search))
     out = par.output_schema()
     assert out["title"] == "RunnableParallel<a,b>Output"
-    assert out["properties"]["a"] == {"type": "integer"}
-    assert out["properties"]["b"] == {"type": "array", "items": {"type": "string"}}
+    assert out["properties"]["a"] == {"type": "integer", "title": "A"}
+    assert out["properties"]["b"] == {"type": "array", "items": {"type": "string"}, "title": "B"}
     typed = RunnableLambda(lambda x: x).with_types(input_type=Query, output_type=int)
     assert typed.input_schema()["required"] == ["text", "k"]
     assert typed.output_schema() == {"title": "RunnableLambdaOutput", "type": "integer"}
