@@ -3,7 +3,7 @@
 >>> from combinators import RunnableLambda
 >>> graph = (RunnableLambda(abs) | RunnableLambda(str)).get_graph()
 >>> [node.name for node in graph.nodes]
-['RunnableSequenceInput', 'abs', 'str', 'RunnableSequenceOutput']
+['abs_input', 'abs', 'str', 'str_output']
 """
 
 from combinators.graph.derive import Fragment as Fragment

@@ -159,7 +159,7 @@ class Graph:
         ... except ValueError:
         ...     pass
         >>> [(n.name, n.status) for n in chain.get_graph().marked(effects).nodes]
-        [('RunnableSequenceInput', None), ('abs', 'ok'), ('boom', 'failed'), ('RunnableSequenceOutput', None)]
+        [('abs_input', None), ('abs', 'ok'), ('boom', 'failed'), ('boom_output', None)]
         """
         from combinators.graph.runs import mark
 
@@ -193,21 +193,21 @@ class Graph:
 
         >>> from combinators import RunnableLambda
         >>> print((RunnableLambda(abs) | RunnableLambda(str)).get_graph().draw_ascii())
-        +-----------------------+
-        | RunnableSequenceInput |
-        +-----------------------+
-                    |
-                 +-----+
-                 | abs |
-                 +-----+
-                    |
-                 +-----+
-                 | str |
-                 +-----+
-                    |
-        +------------------------+
-        | RunnableSequenceOutput |
-        +------------------------+
+         +-----------+
+         | abs_input |
+         +-----------+
+               |
+            +-----+
+            | abs |
+            +-----+
+               |
+            +-----+
+            | str |
+            +-----+
+               |
+        +------------+
+        | str_output |
+        +------------+
         """
         from combinators.graph.ascii import draw_ascii
 
