@@ -241,6 +241,14 @@ class PromptTemplate(NamedRunFields, Runnable[PromptInput, StringPromptValue]):
         """
         return variables_schema("PromptInput", self.input_variables, ())
 
+    def output_schema(self) -> builtins.dict[str, Any]:
+        """The ``StringPromptValue`` it gives, titled after the prompt as the peer's.
+
+        >>> PromptTemplate("{topic}").output_schema()["title"], PromptTemplate("{topic}").output_schema()["required"]
+        ('PromptTemplateOutput', ['text'])
+        """
+        return super().output_schema() | {"title": f"{self.name}Output"}
+
     def partial(self, **values: PartialValue) -> PromptTemplate:
         """The same prompt with some variables filled (values, or callables called per format).
 

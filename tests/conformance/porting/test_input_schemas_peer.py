@@ -40,7 +40,8 @@ CHAINS: dict[str, Build] = {
     "string prompt | model": lambda chat, text, model, parser, par, passthrough: text | model | parser,
 }
 
-PARALLELS: dict[str, Build] = {
+OUTPUT_ONLY: dict[str, Build] = {
+    "string prompt": lambda chat, text, model, parser, par, passthrough: text,
     "parallel of messages": lambda chat, text, model, parser, par, passthrough: par(a=chat | model, b=text | model),
     "parallel of strings": lambda chat, text, model, parser, par, passthrough: par(
         a=chat | model | parser, b_c=text | model | parser
@@ -50,7 +51,7 @@ PARALLELS: dict[str, Build] = {
 """Output schemas: the same titles throughout. Messages and prompt values the peer spells as
 pydantic models under ``$defs``; only chains that give plain JSON are compared whole."""
 
-OUTPUT_CHAINS: dict[str, Build] = CHAINS | PARALLELS
+OUTPUT_CHAINS: dict[str, Build] = CHAINS | OUTPUT_ONLY
 
 
 def _ours(build: Build, which: str = "input") -> dict[str, Any]:
