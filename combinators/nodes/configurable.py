@@ -106,7 +106,7 @@ class ConfigurableField:
     id: str
     name: str | None = None
     description: str | None = None
-    annotation: Any = None
+    annotation: object = None
     is_shared: bool = False
     client_settable: bool = False
 

@@ -26,7 +26,9 @@ combinators.nodes.configurable.ConfigurableError: configurable 'voice' of shout 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, final
+
+import typing
 
 import attrs
 
@@ -140,7 +142,8 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
 
     def own_config_specs(self) -> tuple[ConfigurableFieldSpec, ...]:
         """One spec: the id, its keys as a ``Literal``, the default key."""
-        keys: Any = cast(Any, Literal)[self.keys]
+        # A Literal of the keys, built at run time: no type expression, so read off the module.
+        keys: object = getattr(typing, "Literal")[self.keys]
         return (
             ConfigurableFieldSpec(
                 id=self.which.id,

@@ -33,7 +33,7 @@ import attrs
 from combinators._support.reprs import keyword_reprs
 from combinators._support.rereadable import AReplayable, Replayable
 from combinators.runnable.composing import Runnable
-from combinators.runnable.hooks import first_declared
+from combinators.runnable.hooks import declares, first_declared
 from effects.errors import InputError
 from effects.authoring import Scope, closing
 
@@ -74,7 +74,7 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         ['topic']
         """
         for runnable in self.runnables:
-            if first_declared((runnable,), "input") is not Any:
+            if declares(runnable, "input"):
                 return runnable.input_schema()
         return super().input_schema()
 
@@ -87,7 +87,7 @@ class RunnableWithFallbacks(Runnable[In, Out]):
         {'title': 'StrOutputParserOutput', 'type': 'string'}
         """
         for runnable in self.runnables:
-            if first_declared((runnable,), "output") is not Any:
+            if declares(runnable, "output"):
                 return runnable.output_schema()
         return super().output_schema()
 

@@ -44,8 +44,6 @@ if TYPE_CHECKING:
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
 
-FailedAttemptHook = Callable[[BaseException, Any, int], None]
-
 
 class _NotRunError(Exception):
     """An input of a batch not run yet (a slot is an error until its input succeeds)."""
@@ -66,11 +64,12 @@ def _record(final_error: BaseException, earlier: list[BaseException]) -> None:
 @final
 @attrs.frozen(repr=False)
 class RunnableRetry(Runnable[In, Out]):
-    """``bound`` retried by ``policy``; ``on_failed_attempt(error, input, attempt)`` sees each failure."""
+    """``bound`` retried by ``policy``; ``on_failed_attempt(error, input, attempt)`` sees each failure
+    (a stream's input is the text ``"<stream>"``: what it read is gone, so the hook takes ``object``)."""
 
     bound: Runnable[In, Out]
     policy: RetryPolicy
-    on_failed_attempt: FailedAttemptHook | None = None
+    on_failed_attempt: Callable[[BaseException, object, int], None] | None = None
 
     is_leaf = False
     input_known_at_start = False

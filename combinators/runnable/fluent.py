@@ -157,7 +157,7 @@ def observing(runnable: Runnable[A, B], factory: ObserverFactory) -> Runnable[A,
 def retrying(
     runnable: Runnable[A, B],
     policy: RetryPolicy | None,
-    on_failed_attempt: Callable[[BaseException, Any, int], None] | None,
+    on_failed_attempt: Callable[[BaseException, object, int], None] | None,
     **langchain_style: Unpack[LangChainRetry],
 ) -> Runnable[A, B]:
     """``runnable`` run again by ``policy`` (or one built from the peer's keywords)."""

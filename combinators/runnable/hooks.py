@@ -240,6 +240,18 @@ def first_declared(candidates: Iterable[RunnableHooks[Never, object]], which: Li
     return next((found for found in declared if found is not Any and not isinstance(found, TypeVar)), Any)
 
 
+def declares(runnable: RunnableHooks[Never, object], which: Literal["input", "output"]) -> bool:
+    """Whether ``runnable`` says what it takes or gives (``first_declared`` finds a type).
+
+    >>> from combinators import RunnableLambda, RunnablePassthrough
+    >>> def size(text: str) -> int:
+    ...     return len(text)
+    >>> declares(RunnableLambda(size), "output"), declares(RunnablePassthrough(), "output")
+    (True, False)
+    """
+    return first_declared((runnable,), which) is not Any
+
+
 def union_declared(candidates: Iterable[RunnableHooks[Never, object]], which: Literal["input", "output"]) -> object:
     """The union of the types ``candidates`` declare, ``Any`` unless each declares one: what
     a node that runs one of them gives (a branch, a router).

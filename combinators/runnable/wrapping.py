@@ -140,7 +140,7 @@ class RunnableWrappers(Generic[In, Out]):
         wait_exponential_jitter: bool = True,
         exponential_jitter_params: Mapping[str, float] | None = None,
         stop_after_attempt: int = 3,
-        on_failed_attempt: Callable[[BaseException, Any, int], None] | None = None,
+        on_failed_attempt: Callable[[BaseException, object, int], None] | None = None,
     ) -> Runnable[In, Out]:
         """Retry failures by a ``RetryPolicy`` (or LangChain's arguments, mapped onto one).
 
