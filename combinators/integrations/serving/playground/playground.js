@@ -33,8 +33,8 @@ function element(tag, className, text) {
 
 // Values arrive in LangServe's form (a message is {"type": "ai", "content": ...}, a document
 // {"type": "Document", "page_content", "metadata"}, Success/Failure {"ok", "value"|"error"}).
-// Older servers send this library's envelope {"__combinators__": 1, "id": ..., "kwargs": ...};
-// revive() turns it into the same form, so everything below reads one shape.
+// A user's own attrs class comes in this library's envelope {"__combinators__": 1, "id": ...,
+// "kwargs": ...}; revive() turns it into the same form, so everything below reads one shape.
 const TAGS = {
   HumanMessage: "human", AIMessage: "ai", SystemMessage: "system", ToolMessage: "tool",
   ChatMessage: "chat", FunctionMessage: "function", Document: "Document",
@@ -59,11 +59,6 @@ function revive(value) {
     if (cls.endsWith("MessageChunk")) return Object.assign({ type: cls }, fields);
     if (TAGS[cls]) return Object.assign({ type: TAGS[cls] }, fields);
     return Object.keys(fields).length ? fields : cls; // a value with no fields reads as its name
-  }
-  if (value.type === "repr" && typeof value.repr === "string") {
-    const outcome = /^<(Success|Failure): ([\s\S]*)>$/.exec(value.repr);
-    if (outcome) return outcome[1] === "Success" ? { ok: true, value: outcome[2] } : { ok: false, error: outcome[2] };
-    return value.repr;
   }
   const out = {};
   for (const [key, item] of Object.entries(value)) out[key] = revive(item);
