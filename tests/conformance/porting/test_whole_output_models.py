@@ -14,7 +14,6 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-import attrs
 import pytest
 from langchain_core.language_models.chat_models import BaseChatModel as TheirBaseChatModel
 from langchain_core.language_models.chat_models import SimpleChatModel as TheirSimpleChatModel
@@ -29,28 +28,15 @@ from langchain_core.prompts import ChatPromptTemplate as TheirChatPrompt
 from langchain_core.prompts import PromptTemplate as TheirPrompt
 
 from combinators.language_models import (
-    BaseChatModel,
     FakeListChatModel,
     FakeListLLM,
     FakeMessagesListChatModel,
     ParrotFakeChatModel,
-    SimpleChatModel,
 )
-from combinators.messages import AIMessage, Message
+from combinators.messages import AIMessage
 from combinators.output_parsers import StrOutputParser
 from combinators.prompts import ChatPromptTemplate, PromptTemplate
-
-
-@attrs.frozen
-class Simple(SimpleChatModel):
-    def _call(self, messages: list[Message], stop: list[str] | None = None) -> str:
-        return "simple reply"
-
-
-@attrs.frozen
-class OnlyGenerate(BaseChatModel):
-    def _generate(self, messages: list[Message], stop: list[str] | None = None, **kwargs: Any) -> AIMessage:
-        return AIMessage("generated reply")
+from tests.unit.combinators.components.models.test_models_stream_events import OnlyGenerate, Simple
 
 
 class TheirSimple(TheirSimpleChatModel):
