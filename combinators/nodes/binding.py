@@ -34,9 +34,47 @@ ListenerFn = Callable[..., object]
 """A listener: called with the ``Run`` (and, if it takes two arguments, the config)."""
 
 
+class StandIn(Runnable[In, Out]):
+    """A node that is not a run of its own: another runnable runs in its place.
+
+    Its name, run type, declared types and schemas are those of ``stands_for()`` (a
+    binding's ``bound``, configured fields' ``bound``, alternatives' ``default``).
+
+    >>> from combinators import ConfigurableField, RunnableLambda
+    >>> from combinators.prompts import PromptTemplate
+    >>> alternatives = PromptTemplate("{topic}").configurable_alternatives(
+    ...     ConfigurableField(id="p"), other=PromptTemplate("{x}"))
+    >>> isinstance(alternatives, StandIn), alternatives.name, alternatives.input_schema()["required"]
+    (True, 'PromptTemplate', ['topic'])
+    """
+
+    __slots__ = ()
+
+    def stands_for(self) -> Runnable[In, Out]:
+        """The runnable whose name, run type, types and schemas this node shows."""
+        raise NotImplementedError
+
+    @property
+    def name(self) -> str:
+        return self.stands_for().name
+
+    @property
+    def run_type(self) -> str:  # type: ignore[override]
+        return self.stands_for().run_type
+
+    def declared_type(self, which: Literal["input", "output"]) -> object:
+        return self.stands_for().declared_type(which)
+
+    def input_schema(self) -> dict[str, Any]:
+        return self.stands_for().input_schema()
+
+    def output_schema(self) -> dict[str, Any]:
+        return self.stands_for().output_schema()
+
+
 @final
 @attrs.frozen(repr=False, hash=False)
-class RunnableBinding(Runnable[In, Out]):
+class RunnableBinding(StandIn[In, Out]):
     """``bound`` with a config, keyword arguments, observers or declared types."""
 
     bound: Runnable[In, Out]
@@ -45,6 +83,9 @@ class RunnableBinding(Runnable[In, Out]):
     observers: tuple[ObserverFactory, ...] = ()
     input_type: type[object] | None = None
     output_type: type[object] | None = None
+
+    def stands_for(self) -> Runnable[In, Out]:
+        return self.bound
 
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """What ``with_types`` declared, else what the bound runnable declares."""
@@ -58,7 +99,8 @@ class RunnableBinding(Runnable[In, Out]):
         >>> PromptTemplate("{topic}").with_config(tags=["x"]).input_schema()["required"]
         ['topic']
         """
-        return super().input_schema() if self.input_type is not None else self.bound.input_schema()
+        # Past StandIn's: the schema Runnable derives from the declared types.
+        return super(StandIn, self).input_schema() if self.input_type is not None else self.bound.input_schema()
 
     def output_schema(self) -> dict[str, Any]:
         """The bound runnable's output schema, unless ``with_types`` declared the output.
@@ -67,7 +109,7 @@ class RunnableBinding(Runnable[In, Out]):
         >>> StrOutputParser().with_config(tags=["x"]).output_schema()
         {'title': 'StrOutputParserOutput', 'type': 'string'}
         """
-        return super().output_schema() if self.output_type is not None else self.bound.output_schema()
+        return super(StandIn, self).output_schema() if self.output_type is not None else self.bound.output_schema()
 
     @staticmethod
     def over(
@@ -108,14 +150,6 @@ class RunnableBinding(Runnable[In, Out]):
     def __hash__(self) -> int:
         # kwargs may hold unhashable values; hashing their names keeps hash consistent with eq
         return hash((self.bound, self.config, tuple(self.kwargs), self.observers))
-
-    @property
-    def name(self) -> str:
-        return self.bound.name
-
-    @property
-    def run_type(self) -> str:  # type: ignore[override]
-        return self.bound.run_type
 
     def __repr__(self) -> str:
         parts: list[str] = []

@@ -26,12 +26,13 @@ combinators.nodes.configurable.ConfigurableError: configurable 'voice' of shout 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, final
+from typing import TYPE_CHECKING, TypeVar, final
 
 import typing
 
 import attrs
 
+from combinators.nodes.binding import StandIn
 from combinators.nodes.configurable import ConfigurableError, ConfigurableField, ConfigurableFieldSpec
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
@@ -59,7 +60,7 @@ def _made(alternative: Runnable[A, B] | Callable[[], Runnable[A, B]], key: str) 
 
 @final
 @attrs.frozen(repr=False)
-class RunnableConfigurableAlternatives(Runnable[In, Out]):
+class RunnableConfigurableAlternatives(StandIn[In, Out]):
     """``default`` (under ``default_key``) or one of ``alternatives``, by ``configurable[which.id]``."""
 
     which: ConfigurableField
@@ -93,24 +94,8 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "step_binding", StepBinding(self.default, choose=self.chosen))
 
-    def declared_type(self, which: Literal["input", "output"]) -> object:
-        """The default's, as the peer's (what runs when a call chooses nothing)."""
-        return self.default.declared_type(which)
-
-    def input_schema(self) -> dict[str, Any]:
-        """The default's input schema, as the peer's.
-
-        >>> from combinators import ConfigurableField
-        >>> from combinators.prompts import PromptTemplate
-        >>> prompt = PromptTemplate("{topic}")
-        >>> chosen = prompt.configurable_alternatives(ConfigurableField(id="p"), other=PromptTemplate("{x}"))
-        >>> chosen.input_schema()["required"]
-        ['topic']
-        """
-        return self.default.input_schema()
-
-    def output_schema(self) -> dict[str, Any]:
-        """The default's output schema, as the peer's.
+    def stands_for(self) -> Runnable[In, Out]:
+        """The default, as the peer's (what runs when a call chooses nothing).
 
         >>> from combinators import ConfigurableField
         >>> from combinators.output_parsers import StrOutputParser
@@ -118,20 +103,12 @@ class RunnableConfigurableAlternatives(Runnable[In, Out]):
         >>> chosen.output_schema()
         {'title': 'StrOutputParserOutput', 'type': 'string'}
         """
-        return self.default.output_schema()
+        return self.default
 
     @property
     def keys(self) -> tuple[str, ...]:
         """The default's key, then the alternatives' keys."""
         return (self.default_key, *(key for key, _ in self.alternatives))
-
-    @property
-    def name(self) -> str:
-        return self.default.name
-
-    @property
-    def run_type(self) -> str:  # type: ignore[override]
-        return self.default.run_type
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{key}={alternative!r}" for key, alternative in self.alternatives)

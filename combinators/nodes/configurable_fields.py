@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final
+from typing import TYPE_CHECKING, Any, TypeVar, cast, final
 
 import attrs
 
+from combinators.nodes.binding import StandIn
 from combinators.nodes.configurable import ConfigurableError, ConfigurableField, ConfigurableFieldSpec, sensitivity
 from combinators.runnable.composing import Runnable
 from effects.config import RunConfig
@@ -85,7 +86,7 @@ def rebuilt(value: A, changes: Mapping[str, object]) -> A:
 
 @final
 @attrs.frozen(repr=False)
-class RunnableConfigurableFields(Runnable[In, Out]):
+class RunnableConfigurableFields(StandIn[In, Out]):
     """``bound`` with some fields chosen per call by configurable id."""
 
     bound: Runnable[In, Out]
@@ -127,39 +128,16 @@ class RunnableConfigurableFields(Runnable[In, Out]):
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "step_binding", StepBinding(self.bound, choose=self.configured))
 
-    def declared_type(self, which: Literal["input", "output"]) -> object:
-        """The bound runnable's (configuring its fields keeps its types)."""
-        return self.bound.declared_type(which)
-
-    def input_schema(self) -> dict[str, Any]:
-        """The bound runnable's input schema.
+    def stands_for(self) -> Runnable[In, Out]:
+        """The bound runnable (configuring its fields keeps its types and schemas).
 
         >>> from combinators import ConfigurableField
         >>> from combinators.prompts import PromptTemplate
         >>> prompt = PromptTemplate("{topic}").configurable_fields(template=ConfigurableField(id="t"))
-        >>> prompt.input_schema()["required"]
-        ['topic']
+        >>> prompt.input_schema()["required"], prompt.output_schema() == PromptTemplate("{topic}").output_schema()
+        (['topic'], True)
         """
-        return self.bound.input_schema()
-
-    def output_schema(self) -> dict[str, Any]:
-        """The bound runnable's output schema.
-
-        >>> from combinators import ConfigurableField
-        >>> from combinators.prompts import PromptTemplate
-        >>> prompt = PromptTemplate("{topic}").configurable_fields(template=ConfigurableField(id="t"))
-        >>> prompt.output_schema() == PromptTemplate("{topic}").output_schema()
-        True
-        """
-        return self.bound.output_schema()
-
-    @property
-    def name(self) -> str:
-        return self.bound.name
-
-    @property
-    def run_type(self) -> str:  # type: ignore[override]
-        return self.bound.run_type
+        return self.bound
 
     def __repr__(self) -> str:
         text = self.bound.receiver_repr()
