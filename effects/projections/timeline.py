@@ -21,9 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from typing import Final, final
-from uuid import UUID
-
-from effects.effect_values import CustomEmitted, Effect, RunEnded, RunStarted, RunStreamed
+from effects.effect_values import Effect
+from effects.projections.run_tree import RunForest, RunNode
 
 _ROW: Final = 24
 _INDENT: Final = 16
@@ -44,19 +43,13 @@ _CANCELLED: Final = "#bdbdbd"
 _CANCELLATIONS: Final = frozenset({"CancelledError", "GeneratorExit", "KeyboardInterrupt"})
 
 
-@final
-class _Row:
-    __slots__ = ("name", "run_type", "depth", "start", "end", "error", "chunks", "children")
-
-    def __init__(self, name: str, run_type: str, depth: int, start: float) -> None:
-        self.name = name
-        self.run_type = run_type
-        self.depth = depth
-        self.start = start
-        self.end: float | None = None
-        self.error: str | None = None
-        self.chunks: list[float] = []
-        self.children: list[_Row] = []
+def _failure(row: RunNode) -> str | None:
+    """The type name of the error a row's run failed with (a replayed ``RecordedError``
+    keeps the original's as ``error_type``), or ``None``."""
+    if row.error is None:
+        return None
+    error_type = getattr(row.error, "error_type", None)
+    return error_type if isinstance(error_type, str) else type(row.error).__name__
 
 
 def _escape(text: str) -> str:
@@ -74,12 +67,13 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def _note(row: _Row) -> str:
+def _note(row: RunNode) -> str:
     """The text after a row's bar: its duration, and how it ended if not well."""
     took = "running" if row.end is None else _duration(row.end - row.start)
-    if row.error in _CANCELLATIONS:
+    failure = _failure(row)
+    if failure in _CANCELLATIONS:
         return f"{took} cancelled"
-    return f"{took} ✗ {row.error}" if row.error else took
+    return f"{took} ✗ {failure}" if failure else took
 
 
 def _step(span: float) -> float:
@@ -93,39 +87,18 @@ def _step(span: float) -> float:
 class Timeline:
     """Folds effects into rows; ``render()`` draws them as SVG text."""
 
-    __slots__ = ("_rows", "_roots", "_last")
+    __slots__ = ("_forest",)
 
     def __init__(self) -> None:
-        self._rows: dict[UUID, _Row] = {}
-        self._roots: list[_Row] = []
-        self._last = 0.0
+        self._forest = RunForest()
 
     def feed(self, effect: Effect) -> None:
         """Take one effect in."""
-        run = effect.run
-        self._last = max(self._last, effect.at)
-        if isinstance(effect, RunStarted):
-            parent = self._rows.get(run.parent_ids[-1]) if run.parent_ids else None
-            started = _Row(run.name, run.run_type, 0 if parent is None else parent.depth + 1, effect.at)
-            self._rows[run.run_id] = started
-            (parent.children if parent is not None else self._roots).append(started)
-            return
-        row = self._rows.get(run.run_id)
-        if row is None or isinstance(effect, CustomEmitted):
-            return
-        if isinstance(effect, RunStreamed):
-            row.chunks.append(effect.at)
-        elif isinstance(effect, RunEnded):
-            row.end = effect.at
-        else:  # RunFailed: the effects of a run are a closed union
-            row.end = effect.at
-            # A replayed RecordedError keeps the original's type name as error_type.
-            error_type = getattr(effect.error, "error_type", None)
-            row.error = error_type if isinstance(error_type, str) else type(effect.error).__name__
+        self._forest.feed(effect)
 
-    def _ordered(self) -> list[_Row]:
-        rows: list[_Row] = []
-        stack = sorted(self._roots, key=lambda r: r.start, reverse=True)
+    def _ordered(self) -> list[RunNode]:
+        rows: list[RunNode] = []
+        stack = sorted(self._forest.roots, key=lambda r: r.start, reverse=True)
         while stack:
             row = stack.pop()
             rows.append(row)
@@ -138,7 +111,7 @@ class Timeline:
         if not rows:
             return '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40"><text x="10" y="24">no runs</text></svg>'
         start = min(r.start for r in rows)
-        end = max([self._last, *(r.end for r in rows if r.end is not None)])
+        end = max([self._forest.last, *(r.end for r in rows if r.end is not None)])
         span = max(end - start, 1e-6)
         label_width = max(r.depth * _INDENT + len(r.name) * _CHAR + 8 + len(r.run_type) * 6.2 for r in rows)
         left = 12 + math.ceil(label_width) + 16
@@ -179,7 +152,7 @@ class Timeline:
             tick += step
         return out
 
-    def _tree_lines(self, rows: list[_Row]) -> list[str]:
+    def _tree_lines(self, rows: list[RunNode]) -> list[str]:
         """From each row down to each of its children: the nesting, drawn."""
         position = {id(r): i for i, r in enumerate(rows)}
         out: list[str] = []
@@ -193,7 +166,7 @@ class Timeline:
                 )
         return out
 
-    def _row(self, row: _Row, i: int, left: int, start: float, span: float, end: float) -> list[str]:
+    def _row(self, row: RunNode, i: int, left: int, start: float, span: float, end: float) -> list[str]:
         y = _TOP + i * _ROW
         middle = y + _ROW / 2
         indent = 12 + row.depth * _INDENT
@@ -205,8 +178,9 @@ class Timeline:
         x0 = left + (row.start - start) / span * _BARS
         finished = row.end if row.end is not None else end
         x1 = max(left + (finished - start) / span * _BARS, x0 + 2)
-        cancelled = row.error in _CANCELLATIONS
-        colour = (_CANCELLED if cancelled else _FAILED) if row.error else _COLOURS.get(row.run_type, "#8c8c8c")
+        failure = _failure(row)
+        cancelled = failure in _CANCELLATIONS
+        colour = (_CANCELLED if cancelled else _FAILED) if failure else _COLOURS.get(row.run_type, "#8c8c8c")
         dash = "" if row.end is not None else ' stroke="#555555" stroke-dasharray="3 2"'
         out.append(
             f'<rect class="bar" x="{x0:.1f}" y="{y + 6}" width="{x1 - x0:.1f}" height="{_ROW - 12}"'
@@ -219,16 +193,17 @@ class Timeline:
                 ' stroke="#222222"/>'
             )
         note = _note(row)
-        fill = _FAILED if row.error and not cancelled else "#444444"
+        fill = _FAILED if failure and not cancelled else "#444444"
         out.append(f'<text x="{x1 + 5:.1f}" y="{middle + 4}" font-size="11" fill="{fill}">{_escape(note)}</text>')
         return out
 
-    def _legend(self, rows: list[_Row], height: int) -> list[str]:
+    def _legend(self, rows: list[RunNode], height: int) -> list[str]:
         kinds = list(dict.fromkeys(r.run_type for r in rows))
         entries = [(k, _COLOURS.get(k, "#8c8c8c")) for k in kinds]
-        if any(r.error and r.error not in _CANCELLATIONS for r in rows):
+        failures = [_failure(r) for r in rows]
+        if any(f and f not in _CANCELLATIONS for f in failures):
             entries.append(("failed", _FAILED))
-        if any(r.error in _CANCELLATIONS for r in rows):
+        if any(f in _CANCELLATIONS for f in failures):
             entries.append(("cancelled", _CANCELLED))
         out: list[str] = []
         x = 12
