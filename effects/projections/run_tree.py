@@ -38,11 +38,10 @@ class RunNode:
     children: list[RunNode] = attrs.field(factory=list["RunNode"])
 
 
-@final
 class RunForest:
     """Effects folded into runs, each under its parent, children in the order they started.
 
-    The fold that the text tree and the timeline both draw.
+    The fold that the text tree and the timeline both are (each adds its ``render``).
 
     >>> from uuid import UUID
     >>> from effects.effect_values import RunInfo, RunStarted, RunStreamed
@@ -85,22 +84,15 @@ class RunForest:
 
 
 @final
-class RunTreeText:
+class RunTreeText(RunForest):
     """Folds effects into a tree and renders it (children in start order)."""
 
-    __slots__ = ("_forest",)
-
-    def __init__(self) -> None:
-        self._forest = RunForest()
-
-    def feed(self, effect: Effect) -> None:
-        """Take one effect into the tree."""
-        self._forest.feed(effect)
+    __slots__ = ()
 
     def render(self) -> str:
         """The tree as text, one run per line."""
         lines: list[str] = []
-        for root in self._forest.roots:
+        for root in self.roots:
             _render(root, "", "", lines)
         return "\n".join(lines)
 

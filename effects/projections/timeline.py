@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from typing import Final, final
+
 from effects.effect_values import Effect
 from effects.projections.run_tree import RunForest, RunNode
 
@@ -84,21 +85,14 @@ def _step(span: float) -> float:
 
 
 @final
-class Timeline:
+class Timeline(RunForest):
     """Folds effects into rows; ``render()`` draws them as SVG text."""
 
-    __slots__ = ("_forest",)
-
-    def __init__(self) -> None:
-        self._forest = RunForest()
-
-    def feed(self, effect: Effect) -> None:
-        """Take one effect in."""
-        self._forest.feed(effect)
+    __slots__ = ()
 
     def _ordered(self) -> list[RunNode]:
         rows: list[RunNode] = []
-        stack = sorted(self._forest.roots, key=lambda r: r.start, reverse=True)
+        stack = sorted(self.roots, key=lambda r: r.start, reverse=True)
         while stack:
             row = stack.pop()
             rows.append(row)
@@ -111,7 +105,7 @@ class Timeline:
         if not rows:
             return '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40"><text x="10" y="24">no runs</text></svg>'
         start = min(r.start for r in rows)
-        end = max([self._forest.last, *(r.end for r in rows if r.end is not None)])
+        end = max([self.last, *(r.end for r in rows if r.end is not None)])
         span = max(end - start, 1e-6)
         label_width = max(r.depth * _INDENT + len(r.name) * _CHAR + 8 + len(r.run_type) * 6.2 for r in rows)
         left = 12 + math.ceil(label_width) + 16
