@@ -177,41 +177,84 @@ def _doc(text: str) -> str:
     return text.strip("\n")
 
 
+def _twins(
+    name: str,
+    params: tuple[Param, ...],
+    returns: tuple[str, str],
+    body: str,
+    docs: tuple[str, str],
+    overloads: tuple[Overload, ...] = (),
+    *,
+    async_def: bool = False,
+) -> tuple[Call, Call]:
+    """A sync call and its async twin ``a<name>``, which take the same parameters, on the
+    same overload axes, and run the same body: in the twin's, ``{a}`` is ``a`` (the runtime's
+    ``a<function>``), and ``{await}`` awaits when the twin is an ``async def``. They differ
+    in what they return and in their docs; the sync one is mirrored on ``SyncCalls``.
+
+    >>> sync, twin = _twins("f", _ONE, ("Out", "Out"), "return {await}runtime.{a}f()", ("", ""), async_def=True)
+    >>> sync.body, twin.body, twin.name, twin.is_async, sync.mirrored
+    ('return runtime.f()', 'return await runtime.af()', 'af', True, True)
+    """
+
+    def call(a: str, which: int) -> Call:
+        awaits = "await " if a and async_def else ""
+        text = body.replace("{a}", a).replace("{await}", awaits)
+        return Call(a + name, params, returns[which], text, _doc(docs[which]), overloads, bool(awaits), mirrored=not a)
+
+    return call("", 0), call("a", 1)
+
+
+_BATCH = (BATCH_INPUTS, BATCH_CONFIG, RETURN_EXCEPTIONS, PROGRESS, EXECUTOR)
+_BATCH_AXES = (_str_batch({"T": "Out | Exception"}), *RETURN_EXCEPTIONS_AXIS)
+_EVENTS_BODY = (
+    "from effects.projections.filters import EventFilter\n\n"
+    "runtime.check_encoding(encoding)\n"
+    f"event_filter = EventFilter({FILTER_ARGS})\n"
+    "if encoding is None:\n"
+    "    return runtime.{a}events(self, input, config, kwargs, version, event_filter)\n"
+    "return runtime.{a}event_stream_bytes(self, input, config, kwargs, version, event_filter)"
+)
+_LOG_BODY = (
+    "from effects.projections.filters import EventFilter\n\n"
+    f"event_filter = EventFilter({FILTER_ARGS})\n"
+    "return runtime.{a}log(  # type: ignore[return-value]\n"
+    "    self, input, config, kwargs, diff, with_streamed_output_list, event_filter\n"
+    ")"
+)
+
+
 CALLS: tuple[Call, ...] = (
-    Call(
+    *_twins(
         "invoke",
         _ONE,
-        "Out",
-        "return runtime.invoke(self, input, config, kwargs)",
-        _doc("""
+        ("Out", "Coroutine[Any, Any, Out]"),
+        "return runtime.{a}invoke(self, input, config, kwargs)",
+        (
+            """
 Run once on ``input``.
 
 >>> from combinators import RunnableLambda
 >>> RunnableLambda(lambda x: x + 1).invoke(1)
 2
-"""),
-        mirrored=True,
-    ),
-    Call(
-        "ainvoke",
-        _ONE,
-        "Coroutine[Any, Any, Out]",
-        "return runtime.ainvoke(self, input, config, kwargs)",
-        _doc("""
+""",
+            """
 Run once on ``input`` in the running event loop (a coroutine, as from ``async def``).
 
 >>> import asyncio
 >>> from combinators import RunnableLambda
 >>> asyncio.run(RunnableLambda(lambda x: x * 2).ainvoke(4))
 8
-"""),
+""",
+        ),
     ),
-    Call(
+    *_twins(
         "stream",
         _ONE,
-        "Iterator[Out]",
-        "return runtime.stream(self, input, config, kwargs)",
-        _doc("""
+        ("Iterator[Out]", "AsyncIterator[Out]"),
+        "return runtime.{a}stream(self, input, config, kwargs)",
+        (
+            """
 Stream output chunks for one input.
 
 >>> from combinators import RunnableLambda
@@ -219,15 +262,8 @@ Stream output chunks for one input.
 ...     yield from text.split()
 >>> list(RunnableLambda(words).stream("a b c"))
 ['a', 'b', 'c']
-"""),
-        mirrored=True,
-    ),
-    Call(
-        "astream",
-        _ONE,
-        "AsyncIterator[Out]",
-        "return runtime.astream(self, input, config, kwargs)",
-        _doc("""
+""",
+            """
 Async ``stream``. Use ``contextlib.aclosing`` when you ``break`` out early.
 
 >>> import asyncio
@@ -236,7 +272,8 @@ Async ``stream``. Use ``contextlib.aclosing`` when you ``break`` out early.
 ...     return [c async for c in RunnableLambda(str.upper).astream("hi")]
 >>> asyncio.run(main())
 ['HI']
-"""),
+""",
+        ),
     ),
     Call(
         "transform",
@@ -270,12 +307,13 @@ Async ``transform``.
 ['AB']
 """),
     ),
-    Call(
+    *_twins(
         "batch",
-        (BATCH_INPUTS, BATCH_CONFIG, RETURN_EXCEPTIONS, PROGRESS, EXECUTOR),
-        "list[{T}]",
-        "return runtime.batch(self, list(inputs), config, kwargs, return_exceptions, progress, executor)",
-        _doc("""
+        _BATCH,
+        ("list[{T}]", "list[{T}]"),
+        "return {await}runtime.{a}batch(self, list(inputs), config, kwargs, return_exceptions, progress, executor)",
+        (
+            """
 Run on every input (shared thread pool, or ``executor``'s workers); one result
 per input, in order.
 
@@ -286,81 +324,60 @@ checkers flag ``batch("abc")`` (it runs once per character).
 >>> from combinators import RunnableLambda
 >>> RunnableLambda(lambda x: 10 // x).batch([5, 0], return_exceptions=True)
 [2, ZeroDivisionError('integer division or modulo by zero')]
-"""),
-        overloads=(_str_batch({"T": "Out | Exception"}), *RETURN_EXCEPTIONS_AXIS),
-        mirrored=True,
-    ),
-    Call(
-        "abatch",
-        (BATCH_INPUTS, BATCH_CONFIG, RETURN_EXCEPTIONS, PROGRESS, EXECUTOR),
-        "list[{T}]",
-        "return await runtime.abatch(self, list(inputs), config, kwargs, return_exceptions, progress, executor)",
-        _doc("""
+""",
+            """
 Run on every input concurrently (structured: a failure cancels the rest).
 
 >>> import asyncio
 >>> from combinators import RunnableLambda
 >>> asyncio.run(RunnableLambda(lambda x: -x).abatch([1, 2]))
 [-1, -2]
-"""),
-        overloads=(_str_batch({"T": "Out | Exception"}), *RETURN_EXCEPTIONS_AXIS),
-        is_async=True,
+""",
+        ),
+        _BATCH_AXES,
+        async_def=True,
     ),
-    Call(
+    *_twins(
         "batch_results",
         (BATCH_INPUTS, BATCH_CONFIG, EXECUTOR),
-        "list[Success[Out] | Failure[Exception]]",
-        "outcomes = runtime.batch(self, list(inputs), config, kwargs, True, False, executor)\n"
+        ("list[Success[Out] | Failure[Exception]]", "list[Success[Out] | Failure[Exception]]"),
+        "outcomes = {await}runtime.{a}batch(self, list(inputs), config, kwargs, True, False, executor)\n"
         "return [fluent.as_result(r) for r in outcomes]",
-        _doc("""
+        (
+            """
 ``batch`` with every outcome as a ``returns`` ``Result``: ``Success(output)`` or
 ``Failure(error)``, to ``match`` exhaustively (``case Success(v): ... case Failure(e): ...``).
 
 >>> from combinators import RunnableLambda
 >>> RunnableLambda(lambda x: 1 // x).batch_results([1, 0])
 [<Success: 1>, <Failure: integer division or modulo by zero>]
-"""),
-        overloads=(_str_batch({}), Overload({})),
-        mirrored=True,
-    ),
-    Call(
-        "abatch_results",
-        (BATCH_INPUTS, BATCH_CONFIG, EXECUTOR),
-        "list[Success[Out] | Failure[Exception]]",
-        "outcomes = await runtime.abatch(self, list(inputs), config, kwargs, True, False, executor)\n"
-        "return [fluent.as_result(r) for r in outcomes]",
-        _doc("""
+""",
+            """
 Async ``batch_results``.
 
 >>> import asyncio
 >>> from combinators import RunnableLambda
 >>> asyncio.run(RunnableLambda(lambda x: x).abatch_results([7]))
 [<Success: 7>]
-"""),
-        overloads=(_str_batch({}), Overload({})),
-        is_async=True,
+""",
+        ),
+        (_str_batch({}), Overload({})),
+        async_def=True,
     ),
-    Call(
+    *_twins(
         "batch_as_completed",
-        (BATCH_INPUTS, BATCH_CONFIG, RETURN_EXCEPTIONS, PROGRESS, EXECUTOR),
-        "Iterator[tuple[int, {T}]]",
-        "return runtime.batch_as_completed(self, list(inputs), config, kwargs, return_exceptions, progress, executor)",
-        _doc("""
+        _BATCH,
+        ("Iterator[tuple[int, {T}]]", "AsyncIterator[tuple[int, {T}]]"),
+        "return runtime.{a}batch_as_completed(self, list(inputs), config, kwargs, return_exceptions, progress, executor)",
+        (
+            """
 Yield ``(index, output)`` as each input finishes.
 
 >>> from combinators import RunnableLambda
 >>> sorted(RunnableLambda(lambda x: x * x).batch_as_completed([1, 2, 3]))
 [(0, 1), (1, 4), (2, 9)]
-"""),
-        overloads=(_str_batch({"T": "Out | Exception"}), *RETURN_EXCEPTIONS_AXIS),
-        mirrored=True,
-    ),
-    Call(
-        "abatch_as_completed",
-        (BATCH_INPUTS, BATCH_CONFIG, RETURN_EXCEPTIONS, PROGRESS, EXECUTOR),
-        "AsyncIterator[tuple[int, {T}]]",
-        "return runtime.abatch_as_completed(self, list(inputs), config, kwargs, return_exceptions, progress, executor)",
-        _doc("""
+""",
+            """
 Async ``batch_as_completed``; leaving the loop early cancels the rest.
 
 >>> import asyncio
@@ -369,29 +386,24 @@ Async ``batch_as_completed``; leaving the loop early cancels the rest.
 ...     return sorted([p async for p in RunnableLambda(str).abatch_as_completed([1, 2])])
 >>> asyncio.run(main())
 [(0, '1'), (1, '2')]
-"""),
-        overloads=(_str_batch({"T": "Out | Exception"}), *RETURN_EXCEPTIONS_AXIS),
+""",
+        ),
+        _BATCH_AXES,
     ),
-    Call(
+    *_twins(
         "stream_effects",
         _ONE,
-        "Iterator[Effect]",
-        "return runtime.observe(self, input, config, kwargs)",
-        _doc("""
+        ("Iterator[Effect]", "AsyncIterator[Effect]"),
+        "return runtime.{a}observe(self, input, config, kwargs)",
+        (
+            """
 Sync ``astream_effects`` (the chain runs on a producer thread).
 
 >>> from combinators import RunnableLambda
 >>> [type(e).__name__ for e in RunnableLambda(abs).stream_effects(-1)][0]
 'RunStarted'
-"""),
-        mirrored=True,
-    ),
-    Call(
-        "astream_effects",
-        _ONE,
-        "AsyncIterator[Effect]",
-        "return runtime.aobserve(self, input, config, kwargs)",
-        _doc("""
+""",
+            """
 The run's effect values as they happen: what every projection folds over.
 
 Record them with ``effects.projections.recording.record`` to replay a run later.
@@ -402,19 +414,16 @@ Record them with ``effects.projections.recording.record`` to replay a run later.
 ...     return [type(e).__name__ async for e in RunnableLambda(abs).astream_effects(-1)]
 >>> asyncio.run(main())
 ['RunStarted', 'RunStreamed', 'RunEnded']
-"""),
+""",
+        ),
     ),
-    Call(
+    *_twins(
         "stream_events",
         (INPUT, CONFIG, VERSION, ENCODING, *FILTERS),
-        "Iterator[{T}]",
-        "from effects.projections.filters import EventFilter\n\n"
-        "runtime.check_encoding(encoding)\n"
-        f"event_filter = EventFilter({FILTER_ARGS})\n"
-        "if encoding is None:\n"
-        "    return runtime.events(self, input, config, kwargs, version, event_filter)\n"
-        "return runtime.event_stream_bytes(self, input, config, kwargs, version, event_filter)",
-        _doc("""
+        ("Iterator[{T}]", "AsyncIterator[{T}]"),
+        _EVENTS_BODY,
+        (
+            """
 Sync ``astream_events`` (the chain runs on a producer thread).
 
 >>> from combinators import RunnableLambda
@@ -422,21 +431,8 @@ Sync ``astream_events`` (the chain runs on a producer thread).
 ['on_chain_start', 'on_chain_stream', 'on_chain_end']
 >>> next(RunnableLambda(abs).stream_events(-1, encoding="text/event-stream")).split()[:2]
 [b'event:', b'data']
-"""),
-        overloads=EVENTS_AXIS,
-        mirrored=True,
-    ),
-    Call(
-        "astream_events",
-        (INPUT, CONFIG, VERSION, ENCODING, *FILTERS),
-        "AsyncIterator[{T}]",
-        "from effects.projections.filters import EventFilter\n\n"
-        "runtime.check_encoding(encoding)\n"
-        f"event_filter = EventFilter({FILTER_ARGS})\n"
-        "if encoding is None:\n"
-        "    return runtime.aevents(self, input, config, kwargs, version, event_filter)\n"
-        "return runtime.aevent_stream_bytes(self, input, config, kwargs, version, event_filter)",
-        _doc("""
+""",
+            """
 Every run's start, stream, end (and error) events, as they happen.
 
 ``version="v2"`` follows LangChain's schema (``on_chain_start`` ...), plus
@@ -449,39 +445,25 @@ SSE frames as bytes.
 ...     return [e["event"] async for e in RunnableLambda(abs).astream_events(-1)]
 >>> asyncio.run(main())
 ['on_chain_start', 'on_chain_stream', 'on_chain_end']
-"""),
-        overloads=EVENTS_AXIS,
+""",
+        ),
+        EVENTS_AXIS,
     ),
-    Call(
+    *_twins(
         "stream_log",
         (INPUT, CONFIG, DIFF, STREAMED_OUTPUT_LIST, *FILTERS),
-        "Iterator[{T}]",
-        "from effects.projections.filters import EventFilter\n\n"
-        f"event_filter = EventFilter({FILTER_ARGS})\n"
-        "return runtime.log(  # type: ignore[return-value]\n"
-        "    self, input, config, kwargs, diff, with_streamed_output_list, event_filter\n"
-        ")",
-        _doc("""
+        ("Iterator[{T}]", "AsyncIterator[{T}]"),
+        _LOG_BODY,
+        (
+            """
 Sync ``astream_log``.
 
 >>> from combinators import RunnableLambda
 >>> logs = list(RunnableLambda(abs).stream_log(-3, diff=False))
 >>> logs[-1].state["final_output"]
 3
-"""),
-        overloads=DIFF_AXIS,
-        mirrored=True,
-    ),
-    Call(
-        "astream_log",
-        (INPUT, CONFIG, DIFF, STREAMED_OUTPUT_LIST, *FILTERS),
-        "AsyncIterator[{T}]",
-        "from effects.projections.filters import EventFilter\n\n"
-        f"event_filter = EventFilter({FILTER_ARGS})\n"
-        "return runtime.alog(  # type: ignore[return-value]\n"
-        "    self, input, config, kwargs, diff, with_streamed_output_list, event_filter\n"
-        ")",
-        _doc("""
+""",
+            """
 The run log as JSON-patch ``RunLogPatch``es (or accumulated ``RunLog``s).
 
 >>> import asyncio
@@ -493,8 +475,9 @@ The run log as JSON-patch ``RunLogPatch``es (or accumulated ``RunLog``s).
 ...     return log.state["final_output"]
 >>> asyncio.run(main())
 3
-"""),
-        overloads=DIFF_AXIS,
+""",
+        ),
+        DIFF_AXIS,
     ),
     Call(
         "map",
