@@ -204,6 +204,13 @@ def reexports_moved_to(
     The roots are imported on the first such use; a submodule of ``package`` is left to the
     import system, and other names are missing.
 
+    Such a package (each room of ``combinators.components``) star-imports its roots under
+    ``if typing.TYPE_CHECKING:``, so that the checkers still see the old names (an old import
+    is a warning at run time, not a type error; the names follow the roots' ``__all__``), sets
+    ``__getattr__ = reexports_moved_to(__name__, roots)`` under ``else:``, hidden from the
+    checkers so that a misspelled import from it is an error, and exports nothing
+    (``__all__ = []``).
+
     >>> import warnings
     >>> old = reexports_moved_to("effects.projections", ["json"])
     >>> with warnings.catch_warnings(record=True) as caught:

@@ -1,23 +1,14 @@
 """Partial JSON: the value of JSON text that is still arriving (a reader over an incremental
-scanner): the room where they are written.
-
-Import them from ``combinators.output_parsers``. The names this package re-exported before
-still work until the removal date, with a dated warning naming their home (as
-``combinators.components``).
-"""
+scanner): the room where they are written. Import them from ``combinators.output_parsers``; an
+old import from here warns (``effects.deprecation.reexports_moved_to`` says how)."""
 
 import typing as _typing
 
 from effects.deprecation import reexports_moved_to as _reexports_moved_to
 
 if _typing.TYPE_CHECKING:
-    # The names this package re-exported, declared to the checkers (an old import is a
-    # warning at run time, not a type error); composed from their homes' ``__all__``.
     from combinators.output_parsers import *  # noqa: F403
-
-if not _typing.TYPE_CHECKING:
-    # Hidden from the checkers, so that a misspelled import from this package is an error.
+else:
     __getattr__ = _reexports_moved_to(__name__, ("combinators.output_parsers",))
 
 __all__: list[str] = []
-"""Nothing is exported here: the names live in their homes, above."""

@@ -1,35 +1,21 @@
 """Documents, retrievers, BM25, embeddings and the in-memory vector store: the room where they
-are written.
-
-Import them from ``combinators.retrievers``, ``combinators.documents``,
-``combinators.vectorstores``, ``combinators.embeddings``. The names this package re-exported
-before still work until the removal date, with a dated warning naming their home (as
-``combinators.components``).
-"""
+are written. Import them from ``combinators.retrievers``, ``combinators.documents``,
+``combinators.vectorstores``, ``combinators.embeddings``; an old import from here warns
+(``effects.deprecation.reexports_moved_to`` says how)."""
 
 import typing as _typing
 
 from effects.deprecation import reexports_moved_to as _reexports_moved_to
 
 if _typing.TYPE_CHECKING:
-    # The names this package re-exported, declared to the checkers (an old import is a
-    # warning at run time, not a type error); composed from their homes' ``__all__``.
     from combinators.retrievers import *  # noqa: F403
     from combinators.documents import *  # noqa: F403
     from combinators.vectorstores import *  # noqa: F403
     from combinators.embeddings import *  # noqa: F403
-
-if not _typing.TYPE_CHECKING:
-    # Hidden from the checkers, so that a misspelled import from this package is an error.
+else:
     __getattr__ = _reexports_moved_to(
         __name__,
-        (
-            "combinators.retrievers",
-            "combinators.documents",
-            "combinators.vectorstores",
-            "combinators.embeddings",
-        ),
+        ("combinators.retrievers", "combinators.documents", "combinators.vectorstores", "combinators.embeddings"),
     )
 
 __all__: list[str] = []
-"""Nothing is exported here: the names live in their homes, above."""
