@@ -50,18 +50,16 @@ def test_fstring_only_calls_str_and_never_reformats(
     source, pieces = template
     values = {name: Hostile(payloads.get(name, "")) for name in ("a", "b", "name", "x1")}
     expected = "".join(p if isinstance(p, str) else payloads.get(p[0], "") for p in pieces)
-    assert Template.from_template(source).format(values) == expected
+    assert Template(source).format(values) == expected
 
 
 @given(st.lists(names, min_size=1, max_size=4), st.dictionaries(names, texts, min_size=4))
 def test_mustache_variables_only_call_str(used: list[str], payloads: dict[str, str]) -> None:
     values = {name: Hostile(payloads.get(name, "") or "x") for name in ("a", "b", "name", "x1")}
     source = "|".join("{{{" + name + "}}}" for name in used)
-    assert Template.from_template(source, "mustache").format(values) == "|".join(
-        payloads.get(name, "") or "x" for name in used
-    )
+    assert Template(source, "mustache").format(values) == "|".join(payloads.get(name, "") or "x" for name in used)
     # dotted names into a non-mapping find nothing and touch nothing
-    assert Template.from_template("{{a.__class__}}{{a.b.c}}{{#a}}{{/a}}", "mustache").format(values) == ""
+    assert Template("{{a.__class__}}{{a.b.c}}{{#a}}{{/a}}", "mustache").format(values) == ""
 
 
 @given(
@@ -73,12 +71,12 @@ def test_every_non_identifier_placeholder_is_rejected_at_build(head: str, bad: s
     field = head + bad + tail.replace("}", "").replace("{", "")
     source = "{" + field + "}"
     with pytest.raises(ValueError, match="must be a bare identifier"):
-        Template.from_template(source)
+        Template(source)
 
 
 def _missing_b_message(value: str) -> str:
     with pytest.raises(KeyError) as caught:
-        Template.from_template("{a} {b}").format({"a": value})
+        Template("{a} {b}").format({"a": value})
     return str(caught.value)
 
 
@@ -112,7 +110,7 @@ SSTI_PAYLOADS = [
 @pytest.mark.parametrize("payload", SSTI_PAYLOADS)
 def test_jinja2_sandbox_reveals_no_internals(payload: str) -> None:
     try:
-        rendered = Template.from_template(payload, "jinja2").format({"x": Hostile("x")})
+        rendered = Template(payload, "jinja2").format({"x": Hostile("x")})
     except (ValueError, jinja2.TemplateError):
         return  # refused at build or at render: fine
     for leak in ("class", "function", "module", "built-in", "<", "os"):
@@ -120,12 +118,12 @@ def test_jinja2_sandbox_reveals_no_internals(payload: str) -> None:
 
 
 def test_jinja2_reads_mapping_items_only() -> None:
-    template = Template.from_template("{{ d.k }}{{ d['k'] }}{{ l[1] }}", "jinja2")
+    template = Template("{{ d.k }}{{ d['k'] }}{{ l[1] }}", "jinja2")
     assert template.format({"d": {"k": "v"}, "l": ["a", "b"]}) == "vvb"
     for source in ("{{ h.anything }}", "{{ h['x'] }}"):  # reaching into an object is refused, loudly
         with pytest.raises(jinja2.exceptions.SecurityError, match="may only read mapping keys and list items"):
-            Template.from_template(source, "jinja2").format({"h": Hostile("z")})
-    assert Template.from_template("{{ d.missing }}", "jinja2").format({"d": {}}) == ""  # a missing key is undefined
+            Template(source, "jinja2").format({"h": Hostile("z")})
+    assert Template("{{ d.missing }}", "jinja2").format({"d": {}}) == ""  # a missing key is undefined
 
 
 def test_a_nested_format_spec_is_quoted_as_the_template_wrote_it() -> None:

@@ -20,11 +20,11 @@ comparisons (``prompt.input_variables == ["a"]``) true without a copy per read.
 >>> hash(names) == hash(("a", "b")), names
 (True, ('a', 'b'))
 
->>> Template.from_template("Hi {name}, {{literal}}").format({"name": "Ann"})
+>>> Template("Hi {name}, {{literal}}").format({"name": "Ann"})
 'Hi Ann, {literal}'
->>> Template.from_template("{{#items}}[{{.}}]{{/items}}", "mustache").format({"items": [1, 2]})
+>>> Template("{{#items}}[{{.}}]{{/items}}", "mustache").format({"items": [1, 2]})
 '[1][2]'
->>> Template.from_template("{a.b}")
+>>> Template("{a.b}")
 Traceback (most recent call last):
 ValueError: Invalid variable name 'a.b' in f-string template. invalid placeholder {a.b} in f-string template '{a.b}': a placeholder must be a bare identifier like {name} (no attribute access, indexing, conversion or format spec); write {{ and }} for literal braces
 """
@@ -308,9 +308,10 @@ def resolve_partials(partials: Mapping[str, PartialValue], values: Mapping[str, 
 @final
 @attrs.frozen
 class Template:
-    """A parsed template with its format and partial variables.
+    """A parsed template with its format and partial variables, parsed when built (a bad
+    template raises ``ValueError`` naming it).
 
-    >>> t = Template.from_template("{greeting}, {name}!", partial_variables={"greeting": "Hi"})
+    >>> t = Template("{greeting}, {name}!", partial_variables={"greeting": "Hi"})
     >>> t.input_variables
     ('name',)
     >>> t.format({"name": "Bo"})
@@ -326,17 +327,6 @@ class Template:
         # Parsing is part of building: a bad template fails here, not at format time.
         object.__setattr__(self, "_parsed", _parse(self.source, self.template_format))
 
-    @classmethod
-    def from_template(
-        cls,
-        source: str,
-        template_format: TemplateFormat = "f-string",
-        *,
-        partial_variables: Mapping[str, PartialValue] | None = None,
-    ) -> Template:
-        """Parse ``source``; a bad template raises ``ValueError`` naming it."""
-        return cls(source, template_format, to_partials(partial_variables))
-
     @functools.cached_property
     def variables(self) -> tuple[str, ...]:
         """Every top-level variable the template reads, sorted."""
@@ -350,7 +340,7 @@ class Template:
     def partial(self, **values: PartialValue) -> Template:
         """The same template with more partial variables.
 
-        >>> Template.from_template("{a}{b}").partial(b="!").format({"a": "x"})
+        >>> Template("{a}{b}").partial(b="!").format({"a": "x"})
         'x!'
         """
         return attrs.evolve(self, partial_variables={**self.partial_variables, **values})
@@ -371,7 +361,7 @@ class Template:
         """``format`` for values already checked to hold every input variable (a prompt
         checks once for all its parts).
 
-        >>> Template.from_template("{a}{b}", partial_variables={"b": "!"}).fill({"a": "x"})
+        >>> Template("{a}{b}", partial_variables={"b": "!"}).fill({"a": "x"})
         'x!'
         """
         if not self.partial_variables:

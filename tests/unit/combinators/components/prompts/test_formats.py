@@ -18,15 +18,15 @@ from combinators.components.prompts.formats import Template, missing_variables_e
 
 
 def test_fstring_variables_are_sorted_and_braces_escape() -> None:
-    template = Template.from_template("{b} {a} {{c}} {a}")
+    template = Template("{b} {a} {{c}} {a}")
     assert template.input_variables == ("a", "b")
     assert template.format({"a": 1, "b": 2}) == "2 1 {c} 1"
-    assert Template.from_template("{é}").format({"é": 1}) == "1"
+    assert Template("{é}").format({"é": 1}) == "1"
 
 
 def test_fstring_inserts_values_once_and_literally() -> None:
-    assert Template.from_template("{a} {a}").format({"a": "{b}", "b": 2}) == "{b} {b}"
-    assert Template.from_template("{a}").format({"a": "<b>&"}) == "<b>&"
+    assert Template("{a} {a}").format({"a": "{b}", "b": 2}) == "{b} {b}"
+    assert Template("{a}").format({"a": "<b>&"}) == "<b>&"
 
 
 @given(
@@ -35,7 +35,7 @@ def test_fstring_inserts_values_once_and_literally() -> None:
 )
 def test_fstring_agrees_with_str_format_on_plain_placeholders(pieces: list[str], values: dict[str, str]) -> None:
     source = "".join(pieces)
-    assert Template.from_template(source).format(values) == source.format(**values)
+    assert Template(source).format(values) == source.format(**values)
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_fstring_agrees_with_str_format_on_plain_placeholders(pieces: list[str],
 )
 def test_fstring_placeholders_must_be_bare_identifiers(source: str) -> None:
     with pytest.raises(ValueError, match="must be a bare identifier") as caught:
-        Template.from_template(source)
+        Template(source)
     assert repr(source) in str(caught.value)
 
 
@@ -53,19 +53,19 @@ def test_fstring_placeholders_must_be_bare_identifiers(source: str) -> None:
 )
 def test_unbalanced_braces_are_named(source: str, match: str) -> None:
     with pytest.raises(ValueError, match=match):
-        Template.from_template(source)
+        Template(source)
 
 
 def test_missing_variables_raise_the_peers_key_error() -> None:
     with pytest.raises(KeyError) as caught:
-        Template.from_template("{b} {a}").format({"a": 1})
+        Template("{b} {a}").format({"a": 1})
     assert caught.value.args[0] == (
         "Input to PromptTemplate is missing variables {'b'}.  Expected: ['a', 'b'] Received: ['a']\n"
         "Note: if you intended {b} to be part of the string and not a variable, please escape it "
         "with double curly braces like: '{{b}}'."
     )
     with pytest.raises(KeyError, match=r"missing variables \{'a', 'b'\}.  Expected: \['a', 'b'\] Received: \['c'\]"):
-        Template.from_template("{b} {a}").format({"c": 1})
+        Template("{b} {a}").format({"c": 1})
     error = missing_variables_error("ChatPromptTemplate", ["x"], [])
     assert error.args[0].startswith("Input to ChatPromptTemplate is missing variables {'x'}.")
 
@@ -77,40 +77,37 @@ def test_partial_variables_values_and_callables() -> None:
         calls.append(1)
         return "B"
 
-    template = Template.from_template("{a} {b}", partial_variables={"b": now})
+    template = Template("{a} {b}", partial_variables={"b": now})
     assert template.input_variables == ("a",)
     assert template.variables == ("a", "b")
     assert template.format({"a": 1}) == "1 B"
     assert template.format({"a": 1, "b": "override"}) == "1 override"
     assert len(calls) == 1  # called at each format that needs it: not at build, not when overridden
-    bound = Template.from_template("{a} {b}").partial(b="bee")
+    bound = Template("{a} {b}").partial(b="bee")
     assert (bound.input_variables, bound.format({"a": 1})) == (("a",), "1 bee")
     with pytest.raises(KeyError, match=r"missing variables \{'a'\}.  Expected: \['a'\] Received: \[\]"):
         bound.format({})
 
 
 def test_templates_are_values() -> None:
-    template = Template.from_template("{a}", partial_variables={"b": 1})
-    assert template == Template.from_template("{a}", partial_variables={"b": 1})
-    assert template != Template.from_template("{a}")
+    template = Template("{a}", partial_variables={"b": 1})
+    assert template == Template("{a}", partial_variables={"b": 1})
+    assert template != Template("{a}")
     for dump in (pickle.dumps, cloudpickle.dumps):
         assert pickle.loads(dump(template)).format({"a": 2}) == "2"
-    assert (
-        repr(Template.from_template("{a}"))
-        == "Template(source='{a}', template_format='f-string', partial_variables={})"
-    )
+    assert repr(Template("{a}")) == "Template(source='{a}', template_format='f-string', partial_variables={})"
 
 
 def test_format_wants_a_mapping() -> None:
     with pytest.raises(TypeError, match="PromptTemplate expects a mapping of variable values, got str"):
-        Template.from_template("{a}").format("x")  # type: ignore[arg-type]
+        Template("{a}").format("x")  # type: ignore[arg-type]
 
 
 def test_unknown_format_and_bad_source() -> None:
     with pytest.raises(ValueError, match="Unsupported template format: python"):
-        Template.from_template("x", "python")  # type: ignore[arg-type]
+        Template("x", "python")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="a template must be a str, got int"):
-        Template.from_template(1)  # type: ignore[arg-type]
+        Template(1)  # type: ignore[arg-type]
 
 
 # -- mustache: (template, values, peer's output); input variables checked separately ------------
@@ -159,21 +156,19 @@ MUSTACHE_FACTS: list[tuple[str, dict[str, object], str]] = [
 
 @pytest.mark.parametrize(("source", "values", "expected"), MUSTACHE_FACTS)
 def test_mustache_renders_like_the_peer(source: str, values: dict[str, object], expected: str) -> None:
-    assert Template.from_template(source, "mustache").format(values) == expected
+    assert Template(source, "mustache").format(values) == expected
 
 
 def test_mustache_input_variables_are_top_level_names() -> None:
     source = "{{b}} {{a.x}} {{#s}}{{inner}}{{/s}} {{^inv}}{{i2}}{{/inv}} {{{raw}}} {{&amp}} {{.}}"
-    assert Template.from_template(source, "mustache").input_variables == ("a", "amp", "b", "inv", "raw", "s")
+    assert Template(source, "mustache").input_variables == ("a", "amp", "b", "inv", "raw", "s")
 
 
 def test_mustache_never_reads_attributes() -> None:
     class Person:
         name = "attribute"
 
-    assert (
-        Template.from_template("{{person.name}}|{{person.__class__}}", "mustache").format({"person": Person()}) == "|"
-    )
+    assert Template("{{person.name}}|{{person.__class__}}", "mustache").format({"person": Person()}) == "|"
 
 
 @pytest.mark.parametrize(
@@ -191,32 +186,32 @@ def test_mustache_never_reads_attributes() -> None:
 )
 def test_mustache_errors_name_the_template(source: str, match: str) -> None:
     with pytest.raises(ValueError, match=match):
-        Template.from_template(source, "mustache")
+        Template(source, "mustache")
 
 
 def test_mustache_never_calls_values() -> None:
     with pytest.raises(TypeError, match="mustache section 'f' got a callable"):
-        Template.from_template("{{#f}}x{{/f}}", "mustache").format({"f": lambda text: text})
+        Template("{{#f}}x{{/f}}", "mustache").format({"f": lambda text: text})
 
 
 def test_mustache_missing_top_level_variables_raise() -> None:
     with pytest.raises(KeyError, match=r"missing variables \{'b'\}"):
-        Template.from_template("{{a}} {{b}}", "mustache").format({"a": 1})
+        Template("{{a}} {{b}}", "mustache").format({"a": 1})
 
 
 # -- jinja2 -----------------------------------------------------------------------------------
 
 
 def test_jinja2_renders_in_a_sandbox_without_attributes() -> None:
-    template = Template.from_template("{{ a }} {% for i in xs %}{{ i.y }}{% endfor %} {{ d['k'] }}", "jinja2")
+    template = Template("{{ a }} {% for i in xs %}{{ i.y }}{% endfor %} {{ d['k'] }}", "jinja2")
     assert template.input_variables == ("a", "d", "xs")
     assert template.format({"a": "<b>", "xs": [{"y": 1}, {"y": 2}], "d": {"k": "v"}}) == "<b> 12 v"
     with pytest.raises(jinja2.exceptions.SecurityError, match="no dunder access"):  # refused when built
-        Template.from_template("{{ a.__class__ }}", "jinja2")
+        Template("{{ a.__class__ }}", "jinja2")
     with pytest.raises(jinja2.exceptions.SecurityError, match="not 'b' of a int"):  # refused when formatted
-        Template.from_template("{{ a.b }}", "jinja2").format({"a": 1})
+        Template("{{ a.b }}", "jinja2").format({"a": 1})
     with pytest.raises(jinja2.exceptions.SecurityError, match="not 'upper' of a str"):  # the peer allows a.upper()
-        Template.from_template("{{ a.upper() }}", "jinja2").format({"a": "x"})
+        Template("{{ a.upper() }}", "jinja2").format({"a": "x"})
 
 
 def test_jinja2_helpers_keep_their_attributes() -> None:
@@ -224,18 +219,15 @@ def test_jinja2_helpers_keep_their_attributes() -> None:
     source = (
         "{% set ns = namespace(n=0) %}{% for i in xs %}{{ loop.index }}{% set ns.n = ns.n + i %}{% endfor %}={{ ns.n }}"
     )
-    assert Template.from_template(source, "jinja2").format({"xs": [1, 2]}) == "12=3"
-    assert (
-        Template.from_template("{% for k, v in d|items %}{{ k }}{{ v }}{% endfor %}", "jinja2").format({"d": {"a": 1}})
-        == "a1"
-    )
+    assert Template(source, "jinja2").format({"xs": [1, 2]}) == "12=3"
+    assert Template("{% for k, v in d|items %}{{ k }}{{ v }}{% endfor %}", "jinja2").format({"d": {"a": 1}}) == "a1"
 
 
 def test_jinja2_syntax_errors_fail_at_build() -> None:
     with pytest.raises(ValueError, match="invalid jinja2 template '{% for %}'"):
-        Template.from_template("{% for %}", "jinja2")
+        Template("{% for %}", "jinja2")
     with pytest.raises(ValueError, match="No filter named 'attr'"):
-        Template.from_template("{{ a|attr('x') }}", "jinja2")
+        Template("{{ a|attr('x') }}", "jinja2")
 
 
 def test_jinja2_is_opt_in_with_a_clear_import_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -244,6 +236,6 @@ def test_jinja2_is_opt_in_with_a_clear_import_error(monkeypatch: pytest.MonkeyPa
     templates._jinja2_environment.cache_clear()  # pyright: ignore[reportPrivateUsage]
     try:
         with pytest.raises(ImportError, match=r"needs the jinja2 package: pip install 'lcel-combinators\[jinja2\]'"):
-            Template.from_template("{{ a }}", "jinja2")
+            Template("{{ a }}", "jinja2")
     finally:
         templates._jinja2_environment.cache_clear()  # pyright: ignore[reportPrivateUsage]
