@@ -315,16 +315,8 @@ def as_open(before: Mark, after: Mark) -> Mark:
 
 
 def changes(before: Mark, after: Mark) -> list[Operation]:
-    """The JSON Patch operations that turn ``before``'s value into ``after``'s.
-
-    >>> from combinators.components.partial_json.scanner import Scanner
-    >>> scanner = Scanner()
-    >>> scanner.feed('["x')
-    >>> before = scanner.mark()
-    >>> scanner.feed('y", "z')
-    >>> changes(before, scanner.mark())
-    [{'op': 'replace', 'path': '/0', 'value': 'xy'}, {'op': 'add', 'path': '/1', 'value': 'z'}]
-    """
+    """The JSON Patch operations that turn ``before``'s value into ``after``'s (the module's
+    first example shows them)."""
     if before.source is not after.source or before.rewrites != after.rewrites:
         return _whole("", value_of(before), value_of(after))
     after = as_open(before, after)
