@@ -25,7 +25,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import final
+from typing import TypedDict, Unpack, final
 
 import attrs
 
@@ -233,6 +233,19 @@ def _stopwords_repr(words: frozenset[str]) -> str:
     return f"frozenset({sorted(words)!r})" if words else "frozenset()"
 
 
+class Bm25Params(TypedDict, total=False):
+    """The BM25 parameters of ``Bm25Index.from_documents`` (whose defaults they have), for
+    the constructors that pass them on.
+
+    >>> sorted(Bm25Params.__annotations__)
+    ['b', 'k1', 'stopwords']
+    """
+
+    k1: float
+    b: float
+    stopwords: Iterable[str]
+
+
 @final
 @attrs.frozen
 class Bm25Index:
@@ -351,21 +364,16 @@ class Bm25Retriever(BaseRetriever):
 
     @classmethod
     def from_documents(
-        cls,
-        documents: Iterable[Document],
-        *,
-        k: int = 4,
-        k1: float = 1.5,
-        b: float = 0.75,
-        stopwords: Iterable[str] = frozenset(),
+        cls, documents: Iterable[Document], *, k: int = 4, **params: Unpack[Bm25Params]
     ) -> Bm25Retriever:
-        """Index the documents and retrieve the `k` best for each query.
+        """Index the documents (``params`` as ``Bm25Index.from_documents`` takes them) and
+        retrieve the `k` best for each query.
 
         >>> from combinators.components.retrieval.documents import Document
-        >>> Bm25Retriever.from_documents([Document("a")], k=1).k
-        1
+        >>> Bm25Retriever.from_documents([Document("a")], k=1, b=0.5).index.b
+        0.5
         """
-        return cls(Bm25Index.from_documents(documents, k1=k1, b=b, stopwords=stopwords), k)
+        return cls(Bm25Index.from_documents(documents, **params), k)
 
     def _get_relevant_documents(self, query: str) -> list[Document]:
         return [document for document, _ in self.index.search(query, self.k)]
