@@ -21,7 +21,7 @@ AIMessage('HELLO', id='lc_run--...')
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
-from typing import Any, Final, TypeAlias, TypeVar
+from typing import Any, ClassVar, Final, TypeAlias, TypeVar
 
 
 from combinators.components.messages.message_classes import (
@@ -144,7 +144,48 @@ for _kind in (AIMessage, AIMessageChunk):
 _SET_ID: Final = {kind: field_setter(kind, "id", "chat_model._with_id") for kind in (AIMessage, AIMessageChunk)}
 
 
-class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], DeclaredFields, fields=False):
+_Out = TypeVar("_Out")
+
+
+class LanguageModel(NamedRunFields, Runnable[LanguageModelInput, _Out], DeclaredFields, fields=False):
+    """What chat models (``BaseChatModel``) and text models (``BaseLLM``) share: the kind of
+    model, its tokens as stream events when it ``streams``, and what traces show of a call
+    (with its ``_ls_model_type``, the peer's ``chat`` or ``llm``)."""
+
+    __slots__ = ()
+
+    _ls_model_type: ClassVar[str]
+
+    @property
+    def streams(self) -> bool:
+        """Whether this model has a token stream of its own."""
+        raise NotImplementedError
+
+    @property
+    def _llm_type(self) -> str:
+        """The kind of model, as the peer's models name theirs (default: the class name).
+
+        >>> from combinators.language_models import FakeListChatModel, FakeListLLM
+        >>> FakeListChatModel(["a"])._llm_type, FakeListLLM(["a"])._llm_type
+        ('fake-list-chat-model', 'fake-list')
+        """
+        return type(self).__name__
+
+    @property
+    def emits_stream_events(self) -> bool:
+        return self.streams
+
+    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
+        """Traces show the provider, the model and its options (``model_params``)."""
+        return model_params(self, kwargs)
+
+    def run_metadata(self, params: Mapping[str, object]) -> Mapping[str, object]:
+        """The peer's ``ls_*`` metadata on this model's run events (provider, model name,
+        type, temperature, max tokens, stop), from ``describe_params``."""
+        return langsmith_metadata(params, self._ls_model_type)
+
+
+class BaseChatModel(LanguageModel[ChatOutput], fields=False):
     """Base of chat models: implement ``_generate``; stream hooks are optional.
 
     ``disable_streaming`` (``True``, or ``"tool_calling"``: only when tools are
@@ -160,6 +201,7 @@ class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], De
     __slots__ = ()
 
     run_type = "chat_model"
+    _ls_model_type = "chat"
 
     # ``disable_streaming`` (never stream: ``True``; not when tools are bound:
     # ``"tool_calling"``) and ``streaming`` (whether ``invoke`` streams: always, never, or
@@ -207,24 +249,10 @@ class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], De
         return hooks._astream is BaseChatModel._astream and not is_library_code(hooks._stream)
 
     @property
-    def _llm_type(self) -> str:
-        """The kind of model, as the peer's models name theirs (default: the class name).
-
-        >>> from combinators.language_models import FakeListChatModel
-        >>> FakeListChatModel(["a"])._llm_type
-        'fake-list-chat-model'
-        """
-        return type(self).__name__
-
-    @property
     def streams(self) -> bool:
         """Whether this model has a token stream of its own."""
         own = getattr(type(self), "_stream")
         return own is not BaseChatModel._stream or getattr(type(self), "_astream") is not BaseChatModel._astream
-
-    @property
-    def emits_stream_events(self) -> bool:
-        return self.streams
 
     def _streams_with(self, options: Mapping[str, object]) -> bool:
         disabled: object = getattr(self, "disable_streaming", False)
@@ -262,15 +290,6 @@ class BaseChatModel(NamedRunFields, Runnable[LanguageModelInput, ChatOutput], De
 
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"messages": [to_messages(input, self.name)]}
-
-    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
-        """Traces show the provider, the model and its options (``model_params``)."""
-        return model_params(self, kwargs)
-
-    def run_metadata(self, params: Mapping[str, object]) -> Mapping[str, object]:
-        """The peer's ``ls_*`` metadata on this model's run events (provider, model name,
-        type, temperature, max tokens, stop), from ``describe_params``."""
-        return langsmith_metadata(params, "chat")
 
     def step_invoke(self, input: LanguageModelInput, scope: Scope, kwargs: Mapping[str, object]) -> ChatOutput:
         stop, options = split_options(kwargs, self.name)

@@ -20,13 +20,10 @@ from typing import Any, final
 
 import attrs
 
-from combinators.components.models.chat_model import LanguageModelInput, split_options, to_messages
+from combinators.components.models.chat_model import LanguageModel, LanguageModelInput, split_options, to_messages
 from combinators.components.messages.message_classes import get_buffer_string
-from combinators.components.models.model_params import langsmith_metadata, model_params
 from combinators.components.prompts.prompt_values import ChatPromptValue, StringPromptValue
-from combinators.components.run_fields import NamedRunFields
-from combinators import Runnable
-from combinators.authoring import DeclaredFields, is_library_code
+from combinators.authoring import is_library_code
 from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import NOTHING, run_on_total, stream_in_worker, total_or_nothing
@@ -77,7 +74,7 @@ def to_prompt_text(value: object, model: str) -> str:
     return get_buffer_string(to_messages(value, model))
 
 
-class BaseLLM(NamedRunFields, Runnable[LanguageModelInput, str], DeclaredFields, fields=False):
+class BaseLLM(LanguageModel[str], fields=False):
     """Base of text models: implement ``_generate`` (and optionally ``_stream``, and
     ``_astream`` for an async stream of its own); under an async call a user's sync hooks
     run on a worker thread, so they never hold the event loop."""
@@ -85,6 +82,7 @@ class BaseLLM(NamedRunFields, Runnable[LanguageModelInput, str], DeclaredFields,
     __slots__ = ()
 
     run_type = "llm"
+    _ls_model_type = "llm"
 
     def _generate(self, prompt: str, stop: list[str] | None = None, **kwargs: Any) -> str:
         """Hook: the completion of ``prompt``."""
@@ -100,36 +98,13 @@ class BaseLLM(NamedRunFields, Runnable[LanguageModelInput, str], DeclaredFields,
         raise NotImplementedError
 
     @property
-    def _llm_type(self) -> str:
-        """The kind of model, as the peer's models name theirs (default: the class name).
-
-        >>> from combinators.language_models import FakeListLLM
-        >>> FakeListLLM(["a"])._llm_type
-        'fake-list'
-        """
-        return type(self).__name__
-
-    @property
     def streams(self) -> bool:
         """Whether this model has a token stream of its own."""
         hooks = type(self)
         return getattr(hooks, "_stream") is not BaseLLM._stream or getattr(hooks, "_astream") is not BaseLLM._astream
 
-    @property
-    def emits_stream_events(self) -> bool:
-        return self.streams
-
     def describe_input(self, input: LanguageModelInput) -> object:
         return {"prompts": [to_prompt_text(input, self.name)]}
-
-    def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
-        """Traces show the provider, the model and its options (``model_params``)."""
-        return model_params(self, kwargs)
-
-    def run_metadata(self, params: Mapping[str, object]) -> Mapping[str, object]:
-        """The peer's ``ls_*`` metadata on this model's run events (provider, model name,
-        type, temperature, max tokens, stop), from ``describe_params``."""
-        return langsmith_metadata(params, "llm")
 
     def describe_output(self, output: str) -> object:
         generation = {"text": output, "generation_info": None, "type": "Generation"}
