@@ -15,18 +15,10 @@ replays their effects into the factory's own observer.
 An executor is two small protocols: ``Executor.submit(job)`` checks that it can run the
 ``BatchJob`` (raising before anything is submitted) and starts it; the ``Submission`` it
 returns yields ``ItemOutcome``s in completion order and ``cancel()``s what is left.
+``InlineExecutor`` below is a whole one (it runs the items here, through the same path):
 
 >>> from combinators import RunnableLambda
->>> class Finished:
-...     def __init__(self, outcomes): self.left = iter(outcomes)
-...     def __iter__(self): return self
-...     def __next__(self): return next(self.left)
-...     def cancel(self): self.left = iter(())
->>> class Inline:
-...     name = "inline"
-...     def submit(self, job):
-...         return Finished(run_items(job.step, job.items, job.kwargs, where="here"))
->>> RunnableLambda(lambda x: 10 // x).batch([5, 0], return_exceptions=True, executor=Inline())
+>>> RunnableLambda(lambda x: 10 // x).batch([5, 0], return_exceptions=True, executor=InlineExecutor())
 [2, ZeroDivisionError('integer division or modulo by zero')]
 """
 
@@ -249,3 +241,38 @@ def run_items(
 
 def _never() -> bool:
     return False
+
+
+@final
+class InlineExecutor:
+    """An executor that runs a batch's items right here, one after another, shipped and
+    adopted as a remote executor's are (the smallest executor: for examples and tests).
+
+    >>> from combinators import RunnableLambda
+    >>> RunnableLambda(abs).batch([-1, -2], executor=InlineExecutor())
+    [1, 2]
+    """
+
+    name: Final = "inline"
+
+    def submit(self, job: BatchJob) -> Submission:
+        """Run every item of ``job`` now; the outcomes are handed over as they are read."""
+        return _Finished(run_items(job.step, job.items, job.kwargs, where="here"))
+
+
+@final
+class _Finished:
+    # The outcomes of a batch already run: cancelling drops those not yet read.
+    __slots__ = ("left",)
+
+    def __init__(self, outcomes: list[ItemOutcome]) -> None:
+        self.left: Iterator[ItemOutcome] = iter(outcomes)
+
+    def __iter__(self) -> Iterator[ItemOutcome]:
+        return self
+
+    def __next__(self) -> ItemOutcome:
+        return next(self.left)
+
+    def cancel(self) -> None:
+        self.left = iter(())

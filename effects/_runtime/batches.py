@@ -25,7 +25,7 @@ from effects._runtime.closing import aclose_all
 from effects._runtime.calls import ashown, call_scope, gather_structured, progress_view, shown, viewed_by
 from effects._runtime.context import CURRENT_SCOPE
 from effects._runtime.context import RUN_FRAMES
-from effects._runtime.native_batch import abatch_hook, arun_batch, batch_hook, run_batch
+from effects._runtime.native_batch import NativeBatch, abatch_hook, batch_hook
 from effects.step import Observer
 from effects._runtime.scope import RunScope
 from effects._runtime.thread_pool import run_indexed, shared_pool
@@ -105,7 +105,7 @@ def batch(
             return RemoteBatch(executor, node, inputs, scopes, kwargs, return_exceptions, False).in_order()
         own = batch_hook(node)
         if own is not None:  # a step that batches by itself: one call for every item
-            return run_batch(node, own, inputs, scopes, kwargs, return_exceptions)
+            return NativeBatch(node, inputs, scopes, kwargs, return_exceptions).run(own)
         return run_indexed(work, count, limit=_limit(scopes), return_exceptions=return_exceptions)
     finally:
         if view is not None:
@@ -155,7 +155,7 @@ async def abatch(
             return await remote.ain_order()
         own = abatch_hook(node)
         if own is not None:  # a step that batches by itself: one call for every item
-            return await arun_batch(node, own, inputs, scopes, kwargs, return_exceptions)
+            return await NativeBatch(node, inputs, scopes, kwargs, return_exceptions).arun(own)
         limit = _limit(scopes)
         if count == 1:
             await one(0)
@@ -303,20 +303,11 @@ def each_on_executor(
 
     >>> import attrs
     >>> from combinators import Runnable, RunnableLambda
-    >>> from effects.executors import run_items
-    >>> class Finished:
-    ...     def __init__(self, outcomes): self.left = iter(outcomes)
-    ...     def __iter__(self): return self
-    ...     def __next__(self): return next(self.left)
-    ...     def cancel(self): self.left = iter(())
-    >>> class Inline:
-    ...     name = "inline"
-    ...     def submit(self, job):
-    ...         return Finished(run_items(job.step, job.items, job.kwargs, where="here"))
+    >>> from effects.executors import InlineExecutor
     >>> @attrs.frozen
     ... class Shipped(Runnable[list[int], list[int]]):
     ...     def step_invoke(self, input, scope, kwargs):
-    ...         return each_on_executor(scope, Inline(), RunnableLambda(abs), input, kwargs)
+    ...         return each_on_executor(scope, InlineExecutor(), RunnableLambda(abs), input, kwargs)
     >>> Shipped().invoke([-1, -2])
     [1, 2]
     """
@@ -335,20 +326,11 @@ async def aeach_on_executor(
 
     >>> import asyncio, attrs
     >>> from combinators import Runnable, RunnableLambda
-    >>> from effects.executors import run_items
-    >>> class Finished:
-    ...     def __init__(self, outcomes): self.left = iter(outcomes)
-    ...     def __iter__(self): return self
-    ...     def __next__(self): return next(self.left)
-    ...     def cancel(self): self.left = iter(())
-    >>> class Inline:
-    ...     name = "inline"
-    ...     def submit(self, job):
-    ...         return Finished(run_items(job.step, job.items, job.kwargs, where="here"))
+    >>> from effects.executors import InlineExecutor
     >>> @attrs.frozen
     ... class Shipped(Runnable[list[int], list[int]]):
     ...     async def step_ainvoke(self, input, scope, kwargs):
-    ...         return await aeach_on_executor(scope, Inline(), RunnableLambda(abs), input, kwargs)
+    ...         return await aeach_on_executor(scope, InlineExecutor(), RunnableLambda(abs), input, kwargs)
     >>> asyncio.run(Shipped().ainvoke([-1, -2]))
     [1, 2]
     """

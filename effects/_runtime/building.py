@@ -33,25 +33,26 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Final, TypeVar
 from uuid import UUID
 
 import attrs
 
 from effects._fast import NEW as _NEW
-from effects._fast import slot_setters
+from effects._fast import Setter, slot_setters
 
 # Every observed run makes a run id: its bits are in range by construction, so the id is
 # built without UUID(int=...)'s checks (effects._fast holds that speed-up and its check).
 from effects._fast import uuid_from_int
 from effects.effect_values import Effect, RunEnded, RunInfo, RunStarted, RunStreamed
 
+E = TypeVar("E", RunStarted, RunStreamed)
+
 _HERE = "effects._runtime.building"
 _RUN: Final = slot_setters(
     RunInfo, ("run_id", "parent_ids", "name", "run_type", "tags", "metadata", "params", "whole_output"), _HERE
 )
-_STARTED: Final = slot_setters(RunStarted, ("run", "input", "at"), _HERE)
 _ENDED: Final = slot_setters(RunEnded, ("run", "input", "output", "at"), _HERE)
 STREAMED_SLOTS: Final = slot_setters(RunStreamed, ("run", "chunk", "at"), _HERE)
 """The setters of a ``RunStreamed``'s slots, in field order (for loops that inline ``streamed``)."""
@@ -81,14 +82,22 @@ def run_info(
     return run
 
 
-def started(run: RunInfo, input: object, at: float) -> RunStarted:
-    """``RunStarted(run, input, at)``."""
-    effect: RunStarted = _NEW(RunStarted)
-    set_run, set_input, set_at = _STARTED
-    set_run(effect, run)
-    set_input(effect, input)
-    set_at(effect, at)
-    return effect
+def _run_value_at(kind: type[E], setters: tuple[Setter, ...]) -> Callable[[RunInfo, object, float], E]:
+    """The builder of ``kind(run, value, at)`` (a start or a chunk), slot by slot."""
+    set_run, set_value, set_at = setters
+
+    def build(run: RunInfo, value: object, at: float) -> E:
+        effect: E = _NEW(kind)
+        set_run(effect, run)
+        set_value(effect, value)
+        set_at(effect, at)
+        return effect
+
+    return build
+
+
+started: Final = _run_value_at(RunStarted, slot_setters(RunStarted, ("run", "input", "at"), _HERE))
+"""``RunStarted(run, input, at)``."""
 
 
 def ended(run: RunInfo, input: object, output: object, at: float) -> RunEnded:
@@ -102,14 +111,8 @@ def ended(run: RunInfo, input: object, output: object, at: float) -> RunEnded:
     return effect
 
 
-def streamed(run: RunInfo, chunk: object, at: float) -> RunStreamed:
-    """``RunStreamed(run, chunk, at)``."""
-    effect: RunStreamed = _NEW(RunStreamed)
-    set_run, set_chunk, set_at = STREAMED_SLOTS
-    set_run(effect, run)
-    set_chunk(effect, chunk)
-    set_at(effect, at)
-    return effect
+streamed: Final = _run_value_at(RunStreamed, STREAMED_SLOTS)
+"""``RunStreamed(run, chunk, at)``."""
 
 
 _RANDOM_BITS: Final = ((1 << 80) - 1) & ~(0xF << 76) & ~(0x3 << 62)

@@ -20,6 +20,7 @@ from typing import Final, TypeVar, final
 
 from effects._runtime import calls as entry
 from effects._runtime.closing import aclose_all, closing
+from effects._runtime.sync_steps import Handoff
 from effects.step import Step
 from effects.effect_values import Effect
 
@@ -143,34 +144,19 @@ class _Abandoned(BaseException):
 
 
 @final
-class _ThreadBuffer:
+class _ThreadBuffer(Handoff[Effect]):
     """An observer that hands effects from a producer thread to the consumer."""
 
-    __slots__ = ("items", "lock", "done", "abandoned", "error")
+    __slots__ = ()
 
     wants_chunks = True
 
     def __init__(self) -> None:
-        self.items: deque[Effect] = deque()
-        self.lock = threading.Condition()
-        self.done = False
-        self.abandoned = False
-        self.error: BaseException | None = None
+        super().__init__(HIGH_WATER)
 
     def emit(self, effect: Effect) -> None:
-        with self.lock:
-            while len(self.items) >= HIGH_WATER and not self.abandoned:
-                self.lock.wait()
-            if self.abandoned:
-                raise _Abandoned
-            self.items.append(effect)
-            self.lock.notify_all()
-
-    def finish(self, error: BaseException | None) -> None:
-        with self.lock:
-            self.done = True
-            self.error = error
-            self.lock.notify_all()
+        if not self.put(effect):
+            raise _Abandoned
 
     def take(self) -> tuple[list[Effect], bool]:
         with self.lock:
@@ -180,11 +166,6 @@ class _ThreadBuffer:
             self.items.clear()
             self.lock.notify_all()
             return taken, self.done and not self.items
-
-    def abandon(self) -> None:
-        with self.lock:
-            self.abandoned = True
-            self.lock.notify_all()
 
 
 def observe(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str, object]) -> Iterator[Effect]:
@@ -216,7 +197,7 @@ def observe(node: Step[In, Out], input: In, config: object, kwargs: Mapping[str,
         if buffer.error is not None and not isinstance(buffer.error, _Abandoned):
             raise buffer.error
     finally:
-        buffer.abandon()
+        buffer.close()
         worker.join()
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 # asyncio is imported where it is used: `import combinators` stays cheap for sync code.
 
 import threading
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from types import TracebackType
@@ -115,8 +115,7 @@ class Lease:
                 limiter.acquire()
                 taken.append(limiter)
         except BaseException:
-            for limiter in reversed(taken):
-                limiter.release()
+            self._release(taken)
             raise
         self.holding = True
 
@@ -125,7 +124,11 @@ class Lease:
         if not self.holding:
             return
         self.holding = False
-        for limiter in reversed(self.limiters):
+        self._release(self.limiters)
+
+    def _release(self, taken: Sequence[Limiter]) -> None:
+        # The last taken first; a sync lease takes with `take`, an async one with `atake`.
+        for limiter in reversed(taken):
             if self.asynchronous:
                 limiter.arelease()
             else:
@@ -158,8 +161,7 @@ class Lease:
                 await limiter.aacquire()
                 taken.append(limiter)
         except BaseException:
-            for limiter in reversed(taken):
-                limiter.arelease()
+            self._release(taken)
             raise
         self.holding = True
 

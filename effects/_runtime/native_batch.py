@@ -23,7 +23,9 @@ limit on to what it calls.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, final
+
+import attrs
 
 from effects._runtime import building
 from effects.clock import current_clock
@@ -70,78 +72,110 @@ def abatch_hook(node: Step[In, Out]) -> AsyncBatchHook[In, Out] | None:
     return hook
 
 
-def _children(
-    node: Step[In, Out], scopes: Sequence[RunScope], kwargs: Mapping[str, object]
-) -> tuple[Step[In, Out], list[RunScope], Mapping[str, object]]:
-    # Each item's run, its bindings unwrapped (the same for every item: none chooses).
-    descended = [scope._descend(node, None, kwargs) for scope in scopes]  # pyright: ignore[reportPrivateUsage]
-    return descended[0][0], [child for _, child, _ in descended], descended[0][2]
+@final
+@attrs.frozen
+class NativeBatch(Generic[In, Out]):
+    """A batch given to the step's own hook in one call, each item still a run of its own:
+    ``inputs``, each one's entry scope, the call's ``kwargs``, and whether errors are
+    returned (else the first is raised).
 
+    >>> from combinators import RunnableLambda
+    >>> from effects._runtime.scope import PLAIN_SCOPE
+    >>> NativeBatch(RunnableLambda(abs), [-1, -2], [PLAIN_SCOPE] * 2, {}, False).run(
+    ...     lambda inputs, scopes, kwargs: [-i for i in inputs])
+    [1, 2]
+    """
 
-def _start(node: Step[In, Out], children: list[RunScope], inputs: Sequence[In]) -> list[object]:
-    shown: list[object] = []
-    for child, input in zip(children, inputs, strict=True):
-        shown.append(child._start(node, input) if child.run is not None else None)  # pyright: ignore[reportPrivateUsage]
-    return shown
+    node: Step[In, Out]
+    inputs: Sequence[In]
+    scopes: Sequence[RunScope]
+    kwargs: Mapping[str, object]
+    return_exceptions: bool
 
+    def run(self, hook: BatchHook[In, Out]) -> list[Out | Exception]:
+        """The items' runs around one call of the step's ``step_batch``."""
+        if not self.inputs:
+            return []
+        node, children, kwargs, shown = self._started()
+        for child in children:
+            if child.run is not None:
+                child.refuse_async_listeners()
+        first = children[0]
+        try:
+            first.check_deadline()
+            if first.limiters:
+                with first.permits():
+                    outcomes = hook(self.inputs, children, kwargs)
+            else:
+                outcomes = hook(self.inputs, children, kwargs)
+        except BaseException as error:
+            self._finish(node, children, shown, error)
+            raise
+        self._finish(node, children, shown, outcomes)
+        return self._checked(outcomes)
 
-def _finish(
-    node: Step[In, Out],
-    children: list[RunScope],
-    inputs: Sequence[In],
-    shown: list[object],
-    outcomes: Sequence[Out | Exception] | BaseException,
-) -> None:
-    now = current_clock().now
-    for i, child in enumerate(children):
-        if child.run is None:
-            continue
-        outcome = outcomes if isinstance(outcomes, BaseException) else outcomes[i]
-        if isinstance(outcome, BaseException):
-            child.emit_effect(child.failure(node, inputs[i], shown[i], outcome))
-        else:
-            child.emit_effect(building.ended(child.run, shown[i], node.describe_output(outcome), now()))
+    async def arun(self, hook: AsyncBatchHook[In, Out]) -> list[Out | Exception]:
+        """Async ``run``: the call is cut short at the first item's deadline (cancelled)."""
+        from effects._runtime.limiter import aholding
 
+        if not self.inputs:
+            return []
+        node, children, kwargs, shown = self._started()
+        await _listened(children)
+        first = children[0]
+        try:
+            first.check_deadline()
+            if first.limiters:
+                async with aholding(first.limiters):
+                    outcomes = await first.bounded(hook(self.inputs, children, kwargs), node)
+            else:
+                outcomes = await first.bounded(hook(self.inputs, children, kwargs), node)
+        except BaseException as error:
+            self._finish(node, children, shown, error)
+            await _listened(children)
+            raise
+        self._finish(node, children, shown, outcomes)
+        await _listened(children)
+        return self._checked(outcomes)
 
-def _checked(outcomes: list[Out | Exception], count: int, return_exceptions: bool) -> list[Out | Exception]:
-    if len(outcomes) != count:
-        raise RuntimeError(f"a step's own batch gave {len(outcomes)} results for {count} inputs")
-    if not return_exceptions:
-        for outcome in outcomes:
-            if isinstance(outcome, Exception):
-                raise outcome
-    return outcomes
+    def _started(self) -> tuple[Step[In, Out], list[RunScope], Mapping[str, object], list[object]]:
+        # Each item's run, its bindings unwrapped (the same for every item: none chooses),
+        # started; what each start showed as its input.
+        descended = [scope._descend(self.node, None, self.kwargs) for scope in self.scopes]  # pyright: ignore[reportPrivateUsage]
+        node, kwargs = descended[0][0], descended[0][2]
+        children = [child for _, child, _ in descended]
+        shown: list[object] = []
+        for child, input in zip(children, self.inputs, strict=True):
+            shown.append(child._start(node, input) if child.run is not None else None)  # pyright: ignore[reportPrivateUsage]
+        return node, children, kwargs, shown
 
+    def _finish(
+        self,
+        node: Step[In, Out],
+        children: list[RunScope],
+        shown: list[object],
+        outcomes: Sequence[Out | Exception] | BaseException,
+    ) -> None:
+        now = current_clock().now
+        for i, child in enumerate(children):
+            if child.run is None:
+                continue
+            outcome = outcomes if isinstance(outcomes, BaseException) else outcomes[i]
+            if isinstance(outcome, BaseException):
+                child.emit_effect(child.failure(node, self.inputs[i], shown[i], outcome))
+            else:
+                child.emit_effect(building.ended(child.run, shown[i], node.describe_output(outcome), now()))
 
-def run_batch(
-    node: Step[In, Out],
-    hook: BatchHook[In, Out],
-    inputs: Sequence[In],
-    scopes: Sequence[RunScope],
-    kwargs: Mapping[str, object],
-    return_exceptions: bool,
-) -> list[Out | Exception]:
-    """The items' runs around one call of the step's ``step_batch``."""
-    if not inputs:
-        return []
-    node, children, kwargs = _children(node, scopes, kwargs)
-    shown = _start(node, children, inputs)
-    for child in children:
-        if child.run is not None:
-            child.refuse_async_listeners()
-    first = children[0]
-    try:
-        first.check_deadline()
-        if first.limiters:
-            with first.permits():
-                outcomes = hook(inputs, children, kwargs)
-        else:
-            outcomes = hook(inputs, children, kwargs)
-    except BaseException as error:
-        _finish(node, children, inputs, shown, error)
-        raise
-    _finish(node, children, inputs, shown, outcomes)
-    return _checked(outcomes, len(inputs), return_exceptions)
+    def _checked(self, outcomes: list[Out | Exception]) -> list[Out | Exception]:
+        # One outcome per input; the first error raised unless errors are returned.
+        count = len(self.inputs)
+        if len(outcomes) != count:
+            raise RuntimeError(f"a step's own batch gave {len(outcomes)} results for {count} inputs")
+        if not self.return_exceptions:
+            for outcome in outcomes:
+                if isinstance(outcome, Exception):
+                    raise outcome
+        return outcomes
 
 
 async def _listened(children: list[RunScope]) -> None:
@@ -150,37 +184,4 @@ async def _listened(children: list[RunScope]) -> None:
             await child.await_listeners()
 
 
-async def arun_batch(
-    node: Step[In, Out],
-    hook: AsyncBatchHook[In, Out],
-    inputs: Sequence[In],
-    scopes: Sequence[RunScope],
-    kwargs: Mapping[str, object],
-    return_exceptions: bool,
-) -> list[Out | Exception]:
-    """Async ``run_batch``: the call is cut short at the first item's deadline (cancelled)."""
-    from effects._runtime.limiter import aholding
-
-    if not inputs:
-        return []
-    node, children, kwargs = _children(node, scopes, kwargs)
-    shown = _start(node, children, inputs)
-    await _listened(children)
-    first = children[0]
-    try:
-        first.check_deadline()
-        if first.limiters:
-            async with aholding(first.limiters):
-                outcomes = await first.bounded(hook(inputs, children, kwargs), node)
-        else:
-            outcomes = await first.bounded(hook(inputs, children, kwargs), node)
-    except BaseException as error:
-        _finish(node, children, inputs, shown, error)
-        await _listened(children)
-        raise
-    _finish(node, children, inputs, shown, outcomes)
-    await _listened(children)
-    return _checked(outcomes, len(inputs), return_exceptions)
-
-
-__all__ = ["abatch_hook", "arun_batch", "batch_hook", "run_batch"]
+__all__ = ["NativeBatch", "abatch_hook", "batch_hook"]

@@ -149,18 +149,22 @@ class _ItemRun:
 
     def refused(self) -> Result[object, BaseException] | None:
         """Start the item's run; a ``Failure`` if the batch was cancelled first (then
-        there is no run to end)."""
+        there is no run to end) or if the caller's deadline has passed (the run fails)."""
         from returns.result import Failure
 
         item, run = self.item, self.item.run
         try:
             if run is None:
                 self.collector.check()
-                return None
-            self.shown = item.input if item.shows_raw_input else self.step.describe_input(item.input)
-            self.collector.emit(RunStarted(run, self.shown, self.scope.clock.now()))
+            else:
+                self.shown = item.input if item.shows_raw_input else self.step.describe_input(item.input)
+                self.collector.emit(RunStarted(run, self.shown, self.scope.clock.now()))
         except BaseException as error:
             return Failure(error)
+        try:
+            self.scope.check_deadline()
+        except BaseException as error:
+            return self.failed(error)
         return None
 
     def failed(self, error: BaseException) -> Result[object, BaseException]:
@@ -181,28 +185,25 @@ class _ItemRun:
 
 
 def _run_one(run: _ItemRun, kwargs: Mapping[str, object]) -> Result[object, BaseException]:
-    step, input = run.step, run.item.input
     with run.current():
         refused = run.refused()
         if refused is not None:
             return refused
         try:
-            run.scope.check_deadline()
-            output = step.step_invoke(input, run.scope, kwargs)
+            output = run.step.step_invoke(run.item.input, run.scope, kwargs)
         except BaseException as error:  # every outcome travels back as a value
             return run.failed(error)
         return run.ended(output)
 
 
 async def _arun_one(run: _ItemRun, kwargs: Mapping[str, object]) -> Result[object, BaseException]:
-    step, input = run.step, run.item.input
+    step = run.step
     with run.current():
         refused = run.refused()
         if refused is not None:
             return refused
         try:
-            run.scope.check_deadline()
-            output = await run.scope.bounded(step.step_ainvoke(input, run.scope, kwargs), step)
+            output = await run.scope.bounded(step.step_ainvoke(run.item.input, run.scope, kwargs), step)
         except BaseException as error:
             return run.failed(error)
         return run.ended(output)

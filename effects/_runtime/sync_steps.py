@@ -236,66 +236,92 @@ async def in_worker(scope: Scope | None, func: Callable[P, T], *args: P.args, **
             relay.live = False
 
 
-@final
-class _Channel(Generic[T]):
-    """Chunks from a worker thread to the loop: at most ``CHUNKS_AHEAD`` waiting."""
+class Handoff(Generic[T]):
+    """Items from a producer thread to a consumer, at most ``ahead`` of them waiting: the
+    producer waits for room, and stops once the consumer has gone (``close``). The
+    consumer's side is the subclass's (a thread's, or an event loop's with ``wake``).
 
-    __slots__ = ("_loop", "_lock", "_chunks", "_done", "_error", "_waiter", "closed")
+    >>> handoff: Handoff[str] = Handoff(1)
+    >>> handoff.put("a"), list(handoff.items)
+    (True, ['a'])
+    >>> handoff.close()
+    >>> handoff.put("b")  # the consumer has gone: nothing waits for room
+    False
+    """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._lock = threading.Condition()
-        self._chunks: deque[object] = deque()
-        self._done = False
-        self._error: BaseException | None = None
-        self._waiter: asyncio.Future[None] | None = None
+    __slots__ = ("lock", "items", "ahead", "done", "error", "closed")
+
+    def __init__(self, ahead: int) -> None:
+        self.lock = threading.Condition()
+        self.items: deque[T] = deque()
+        self.ahead = ahead
+        self.done = False
+        self.error: BaseException | None = None
         self.closed = False
-        """Set when the consumer has gone: the producer stops at its next chunk."""
+        """Set when the consumer has gone: the producer stops at its next item."""
 
-    # -- the worker thread's side
+    # -- the producer thread's side
 
-    def put(self, chunk: object) -> bool:
-        """Hand over one chunk (waiting for room); False once the consumer has gone."""
-        with self._lock:
-            while len(self._chunks) >= CHUNKS_AHEAD and not self.closed:
-                self._lock.wait()
+    def put(self, item: T) -> bool:
+        """Hand over one item (waiting for room); False once the consumer has gone."""
+        with self.lock:
+            while len(self.items) >= self.ahead and not self.closed:
+                self.lock.wait()
             if self.closed:
                 return False
-            self._chunks.append(chunk)
-            self._wake()
+            self.items.append(item)
+            self.wake()
             return True
 
     def finish(self, error: BaseException | None) -> None:
-        with self._lock:
-            self._done = True
-            self._error = error
-            self._wake()
+        """The producer is done (``error``: how it failed)."""
+        with self.lock:
+            self.done = True
+            self.error = error
+            self.wake()
 
-    def _wake(self) -> None:
+    def wake(self) -> None:
+        """Tell the consumer that an item or the end has come (called under the lock)."""
+        self.lock.notify_all()
+
+    # -- the consumer's side
+
+    def close(self) -> None:
+        """The consumer has gone: the producer stops waiting for room."""
+        with self.lock:
+            self.closed = True
+            self.lock.notify_all()
+
+
+@final
+class _Channel(Handoff[T]):
+    """Chunks from a worker thread to the loop: at most ``CHUNKS_AHEAD`` waiting."""
+
+    __slots__ = ("_loop", "_waiter")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(CHUNKS_AHEAD)
+        self._loop = loop
+        self._waiter: asyncio.Future[None] | None = None
+
+    def wake(self) -> None:
         waiter, self._waiter = self._waiter, None
         if waiter is not None:
             _call_in_loop(self._loop, lambda: _settle(waiter, None))
-
-    # -- the loop's side
 
     async def get(self) -> tuple[bool, T, BaseException | None]:
         """(True, the next chunk, None), or (False, _, the generator's error or None) at
         its end."""
         while True:
-            with self._lock:
-                if self._chunks:
-                    chunk = cast(T, self._chunks.popleft())
-                    self._lock.notify()
+            with self.lock:
+                if self.items:
+                    chunk = self.items.popleft()
+                    self.lock.notify()
                     return True, chunk, None
-                if self._done:
-                    return False, cast(T, None), self._error
+                if self.done:
+                    return False, cast(T, None), self.error
                 waiter = self._waiter = self._loop.create_future()
             await waiter
-
-    def close(self) -> None:
-        with self._lock:
-            self.closed = True
-            self._lock.notify_all()
 
 
 async def stream_in_worker(scope: Scope | None, make: Callable[[], Iterator[T]]) -> AsyncIterator[T]:
@@ -352,4 +378,4 @@ async def stream_in_worker(scope: Scope | None, make: Callable[[], Iterator[T]])
             relay.live = False
 
 
-__all__ = ["WORKERS", "in_worker", "on_worker", "stream_in_worker", "worker_pool"]
+__all__ = ["WORKERS", "Handoff", "in_worker", "on_worker", "stream_in_worker", "worker_pool"]

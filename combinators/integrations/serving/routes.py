@@ -22,6 +22,7 @@ import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from typing import Final, Literal, final
 
+import attrs
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
@@ -93,28 +94,17 @@ def _read_wire(served: Served, value: object, loc: tuple[str | int, ...]) -> obj
 
 
 @final
+@attrs.define(eq=False)
 class Call:
     """A checked request: inputs, the client's configs, and what the route asked for."""
 
-    __slots__ = ("inputs", "configs", "body", "principal", "request", "filters", "version")
-
-    def __init__(
-        self,
-        inputs: list[object],
-        configs: list[RunConfig],
-        body: Mapping[str, object],
-        principal: object,
-        request: Request,
-        filters: Filters = Filters(),
-        version: Literal["v1", "v2"] = "v2",
-    ) -> None:
-        self.inputs = inputs
-        self.configs = configs
-        self.body = body
-        self.principal = principal
-        self.request = request
-        self.filters = filters
-        self.version: Literal["v1", "v2"] = version
+    inputs: list[object]
+    configs: list[RunConfig]
+    body: Mapping[str, object]
+    principal: object
+    request: Request
+    filters: Filters = Filters()
+    version: Literal["v1", "v2"] = "v2"
 
     async def run_configs(self, served: Served) -> list[RunConfig]:
         """The configs the runs get (hooks applied, the server's name and fresh run ids)."""
