@@ -38,7 +38,7 @@ from effects._runtime.context import CURRENT_SCOPE
 from effects.step import AwaitingObserver, Observer, finish_in_sync
 from effects.step import OBSERVERS_BOUND, Step
 from effects._runtime import building
-from effects._runtime.streaming import astream_run, stream_run
+from effects._runtime.streaming import StreamWatch, astream_run, stream_run
 from effects.effect_values import (
     NO_PARAMS,
     NOTHING,
@@ -241,7 +241,7 @@ class RunScope:
             return node.step_stream(inputs, child, kwargs)
         if node.streams_in_place and self.run is not None:
             return node.step_stream(inputs, child.in_place(self.run, tag), kwargs)
-        return stream_run(child, node, inputs, kwargs, known_input)
+        return stream_run(StreamWatch(child, node, known_input), inputs, kwargs)
 
     def astream(
         self,
@@ -260,7 +260,7 @@ class RunScope:
             return node.step_astream(inputs, child, kwargs)
         if node.streams_in_place and self.run is not None:
             return node.step_astream(inputs, child.in_place(self.run, tag), kwargs)
-        return astream_run(child, node, inputs, kwargs, known_input)
+        return astream_run(StreamWatch(child, node, known_input), inputs, kwargs)
 
     def with_recursion_step(self, returned: object = None) -> RunScope:
         """The scope for a runnable that a function returned: one less level allowed.

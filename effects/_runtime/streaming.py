@@ -56,14 +56,36 @@ class StreamWatch(Generic[In, Out]):
         # it streams them itself (as in the peer: no stream events for a retriever,
         # a prompt or a model without a token stream).
         self.emits = run is not None and (not run.parent_ids or (node.emits_stream_events and not node.relays_chunks))
-        # Read once per run, not once per chunk: a run keeps its clock and observers.
-        self.now = timestamps(scope.clock)
         self.observers = scope.observers
         self.started = False
         self.seen: Total[In] = Total()
         self.total: Total[Out] = Total()
-        if self.observed and known is not NOTHING:
+
+    def adds_up_input(self) -> bool:
+        """Whether the run's input stream is added up before it runs: its events show the
+        whole input at its start, as the peer's do."""
+        return self.observed and self.known is NOTHING and self.node.input_known_at_start
+
+    def added_up(self, whole: In | Nothing) -> tuple[In, ...]:
+        """The input stream once added up (``whole``), which is now the known input."""
+        if whole is NOTHING:
+            return ()
+        self.known = whole
+        return (whole,)
+
+    def begin(self) -> tuple[bool, list[Out] | None]:
+        """Enter the run (where its stream starts, in the caller's context): started if its
+        input is known. Whether to tap the input (the run then starts at its first chunk and
+        reports its input at its end); and the list that holds the output until the run has
+        ended, for a step that does not stream by itself (it computes its output in one go:
+        its run ends before its output flows on, so the next step starts after this one
+        ended, as the peer's events show for tools, prompts and retrievers)."""
+        # Read once per run, not once per chunk: a run keeps its clock and observers.
+        self.now = timestamps(self.scope.clock)
+        if self.observed and self.known is not NOTHING:
             self.start()
+        held: list[Out] | None = [] if self.observed and not self.node.emits_stream_events else None
+        return self.observed and self.known is NOTHING, held
 
     def start(self) -> None:
         self.started = True
@@ -128,31 +150,16 @@ class StreamWatch(Generic[In, Out]):
         self.scope.emit_effect(ended(self.scope.run_info(), self.shown_input(), output, self.now()))
 
 
-def stream_run(
-    self: RunScope,
-    node: Step[In, Out],
-    inputs: Iterator[In],
-    kwargs: Mapping[str, object],
-    known_input: In | Nothing,
-) -> Iterator[Out]:
-    """Run ``node`` as a stream transform in ``self`` (an observed, limited or configured
-    scope): its effects, permits, deadline and context, chunk by chunk."""
+def stream_run(watch: StreamWatch[In, Out], inputs: Iterator[In], kwargs: Mapping[str, object]) -> Iterator[Out]:
+    """Run ``watch.node`` as a stream transform in ``watch.scope`` (an observed, limited or
+    configured scope): its effects, permits, deadline and context, chunk by chunk."""
+    self, node = watch.scope, watch.node
     upstream = inputs
-    if self.run is not None and known_input is NOTHING and node.input_known_at_start:
-        # Its events show the whole input at its start, as the peer's do.
-        whole = total_or_nothing(inputs)
-        if whole is NOTHING:
-            inputs = iter(())
-        else:
-            inputs = iter((whole,))
-            known_input = whole
-    watch = StreamWatch(self, node, known_input)
-    if watch.observed and known_input is NOTHING:
+    if watch.adds_up_input():
+        inputs = iter(watch.added_up(total_or_nothing(inputs)))
+    tapped, held = watch.begin()
+    if tapped:
         inputs = watch.tap(inputs)
-    # A step that does not stream by itself computes its output in one go: its run
-    # ends before its output flows on, so the next step starts after this one ended
-    # (as the peer's events show for tools, prompts and retrievers).
-    held: list[Out] | None = [] if watch.observed and not node.emits_stream_events else None
     with ExitStack() as stack:
         lease: Lease | None = None
         token = CURRENT_SCOPE.set(self)
@@ -203,25 +210,16 @@ def stream_run(
 
 
 async def astream_run(
-    self: RunScope,
-    node: Step[In, Out],
-    inputs: AsyncIterator[In],
-    kwargs: Mapping[str, object],
-    known_input: In | Nothing,
+    watch: StreamWatch[In, Out], inputs: AsyncIterator[In], kwargs: Mapping[str, object]
 ) -> AsyncIterator[Out]:
     """Async ``stream_run``."""
+    self, node = watch.scope, watch.node
     upstream = inputs
-    if self.run is not None and known_input is NOTHING and node.input_known_at_start:
-        whole = await atotal_or_nothing(inputs)
-        if whole is NOTHING:
-            inputs = aiter_of(())
-        else:
-            inputs = aiter_of((whole,))
-            known_input = whole
-    watch = StreamWatch(self, node, known_input)
-    if watch.observed and known_input is NOTHING:
+    if watch.adds_up_input():
+        inputs = aiter_of(watch.added_up(await atotal_or_nothing(inputs)))
+    tapped, held = watch.begin()
+    if tapped:
         inputs = watch.atap(inputs)
-    held: list[Out] | None = [] if watch.observed and not node.emits_stream_events else None
     async with AsyncExitStack() as stack:
         lease: Lease | None = None
         token = CURRENT_SCOPE.set(self)
