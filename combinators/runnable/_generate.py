@@ -94,7 +94,7 @@ RUNNABLE = _Target("In", "Step[{input}, Out]", "Step[Any, Out]")
 MIRROR = _Target("SyncIn", None, "SyncCalls[Out, Any]")
 
 
-def _params(target: _Target, self_text: str, params: tuple[Param, ...], kwargs: bool) -> str:
+def _params(target: _Target, self_text: str, params: tuple[Param, ...], kwargs: bool | str) -> str:
     parts = [self_text]
     keyword_started = False
     for i, p in enumerate(params):
@@ -111,7 +111,7 @@ def _params(target: _Target, self_text: str, params: tuple[Param, ...], kwargs: 
     if not params and kwargs:
         parts.append("/")
     if kwargs:
-        parts.append("**kwargs: object")
+        parts.append(f"**{kwargs}" if isinstance(kwargs, str) else "**kwargs: object")
     return ", ".join(parts)
 
 

@@ -72,7 +72,8 @@ class Call:
     then the implementation returns their union; else the implementation's own); ``body``
     the implementation (``self`` is the runnable); ``is_async`` writes ``async def``;
     ``mirrored`` restates it on ``SyncCalls`` with ``SyncIn`` (the sync calls);
-    ``mirror_only`` puts it on ``SyncCalls`` only (``Runnable`` defines it by hand).
+    ``mirror_only`` puts it on ``SyncCalls`` only (``Runnable`` defines it by hand);
+    ``kwargs`` is whether it takes ``**kwargs: object``, or the text of its own ``**`` parameter.
 
     >>> Call("x", (), "Out", "return 1", "").is_async
     False
@@ -85,7 +86,7 @@ class Call:
     doc: str
     overloads: tuple[Overload, ...] = ()
     is_async: bool = False
-    kwargs: bool = True
+    kwargs: bool | str = True
     mirrored: bool = False
     mirror_only: bool = False
 
@@ -557,12 +558,7 @@ call (the same as ``with_kwargs``).
 SYNC_ONLY: tuple[Call, ...] = (
     Call(
         "as_tool",
-        (
-            Param("name", "str | None", "None"),
-            Param("description", "str | None", "None"),
-            Param("args_schema", "Mapping[str, object] | type[object] | None", "None"),
-            Param("arg_types", "Mapping[str, object] | None", "None"),
-        ),
+        (),
         "RunnableTool[Out] | RunnableTool[Out, ..., object, Never]",
         "",
         "",
@@ -571,7 +567,8 @@ SYNC_ONLY: tuple[Call, ...] = (
             Overload({}, self_input="Never", returns="RunnableTool[Out, ..., object, Never]"),
             Overload({}, returns="RunnableTool[Out]"),
         ),
-        kwargs=False,
+        # The keywords of Runnable.as_tool, as one TypedDict (``fluent.ToolOptions``).
+        kwargs="options: Unpack[ToolOptions]",
         mirror_only=True,
     ),
 )

@@ -49,7 +49,8 @@ if TYPE_CHECKING:
         stop_after_attempt: int
 
     class ToolOptions(TypedDict, total=False):
-        """``tool_from_runnable``'s keyword parameters."""
+        """``Runnable.as_tool``'s keyword parameters (``tool_from_runnable``'s), as the
+        ``SyncCalls`` mirror of ``as_tool`` takes them."""
 
         name: str | None
         description: str | None

@@ -21,16 +21,19 @@ Generated from ``call_spec``: the calls marked ``mirrored`` there, restated with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Never, TypeVar, overload
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
     from returns.result import Failure, Success
     from typing_extensions import deprecated
 
     from effects.config import ConfigLike
 
     from combinators.nodes.tool import RunnableTool
+    from combinators.runnable.fluent import ToolOptions
     from effects.runtime import EventsVersion
     from effects.event_types import StreamEvent, V1StreamEvent
     from effects.executors import Executor
@@ -335,29 +338,12 @@ class SyncCalls(Generic[Out, SyncIn]):
 
         @overload
         def as_tool(
-            self: SyncCalls[Out, Never],
-            *,
-            name: str | None = None,
-            description: str | None = None,
-            args_schema: Mapping[str, object] | type[object] | None = None,
-            arg_types: Mapping[str, object] | None = None,
+            self: SyncCalls[Out, Never], /, **options: Unpack[ToolOptions]
         ) -> RunnableTool[Out, ..., object, Never]: ...
         @overload
+        def as_tool(self, /, **options: Unpack[ToolOptions]) -> RunnableTool[Out]: ...
         def as_tool(
-            self,
-            *,
-            name: str | None = None,
-            description: str | None = None,
-            args_schema: Mapping[str, object] | type[object] | None = None,
-            arg_types: Mapping[str, object] | None = None,
-        ) -> RunnableTool[Out]: ...
-        def as_tool(
-            self: SyncCalls[Out, Any],
-            *,
-            name: str | None = None,
-            description: str | None = None,
-            args_schema: Mapping[str, object] | type[object] | None = None,
-            arg_types: Mapping[str, object] | None = None,
+            self: SyncCalls[Out, Any], /, **options: Unpack[ToolOptions]
         ) -> RunnableTool[Out] | RunnableTool[Out, ..., object, Never]: ...
 
 

@@ -155,6 +155,11 @@ def lambda_as_a_tool() -> None:
     reveal_type(aparse_r.as_tool())  # R: RunnableTool[int, ..., object, Never]
 
 
+def lambda_as_a_tool_with_a_misspelled_keyword() -> None:
+    # The mirror takes as_tool's keywords as one TypedDict (Unpack[ToolOptions]): still checked by name.
+    aparse_r.as_tool(nmae="parse")  # type: ignore[call-overload]  # E: call-overload / reportCallIssue
+
+
 def sync_lambda_as_a_tool() -> None:
     reveal_type(parse_r.as_tool())  # R: RunnableTool[int, ..., object, str | Mapping[str, Any] | ToolCallLike]
 
