@@ -34,6 +34,7 @@ from combinators.components.messages.message_classes import (
     Message,
     ToolCall,
     ToolCallChunk,
+    chunk_of,
 )
 from effects.authoring import is_str_mapping
 
@@ -114,15 +115,7 @@ def streamed_message(message: AIMessage) -> AIMessageChunk:
              enumerate(message.tool_calls)]  # fmt: skip
     calls += [ToolCallChunk(bad.name, bad.args, bad.id, len(calls) + index) for index, bad in
               enumerate(message.invalid_tool_calls)]  # fmt: skip
-    return AIMessageChunk(
-        message.content,
-        id=message.id,
-        name=message.name,
-        additional_kwargs=message.additional_kwargs,
-        response_metadata=message.response_metadata,
-        tool_call_chunks=calls,
-        usage_metadata=message.usage_metadata,
-    )
+    return chunk_of(message, calls)
 
 
 def _input_of(args: Mapping[str, object]) -> str | Mapping[str, object]:

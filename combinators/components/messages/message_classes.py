@@ -318,15 +318,31 @@ def add_ai_message_chunks(first: AIMessageChunk, *others: AIMessageChunk) -> AIM
     'abc'
     """
     added = _Sum(first, others)
+    last = any(c.chunk_position == "last" for c in added.chunks)
+    return chunk_of(added, added.tool_call_chunks, chunk_position="last" if last else None)
+
+
+def chunk_of(
+    message: AIMessage | AIMessageChunk | _Sum,
+    tool_call_chunks: Sequence[ToolCallChunk],
+    *,
+    chunk_position: Literal["last"] | None = None,
+) -> AIMessageChunk:
+    """The ``AIMessageChunk`` with ``message``'s fields (an AI message's, a chunk's or a
+    sum's) and ``tool_call_chunks``.
+
+    >>> chunk_of(AIMessage("hi", id="x", name="bot"), (), chunk_position="last")
+    AIMessageChunk('hi', id='x', name='bot', chunk_position='last')
+    """
     return AIMessageChunk(
-        added.content,
-        id=added.id,
-        name=added.name,
-        additional_kwargs=added.additional_kwargs,
-        response_metadata=added.response_metadata,
-        tool_call_chunks=added.tool_call_chunks,
-        usage_metadata=added.usage,
-        chunk_position="last" if any(c.chunk_position == "last" for c in added.chunks) else None,
+        message.content,
+        id=message.id,
+        name=message.name,
+        additional_kwargs=message.additional_kwargs,
+        response_metadata=message.response_metadata,
+        tool_call_chunks=tool_call_chunks,
+        usage_metadata=message.usage_metadata,
+        chunk_position=chunk_position,
     )
 
 
@@ -340,7 +356,7 @@ def whole_message(chunks: Sequence[AIMessageChunk]) -> AIMessage:
     added = _Sum(chunks[0], chunks[1:])
     return _whole(
         added.content, added.id, added.name, added.additional_kwargs, added.response_metadata,
-        added.tool_call_chunks, added.usage,
+        added.tool_call_chunks, added.usage_metadata,
     )  # fmt: skip
 
 
@@ -380,7 +396,7 @@ class _Sum:
         "additional_kwargs",
         "response_metadata",
         "tool_call_chunks",
-        "usage",
+        "usage_metadata",
     )
 
     def __init__(self, first: AIMessageChunk, others: Sequence[AIMessageChunk]) -> None:
@@ -413,7 +429,7 @@ class _Sum:
         self.additional_kwargs = additional_kwargs
         self.response_metadata = response_metadata
         self.tool_call_chunks = tool_call_chunks
-        self.usage = usage
+        self.usage_metadata = usage
 
 
 # -- re-exports -----------------------------------------------------------------------------
