@@ -29,6 +29,7 @@ from effects.guards import is_list_of, is_str_mapping
 from effects.authoring import Scope, aclose_all, closing
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 Input = Mapping[str, Any]
@@ -79,6 +80,12 @@ class RunnableAssign(Runnable[Input, dict[str, Any]]):
 
     is_leaf = False
     input_known_at_start = False
+
+    def input_draw(self) -> InputDraw:
+        """What its parallel draws (the first of its branches that can say)."""
+        from combinators.runnable.draws import DrawThrough  # loaded when asked
+
+        return DrawThrough((self.mapper,))
 
     def input_schema_before(self, following: Callable[[], Mapping[str, object]]) -> dict[str, object]:
         """First in a sequence: the object the rest takes, less the keys it assigns (as the

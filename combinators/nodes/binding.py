@@ -15,7 +15,7 @@ RunnableLambda(abs).with_config(RunConfig(tags=('t',)))
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, TypeVar, final
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, final
 
 import attrs
 
@@ -24,6 +24,9 @@ from combinators.runnable.composing import Runnable
 from effects.config import EMPTY_CONFIG, RunConfig
 from effects.hooks import callbacks_observer_factory, tracing_observer_factory
 from effects.step import ObserverFactory, StepBinding
+
+if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -91,6 +94,12 @@ class RunnableBinding(StandIn[In, Out]):
         """What ``with_types`` declared, else what the bound runnable declares."""
         declared = self.input_type if which == "input" else self.output_type
         return declared if declared is not None else self.bound.declared_type(which)
+
+    def input_draw(self) -> InputDraw:
+        """What ``with_types`` declared, else what the bound runnable draws."""
+        from combinators.runnable.draws import DrawThrough, DrawValues  # loaded when asked
+
+        return DrawThrough((self.bound,)) if self.input_type is None else DrawValues(self.input_type)
 
     def input_schema(self) -> dict[str, Any]:
         """The bound runnable's input schema, unless ``with_types`` declared the input.

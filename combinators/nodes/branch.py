@@ -27,6 +27,7 @@ from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_to
 from effects.guards import is_list_of
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 A = TypeVar("A")
@@ -83,6 +84,12 @@ class RunnableBranch(Runnable[In, Out]):
         init_fields(self, tuple(coerced), coerce_to_runnable(default))
 
     is_leaf = False
+
+    def input_draw(self) -> InputDraw:
+        """What the first of its conditions, then arms, then default that can say draws."""
+        from combinators.runnable.draws import DrawFirstKnown  # loaded when asked
+
+        return DrawFirstKnown((*(c for c, _ in self.branches), *(arm for _, arm in self.branches), self.default))
 
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """Its input as the peer's: the first declared of the default's, the branches', the

@@ -17,6 +17,7 @@ from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, aeach_on_executor, each_on_executor, gather_structured, run_indexed
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 A = TypeVar("A")
@@ -36,6 +37,12 @@ class RunnableEach(Runnable[Sequence[A], list[B]], Generic[A, B]):
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """A list of what its runnable takes or gives (``list[Any]`` when it does not say)."""
         return types.GenericAlias(list, (self.bound.declared_type(which),))
+
+    def input_draw(self) -> InputDraw:
+        """Lists of what its runnable draws."""
+        from combinators.runnable.draws import DrawListOf  # loaded when asked
+
+        return DrawListOf(self.bound)
 
     def input_schema(self) -> dict[str, Any]:
         """An array of its runnable's input schema (untitled).

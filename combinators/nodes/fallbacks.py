@@ -38,6 +38,7 @@ from effects.errors import InputError
 from effects.authoring import Scope, closing
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
@@ -64,6 +65,12 @@ class RunnableWithFallbacks(Runnable[In, Out]):
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """The primary's, as the peer's; when it does not say, the first fallback's that does."""
         return first_declared(self.runnables, which)
+
+    def input_draw(self) -> InputDraw:
+        """What the first of its runnables that can say draws."""
+        from combinators.runnable.draws import DrawFirstKnown  # loaded when asked
+
+        return DrawFirstKnown(self.runnables)
 
     def input_schema(self) -> dict[str, Any]:
         """The input schema of the runnable ``declared_type`` answers from: the primary's,

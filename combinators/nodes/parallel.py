@@ -32,6 +32,7 @@ from combinators.runnable.composing import Runnable
 from combinators.runnable.hooks import first_declared
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
     from combinators.nodes.passthrough import RunnablePassthrough
 from effects.authoring import Scope, closing
@@ -60,6 +61,12 @@ class RunnableParallel(Runnable[In, dict[str, Any]]):
         if which == "output":
             return super().declared_type(which)
         return first_declared(self.steps.values(), which)
+
+    def input_draw(self) -> InputDraw:
+        """What the first of its branches that can say draws."""
+        from combinators.runnable.draws import DrawFirstKnown  # loaded when asked
+
+        return DrawFirstKnown(tuple(self.steps.values()))
 
     def input_schema(self) -> dict[str, Any]:
         """As the peer's: the object whose properties are its branches' (each branch gets

@@ -25,6 +25,7 @@ from combinators.runnable.hooks import first_declared
 from effects.authoring import Scope, checked
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
@@ -57,6 +58,12 @@ class RunnableParallelTuple(Runnable[In, Out]):
         if which == "input":
             return first_declared(self.branches, "input")
         return types.GenericAlias(tuple, tuple(branch.declared_type("output") for branch in self.branches))
+
+    def input_draw(self) -> InputDraw:
+        """What the first of its branches that can say draws."""
+        from combinators.runnable.draws import DrawFirstKnown  # loaded when asked
+
+        return DrawFirstKnown(self.branches)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """A fork into every branch, joined."""

@@ -22,6 +22,7 @@ from effects.authoring import Scope, aiter_of, arun_on_total, closing, run_on_to
 from effects.guards import is_a
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
@@ -43,6 +44,12 @@ class RunnableBind(Runnable[In, Out]):
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """Its first runnable's input; its output is the chosen runnable's, not known before."""
         return self.first.declared_type("input") if which == "input" else Any
+
+    def input_draw(self) -> InputDraw:
+        """What its first runnable draws."""
+        from combinators.runnable.draws import DrawThrough  # loaded when asked
+
+        return DrawThrough((self.first,))
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
         """The first runnable, then the step that chooses what runs next."""

@@ -39,6 +39,7 @@ from combinators.runnable.composing import Runnable
 from effects.authoring import Scope, closing, gather_structured, run_indexed
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
@@ -78,6 +79,12 @@ class RunnableRetry(Runnable[In, Out]):
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """What the retried runnable takes and gives."""
         return self.bound.declared_type(which)
+
+    def input_draw(self) -> InputDraw:
+        """What the retried runnable draws."""
+        from combinators.runnable.draws import DrawThrough  # loaded when asked
+
+        return DrawThrough((self.bound,))
 
     def input_schema(self) -> dict[str, Any]:
         """The retried runnable's input schema.

@@ -26,6 +26,7 @@ from combinators.runnable.composing import AnyRunnable, Runnable
 from effects.authoring import Scope, attrs_built
 
 if TYPE_CHECKING:
+    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
@@ -86,6 +87,12 @@ class RunnableSequence(Runnable[In, Out]):
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """Its first step's input, its last step's output."""
         return (self.steps[0] if which == "input" else self.steps[-1]).declared_type(which)
+
+    def input_draw(self) -> InputDraw:
+        """What its first step that does not pass its input on draws."""
+        from combinators.runnable.draws import DrawThrough  # loaded when asked
+
+        return DrawThrough(self.steps)
 
     def input_schema(self) -> dict[str, Any]:
         """Its first step's input schema, as the peer's (a prompt's variables, required).

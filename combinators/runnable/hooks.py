@@ -33,6 +33,7 @@ from effects.lazy import deferred
 if TYPE_CHECKING:
     from combinators.graph import Fragment, GraphBuilder, RunPlace
     from combinators.runnable.composing import AnyRunnable
+    from combinators.runnable.draws import InputDraw
     from effects.authoring import Scope, aiter_of, arun_on_total, atotal_of, in_worker, run_on_total, total_of
     from effects import config
     from effects.config import RunConfig
@@ -223,6 +224,30 @@ class RunnableHooks(Generic[In, Out]):
         {'title': 'size_input', 'type': 'string'}
         """
         return cast("AnyRunnable", self).input_schema()
+
+    def input_draw(self) -> InputDraw:
+        """Hook: what a property test draws as this runnable's input (the answers are in
+        ``combinators.runnable.draws``; ``combinators.testing.inputs_for`` asks, runs never
+        do). Default: values of its ``declared_type("input")``; a type variable that is
+        also its output gives what it takes (``DrawFromNext()``: the steps after it
+        decide), ``Any`` or another type variable cannot say (``DrawUnknown()``). A node
+        built on others points at them in its own module (``DrawThrough``,
+        ``DrawFirstKnown``, ``DrawListOf``); a component says what its inputs are (a
+        model ``str``, a retriever ``DrawText()``, a prompt ``DrawVariables``).
+
+        >>> from combinators import Runnable
+        >>> class Shout(Runnable[str, str]):
+        ...     pass
+        >>> Shout().input_draw()
+        DrawValues(type=<class 'str'>)
+        """
+        from combinators.runnable.draws import DrawFromNext, DrawUnknown, DrawValues  # loaded when asked
+
+        declared = self.declared_type("input")
+        if declares(self, "input"):
+            return DrawValues(declared)
+        passes_on = isinstance(declared, TypeVar) and self.declared_type("output") is declared
+        return DrawFromNext() if passes_on else DrawUnknown()
 
 
 def first_declared(candidates: Iterable[RunnableHooks[Never, object]], which: Literal["input", "output"]) -> object:

@@ -18,6 +18,7 @@ from typing import Generic, Protocol, TypeVar, final
 import attrs
 
 from combinators.runnable.composing import Runnable
+from combinators.runnable.draws import DrawThrough, InputDraw
 from combinators.testing.steps import ScriptedFailure
 from effects.authoring import Scope, closing, is_a
 
@@ -94,6 +95,10 @@ class Flaky(Runnable[In, Out]):
 
     def __repr__(self) -> str:
         return f"Flaky({self.bound!r}, failures={self.failures})"
+
+    def input_draw(self) -> InputDraw:
+        """What its bound runnable draws."""
+        return DrawThrough((self.bound,))
 
     def _call(self) -> None:
         number = self.counter.take()

@@ -11,7 +11,17 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from combinators import Runnable, RunnableLambda, RunnablePassthrough, RunnableSequence
+from combinators import (
+    ConfigurableField,
+    Runnable,
+    RunnableBranch,
+    RunnableLambda,
+    RunnableParallel,
+    RunnablePassthrough,
+    RunnableSequence,
+    parallel,
+)
+from combinators.authoring import DrawText, DrawThrough, DrawVariables, InputDraw
 from combinators.prompts import PromptTemplate
 from combinators.components.retrieval.documents import BaseRetriever, Document
 from combinators.components.models.fakes import GenericFakeChatModel
@@ -213,6 +223,95 @@ def test_inputs_for_a_custom_runnable_asks_its_declared_type_hook() -> None:
             return int(input)
 
     assert find(inputs_for(Counted()), lambda n: n > 4) == 5
+
+
+def test_inputs_for_a_custom_runnable_draws_what_its_input_draw_hook_answers() -> None:
+    # A runnable of one's own answers the same hook as the library's nodes.
+    @attrs.frozen
+    class Search(Runnable[Any, list[str]]):
+        def input_draw(self) -> InputDraw:
+            return DrawText()
+
+        def step_invoke(self, input: Any, scope: Any, kwargs: Any) -> list[str]:
+            return str(input).split()
+
+    @attrs.frozen
+    class Logged(Runnable[Any, Any]):
+        inner: Runnable[Any, Any]
+
+        def input_draw(self) -> InputDraw:
+            return DrawThrough((self.inner,))
+
+        def step_invoke(self, input: Any, scope: Any, kwargs: Any) -> Any:
+            return scope.invoke(self.inner, input)
+
+    @attrs.frozen
+    class Letter(Runnable[Any, str]):
+        def input_draw(self) -> InputDraw:
+            return DrawVariables(("name", "city"))
+
+        def step_invoke(self, input: Any, scope: Any, kwargs: Any) -> str:
+            return "Dear {name} of {city}".format(**input)
+
+    assert find(inputs_for(Search()), lambda q: " " in q) == "fog fog"
+    assert find(inputs_for(Logged(Search())), lambda q: " " in q) == "fog fog"
+    assert find(inputs_for(Logged(RunnablePassthrough()) | Letter()), lambda _: True) == {"name": "fog", "city": "fog"}
+    assert find(inputs_for(Search().each()), lambda qs: len(qs) > 1) == ["fog", "fog"]
+    with pytest.raises(TypeError, match="inputs_for cannot tell"):
+        inputs_for(Logged(RunnablePassthrough()))
+
+
+def _parse(text: str) -> int:
+    return int(text or "0")
+
+
+_PARSE = RunnableLambda(_parse)
+_ANY: Runnable[Any, Any] = RunnableLambda(lambda x: x)
+
+
+@pytest.mark.parametrize(
+    ("node", "first"),
+    [
+        (RunnablePassthrough() | _PARSE, "a"),
+        (_PARSE.with_config(tags=["x"]), "a"),
+        (_PARSE.with_retry(), "a"),
+        (_PARSE.bind(lambda _: _ANY), "a"),
+        (Flaky(_PARSE), "a"),
+        (_ANY.with_fallbacks([_PARSE]), "a"),
+        (RunnableParallel(a=_ANY, b=_PARSE), "a"),
+        (parallel(_ANY, _PARSE), "a"),
+        (RunnablePassthrough.assign(a=_ANY, b=_PARSE), "a"),
+        (RunnableBranch((_ANY, _PARSE), RunnablePassthrough()), "a"),
+        (_PARSE.each(), ["a"]),
+        (_ANY.with_types(input_type=int), 0),
+        (
+            RunnablePassthrough() | PromptTemplate("{text}").configurable_fields(template=ConfigurableField(id="t")),
+            {"text": "fog"},
+        ),
+    ],
+    ids=[
+        "sequence",
+        "binding",
+        "retry",
+        "bind",
+        "Flaky",
+        "fallbacks",
+        "parallel",
+        "parallel tuple",
+        "assign",
+        "branch",
+        "each",
+        "with_types",
+        "configurable fields",
+    ],
+)
+def test_inputs_for_each_library_node_draws_what_its_parts_draw(node: Runnable[Any, Any], first: object) -> None:
+    assert find(inputs_for(node), lambda x: x != []) == first
+
+
+def test_inputs_for_alternatives_that_cannot_say_is_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="inputs_for cannot tell"):
+        inputs_for(_ANY.with_fallbacks([_ANY]))
 
 
 def test_inputs_for_models_retrievers_and_prompts_are_text() -> None:

@@ -517,7 +517,7 @@ AUTHOR_HOOKS = {
     "streams_in_place", "relays_chunks",
     "step_invoke", "step_ainvoke", "step_stream", "step_astream",
     "describe_input", "describe_output", "describe_params", "tool_call_id",
-    "check_config", "declared_type", "input_schema_before", "graph_fragment", "receiver_repr",
+    "check_config", "declared_type", "input_schema_before", "input_draw", "graph_fragment", "receiver_repr",
 }  # fmt: skip
 
 

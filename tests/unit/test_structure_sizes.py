@@ -36,7 +36,6 @@ SMALL: dict[str, str] = {
     "effects/guards.py": "typed run-time guards, public through effects.authoring (the checkers' narrowing)",
     "effects/patch_ops.py": "the run log's patch ops, public (combinators.PatchOp) without loading the projections",
     "effects/_runtime/context.py": "the running step's scope and custom events, imported by every runtime module",
-    "combinators/authoring.py": "the component authors' public root: re-exports",
     "combinators/_support/service_replies.py": "a service's reply read safely: the error family's and integrations'",
     "combinators/integrations/langchain/model_calls.py": "a model's run as LangChain's handlers see it (out of handlers.py)",
     "effects/projections/replayed.py": "a recorded value standing in for the live one (out of jsonable.py, at its cap)",

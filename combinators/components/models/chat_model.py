@@ -21,7 +21,7 @@ AIMessage('HELLO', id='lc_run--...')
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Final, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, TypeVar
 
 
 from combinators.components.messages.message_classes import (
@@ -45,6 +45,9 @@ from effects.authoring import Scope
 from effects.authoring import closing
 from effects.authoring import arun_on_total, in_worker, is_list_of, run_on_total, stream_in_worker
 from effects.authoring import allow_slot_copy, field_setter, slot_copy
+
+if TYPE_CHECKING:
+    from combinators.authoring import InputDraw
 
 MessageLikeRepresentation: TypeAlias = "BaseMessage | str | tuple[str, str] | list[str] | Mapping[str, object]"
 """One message, or what stands for one: a (role, content) pair, a str (from a human), a
@@ -174,6 +177,13 @@ class LanguageModel(NamedRunFields, Runnable[LanguageModelInput, _Out], Declared
     @property
     def emits_stream_events(self) -> bool:
         return self.streams
+
+    def input_draw(self) -> InputDraw:
+        """Strings (``combinators.testing.inputs_for`` asks): a chat model reads one as a
+        human message, a text model as its prompt."""
+        from combinators.authoring import DrawValues  # loaded when asked
+
+        return DrawValues(str)
 
     def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
         """Traces show the provider, the model and its options (``model_params``)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar, Unpack, cast, final, overload
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack, cast, final, overload
 
 import attrs
 
@@ -50,6 +50,9 @@ from combinators.components.prompts.traced import chat_prompt_params
 from combinators.components.prompts.inputs import with_variables
 from combinators.components.prompts.prompt_values import ChatPromptValue
 from effects.authoring import Scope
+
+if TYPE_CHECKING:
+    from combinators.authoring import InputDraw
 
 
 V = TypeVar("V", bound=Mapping[str, Any])
@@ -189,6 +192,12 @@ class ChatPromptTemplate(NamedRunFields, Runnable[PromptInput, ChatPromptValue])
         [HumanMessage('why?')]
         """
         return with_variables(self, variables)
+
+    def input_draw(self) -> InputDraw:
+        """A dict of a text for each of its variables (``combinators.testing.inputs_for`` asks)."""
+        from combinators.authoring import DrawVariables  # loaded when asked
+
+        return DrawVariables(tuple(self.input_variables))
 
     def input_schema(self) -> dict[str, Any]:
         """An object of the prompt's variables (text, or message lists for placeholders),

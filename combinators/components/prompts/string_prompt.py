@@ -15,7 +15,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, TypeVar, Unpack, final
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack, final
 
 import attrs
 
@@ -37,6 +37,9 @@ from combinators.components.prompts.prompt_values import StringPromptValue
 from combinators.components.prompts.traced import string_prompt_params
 from effects.authoring import Scope, is_a
 from effects.deprecation import note_deprecation
+
+if TYPE_CHECKING:
+    from combinators.authoring import InputDraw
 
 
 V = TypeVar("V", bound=Mapping[str, Any])
@@ -232,6 +235,12 @@ class PromptTemplate(NamedRunFields, Runnable[PromptInput, StringPromptValue]):
         'On fog'
         """
         return with_variables(self, variables)
+
+    def input_draw(self) -> InputDraw:
+        """A dict of a text for each of its variables (``combinators.testing.inputs_for`` asks)."""
+        from combinators.authoring import DrawVariables  # loaded when asked
+
+        return DrawVariables(tuple(self.input_variables))
 
     def input_schema(self) -> builtins.dict[str, Any]:
         """An object of the prompt's variables (text each), titled ``PromptInput`` as the peer's.

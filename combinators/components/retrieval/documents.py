@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
-from typing import final
+from typing import TYPE_CHECKING, final
 from uuid import UUID
 
 import attrs
@@ -31,6 +31,9 @@ from combinators.components.retrieval.run_manager import (
 from effects.errors import InputError
 from effects.authoring import Scope
 from effects.authoring import in_worker, is_a
+
+if TYPE_CHECKING:
+    from combinators.authoring import InputDraw
 
 __all__ = ["BaseRetriever", "Document", "format_documents_as_string", "load_text_documents"]
 
@@ -228,6 +231,12 @@ class BaseRetriever(NamedRunFields, Runnable[str, list[Document]], DeclaredField
         name = self.name
         name = name[len("Retriever") :] if name.startswith("Retriever") else name.removesuffix("Retriever")
         return {"ls_retriever_name": name.lower()}
+
+    def input_draw(self) -> InputDraw:
+        """Short natural-language queries (``combinators.testing.inputs_for`` asks)."""
+        from combinators.authoring import DrawText  # loaded when asked
+
+        return DrawText()
 
     def describe_input(self, input: str) -> object:
         """Events show a nested retriever's input as ``{"query": q}``.
