@@ -265,7 +265,7 @@ def _parse(text: str) -> int:
     return int(text or "0")
 
 
-_PARSE = RunnableLambda(_parse)
+_PARSE: Runnable[Any, Any] = RunnableLambda(_parse)
 _ANY: Runnable[Any, Any] = RunnableLambda(lambda x: x)
 
 

@@ -51,9 +51,9 @@ def numbers(texts: Iterator[str]) -> Iterator[int]:
         yield len(text)
 
 
-PARSE = RunnableLambda(parse)
-SAME = RunnablePassthrough[object]()
-ANY = RunnableLambda(lambda x: x)
+PARSE: Runnable[Any, Any] = RunnableLambda(parse)
+SAME: Runnable[Any, Any] = RunnablePassthrough[object]()
+ANY: Runnable[Any, Any] = RunnableLambda(lambda x: x)
 
 
 @attrs.frozen
