@@ -81,6 +81,28 @@ def require_extra(feature: str, extra: str, *modules: str) -> None:
             raise _missing_extra(feature, extra, module)
 
 
+class FailureCount:
+    """How many times a provider's observer failed and logged instead of failing the run
+    (thread-safe; the process's count): the callback handlers' errors, tracing's drops.
+
+    >>> failures = FailureCount()
+    >>> failures.add()
+    >>> failures.count
+    1
+    """
+
+    __slots__ = ("count", "_lock")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def add(self) -> None:
+        """Count one more failure."""
+        with self._lock:
+            self.count += 1
+
+
 @final
 class Hook(Generic[P]):
     """A slot for an integration's provider (see the module docstring).

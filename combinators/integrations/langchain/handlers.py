@@ -60,7 +60,7 @@ from combinators.components.models.llm import to_prompt_text
 from combinators import RunConfig
 from effects.executors import kept_by_the_caller
 from effects import NOTHING, CustomEmitted, Effect, RunEnded, RunFailed, RunInfo, RunStarted, RunStreamed
-from effects.hooks import CALLBACKS
+from effects.hooks import CALLBACKS, FailureCount
 from effects.projections.jsonable import is_secret, redacted_form
 from effects.guards import is_dict, is_list_of, is_list_or_tuple, is_mapping
 
@@ -90,18 +90,13 @@ _FAMILY: Final[Mapping[str, str]] = {
 
 
 @final
-class _Errors:
+class _Errors(FailureCount):
     """Handler failures LangChain logs and swallows: counted here too."""
 
-    __slots__ = ("count", "_lock")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._lock = threading.Lock()
+    __slots__ = ()
 
     def note(self, handler: object, event: str, error: BaseException) -> None:
-        with self._lock:
-            self.count += 1
+        self.add()
         _log.warning("Error in %s.%s callback: %r", type(handler).__name__, event, error)
 
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import weakref
 from collections.abc import Mapping
 from typing import Final, final
@@ -47,6 +46,7 @@ from opentelemetry.metrics import _internal as _api  # the installed provider, r
 from combinators.integrations.otel import semconv
 from combinators.integrations.otel.response import Attributes
 from combinators.integrations.otel.semconv import INSTRUMENTATION_NAME, remembered, scope_version
+from effects.hooks import FailureCount
 
 DURATION_BUCKETS: Final = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92)
 """The conventions' advised boundaries for operation durations, in seconds."""
@@ -139,29 +139,21 @@ _log = logging.getLogger("combinators.integrations.otel")
 
 
 @final
-class _Failures:
+class _Failures(FailureCount):
     """Failures of the projection and its metrics: counted for ``failure_count``, logged."""
 
-    __slots__ = ("count", "_lock")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._lock = threading.Lock()
-
-    def _counted(self) -> None:
-        with self._lock:
-            self.count += 1
+    __slots__ = ()
 
     def record(self, effect: object, error: Exception) -> None:
         """The projection could not fold ``effect``."""
-        self._counted()
+        self.add()
         run = getattr(effect, "run", None)
         name = getattr(run, "name", "?")
         _log.warning("tracing dropped %s of run %r: %s: %s", type(effect).__name__, name, type(error).__name__, error)
 
     def note(self, what: str, error: Exception) -> None:
         """Something else failed (``what`` names it); the runs go on without it."""
-        self._counted()
+        self.add()
         _log.warning("tracing left out %s: %s: %s", what, type(error).__name__, error)
 
 
