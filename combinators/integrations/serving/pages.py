@@ -18,6 +18,7 @@ from html import escape
 from importlib import resources
 from typing import Final, final
 
+import attrs
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
@@ -64,34 +65,38 @@ async def allowed(served: Served, request: Request, send: Send) -> bool:
     return True
 
 
-@final
-class JsonPage:
-    """A GET route answering a JSON document (computed per request: schemas may be costly once)."""
+@attrs.frozen(eq=False)
+class _Page:
+    """A GET route that runs the ``auth`` hook first: ``answer`` only when it allows."""
 
-    __slots__ = ("served", "document")
-
-    def __init__(self, served: Served, document: Callable[[], JsonValue]) -> None:
-        self.served = served
-        self.document = document
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if await allowed(self.served, Request(scope, receive), send):
-            await send_json(send, 200, self.document())
-
-
-@final
-class PlaygroundPage:
-    """The playground's files, under ``<path>/playground/`` (``index.html`` at the folder)."""
-
-    __slots__ = ("served",)
-
-    def __init__(self, served: Served) -> None:
-        self.served = served
+    served: Served
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
-        if not await allowed(self.served, request, send):
-            return
+        if await allowed(self.served, request, send):
+            await self.answer(request, send)
+
+    async def answer(self, request: Request, send: Send) -> None:
+        raise NotImplementedError
+
+
+@final
+@attrs.frozen(eq=False)
+class JsonPage(_Page):
+    """A GET route answering a JSON document (computed per request: schemas may be costly once)."""
+
+    document: Callable[[], JsonValue]
+
+    async def answer(self, request: Request, send: Send) -> None:
+        await send_json(send, 200, self.document())
+
+
+@final
+@attrs.frozen(eq=False)
+class PlaygroundPage(_Page):
+    """The playground's files, under ``<path>/playground/`` (``index.html`` at the folder)."""
+
+    async def answer(self, request: Request, send: Send) -> None:
         name = request.path_params.get("file_path") or "index.html"
         content_type = PLAYGROUND_FILES.get(name)
         if content_type is None:
@@ -102,22 +107,17 @@ class PlaygroundPage:
 
 
 @final
-class Redirect:
+@attrs.frozen(eq=False)
+class Redirect(_Page):
     """``<path>/playground`` to ``<path>/playground/`` (the page's links are relative), once
     the ``auth`` hook has named a principal."""
 
-    __slots__ = ("served", "target")
+    target: str
 
-    def __init__(self, served: Served, target: str) -> None:
-        self.served = served
-        self.target = target
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request = Request(scope, receive)
-        if await allowed(self.served, request, send):
-            config_hash = request.path_params.get("config_hash")  # checked by allowed: URL-safe characters
-            target = self.target if config_hash is None else self.target.replace("{config_hash}", config_hash)
-            await _redirect(send, target)
+    async def answer(self, request: Request, send: Send) -> None:
+        config_hash = request.path_params.get("config_hash")  # checked by allowed: URL-safe characters
+        target = self.target if config_hash is None else self.target.replace("{config_hash}", config_hash)
+        await _redirect(send, target)
 
 
 async def _redirect(send: Send, target: str) -> None:
@@ -129,21 +129,17 @@ def _html_headers() -> list[tuple[bytes, bytes]]:
 
 
 @final
-class DocsPage:
+@attrs.frozen(eq=False)
+class DocsPage(_Page):
     """The OpenAPI page: ``docs.html``, which reads the ``openapi.json`` next to it."""
 
-    __slots__ = ("served",)
-
-    def __init__(self, served: Served) -> None:
-        self.served = served
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if await allowed(self.served, Request(scope, receive), send):
-            await send_bytes(send, 200, playground_file("docs.html"), _html_headers())
+    async def answer(self, request: Request, send: Send) -> None:
+        await send_bytes(send, 200, playground_file("docs.html"), _html_headers())
 
 
 @final
-class Stylesheet:
+@attrs.frozen(eq=False)
+class Stylesheet(_Page):
     """``/playground.css``: the playground's stylesheet for the pages at the root (the index
     of several paths), served whether or not the playground is.
 
@@ -156,15 +152,9 @@ class Stylesheet:
     'text/css; charset=utf-8'
     """
 
-    __slots__ = ("served",)
-
-    def __init__(self, served: Served) -> None:
-        self.served = served
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if await allowed(self.served, Request(scope, receive), send):
-            headers = [(b"content-type", PLAYGROUND_FILES["playground.css"]), (b"cache-control", b"no-cache")]
-            await send_bytes(send, 200, playground_file("playground.css"), headers)
+    async def answer(self, request: Request, send: Send) -> None:
+        headers = [(b"content-type", PLAYGROUND_FILES["playground.css"]), (b"cache-control", b"no-cache")]
+        await send_bytes(send, 200, playground_file("playground.css"), headers)
 
 
 def _base(served: Served) -> str:
