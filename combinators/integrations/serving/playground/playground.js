@@ -417,18 +417,25 @@ function shareLink() {
 }
 
 function share() {
-  let link;
+  withRead(shareLink, (link) => {
+    const box = $("share-link");
+    box.value = link;
+    box.hidden = false;
+    box.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => { /* the box shows it */ });
+  });
+}
+
+// then(read()), unless read throws: what it threw (a field that does not parse) is shown instead.
+function withRead(read, then) {
+  let value;
   try {
-    link = shareLink();
+    value = read();
   } catch (error) {
     showError("InvalidInput", error.message);
     return;
   }
-  const box = $("share-link");
-  box.value = link;
-  box.hidden = false;
-  box.select();
-  if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => { /* the box shows it */ });
+  then(value);
 }
 
 // ---------------------------------------------------------------- showing values
@@ -772,14 +779,7 @@ async function start(input) {
 function runForm(event) {
   event.preventDefault();
   reset();
-  let input;
-  try {
-    input = readInput();
-  } catch (error) {
-    showError("InvalidInput", error.message);
-    return;
-  }
-  start(input);
+  withRead(readInput, start);
 }
 
 function send(event) {
