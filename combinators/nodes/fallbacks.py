@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, TypeVar, final
 import attrs
 
 from combinators._support.reprs import keyword_reprs
-from combinators._support.rereadable import AReplayable, Replayable
+from combinators._support.rereadable import astream_tries, stream_tries
 from combinators.runnable.composing import Runnable
 from combinators.runnable.hooks import declares, first_declared
 from effects.errors import InputError
@@ -198,55 +198,44 @@ class RunnableWithFallbacks(Runnable[In, Out]):
                 errors.append(error)
         raise self._give_up(errors)
 
-    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        source = Replayable(inputs)
-        errors: list[BaseException] = []
-        for candidate in self.runnables:
-            reader: Iterator[In] = source.reader()
-            if errors and self.exception_key is not None:
-                error = errors[-1]
-                reader = (self._input_for(chunk, error) for chunk in reader)
-            chunks = scope.stream(candidate, reader, None, kwargs)
-            try:
-                first = next(chunks)
-            except StopIteration:
-                return  # an empty stream is a valid result
-            except BaseException as error:
-                if source.error is not None or not self._handled(error):
-                    raise  # an input error is not this step's failure
-                errors.append(error)
-                continue
-            yield first
-            yield from chunks
-            return
-        raise self._give_up(errors)
-
-    async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
-        source = AReplayable(inputs)
-        async with closing(inputs):  # owned here: closed when the chosen stream ends
-            errors: list[BaseException] = []
-            for candidate in self.runnables:
-                reader: AsyncIterator[In] = source.reader()
-                if errors and self.exception_key is not None:
-                    reader = self._with_error(reader, errors[-1])
-                chunks = scope.astream(candidate, reader, None, kwargs)
-                try:
-                    first = await anext(chunks)
-                except StopAsyncIteration:
-                    return
-                except BaseException as error:
-                    if source.error is not None or not self._handled(error):
-                        raise  # an input error is not this step's failure
-                    errors.append(error)
-                    continue
-                async with closing(chunks) as stream:  # closed also if the consumer stops at `first`
-                    yield first
-                    async for chunk in stream:
-                        yield chunk
-                return
+    def _next_candidate(
+        self, candidates: Iterator[Runnable[In, Out]], errors: list[BaseException], error: BaseException | None
+    ) -> Runnable[In, Out]:
+        """The stream to try after ``error`` (``None`` before the first); or raise: an error
+        not handled, or, when every candidate failed, the primary's error."""
+        if error is not None:
+            if not self._handled(error):
+                raise error
+            errors.append(error)
+        candidate = next(candidates, None)
+        if candidate is None:
             raise self._give_up(errors)
+        return candidate
+
+    def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
+        candidates = iter(self.runnables)
+        errors: list[BaseException] = []
+
+        def start(reader: Iterator[In], error: BaseException | None) -> Iterator[Out]:
+            candidate = self._next_candidate(candidates, errors, error)
+            if errors and self.exception_key is not None:
+                last = errors[-1]
+                reader = (self._input_for(chunk, last) for chunk in reader)
+            return scope.stream(candidate, reader, None, kwargs)
+
+        return stream_tries(inputs, start)
+
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
+        candidates = iter(self.runnables)
+        errors: list[BaseException] = []
+
+        async def start(reader: AsyncIterator[In], error: BaseException | None) -> AsyncIterator[Out]:
+            candidate = self._next_candidate(candidates, errors, error)
+            if errors and self.exception_key is not None:
+                reader = self._with_error(reader, errors[-1])
+            return scope.astream(candidate, reader, None, kwargs)
+
+        return astream_tries(inputs, start)
 
     async def _with_error(self, reader: AsyncIterator[In], error: BaseException) -> AsyncIterator[In]:
         async with closing(reader) as stream:

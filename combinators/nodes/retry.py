@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, final
 import attrs
 
 from combinators._support.reprs import callable_repr
-from combinators._support.rereadable import AReplayable, Replayable
+from combinators._support.rereadable import astream_tries, stream_tries
 from combinators.retry_policy import RetryPolicy
 from combinators.runnable.composing import Runnable
-from effects.authoring import Scope, closing, gather_structured, run_indexed
+from effects.authoring import Scope, gather_structured, run_indexed
 
 if TYPE_CHECKING:
     from combinators.runnable.draws import InputDraw
@@ -53,13 +53,61 @@ class _NotRunError(Exception):
 _NOT_RUN: Final = _NotRunError("not run yet")
 
 
-def _tag(attempt: int) -> str | None:
-    return None if attempt == 1 else f"retry:attempt:{attempt}"
-
-
 def _record(final_error: BaseException, earlier: list[BaseException]) -> None:
     for number, error in enumerate(earlier, start=1):
         final_error.add_note(f"attempt {number} failed: {type(error).__name__}: {error}")
+
+
+@final
+@attrs.define
+class _Attempts:
+    """One call's attempts so far: their number, the time waited, the errors before the
+    last (recorded on the error that ends them)."""
+
+    policy: RetryPolicy
+    on_failed_attempt: Callable[[BaseException, object, int], None] | None
+    scope: Scope
+    number: int = 1
+    waited: float = 0.0
+    earlier: list[BaseException] = attrs.field(factory=list[BaseException])
+
+    @property
+    def tag(self) -> str | None:
+        """The tag of this attempt's run (none on the first)."""
+        return None if self.number == 1 else f"retry:attempt:{self.number}"
+
+    def failed(self, error: BaseException, input: object) -> float:
+        """The wait before the next attempt, which is now counted; or raise ``error`` when
+        there is none."""
+        if not self.policy.should_retry(error):
+            _record(error, self.earlier)
+            raise error
+        if self.on_failed_attempt is not None:
+            self.on_failed_attempt(error, input, self.number)
+        delay = self.policy.delay_before(self.number + 1, self.scope.clock.random)
+        if not self.policy.allows(self.number + 1, self.waited + delay):
+            _record(error, self.earlier)
+            raise error
+        self.earlier.append(error)
+        self.waited += delay
+        self.number += 1
+        return delay
+
+    def rounds(self, inputs: Sequence[object], outcomes: Sequence[object]) -> Iterator[tuple[float, list[int]]]:
+        """A batch's attempts: before each, the wait and the indexes of the inputs not done
+        (the caller runs them, filling ``outcomes``). The first error in input order decides
+        whether there is another; when there is none, each failed input keeps its last error."""
+        delay = 0.0
+        while True:
+            yield delay, [i for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)]
+            first = next(((i, outcome) for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)), None)
+            if first is None:
+                return
+            index, error = first
+            try:
+                delay = self.failed(error, inputs[index])
+            except Exception:
+                return
 
 
 @final
@@ -119,174 +167,92 @@ class RunnableRetry(Runnable[In, Out]):
             shown += f", on_failed_attempt={callable_repr(self.on_failed_attempt)}"
         return f"{self.bound.receiver_repr()}.with_retry({shown})"
 
-    def _next_delay(
-        self,
-        error: BaseException,
-        input: object,
-        attempt: int,
-        waited: float,
-        scope: Scope,
-        earlier: list[BaseException],
-    ) -> float:
-        """The wait before the next attempt, or raise ``error`` if there is none."""
-        if not self.policy.should_retry(error):
-            _record(error, earlier)
-            raise error
-        if self.on_failed_attempt is not None:
-            self.on_failed_attempt(error, input, attempt)
-        delay = self.policy.delay_before(attempt + 1, scope.clock.random)
-        if not self.policy.allows(attempt + 1, waited + delay):
-            _record(error, earlier)
-            raise error
-        earlier.append(error)
-        return delay
-
-    def _batch_delay(
-        self,
-        inputs: Sequence[In],
-        outcomes: list[Out | Exception],
-        attempt: int,
-        waited: float,
-        scope: Scope,
-        earlier: list[BaseException],
-    ) -> float | None:
-        """The wait before the batch's next attempt, decided by its first error in input
-        order; ``None`` when the batch is done (no error left, or no retry)."""
-        first = next(((i, outcome) for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)), None)
-        if first is None:
-            return None
-        index, error = first
-        try:
-            return self._next_delay(error, inputs[index], attempt, waited, scope, earlier)
-        except Exception:
-            return None  # no further attempt: each failed input keeps its last error
+    def _attempts(self, scope: Scope) -> _Attempts:
+        return _Attempts(self.policy, self.on_failed_attempt, scope)
 
     def step_batch(
         self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
     ) -> list[Out | Exception]:
         outcomes: list[Out | Exception] = [_NOT_RUN] * len(inputs)
-        earlier: list[BaseException] = []
-        waited = 0.0
-        attempt = 1
-        while True:
-            todo = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)]
+        attempts = self._attempts(scopes[0])
+        for delay, todo in attempts.rounds(inputs, outcomes):
+            if delay:
+                scopes[0].clock.sleep(delay)
 
-            def run(k: int, todo: list[int] = todo, attempt: int = attempt) -> Out:
-                return scopes[todo[k]].invoke(self.bound, inputs[todo[k]], _tag(attempt), kwargs)
+            def run(k: int, todo: list[int] = todo, tag: str | None = attempts.tag) -> Out:
+                return scopes[todo[k]].invoke(self.bound, inputs[todo[k]], tag, kwargs)
 
             for i, outcome in zip(todo, run_indexed(run, len(todo), limit=None, return_exceptions=True), strict=True):
                 outcomes[i] = outcome
-            delay = self._batch_delay(inputs, outcomes, attempt, waited, scopes[0], earlier)
-            if delay is None:
-                return outcomes
-            if delay:
-                scopes[0].clock.sleep(delay)
-            waited += delay
-            attempt += 1
+        return outcomes
 
     async def step_abatch(
         self, inputs: Sequence[In], scopes: Sequence[Scope], kwargs: Mapping[str, object]
     ) -> list[Out | Exception]:
         outcomes: list[Out | Exception] = [_NOT_RUN] * len(inputs)
-        earlier: list[BaseException] = []
-        waited = 0.0
-        attempt = 1
-        while True:
-            todo = [i for i, outcome in enumerate(outcomes) if isinstance(outcome, Exception)]
+        attempts = self._attempts(scopes[0])
+        for delay, todo in attempts.rounds(inputs, outcomes):
+            if delay:
+                await scopes[0].clock.asleep(delay)
 
-            async def run(i: int, attempt: int = attempt) -> None:
+            async def run(i: int, tag: str | None = attempts.tag) -> None:
                 try:
-                    output: Out = await scopes[i].ainvoke(self.bound, inputs[i], _tag(attempt), kwargs)
+                    output: Out = await scopes[i].ainvoke(self.bound, inputs[i], tag, kwargs)
                     outcomes[i] = output
                 except Exception as error:
                     outcomes[i] = error
 
             await gather_structured([run(i) for i in todo])
-            delay = self._batch_delay(inputs, outcomes, attempt, waited, scopes[0], earlier)
-            if delay is None:
-                return outcomes
-            if delay:
-                await scopes[0].clock.asleep(delay)
-            waited += delay
-            attempt += 1
+        return outcomes
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        earlier: list[BaseException] = []
-        waited = 0.0
-        attempt = 1
+        try:
+            return scope.invoke(self.bound, input, None, kwargs)  # the first attempt: no bookkeeping
+        except BaseException as error:
+            attempts = self._attempts(scope)
+            delay = attempts.failed(error, input)
         while True:
-            try:
-                return scope.invoke(self.bound, input, _tag(attempt), kwargs)
-            except BaseException as error:
-                delay = self._next_delay(error, input, attempt, waited, scope, earlier)
             if delay:
                 scope.clock.sleep(delay)
-            waited += delay
-            attempt += 1
+            try:
+                return scope.invoke(self.bound, input, attempts.tag, kwargs)
+            except BaseException as error:
+                delay = attempts.failed(error, input)
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        earlier: list[BaseException] = []
-        waited = 0.0
-        attempt = 1
+        try:
+            return await scope.ainvoke(self.bound, input, None, kwargs)
+        except BaseException as error:
+            attempts = self._attempts(scope)
+            delay = attempts.failed(error, input)
         while True:
-            try:
-                return await scope.ainvoke(self.bound, input, _tag(attempt), kwargs)
-            except BaseException as error:
-                delay = self._next_delay(error, input, attempt, waited, scope, earlier)
             if delay:
                 await scope.clock.asleep(delay)
-            waited += delay
-            attempt += 1
+            try:
+                return await scope.ainvoke(self.bound, input, attempts.tag, kwargs)
+            except BaseException as error:
+                delay = attempts.failed(error, input)
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        source = Replayable(inputs)
-        earlier: list[BaseException] = []
-        waited = 0.0
-        attempt = 1
-        while True:
-            chunks = scope.stream(self.bound, source.reader(), _tag(attempt), kwargs)
-            try:
-                first = next(chunks)
-            except StopIteration:
-                return
-            except BaseException as error:
-                if source.error is not None:
-                    raise  # the input failed, not this step: nothing to retry
-                delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
+        attempts = self._attempts(scope)
+
+        def start(reader: Iterator[In], error: BaseException | None) -> Iterator[Out]:
+            if error is not None:  # what a stream read is gone: the hook sees "<stream>"
+                delay = attempts.failed(error, "<stream>")
                 if delay:
                     scope.clock.sleep(delay)
-                waited += delay
-                attempt += 1
-                continue
-            yield first
-            yield from chunks
-            return
+            return scope.stream(self.bound, reader, attempts.tag, kwargs)
 
-    async def step_astream(
-        self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]
-    ) -> AsyncIterator[Out]:
-        source = AReplayable(inputs)
-        async with closing(inputs):  # owned here: closed when the retried stream ends
-            earlier: list[BaseException] = []
-            waited = 0.0
-            attempt = 1
-            while True:
-                chunks = scope.astream(self.bound, source.reader(), _tag(attempt), kwargs)
-                try:
-                    first = await anext(chunks)
-                except StopAsyncIteration:
-                    return
-                except BaseException as error:
-                    if source.error is not None:
-                        raise  # the input failed, not this step: nothing to retry
-                    delay = self._next_delay(error, "<stream>", attempt, waited, scope, earlier)
-                    if delay:
-                        await scope.clock.asleep(delay)
-                    waited += delay
-                    attempt += 1
-                    continue
-                async with closing(chunks) as stream:  # closed also if the consumer stops at `first`
-                    yield first
-                    async for chunk in stream:
-                        yield chunk
-                return
+        return stream_tries(inputs, start)
+
+    def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
+        attempts = self._attempts(scope)
+
+        async def start(reader: AsyncIterator[In], error: BaseException | None) -> AsyncIterator[Out]:
+            if error is not None:
+                delay = attempts.failed(error, "<stream>")
+                if delay:
+                    await scope.clock.asleep(delay)
+            return scope.astream(self.bound, reader, attempts.tag, kwargs)
+
+        return astream_tries(inputs, start)
