@@ -29,25 +29,41 @@ def class_argument(cls: type, index: int) -> object:
     """What ``cls`` binds ``Runnable[In, Out]``'s ``In`` (0) or ``Out`` (1) to, if it says.
 
     A retriever (``Runnable[str, list[Document]]``) declares its input as ``str``; a node
-    generic in its own parameters declares nothing (``Any``).
+    generic in its own parameters declares nothing (``Any``); a class over a generic base
+    of its own (``class Chat(LanguageModel[AIMessage])`` over ``LanguageModel(Runnable[str, _Out])``)
+    declares what its base's parameters are bound to.
     """
+    argument = _bound_argument(cls, index)
+    if isinstance(argument, TypeVar):
+        return Any
+    if isinstance(argument, ForwardRef | str):
+        text = argument.__forward_arg__ if isinstance(argument, ForwardRef) else argument
+        try:
+            return _evaluated(text, _Names(cls), 0)
+        except Exception:  # not resolvable at run time: nothing is known
+            return Any
+    return argument
+
+
+def _bound_argument(cls: type, index: int) -> object:
+    """``RunnableHooks``' type argument ``index`` as the first base of ``cls`` that names it
+    binds it, each generic base in between substituted (a ``TypeVar`` where nothing binds it)."""
     from combinators.runnable.hooks import RunnableHooks
 
     for klass in cls.__mro__:
         for base in klass.__dict__.get("__orig_bases__", ()):
             origin = get_origin(base)
-            if not (isinstance(origin, type) and issubclass(origin, RunnableHooks)):
+            if not (isinstance(origin, type) and RunnableHooks in origin.__mro__):
                 continue
-            argument: object = get_args(base)[index]
-            if isinstance(argument, TypeVar):
-                return Any
-            if isinstance(argument, ForwardRef | str):
-                text = argument.__forward_arg__ if isinstance(argument, ForwardRef) else argument
-                try:
-                    return _evaluated(text, _Names(cls), 0)
-                except Exception:  # not resolvable at run time: nothing is known
-                    return Any
-            return argument
+            arguments: tuple[object, ...] = get_args(base)
+            if origin is RunnableHooks:
+                return arguments[index]
+            # In terms of the base's own parameters, then bound by this base's arguments.
+            parameters: tuple[object, ...] = getattr(origin, "__parameters__", ())
+            found = _bound_argument(origin, index)
+            return (
+                dict(zip(parameters, arguments, strict=True)).get(found, found) if isinstance(found, TypeVar) else found
+            )
     return Any
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, TypeVar
 from uuid import UUID
 
 import attrs
@@ -193,3 +193,32 @@ def test_typeddict_not_required_keys_are_optional_under_future_annotations() -> 
     schema = type_schema(Partial)
     assert schema["required"] == ["name"]
     assert schema["properties"] == {"name": {"type": "string"}, "note": {"type": "string"}}
+
+
+_Kept = TypeVar("_Kept")
+
+
+class _Base(Runnable[str, _Kept]):
+    """A library-style base generic in its output only, as ``LanguageModel`` is."""
+
+    def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, Any]) -> _Kept:
+        raise NotImplementedError
+
+
+class _Counts(_Base[int]):
+    def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, Any]) -> int:
+        return len(input)
+
+
+class _CountsAgain(_Counts):
+    """No type arguments of its own: its base's bindings stand."""
+
+
+def test_a_generic_base_s_parameters_are_bound_through_to_runnable() -> None:
+    # Regression: a base of one parameter over Runnable[str, _Kept] used to make the
+    # schema look for a second argument on _Base[int] (IndexError).
+    assert _Counts().input_schema() == {"title": "_Counts_input", "type": "string"}
+    assert _Counts().output_schema() == {"title": "_Counts_output", "type": "integer"}
+    assert _CountsAgain().output_schema()["type"] == "integer"
+    assert "type" not in _Base[int]().output_schema()  # unbound at the class: nothing is declared
+    assert _CountsAgain().invoke("four") == 4
