@@ -10,6 +10,7 @@ from typing import Any, reveal_type
 import attrs
 
 from combinators import Runnable, RunnableLambda
+from combinators.authoring import DrawText, DrawThrough, InputDraw
 from effects import Scope, Step
 from effects.authoring import arun_on_total, run_on_total
 
@@ -59,6 +60,9 @@ class Shout(Runnable[str, str]):
     def emits_stream_events(self) -> bool:
         return True
 
+    def input_draw(self) -> InputDraw:
+        return DrawText()
+
 
 @attrs.frozen
 class Twice(Runnable[str, int]):
@@ -70,6 +74,9 @@ class Twice(Runnable[str, int]):
     def step_invoke(self, input: str, scope: Scope, kwargs: Mapping[str, object]) -> int:
         first = scope.invoke(self.inner, input, "twice:1", kwargs)
         return first + scope.invoke(self.inner, input, "twice:2")
+
+    def input_draw(self) -> InputDraw:
+        return DrawThrough((self.inner,))
 
 
 def a_documented_subclass_is_a_runnable() -> None:
@@ -139,3 +146,11 @@ def the_runtime_side_of_a_scope_is_not_the_authors(scope: Scope) -> object:
 
 def a_scope_is_not_built_by_authors() -> object:
     return Scope()  # type: ignore[misc]  # E: misc / reportAbstractUsage
+
+
+@attrs.frozen
+class Misdrawn(Runnable[str, str]):
+    """``input_draw`` answers a ``Draw...`` value, not a bare type (``DrawValues(str)``)."""
+
+    def input_draw(self) -> InputDraw:
+        return str  # type: ignore[return-value]  # E: return-value / reportReturnType
