@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
 
+import attrs
+
 from combinators._support.service_replies import parse_retry_after as _parse_retry_after
 from effects.deprecation import Moved, moved_exports
 from effects.errors import CombinatorsError
@@ -60,6 +62,7 @@ def _rebuild(cls: Callable[..., ServiceError], args: tuple[object, ...], kwargs:
     return cls(*args, **kwargs)
 
 
+@attrs.define(slots=False, kw_only=True, eq=False, repr=False, auto_exc=False, on_setattr=attrs.setters.NO_OP)
 class ServiceError(CombinatorsError):
     """A service answered with an error, or could not be reached.
 
@@ -73,41 +76,27 @@ class ServiceError(CombinatorsError):
     ('teapots answered 418', 'secret body', False)
     """
 
+    # The fields, declared once (attrs writes the keyword-only constructor). Not slotted: the
+    # family's classes also inherit builtins and SDK classes of their own layout; no attrs
+    # repr or eq: an error's repr is its safe message, and errors compare by identity.
+
     retryable: ClassVar[bool] = False
     summary: ClassVar[str] = ""
     """What happened, after the service's name ("rate-limited the request"); empty: by status."""
     sdk_twin: ClassVar[bool] = False
-    """True on an integration's subclass that also inherits its SDK's error class."""
+    """True on an integration's subclass that also inherits its SDK's error class (and on its subclasses)."""
 
-    status: int | None
-    service: str
-    argument: str | None
-    limit: str | None
-    retry_after: float | None
-    hint: str | None
-    detail: str | None
-    url: str | None
+    status: int | None = None
+    service: str = "the service"
+    argument: str | None = None
+    limit: str | None = None
+    retry_after: float | None = None
+    hint: str | None = None
+    detail: str | None = None
+    url: str | None = None
 
-    def __init__(
-        self,
-        *,
-        status: int | None = None,
-        service: str = "the service",
-        argument: str | None = None,
-        limit: str | None = None,
-        retry_after: float | None = None,
-        hint: str | None = None,
-        detail: str | None = None,
-        url: str | None = None,
-    ) -> None:
-        self.status = status
-        self.service = service
-        self.argument = argument
-        self.limit = limit
-        self.retry_after = _parse_retry_after(retry_after)
-        self.hint = hint
-        self.detail = detail
-        self.url = url
+    def __attrs_post_init__(self) -> None:
+        self.retry_after = _parse_retry_after(self.retry_after)  # a header's text, or seconds
         # Not super(): an SDK class later in an integration subclass's MRO would want its own
         # arguments (a live HTTP response); the message is all the exception itself holds.
         BaseException.__init__(self, self.safe_message())
@@ -146,7 +135,7 @@ class ServiceError(CombinatorsError):
         'ServiceNotFound'
         """
         for cls in type(self).__mro__:
-            if not vars(cls).get("sdk_twin", False):
+            if not getattr(cls, "sdk_twin", False):
                 return cls.__name__
         return type(self).__name__  # pragma: no cover - ServiceError itself is never a twin
 
@@ -184,17 +173,8 @@ class ServiceError(CombinatorsError):
         return [("detail", self.detail), ("url", self.url)]
 
     def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, object]]:
-        """The arguments that rebuild this error (subclasses with other constructors override)."""
-        return (), {
-            "status": self.status,
-            "service": self.service,
-            "argument": self.argument,
-            "limit": self.limit,
-            "retry_after": self.retry_after,
-            "hint": self.hint,
-            "detail": self.detail,
-            "url": self.url,
-        }
+        """The arguments that rebuild this error: its attrs fields (subclasses with other constructors override)."""
+        return (), {field.alias: getattr(self, field.name) for field in attrs.fields(type(self)) if field.init}
 
     def __reduce__(self) -> tuple[object, ...]:
         args, kwargs = self._constructor_args()

@@ -23,7 +23,7 @@ so batch results survive a trip to a worker process.
 
 from __future__ import annotations
 
-from typing import Any
+import attrs
 
 from combinators.service_errors import (
     ServiceAuthError,
@@ -62,6 +62,11 @@ True
 """
 
 
+def _base_url(error: ModelAPIError) -> str | None:
+    return error.base_url
+
+
+@attrs.define(slots=False, kw_only=True, eq=False, repr=False, auto_exc=False, on_setattr=attrs.setters.NO_OP)
 class ModelAPIError(ServiceError):
     """A model server answered with an error, or could not be reached.
 
@@ -75,43 +80,20 @@ class ModelAPIError(ServiceError):
     ('the model server answered 418', 418, 'teapot')
     """
 
-    model: str | None
-    base_url: str | None
-    code: str | None
-    request_id: str | None
-    body: object
+    # ServiceError's fields and these, declared the same way; the one positional argument
+    # (``message``) is ``detail``, what the server said ("" for nothing), and ``url`` is ``base_url``.
+    detail: str | None = attrs.field(default=None, alias="message", kw_only=False)
+    service: str = MODEL_SERVER
+    model: str | None = None
+    base_url: str | None = None
+    code: str | None = None
+    request_id: str | None = None
+    body: object = None
+    url: str | None = attrs.field(init=False, default=attrs.Factory(_base_url, takes_self=True))
 
-    def __init__(
-        self,
-        message: str = "",
-        *,
-        status: int | None = None,
-        model: str | None = None,
-        base_url: str | None = None,
-        code: str | None = None,
-        request_id: str | None = None,
-        body: object = None,
-        service: str = MODEL_SERVER,
-        argument: str | None = None,
-        limit: str | None = None,
-        retry_after: float | None = None,
-        hint: str | None = None,
-    ) -> None:
-        self.model = model
-        self.base_url = base_url
-        self.code = code
-        self.request_id = request_id
-        self.body = body
-        super().__init__(
-            status=status,
-            service=service,
-            argument=argument,
-            limit=limit,
-            retry_after=retry_after,
-            hint=hint,
-            detail=message or None,
-            url=base_url,
-        )
+    def __attrs_post_init__(self) -> None:
+        self.detail = self.detail or None
+        super().__attrs_post_init__()
 
     def _log_fields(self) -> list[tuple[str, object]]:
         return [
@@ -121,21 +103,6 @@ class ModelAPIError(ServiceError):
             ("code", self.code),
             ("request_id", self.request_id),
         ]
-
-    def _constructor_args(self) -> tuple[tuple[object, ...], dict[str, Any]]:
-        return (self.detail or "",), {
-            "status": self.status,
-            "model": self.model,
-            "base_url": self.base_url,
-            "code": self.code,
-            "request_id": self.request_id,
-            "body": self.body,
-            "service": self.service,
-            "argument": self.argument,
-            "limit": self.limit,
-            "retry_after": self.retry_after,
-            "hint": self.hint,
-        }
 
 
 class ModelAuthenticationError(ModelAPIError, ServiceAuthError):
