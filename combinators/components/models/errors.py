@@ -14,6 +14,19 @@ runnables and search services:
 >>> isinstance(error, LookupError), error.status, error.model, str(error)
 (True, 404, 'gpt-nope', 'the model server has no such model (404)')
 
+The status mapping picks each class, and each is its family class's builtin too:
+
+>>> for status in (400, 401, 404, 408, 429, 503):
+...     print(status, ModelAPIError.for_status(status).__name__)
+400 ModelBadRequestError
+401 ModelAuthenticationError
+404 ModelNotFoundError
+408 ModelTimeoutError
+429 ModelRateLimitError
+503 ModelServerError
+>>> issubclass(ModelResponseError, ValueError), issubclass(ModelConnectionError, ConnectionError)
+(True, True)
+
 The first argument is what the server said: it is kept as ``detail`` for the log (a
 traceback shows it, with the model and base URL, as a note) and never shown in ``str()``,
 which a served chain may send to its clients. The OpenAI integration raises subclasses
@@ -106,19 +119,11 @@ class ModelAPIError(ServiceError):
 
 
 class ModelAuthenticationError(ModelAPIError, ServiceAuthError):
-    """401 or 403: the API key is missing, wrong, or may not use this model.
-
-    >>> issubclass(ModelAuthenticationError, PermissionError)
-    True
-    """
+    """401 or 403: the API key is missing, wrong, or may not use this model."""
 
 
 class ModelNotFoundError(ModelAPIError, ServiceNotFound):
-    """404: the server does not know the model (or ``base_url`` misses a path like ``/v1``).
-
-    >>> issubclass(ModelNotFoundError, LookupError)
-    True
-    """
+    """404: the server does not know the model (or ``base_url`` misses a path like ``/v1``)."""
 
     summary = "has no such model"
 
@@ -132,11 +137,7 @@ class ModelBadRequestError(ModelAPIError, ServiceBadRequest):
 
 
 class ModelResponseError(ModelAPIError, ServiceResponseError):
-    """The server's answer does not follow the protocol.
-
-    >>> issubclass(ModelResponseError, ValueError)
-    True
-    """
+    """The server's answer does not follow the protocol."""
 
 
 class ModelRateLimitError(ModelAPIError, ServiceRateLimited):
@@ -156,19 +157,11 @@ class ModelServerError(ModelAPIError, ServiceUnavailable):
 
 
 class ModelConnectionError(ModelAPIError, ServiceConnectionError):
-    """The server could not be reached.
-
-    >>> issubclass(ModelConnectionError, ConnectionError)
-    True
-    """
+    """The server could not be reached."""
 
 
 class ModelTimeoutError(ModelAPIError, ServiceTimeout):
-    """The request took longer than the model's ``timeout`` (or the server answered 408/504).
-
-    >>> issubclass(ModelTimeoutError, TimeoutError)
-    True
-    """
+    """The request took longer than the model's ``timeout`` (or the server answered 408/504)."""
 
 
 class ModelStreamError(ModelAPIError, ServiceConnectionError):

@@ -9,6 +9,19 @@ class's name. They pickle.
 >>> error = client_error_twin(KendraThrottled)("Retrieve", "ThrottlingException", "slow", status=400)
 >>> isinstance(error, ClientError), isinstance(error, KendraThrottled), error.public_type
 (True, True, 'KendraThrottled')
+
+One twin per Kendra class, each inheriting ``sdk_twin = True`` from ``KendraClientError``:
+
+>>> for ours, twin in _TWINS.items():
+...     print(f"{twin.__name__:34} {ours.__name__}")
+KendraClientError                  KendraError
+KendraThrottledClientError         KendraThrottled
+KendraAccessDeniedClientError      KendraAccessDenied
+KendraInvalidRequestClientError    KendraInvalidRequest
+KendraResourceNotFoundClientError  KendraResourceNotFound
+KendraUnavailableClientError       KendraUnavailable
+>>> all(issubclass(twin, ours) and issubclass(twin, ClientError) and twin.sdk_twin for ours, twin in _TWINS.items())
+True
 """
 
 from __future__ import annotations
@@ -68,53 +81,23 @@ class KendraClientError(KendraError, ClientError):
 
 
 class KendraThrottledClientError(KendraClientError, KendraThrottled):
-    """``KendraThrottled`` and ``ClientError``.
-
-    >>> issubclass(KendraThrottledClientError, ClientError)
-    True
-    """
-
-    sdk_twin = True
+    """``KendraThrottled`` and ``ClientError``."""
 
 
 class KendraAccessDeniedClientError(KendraClientError, KendraAccessDenied):
-    """``KendraAccessDenied`` and ``ClientError``.
-
-    >>> issubclass(KendraAccessDeniedClientError, PermissionError)
-    True
-    """
-
-    sdk_twin = True
+    """``KendraAccessDenied`` and ``ClientError``."""
 
 
 class KendraInvalidRequestClientError(KendraClientError, KendraInvalidRequest):
-    """``KendraInvalidRequest`` and ``ClientError``.
-
-    >>> issubclass(KendraInvalidRequestClientError, ValueError)
-    True
-    """
-
-    sdk_twin = True
+    """``KendraInvalidRequest`` and ``ClientError``."""
 
 
 class KendraResourceNotFoundClientError(KendraClientError, KendraResourceNotFound):
-    """``KendraResourceNotFound`` and ``ClientError``.
-
-    >>> issubclass(KendraResourceNotFoundClientError, LookupError)
-    True
-    """
-
-    sdk_twin = True
+    """``KendraResourceNotFound`` and ``ClientError``."""
 
 
 class KendraUnavailableClientError(KendraClientError, KendraUnavailable):
-    """``KendraUnavailable`` and ``ClientError``.
-
-    >>> issubclass(KendraUnavailableClientError, ClientError)
-    True
-    """
-
-    sdk_twin = True
+    """``KendraUnavailable`` and ``ClientError``."""
 
 
 _TWINS: Final[dict[type[KendraError], type[KendraClientError]]] = {

@@ -10,6 +10,18 @@ for the log and never shown. When the failure came from botocore, the error is a
 >>> error = KendraThrottled("Retrieve", "ThrottlingException", "Rate exceeded for arn:aws:kendra:...")
 >>> str(error), error.retryable, error.message[:13]
 ('Kendra Retrieve failed with ThrottlingException', True, 'Rate exceeded')
+
+The class for each AWS error code it knows (a family class, so a builtin too):
+
+>>> for code in _FAMILY_BY_CODE:
+...     print(f"{code:25} {kendra_error_class(code, None).__name__}")
+ThrottlingException       KendraThrottled
+AccessDeniedException     KendraAccessDenied
+ValidationException       KendraInvalidRequest
+ResourceNotFoundException KendraResourceNotFound
+InternalServerException   KendraUnavailable
+>>> issubclass(KendraResourceNotFound, LookupError), issubclass(KendraConnectionError, ConnectionError)
+(True, True)
 """
 
 from __future__ import annotations
@@ -76,27 +88,15 @@ class KendraThrottled(KendraError, ServiceRateLimited):
 
 
 class KendraAccessDenied(KendraError, ServiceAuthError):
-    """The credentials may not call this operation on this index (AccessDeniedException).
-
-    >>> issubclass(KendraAccessDenied, PermissionError)
-    True
-    """
+    """The credentials may not call this operation on this index (AccessDeniedException)."""
 
 
 class KendraInvalidRequest(KendraError, ServiceBadRequest):
-    """Kendra (ValidationException) or botocore (ParamValidationError) rejected the request.
-
-    >>> issubclass(KendraInvalidRequest, ValueError)
-    True
-    """
+    """Kendra (ValidationException) or botocore (ParamValidationError) rejected the request."""
 
 
 class KendraResourceNotFound(KendraError, ServiceNotFound):
-    """The index does not exist in this account and region (ResourceNotFoundException).
-
-    >>> issubclass(KendraResourceNotFound, LookupError)
-    True
-    """
+    """The index does not exist in this account and region (ResourceNotFoundException)."""
 
 
 class KendraUnavailable(KendraError, ServiceUnavailable):
@@ -108,11 +108,7 @@ class KendraUnavailable(KendraError, ServiceUnavailable):
 
 
 class KendraConnectionError(KendraError, ServiceConnectionError):
-    """The Kendra endpoint could not be reached or did not answer in time.
-
-    >>> issubclass(KendraConnectionError, ConnectionError)
-    True
-    """
+    """The Kendra endpoint could not be reached or did not answer in time."""
 
 
 _FAMILY_BY_CODE: Final[dict[str, type[ServiceError]]] = {

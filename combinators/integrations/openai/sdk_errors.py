@@ -14,6 +14,30 @@ class's name (``public_type``), never the twin's. They pickle; the HTTP ``respon
 (True, True, 404)
 >>> error.public_type
 'ModelNotFoundError'
+
+One twin per pair of a library class and an SDK class (``sdk_twin`` finds it); each twin
+inherits ``sdk_twin = True`` from ``OpenAIModelError``:
+
+>>> for twin in _TWINS:
+...     print(f"{twin.__name__:31} {_library_class(twin).__name__:24} openai.{_sdk_class(twin).__name__}")
+OpenAIBadRequestError           ModelBadRequestError     openai.BadRequestError
+OpenAIConflictError             ModelBadRequestError     openai.ConflictError
+OpenAIUnprocessableEntityError  ModelBadRequestError     openai.UnprocessableEntityError
+OpenAIRequestTooLargeError      ModelBadRequestError     openai.APIStatusError
+OpenAIAuthenticationError       ModelAuthenticationError openai.AuthenticationError
+OpenAIPermissionDeniedError     ModelAuthenticationError openai.PermissionDeniedError
+OpenAINotFoundError             ModelNotFoundError       openai.NotFoundError
+OpenAIRateLimitError            ModelRateLimitError      openai.RateLimitError
+OpenAIInternalServerError       ModelServerError         openai.InternalServerError
+OpenAIGatewayTimeoutError       ModelTimeoutError        openai.InternalServerError
+OpenAITimeoutError              ModelTimeoutError        openai.APITimeoutError
+OpenAIConnectionError           ModelConnectionError     openai.APIConnectionError
+OpenAIStreamConnectionError     ModelStreamError         openai.APIConnectionError
+OpenAIStreamError               ModelStreamError         openai.APIError
+OpenAIResponseValidationError   ModelResponseError       openai.APIResponseValidationError
+OpenAIAPIStatusError            ModelAPIError            openai.APIStatusError
+>>> all(sdk_twin(_library_class(twin), _sdk_class(twin)) is twin and twin.sdk_twin for twin in _TWINS)
+True
 """
 
 from __future__ import annotations
@@ -104,7 +128,7 @@ def _body_text(body: object, key: str) -> str | None:
 
 class OpenAIModelError(ModelAPIError):
     """The fields the ``openai`` classes carry, filled without running their ``__init__``
-    (which needs a live response).
+    (which needs a live response). The base of every twin below.
 
     >>> OpenAIModelError("x", status=418, body={"param": "n"}).param
     'n'
@@ -134,163 +158,67 @@ class OpenAIModelError(ModelAPIError):
 
 
 class OpenAIBadRequestError(OpenAIModelError, ModelBadRequestError, openai.BadRequestError):
-    """400, also an ``openai.BadRequestError``.
-
-    >>> issubclass(OpenAIBadRequestError, openai.BadRequestError)
-    True
-    """
-
-    sdk_twin = True
+    """400, also an ``openai.BadRequestError``."""
 
 
 class OpenAIConflictError(OpenAIModelError, ModelBadRequestError, openai.ConflictError):
-    """409, also an ``openai.ConflictError``.
-
-    >>> issubclass(OpenAIConflictError, ValueError)
-    True
-    """
-
-    sdk_twin = True
+    """409, also an ``openai.ConflictError``."""
 
 
 class OpenAIUnprocessableEntityError(OpenAIModelError, ModelBadRequestError, openai.UnprocessableEntityError):
-    """422, also an ``openai.UnprocessableEntityError``.
-
-    >>> issubclass(OpenAIUnprocessableEntityError, openai.UnprocessableEntityError)
-    True
-    """
-
-    sdk_twin = True
+    """422, also an ``openai.UnprocessableEntityError``."""
 
 
 class OpenAIRequestTooLargeError(OpenAIModelError, ModelBadRequestError, openai.APIStatusError):
-    """413, also an ``openai.APIStatusError``.
-
-    >>> issubclass(OpenAIRequestTooLargeError, openai.APIStatusError)
-    True
-    """
-
-    sdk_twin = True
+    """413, also an ``openai.APIStatusError``."""
 
 
 class OpenAIAuthenticationError(OpenAIModelError, ModelAuthenticationError, openai.AuthenticationError):
-    """401, also an ``openai.AuthenticationError``.
-
-    >>> issubclass(OpenAIAuthenticationError, PermissionError)
-    True
-    """
-
-    sdk_twin = True
+    """401, also an ``openai.AuthenticationError``."""
 
 
 class OpenAIPermissionDeniedError(OpenAIModelError, ModelAuthenticationError, openai.PermissionDeniedError):
-    """403, also an ``openai.PermissionDeniedError``.
-
-    >>> issubclass(OpenAIPermissionDeniedError, openai.PermissionDeniedError)
-    True
-    """
-
-    sdk_twin = True
+    """403, also an ``openai.PermissionDeniedError``."""
 
 
 class OpenAINotFoundError(OpenAIModelError, ModelNotFoundError, openai.NotFoundError):
-    """404, also an ``openai.NotFoundError``.
-
-    >>> issubclass(OpenAINotFoundError, LookupError)
-    True
-    """
-
-    sdk_twin = True
+    """404, also an ``openai.NotFoundError``."""
 
 
 class OpenAIRateLimitError(OpenAIModelError, ModelRateLimitError, openai.RateLimitError):
-    """429, also an ``openai.RateLimitError``.
-
-    >>> issubclass(OpenAIRateLimitError, openai.RateLimitError)
-    True
-    """
-
-    sdk_twin = True
+    """429, also an ``openai.RateLimitError``."""
 
 
 class OpenAIInternalServerError(OpenAIModelError, ModelServerError, openai.InternalServerError):
-    """5xx (but 504), also an ``openai.InternalServerError``.
-
-    >>> issubclass(OpenAIInternalServerError, openai.InternalServerError)
-    True
-    """
-
-    sdk_twin = True
+    """5xx (but 504), also an ``openai.InternalServerError``."""
 
 
 class OpenAIGatewayTimeoutError(OpenAIModelError, ModelTimeoutError, openai.InternalServerError):
-    """504: a ``ModelTimeoutError`` that is also an ``openai.InternalServerError``.
-
-    >>> issubclass(OpenAIGatewayTimeoutError, TimeoutError)
-    True
-    """
-
-    sdk_twin = True
+    """504: a ``ModelTimeoutError`` that is also an ``openai.InternalServerError``."""
 
 
 class OpenAIAPIStatusError(OpenAIModelError, openai.APIStatusError):
-    """Any other status, also an ``openai.APIStatusError``.
-
-    >>> issubclass(OpenAIAPIStatusError, openai.APIStatusError)
-    True
-    """
-
-    sdk_twin = True
+    """Any other status, also an ``openai.APIStatusError``."""
 
 
 class OpenAITimeoutError(OpenAIModelError, ModelTimeoutError, openai.APITimeoutError):
-    """No answer within ``timeout``, also an ``openai.APITimeoutError``.
-
-    >>> issubclass(OpenAITimeoutError, openai.APITimeoutError)
-    True
-    """
-
-    sdk_twin = True
+    """No answer within ``timeout``, also an ``openai.APITimeoutError``."""
 
 
 class OpenAIConnectionError(OpenAIModelError, ModelConnectionError, openai.APIConnectionError):
-    """The server could not be reached, also an ``openai.APIConnectionError``.
-
-    >>> issubclass(OpenAIConnectionError, ConnectionError)
-    True
-    """
-
-    sdk_twin = True
+    """The server could not be reached, also an ``openai.APIConnectionError``."""
 
 
 class OpenAIStreamConnectionError(OpenAIModelError, ModelStreamError, openai.APIConnectionError):
-    """A stream's connection broke, also an ``openai.APIConnectionError``.
-
-    >>> issubclass(OpenAIStreamConnectionError, ModelStreamError)
-    True
-    """
-
-    sdk_twin = True
+    """A stream's connection broke, also an ``openai.APIConnectionError``."""
 
 
 class OpenAIStreamError(OpenAIModelError, ModelStreamError, openai.APIError):
-    """An error event inside a stream, also an ``openai.APIError``.
-
-    >>> issubclass(OpenAIStreamError, openai.APIError)
-    True
-    """
-
-    sdk_twin = True
+    """An error event inside a stream, also an ``openai.APIError``."""
 
 
 class OpenAIResponseValidationError(OpenAIModelError, ModelResponseError, openai.APIResponseValidationError):
-    """An answer that breaks the protocol, also an ``openai.APIResponseValidationError``.
-
-    >>> issubclass(OpenAIResponseValidationError, ValueError)
-    True
-    """
-
-    sdk_twin = True
+    """An answer that breaks the protocol, also an ``openai.APIResponseValidationError``."""
 
 
 _TWINS: Final[tuple[type[OpenAIModelError], ...]] = (

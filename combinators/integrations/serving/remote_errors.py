@@ -17,6 +17,18 @@ never shown, so a served chain that calls this one relays nothing it was told:
 >>> error = remote_error(info, "http://10.0.0.7:8000/chat")
 >>> type(error).__name__, str(error), isinstance(error, TransientModelError)
 ('RemoteRateLimited', 'the remote runnable answered 429 ModelRateLimitError; retry after 2 s', True)
+
+The mapping above, as the code has it:
+
+>>> for status in (400, 403, 429, 502, 504):
+...     print(status, RemoteRunnableError.for_status(status).__name__)
+400 RemoteInputError
+403 RemoteAuthError
+429 RemoteRateLimited
+502 RemoteUnavailable
+504 RemoteTimeout
+>>> issubclass(RemoteUnavailable, RemoteTransientError), issubclass(RemoteTimeout, TimeoutError)
+(True, True)
 """
 
 from __future__ import annotations
@@ -107,27 +119,15 @@ class RemoteRunnableError(ServiceError):
 
 
 class RemoteInputError(RemoteRunnableError, ServiceBadRequest):
-    """The server refused the request (400 bad JSON, 409, 413 too large, 422 invalid input).
-
-    >>> issubclass(RemoteInputError, ValueError)
-    True
-    """
+    """The server refused the request (400 bad JSON, 409, 413 too large, 422 invalid input)."""
 
 
 class RemoteAuthError(RemoteRunnableError, ServiceAuthError):
-    """401 or 403: the server did not accept the credentials.
-
-    >>> issubclass(RemoteAuthError, PermissionError)
-    True
-    """
+    """401 or 403: the server did not accept the credentials."""
 
 
 class RemoteTransientError(RemoteRunnableError, TransientModelError):
-    """A failure that may pass: 429, 5xx, a timeout, or the server could not be reached.
-
-    >>> issubclass(RemoteTransientError, TransientModelError)
-    True
-    """
+    """A failure that may pass: 429, 5xx, a timeout, or the server could not be reached."""
 
 
 class RemoteRateLimited(RemoteTransientError, ServiceRateLimited):
@@ -139,19 +139,11 @@ class RemoteRateLimited(RemoteTransientError, ServiceRateLimited):
 
 
 class RemoteUnavailable(RemoteTransientError, ServiceUnavailable):
-    """5xx: the server is busy (``max_concurrent_runs``), failed, or a model behind it did.
-
-    >>> issubclass(RemoteUnavailable, RemoteTransientError)
-    True
-    """
+    """5xx: the server is busy (``max_concurrent_runs``), failed, or a model behind it did."""
 
 
 class RemoteTimeout(RemoteTransientError, ServiceTimeout):
-    """504 (or 408): the run took longer than the server allows, or no answer came in time.
-
-    >>> issubclass(RemoteTimeout, TimeoutError)
-    True
-    """
+    """504 (or 408): the run took longer than the server allows, or no answer came in time."""
 
 
 class RemoteConnectionError(RemoteTransientError, ServiceConnectionError):
