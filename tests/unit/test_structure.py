@@ -131,7 +131,9 @@ def concrete_classes() -> list[type[Any]]:
     for module in (combinators, effects, *DOMAIN_ROOTS):
         for name in module.__all__:
             value = getattr(module, name)
-            if inspect.isclass(value) and attrs.has(value):
+            # Errors declare their fields with attrs too, but are no values: raising one writes
+            # its traceback and notes, and each domain (models, remote runnables...) subclasses them.
+            if inspect.isclass(value) and attrs.has(value) and not issubclass(value, BaseException):
                 found.append(value)
     return found
 
