@@ -15,6 +15,7 @@ protocol). What users run and annotate with (``RunConfig``, ``StreamEvent``,
 2.0
 """
 
+from effects.deprecation import MOVED_TO_COMBINATORS as _MOVED_TO_COMBINATORS
 from effects.deprecation import Moved as _Moved
 from effects.deprecation import moved_exports as _moved_exports
 from effects.deprecation import moved_modules as _moved_modules
@@ -120,36 +121,7 @@ _LAZY: dict[str, str] = {
 }
 """Where each exported name lives (a structure test checks it agrees with the declarations)."""
 
-_MOVED: dict[str, _Moved] = {
-    **dict.fromkeys(
-        ("adispatch_custom_event", "dispatch_custom_event"),
-        _Moved("combinators", source="effects.authoring"),
-    ),
-    **dict.fromkeys(("ConfigLike", "RunConfig", "RunConfigDict"), _Moved("combinators", source="effects.config")),
-    **dict.fromkeys(
-        ("CombinatorsError", "EmptyStreamError", "InputError", "InputValueError", "StepTimeout"),
-        _Moved("combinators", source="effects.errors"),
-    ),
-    **dict.fromkeys(
-        (
-            "CustomStreamEvent",
-            "RunEndEvent",
-            "RunErrorEvent",
-            "RunStartEvent",
-            "RunStreamEvent",
-            "StandardStreamEvent",
-            "StreamEvent",
-        ),
-        _Moved("combinators", source="effects.event_types"),
-    ),
-    **dict.fromkeys(
-        ("AddOp", "CheckOp", "CopyOp", "MoveOp", "PatchOp", "RemoveOp", "ReplaceOp"),
-        _Moved("combinators", source="effects.patch_ops"),
-    ),
-    **dict.fromkeys(("JsonValue",), _Moved("combinators", source="effects.projections.jsonable")),
-    **dict.fromkeys(("RunLog", "RunLogPatch"), _Moved("combinators", source="effects.projections.run_log")),
-    **dict.fromkeys(("RunType",), _Moved("combinators", source="effects.effect_values")),
-}
+_MOVED: dict[str, _Moved] = {name: _Moved("combinators", source=home) for name, home in _MOVED_TO_COMBINATORS.items()}
 """Names this root exported before each public name got one home (see CONTRIBUTING): they
 are loaded from their own modules here, since ``effects`` never imports ``combinators``."""
 

@@ -49,6 +49,33 @@ ROOTS_SINCE: Final = "2026-12-02"
 ROOTS_REMOVAL: Final = "2027-03-01"
 """After this day (one release later) the old import paths may be removed."""
 
+MOVED_TO_COMBINATORS: Final[Mapping[str, str]] = {
+    **dict.fromkeys(("adispatch_custom_event", "dispatch_custom_event"), "effects.authoring"),
+    **dict.fromkeys(("ConfigLike", "RunConfig", "RunConfigDict"), "effects.config"),
+    **dict.fromkeys(
+        ("CombinatorsError", "EmptyStreamError", "InputError", "InputValueError", "StepTimeout"), "effects.errors"
+    ),
+    **dict.fromkeys(
+        (
+            "CustomStreamEvent",
+            "RunEndEvent",
+            "RunErrorEvent",
+            "RunStartEvent",
+            "RunStreamEvent",
+            "StandardStreamEvent",
+            "StreamEvent",
+        ),
+        "effects.event_types",
+    ),
+    **dict.fromkeys(("AddOp", "CheckOp", "CopyOp", "MoveOp", "PatchOp", "RemoveOp", "ReplaceOp"), "effects.patch_ops"),
+    "JsonValue": "effects.projections.jsonable",
+    **dict.fromkeys(("RunLog", "RunLogPatch"), "effects.projections.run_log"),
+    "RunType": "effects.effect_values",
+}
+"""The names written in ``effects`` whose public home is ``combinators`` (the users' root),
+each with the module it lives in: ``combinators`` loads them from there, and ``effects``,
+which exported them before, still answers for them with a warning. Listed once, for both roots."""
+
 
 class CombinatorsDeprecationWarning(DeprecationWarning):
     """A deprecated spelling was used; the message names the new one and the removal date.
