@@ -1,11 +1,8 @@
-"""Amazon Web Services integrations (extra ``aws``): the Kendra retriever.
-
-Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
-"""
+"""Amazon Web Services integrations (extra ``aws``): the Kendra retriever."""
 
 from effects.hooks import require_extra as _require_extra
 
-_require_extra("combinators.integrations.aws", "aws", "boto3")  # first: names a missing extra
+_require_extra("combinators.integrations.aws", "aws", "boto3")
 
 from combinators.integrations.aws.kendra import AmazonKendraRetriever as AmazonKendraRetriever
 from combinators.integrations.aws.kendra import KendraAccessDenied as KendraAccessDenied

@@ -1,11 +1,8 @@
-"""Batches on a Dask cluster (extra ``dask``): ``DaskExecutor``.
-
-Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
-"""
+"""Batches on a Dask cluster (extra ``dask``): ``DaskExecutor``."""
 
 from effects.hooks import require_extra as _require_extra
 
-_require_extra("DaskExecutor", "dask", "distributed")  # first: names a missing extra
+_require_extra("DaskExecutor", "dask", "distributed")
 
 from combinators.integrations.dask.executor import DaskExecutor as DaskExecutor
 

@@ -12,7 +12,7 @@ from effects.deprecation import Moved as _Moved
 from effects.deprecation import moved_modules as _moved_modules
 from effects.hooks import require_extra as _require_extra
 
-_require_extra("combinators.integrations.langchain", "langchain", "langchain_core")  # first: names a missing extra
+_require_extra("combinators.integrations.langchain", "langchain", "langchain_core")
 
 from combinators.integrations.langchain.runnable import FromLangChain as FromLangChain
 from combinators.integrations.langchain.runnable import from_langchain as from_langchain

@@ -1,11 +1,8 @@
-"""OpenAI-compatible chat and embeddings models (extra ``openai``).
-
-Without the extra, importing this package raises ``effects.MissingExtraError`` naming it.
-"""
+"""OpenAI-compatible chat and embeddings models (extra ``openai``)."""
 
 from effects.hooks import require_extra as _require_extra
 
-_require_extra("combinators.integrations.openai", "openai", "openai")  # first: names a missing extra
+_require_extra("combinators.integrations.openai", "openai", "openai")
 
 from combinators.integrations.openai.chat import ChatOpenAI as ChatOpenAI
 from combinators.integrations.openai.embeddings import OpenAIEmbeddings as OpenAIEmbeddings

@@ -12,7 +12,7 @@ True
 
 from effects.hooks import require_extra as _require_extra
 
-_require_extra("combinators.integrations.serving", "serving", "starlette", "httpx")  # first: names a missing extra
+_require_extra("combinators.integrations.serving", "serving", "starlette", "httpx")
 
 from combinators.integrations.serving.app import ServeSettings as ServeSettings
 from combinators.integrations.serving.app import mount as mount
