@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, Unpack, cast, final, overload
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack, cast, final, overload
 
 import attrs
 
@@ -68,6 +68,18 @@ def _one_message_like(value: tuple[object, ...]) -> bool:
     # A (role, template) pair is one message; any other tuple is a sequence of them.
     first = value[0] if value else None
     return len(value) == 2 and (isinstance(first, str) or (isinstance(first, type) and first in MESSAGE_TYPES))
+
+
+class TemplateOptions(TypedDict, total=False):
+    """How a template's text is read, for the constructors that pass it on to one that
+    declares the defaults (``f-string``, no partial variables).
+
+    >>> sorted(TemplateOptions.__annotations__)
+    ['partial_variables', 'template_format']
+    """
+
+    template_format: TemplateFormat
+    partial_variables: Mapping[str, PartialValue] | None
 
 
 @final
@@ -125,20 +137,16 @@ class ChatPromptTemplate(NamedRunFields, Runnable[PromptInput, ChatPromptValue])
         return cls(messages, template_format=template_format)
 
     @classmethod
-    def from_template(
-        cls,
-        template: str,
-        *,
-        template_format: TemplateFormat = "f-string",
-        partial_variables: Mapping[str, PartialValue] | None = None,
-    ) -> ChatPromptTemplate:
-        """A chat prompt of one human message template.
+    def from_template(cls, template: str, **options: Unpack[TemplateOptions]) -> ChatPromptTemplate:
+        """A chat prompt of one human message template (``template_format`` and
+        ``partial_variables`` as ``HumanMessagePromptTemplate.from_template`` takes them).
 
         >>> ChatPromptTemplate.from_template("Hi {name}").input_variables
         ('name',)
+        >>> ChatPromptTemplate.from_template("{{a}}", template_format="mustache").format(a=1)
+        'Human: 1'
         """
-        human = HumanMessagePromptTemplate.from_template(template, template_format, partial_variables=partial_variables)
-        return cls((human,))
+        return cls((HumanMessagePromptTemplate.from_template(template, **options),))
 
     def describe_params(self, kwargs: Mapping[str, object]) -> Mapping[str, object]:
         """Traces show the parts' templates and the variables (``prompts.traced``).
