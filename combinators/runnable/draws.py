@@ -102,15 +102,3 @@ InputDraw: TypeAlias = (
     DrawValues | DrawText | DrawVariables | DrawThrough | DrawFirstKnown | DrawListOf | DrawFromNext | DrawUnknown
 )
 """What ``input_draw()`` answers: one of the descriptions above."""
-
-__all__ = [
-    "DrawFirstKnown",
-    "DrawFromNext",
-    "DrawListOf",
-    "DrawText",
-    "DrawThrough",
-    "DrawUnknown",
-    "DrawValues",
-    "DrawVariables",
-    "InputDraw",
-]
