@@ -20,7 +20,7 @@ RemoteRunnable('http://127.0.0.1:8000/chat', timeout=30)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any, Never, TypeVar, cast, final
+from typing import Any, Never, TypedDict, TypeVar, Unpack, cast, final
 
 import attrs
 
@@ -75,6 +75,19 @@ def _config(config: RunConfig) -> dict[str, object]:
     }
 
 
+class RemoteOptions(TypedDict, total=False):
+    """``RemoteRunnable``'s keyword parameters but ``schemas``, as ``connect`` takes them.
+
+    >>> RemoteOptions(timeout=5.0, headers={"x-team": "a"})
+    {'timeout': 5.0, 'headers': {'x-team': 'a'}}
+    """
+
+    timeout: float | None
+    headers: Mapping[str, str] | None
+    auth: RemoteAuth
+    output_types: Sequence[type]
+
+
 @final
 @attrs.frozen(init=False, repr=False)
 class RemoteRunnable(Runnable[In, Out]):
@@ -126,17 +139,10 @@ class RemoteRunnable(Runnable[In, Out]):
     # ------------------------------------------------------------------ set-up
 
     @classmethod
-    async def connect(
-        cls,
-        url: str,
-        *,
-        timeout: float | None = None,
-        headers: Mapping[str, str] | None = None,
-        auth: RemoteAuth = None,
-        output_types: Sequence[type] = (),
-    ) -> RemoteRunnable[Any, Any]:
-        """A remote runnable that knows the server's schemas and checks inputs before sending."""
-        probe: RemoteRunnable[Never, object] = RemoteRunnable(url, timeout=timeout, headers=headers, auth=auth)
+    async def connect(cls, url: str, **options: Unpack[RemoteOptions]) -> RemoteRunnable[Any, Any]:
+        """A remote runnable that knows the server's schemas and checks inputs before sending
+        (``options``: the constructor's ``timeout``, ``headers``, ``auth``, ``output_types``)."""
+        probe: RemoteRunnable[Never, object] = RemoteRunnable(url, **options)
         try:
             input_schema = await aget_json(probe.connections, f"{probe.url}/input_schema")
             output_schema = await aget_json(probe.connections, f"{probe.url}/output_schema")
@@ -144,10 +150,7 @@ class RemoteRunnable(Runnable[In, Out]):
             await probe.aclose()
         if not isinstance(input_schema, dict) or not isinstance(output_schema, dict):
             raise ValueError(f"{url} did not answer JSON Schemas for its input and output")
-        schemas = (input_schema, output_schema)
-        return RemoteRunnable(
-            url, timeout=timeout, headers=headers, auth=auth, output_types=output_types, schemas=schemas
-        )
+        return RemoteRunnable(url, **options, schemas=(input_schema, output_schema))
 
     def close(self) -> None:
         """Close the sync connection pool (a later call opens a new one)."""
