@@ -24,7 +24,7 @@ laws of RunnableLambda(total): all 6 hold
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeVar, final
+from typing import TypedDict, TypeVar, Unpack, final
 
 import attrs
 import hypothesis
@@ -217,15 +217,22 @@ def check_laws(
     return LawReport(repr(runnable), outcomes)
 
 
+class LawOptions(TypedDict, total=False):
+    """``check_laws``'s keyword parameters, as ``assert_laws`` takes them.
+
+    >>> LawOptions(laws=["batch"], max_examples=5)
+    {'laws': ['batch'], 'max_examples': 5}
+    """
+
+    laws: Iterable[Law | str]
+    max_examples: int
+    same: Same
+    stream_total: Total
+    settings: hypothesis.settings | None
+
+
 def assert_laws(
-    runnable: Runnable[In, object],
-    inputs: st.SearchStrategy[In] | None = None,
-    *,
-    laws: Iterable[Law | str] = RUNTIME_LAWS,
-    max_examples: int = 25,
-    same: Same = same_value,
-    stream_total: Total = sum_of_chunks,
-    settings: hypothesis.settings | None = None,
+    runnable: Runnable[In, object], inputs: st.SearchStrategy[In] | None = None, **options: Unpack[LawOptions]
 ) -> None:
     """``check_laws``, raising ``AssertionError`` with the report when a law breaks.
 
@@ -245,14 +252,6 @@ def assert_laws(
                 smallest example: 0
                 stream(x): chunks do not add up: [0] + {'x': 0}
     """
-    report = check_laws(
-        runnable,
-        inputs,
-        laws=laws,
-        max_examples=max_examples,
-        same=same,
-        stream_total=stream_total,
-        settings=settings,
-    )
+    report = check_laws(runnable, inputs, **options)
     if not report.holds:
         raise AssertionError(str(report))
