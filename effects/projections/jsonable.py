@@ -244,7 +244,7 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
     if kind is float:
         return _float(cast(float, value))
     if kind is dict or kind is list or kind is tuple:
-        return _encode_builtin_container(value, depth, active)
+        return _too_deep(value) if depth > _MAX_DEPTH else _encode_container(value, depth, active, _builtin_members)
     if depth > _MAX_DEPTH:
         return _too_deep(value)
     if _is_secret_type(kind):
@@ -271,7 +271,7 @@ def _encode(value: object, depth: int, active: set[int]) -> JsonValue:
     if isinstance(value, memoryview):
         raw = cast("memoryview[int]", value).tobytes()
         return {"type": "bytes", "base64": base64.b64encode(raw).decode("ascii")}
-    return _encode_container(value, depth, active)
+    return _encode_container(value, depth, active, _encode_members)
 
 
 def _encode_error(error: BaseException) -> JsonValue:
@@ -327,42 +327,32 @@ def _unknown(value: object) -> JsonValue:
     return {"type": "repr", "repr": safe_repr(value)} if form is None else form(value)
 
 
-def _encode_builtin_container(value: object, depth: int, active: set[int]) -> JsonValue:
+def _builtin_members(value: object, depth: int, active: set[int]) -> JsonValue:
     """Plain dicts, lists and tuples: the common case, without the generic checks."""
-    if depth > _MAX_DEPTH:
-        return _too_deep(value)
-    marker = id(value)
-    if marker in active:
-        return _cycle()
-    active.add(marker)
-    depth += 1
-    shown: object = value  # for the fallback, before the type test narrows `value`
-    try:
-        if is_dict(value):  # exactly a dict: only dicts, lists and tuples come here
-            out: dict[str, JsonValue] = {}
-            for key, item in value.items():
-                out[key if type(key) is str else _key(key)] = _encode(item, depth, active)
-            return out
-        return [_encode(item, depth, active) for item in value] if is_list_or_tuple(value) else []
-    except Exception:  # e.g. changed by another thread while we read it
-        if _OTHER_FORM.get() is not None:  # what other_form raised (or a failed read) propagates
-            raise
-        return {"type": "repr", "repr": safe_repr(shown)}
-    finally:
-        active.discard(marker)
+    if is_dict(value):  # exactly a dict: only dicts, lists and tuples come here
+        out: dict[str, JsonValue] = {}
+        for key, item in value.items():
+            out[key if type(key) is str else _key(key)] = _encode(item, depth, active)
+        return out
+    return [_encode(item, depth, active) for item in value] if is_list_or_tuple(value) else []
 
 
-def _encode_container(value: object, depth: int, active: set[int]) -> JsonValue:
+def _encode_container(
+    value: object, depth: int, active: set[int], members: Callable[[object, int, set[int]], JsonValue]
+) -> JsonValue:
+    """``members(value, ...)`` one level deeper, with ``value`` marked as being encoded (met
+    again inside itself, it is a cycle)."""
     marker = id(value)
     if marker in active:
         return _cycle()
     active.add(marker)
     try:
-        return _encode_members(value, depth + 1, active)
+        return members(value, depth + 1, active)
     except Exception:
         if _OTHER_FORM.get() is not None:  # what other_form raised (or a failed read) propagates
             raise
-        # A container whose iteration or attribute access fails is still shown.
+        # A container whose iteration or attribute access fails (changed by another thread
+        # while we read it, say) is still shown.
         return {"type": "repr", "repr": safe_repr(value)}
     finally:
         active.discard(marker)
