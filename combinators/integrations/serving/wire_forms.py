@@ -55,9 +55,9 @@ if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
 import attrs
-from returns.io import IOFailure, IOSuccess
+from returns.io import IOResult, IOSuccess
 from returns.maybe import Nothing, Some
-from returns.result import Failure, Success
+from returns.result import Result, Success
 from returns.unsafe import unsafe_perform_io
 
 from combinators.components.agents.steps import STOP_TYPES
@@ -95,40 +95,24 @@ def _tool_outcome(value: object, write: Write) -> JsonValue:
     }
 
 
-def _is_success(value: object) -> TypeIs[Success[object]]:
-    return isinstance(value, Success)
+def _is_result(value: object) -> TypeIs[Result[object, object]]:
+    return isinstance(value, Result)
 
 
-def _is_failure(value: object) -> TypeIs[Failure[object]]:
-    return isinstance(value, Failure)
+def _is_io_result(value: object) -> TypeIs[IOResult[object, object]]:
+    return isinstance(value, IOResult)
 
 
-def _success(value: object, write: Write) -> JsonValue:
-    assert _is_success(value)
-    return {"ok": True, "value": write(value.unwrap())}
-
-
-def _failure(value: object, write: Write) -> JsonValue:
-    assert _is_failure(value)
-    return {"ok": False, "error": write(value.failure())}
-
-
-def _is_io_success(value: object) -> TypeIs[IOSuccess[object]]:
-    return isinstance(value, IOSuccess)
-
-
-def _is_io_failure(value: object) -> TypeIs[IOFailure[object]]:
-    return isinstance(value, IOFailure)
-
-
-def _io_success(value: object, write: Write) -> JsonValue:
-    assert _is_io_success(value)
-    return {"ok": True, "value": write(unsafe_perform_io(value.unwrap()))}
-
-
-def _io_failure(value: object, write: Write) -> JsonValue:
-    assert _is_io_failure(value)
-    return {"ok": False, "error": write(unsafe_perform_io(value.failure()))}
+def _result(value: object, write: Write) -> JsonValue:
+    """A ``Result``, or an ``IOResult`` read out of its ``IO``: ok and its value, or not and its error."""
+    if _is_io_result(value):
+        ok = isinstance(value, IOSuccess)
+        inner: object = unsafe_perform_io(value.unwrap() if ok else value.failure())
+    else:
+        assert _is_result(value)
+        ok = isinstance(value, Success)
+        inner = value.unwrap() if ok else value.failure()
+    return {"ok": True, "value": write(inner)} if ok else {"ok": False, "error": write(inner)}
 
 
 def _is_some(value: object) -> TypeIs[Some[object]]:
@@ -217,14 +201,8 @@ def form_writer(cls: type) -> Writer | None:
         return _model
     if _from_pydantic(cls, "SecretStr", "SecretBytes"):
         return _pydantic_secret
-    if issubclass(cls, Success):
-        return _success
-    if issubclass(cls, Failure):
-        return _failure
-    if issubclass(cls, IOSuccess):
-        return _io_success
-    if issubclass(cls, IOFailure):
-        return _io_failure
+    if issubclass(cls, Result | IOResult):
+        return _result
     if issubclass(cls, Some):
         return _some
     if cls is type(Nothing):
