@@ -15,27 +15,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 import types
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, final, overload
 
 import attrs
 
 from combinators._support.fan_out import TaggedBranch, ainvoke_branches, invoke_branches
 from combinators.runnable.composing import Runnable
-from combinators.runnable.hooks import first_declared
+from combinators.runnable.hooks import A, B, C, D, E, In, Out, X, first_declared
 from effects.authoring import Scope, checked
 
 if TYPE_CHECKING:
     from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
-
-In = TypeVar("In", contravariant=True)
-Out = TypeVar("Out", covariant=True)
-X = TypeVar("X")
-A = TypeVar("A")
-B = TypeVar("B")
-C = TypeVar("C")
-D = TypeVar("D")
-E = TypeVar("E")
 
 
 @final

@@ -17,26 +17,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal, Never, TYPE_CHECKING, TypeAlias, TypeVar, final, overload
+from typing import Any, Literal, Never, TYPE_CHECKING, TypeAlias, final, overload
 
 import attrs
 
 from combinators._support.declared import init_fields
 from combinators.runnable.composing import AnyRunnable, Runnable
+from combinators.runnable.hooks import A, B, C, D, E, F, In, Out
 from effects.authoring import Scope, attrs_built
 
 if TYPE_CHECKING:
     from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
-In = TypeVar("In", contravariant=True)
-Out = TypeVar("Out", covariant=True)
-A = TypeVar("A")
-B = TypeVar("B")
-C = TypeVar("C")
-D = TypeVar("D")
-E = TypeVar("E")
-F = TypeVar("F")
 
 RunnableLike: TypeAlias = "AnyRunnable | Callable[..., object] | Mapping[str, object]"
 """A step as ``|`` takes it: a runnable, a function, or a dict of steps (a parallel)."""

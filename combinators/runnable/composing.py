@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, Never, TypeAlias, TypeVar, overl
 
 from combinators.runnable import fluent
 from combinators.runnable.calls import RunnableCalls
-from combinators.runnable.hooks import RunnableHooks, default_hooks
+from combinators.runnable.hooks import A, C, In, Out, RunnableHooks, default_hooks
 from combinators.runnable.wrapping import RunnableWrappers
 
 if TYPE_CHECKING:
@@ -36,11 +36,6 @@ if TYPE_CHECKING:
     from combinators.nodes.tool import RunnableTool
     from effects.executors import Executor
 
-In = TypeVar("In", contravariant=True)
-Out = TypeVar("Out", covariant=True)
-A = TypeVar("A")
-B = TypeVar("B")
-C = TypeVar("C")
 V = TypeVar("V")
 
 

@@ -57,8 +57,15 @@ _NO_PARAMS: Final[Mapping[str, object]] = MappingProxyType({})
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
+# The step types of the typed ladders (``a | b``, ``RunnableSequence(a, ..., f)``,
+# ``parallel(a, ..., e)`` over one input ``X``): declared once, here, beside ``In``/``Out``.
 A = TypeVar("A")
 B = TypeVar("B")
+C = TypeVar("C")
+D = TypeVar("D")
+E = TypeVar("E")
+F = TypeVar("F")
+X = TypeVar("X")
 
 
 class _Printer(Protocol):
