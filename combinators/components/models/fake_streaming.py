@@ -8,13 +8,12 @@ character.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, final
 
 import attrs
 
-from combinators.components.models.fakes import Script, cycling_script, reply_message, shown, texts
-from combinators.components.models.llm import LLM
+from combinators.components.models.fakes import CyclingFakeLLM, reply_message
 from effects.clock import current_clock
 
 
@@ -30,7 +29,7 @@ class FakeListLLMError(Exception):
 
 @final
 @attrs.frozen(repr=False)
-class FakeStreamingListLLM(LLM):
+class FakeStreamingListLLM(CyclingFakeLLM):
     """Cycles through ``responses`` (from ``i``): ``invoke`` gives the next one whole,
     ``stream`` its characters. ``sleep`` seconds pass before each character (on the
     runtime's clock); ``error_on_chunk_number`` raises ``FakeListLLMError`` at that chunk.
@@ -47,17 +46,7 @@ class FakeStreamingListLLM(LLM):
     combinators.components.models.fake_streaming.FakeListLLMError: scripted failure at chunk 1
     """
 
-    # Typed as what the constructor takes: mypy reads these classes' fields through
-    # dataclass_transform, which ignores converters.
-    responses: Sequence[str] = attrs.field(converter=texts)
-    i: int = 0
-    sleep: float | None = None
     error_on_chunk_number: int | None = None
-    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True))
-
-    @property
-    def _llm_type(self) -> str:
-        return "fake-list"
 
     def _next(self) -> str:
         return reply_message(self.script.next(), None).text
@@ -83,6 +72,3 @@ class FakeStreamingListLLM(LLM):
             if self.error_on_chunk_number == number:
                 raise FakeListLLMError(f"scripted failure at chunk {number}")
             yield char
-
-    def __repr__(self) -> str:
-        return shown(self)

@@ -334,9 +334,38 @@ class FakeListChatModel(BaseChatModel):
             yield AIMessageChunk(char)
 
 
+@attrs.frozen(repr=False)
+class CyclingFakeLLM(LLM):
+    """What ``FakeListLLM`` and ``FakeStreamingListLLM`` share (the peer's streaming one is
+    a subclass of the other): ``responses`` cycled through from ``i``, ``sleep`` seconds
+    on the runtime's clock, the peer's kind ``fake-list``, and a repr of the fields set.
+
+    >>> from combinators.language_models import FakeStreamingListLLM
+    >>> FakeStreamingListLLM(["a"], sleep=0.5), FakeListLLM(["a"])._llm_type
+    (FakeStreamingListLLM(responses=('a',), sleep=0.5), 'fake-list')
+    """
+
+    # Typed as what the constructor takes: mypy reads these classes' fields through
+    # dataclass_transform, which ignores converters.
+    responses: Sequence[str] = attrs.field(converter=texts)
+    i: int = 0
+    sleep: float | None = None
+    # Keyword-only: a subclass's own fields come before it in the positional order.
+    script: Script = attrs.field(
+        eq=False, repr=False, kw_only=True, default=attrs.Factory(cycling_script, takes_self=True)
+    )
+
+    @property
+    def _llm_type(self) -> str:
+        return "fake-list"
+
+    def __repr__(self) -> str:
+        return shown(self)
+
+
 @final
 @attrs.frozen(repr=False)
-class FakeListLLM(LLM):
+class FakeListLLM(CyclingFakeLLM):
     """A text model cycling through ``responses``, from ``i`` on.
 
     >>> llm = FakeListLLM(("one", "two"))
@@ -345,20 +374,6 @@ class FakeListLLM(LLM):
     >>> FakeListLLM(responses=["a", "b", "c"], i=2).invoke("x")
     'c'
     """
-
-    # Typed as what the constructor takes: mypy reads these classes' fields through
-    # dataclass_transform, which ignores converters.
-    responses: Sequence[str] = attrs.field(converter=texts)
-    i: int = 0
-    sleep: float | None = None
-    script: Script = attrs.field(eq=False, repr=False, default=attrs.Factory(cycling_script, takes_self=True))
-
-    @property
-    def _llm_type(self) -> str:
-        return "fake-list"
-
-    def __repr__(self) -> str:
-        return shown(self)
 
     def _call(self, prompt: str, stop: list[str] | None = None) -> str:
         if self.sleep:
