@@ -86,6 +86,24 @@ class Scope(Protocol):
         """
         ...
 
+    @property
+    def plain(self) -> bool:
+        """Whether nothing is asked of this run: nobody observes it, nothing limits it and
+        its config is the default one. A child with no binding of its own (``step_binding``
+        None) then runs as a direct call of its hook: ``scope.stream(child, inputs)`` is
+        ``child.step_stream(inputs, scope, {})``, which a step may call itself.
+
+        >>> import attrs
+        >>> from combinators import Runnable
+        >>> @attrs.frozen
+        ... class Plain(Runnable[int, bool]):
+        ...     def step_invoke(self, input: int, scope: Scope, kwargs: object) -> bool:
+        ...         return scope.plain
+        >>> Plain().invoke(0), Plain().invoke(0, {"tags": ["t"]})
+        (True, False)
+        """
+        ...
+
     # ---------------------------------------------------------------- children
 
     def invoke(

@@ -135,7 +135,7 @@ class RunnableGenerator(SyncCalls[Out, SyncIn], Runnable[In, Out], Generic[In, O
         if self.transform_fn is None:
             # The peer's NotImplementedError (ported code catches it), with what to call instead.
             raise NotImplementedError(f"{self.name} has only an async transform; use astream/ainvoke/atransform")
-        return self.transform_fn(inputs, **kwargs)
+        return self.transform_fn(inputs, **kwargs) if kwargs else self.transform_fn(inputs)
 
     def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
         if self.atransform_fn is not None:

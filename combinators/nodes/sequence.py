@@ -15,9 +15,8 @@ True
 
 from __future__ import annotations
 
-import functools
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal, Never, TYPE_CHECKING, TypeAlias, final, overload
+from typing import Any, Final, Literal, Never, TYPE_CHECKING, TypeAlias, final, overload
 
 import attrs
 
@@ -33,6 +32,8 @@ if TYPE_CHECKING:
 
 RunnableLike: TypeAlias = "AnyRunnable | Callable[..., object] | Mapping[str, object]"
 """A step as ``|`` takes it: a runnable, a function, or a dict of steps (a parallel)."""
+
+_NO_KWARGS: Final[Mapping[str, object]] = {}  # the call's kwargs reach the first step only
 
 
 def _flatten(parts: tuple[AnyRunnable, ...]) -> tuple[AnyRunnable, ...]:
@@ -76,6 +77,10 @@ class RunnableSequence(Runnable[In, Out]):
 
     parts: tuple[AnyRunnable, ...]
     label: str | None
+    _layout: _Layout | None = attrs.field(default=None, init=False, repr=False, eq=False, hash=False)
+    """Its steps as it runs them, worked out on first use (``_laid_out``). A slot, not a
+    ``functools.cached_property``: attrs gives a slotted class with one a ``__getattr__``,
+    and every attribute read of an instance then misses the interpreter's fast paths."""
 
     def declared_type(self, which: Literal["input", "output"]) -> object:
         """Its first step's input, its last step's output."""
@@ -226,30 +231,27 @@ class RunnableSequence(Runnable[In, Out]):
         """
         return _built(_coerced(steps), name)
 
-    @functools.cached_property
+    @property
     def steps(self) -> tuple[AnyRunnable, ...]:
         """The flat list of steps (nested unnamed sequences are spliced in)."""
-        return _flatten(self.parts)
+        return self._laid_out().runs
 
-    @functools.cached_property
-    def _runs(self) -> tuple[Runnable[Any, Any], ...]:
-        # The steps as this sequence runs them: each on the output of the one before,
-        # whose type only the constructor's overloads knew.
-        return self.steps
-
-    @functools.cached_property
-    def _tags(self) -> tuple[str, ...]:
-        return tuple(f"seq:step:{i}" for i in range(1, len(self.steps) + 1))
+    def _laid_out(self) -> _Layout:
+        layout = self._layout
+        if layout is None:
+            layout = _layout_of(self.parts)
+            object.__setattr__(self, "_layout", layout)
+        return layout
 
     @property
     def first(self) -> Runnable[In, object]:
         """The first step."""
-        return self._runs[0]
+        return self._laid_out().runs[0]
 
     @property
     def last(self) -> Runnable[Never, Out]:
         """The last step."""
-        return self._runs[-1]
+        return self._laid_out().runs[-1]
 
     @property
     def name(self) -> str:
@@ -276,8 +278,9 @@ class RunnableSequence(Runnable[In, Out]):
         return f"({self!r})"
 
     def step_invoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        steps = self._runs
-        tags = self._tags
+        layout = self._layout or self._laid_out()
+        steps = layout.runs
+        tags = layout.tags
         value = scope.invoke(steps[0], input, tags[0], kwargs)
         for i in range(1, len(steps)):
             value = scope.invoke(steps[i], value, tags[i])
@@ -285,8 +288,9 @@ class RunnableSequence(Runnable[In, Out]):
         return output
 
     async def step_ainvoke(self, input: In, scope: Scope, kwargs: Mapping[str, object]) -> Out:
-        steps = self._runs
-        tags = self._tags
+        layout = self._layout or self._laid_out()
+        steps = layout.runs
+        tags = layout.tags
         value = await scope.ainvoke(steps[0], input, tags[0], kwargs)
         for i in range(1, len(steps)):
             value = await scope.ainvoke(steps[i], value, tags[i])
@@ -294,20 +298,55 @@ class RunnableSequence(Runnable[In, Out]):
         return output
 
     def step_stream(self, inputs: Iterator[In], scope: Scope, kwargs: Mapping[str, object]) -> Iterator[Out]:
-        steps = self._runs
-        tags = self._tags
+        layout = self._layout or self._laid_out()
+        steps = layout.runs
+        if layout.unbound and scope.plain:
+            # No child is a run of its own: the stream's first chunk touches only the steps.
+            chunks = steps[0].step_stream(inputs, scope, kwargs)
+            for i in range(1, len(steps)):
+                chunks = steps[i].step_stream(chunks, scope, _NO_KWARGS)
+            return chunks
+        tags = layout.tags
         chunks = scope.stream(steps[0], inputs, tags[0], kwargs)
         for i in range(1, len(steps)):
             chunks = scope.stream(steps[i], chunks, tags[i])
         return chunks
 
     def step_astream(self, inputs: AsyncIterator[In], scope: Scope, kwargs: Mapping[str, object]) -> AsyncIterator[Out]:
-        steps = self._runs
-        tags = self._tags
+        layout = self._layout or self._laid_out()
+        steps = layout.runs
+        if layout.unbound and scope.plain:
+            chunks = steps[0].step_astream(inputs, scope, kwargs)
+            for i in range(1, len(steps)):
+                chunks = steps[i].step_astream(chunks, scope, _NO_KWARGS)
+            return chunks
+        tags = layout.tags
         chunks = scope.astream(steps[0], inputs, tags[0], kwargs)
         for i in range(1, len(steps)):
             chunks = scope.astream(steps[i], chunks, tags[i])
         return chunks
+
+
+@final
+@attrs.frozen
+class _Layout:
+    """What a sequence works out from its parts once, on first use (``|`` stays O(1))."""
+
+    runs: tuple[Runnable[Any, Any], ...]
+    """The flat steps as the sequence runs them: each on the output of the one before,
+    whose type only the constructor's overloads knew."""
+    tags: tuple[str, ...]
+    """Each step's tag in the sequence's run: ``seq:step:1``, ``seq:step:2``, ..."""
+    unbound: bool
+    """Whether no step has a binding: under a plain scope each step then runs by a direct
+    call of its own hook, which is what ``scope.stream`` would do. (A binding is made with
+    its step, which is frozen after: this holds for good.)"""
+
+
+def _layout_of(parts: tuple[AnyRunnable, ...]) -> _Layout:
+    runs = _flatten(parts)
+    tags = tuple(f"seq:step:{i}" for i in range(1, len(runs) + 1))
+    return _Layout(runs, tags, all(s.step_binding is None for s in runs))
 
 
 def _repr_step(step: AnyRunnable) -> str:

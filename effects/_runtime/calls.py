@@ -78,6 +78,15 @@ def stream(
     >>> list(stream(RunnableLambda(str.upper), "ab", None, {}))
     ['AB']
     """
+    if (
+        config is None
+        and not observers
+        and CURRENT_SCOPE.get() is None
+        and (not OBSERVERS_BOUND or not watched_inside(node))
+    ):
+        # The hot path, as invoke's: no progress bar, the plain scope, a root run (its input
+        # known at its start). Its first chunk touches nothing more than the chain needs.
+        return _plain(PLAIN_SCOPE.stream(node, iter((input,)), None, kwargs, known_input=input))
     view = progress_view(node, config, False, None)
     if view is not None:
         observers = (*observers, view)

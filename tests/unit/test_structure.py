@@ -394,7 +394,7 @@ def test_the_public_scope_is_the_author_protocol_and_the_runtime_class_stays_pri
     assert getattr(scope, "_is_protocol", False)
     members = {name for name in vars(scope) if not name.startswith("_")} - set(vars(typing.Protocol))
     assert members == {
-        "config", "clock", "run", "invoke", "ainvoke", "stream", "astream", "with_recursion_step",
+        "config", "clock", "run", "plain", "invoke", "ainvoke", "stream", "astream", "with_recursion_step",
         "runs_inline", "wants_chunks", "stream_chunk", "emit_custom", "adopt",
     }  # fmt: skip
     for module in (effects, effects.authoring, combinators, combinators.authoring):
