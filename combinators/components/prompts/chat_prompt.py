@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack, cast, final, overload
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast, final, overload
 
 import attrs
 
@@ -47,15 +47,12 @@ from combinators.components.prompts.formats import (
 from combinators.components.prompts.inputs import PromptInput, check_declared, prompt_values, variables_schema
 from combinators.components.prompts.message_likes import ChatPromptPart, MessageLike, to_part
 from combinators.components.prompts.traced import chat_prompt_params
-from combinators.components.prompts.inputs import with_variables
+from combinators.components.prompts.inputs import Variables, with_variables
 from combinators.components.prompts.prompt_values import ChatPromptValue
 from effects.authoring import Scope
 
 if TYPE_CHECKING:
     from combinators.authoring import InputDraw
-
-
-V = TypeVar("V", bound=Mapping[str, Any])
 
 
 def _part_key(part: ChatPromptPart) -> object:
@@ -188,7 +185,7 @@ class ChatPromptTemplate(NamedRunFields, Runnable[PromptInput, ChatPromptValue])
         names = {n for p in self.messages if isinstance(p, MessagesPlaceholder) for n in p.optional_variables}
         return ListTuple(sorted(names))
 
-    def with_variables(self, variables: type[V]) -> Runnable[V, ChatPromptValue]:
+    def with_variables(self, variables: type[Variables]) -> Runnable[Variables, ChatPromptValue]:
         """This prompt taking ``variables``, a ``TypedDict`` of its variables (see
         ``PromptTemplate.with_variables``).
 

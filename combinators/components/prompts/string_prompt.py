@@ -15,7 +15,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, Unpack, final
+from typing import TYPE_CHECKING, Any, Unpack, final
 
 import attrs
 
@@ -32,7 +32,7 @@ from combinators.components.prompts.inputs import (
     prompt_values,
     variables_schema,
 )
-from combinators.components.prompts.inputs import with_variables
+from combinators.components.prompts.inputs import Variables, with_variables
 from combinators.components.prompts.prompt_values import StringPromptValue
 from combinators.components.prompts.traced import string_prompt_params
 from effects.authoring import Scope, is_a
@@ -40,9 +40,6 @@ from effects.deprecation import note_deprecation
 
 if TYPE_CHECKING:
     from combinators.authoring import InputDraw
-
-
-V = TypeVar("V", bound=Mapping[str, Any])
 
 
 @final
@@ -224,7 +221,7 @@ class PromptTemplate(NamedRunFields, Runnable[PromptInput, StringPromptValue]):
         note_deprecation("PromptTemplate.dict() is deprecated: use asdict()", since="2026-12-02", removal="2027-06-01")
         return self.asdict()
 
-    def with_variables(self, variables: type[V]) -> Runnable[V, StringPromptValue]:
+    def with_variables(self, variables: type[Variables]) -> Runnable[Variables, StringPromptValue]:
         """This prompt taking ``variables``, a ``TypedDict`` of its variables: the type
         checkers check what is given to it, and building checks it against the template.
 
