@@ -152,8 +152,8 @@ _LAZY: dict[str, str] = {
     # them, with a warning): listed once, for both roots
     **_MOVED_TO_COMBINATORS,
     "CombinatorsDeprecationWarning": "effects.deprecation",
-    # the one service-error family (a test holds these to combinators.service_errors.__all__;
-    # `import combinators` imports nothing of it)
+    # the one service-error family, listed here only (a test holds it to the classes the
+    # module defines; `import combinators` imports nothing of it)
     **dict.fromkeys(
         (
             "ServiceAuthError",

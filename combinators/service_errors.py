@@ -34,23 +34,6 @@ from combinators._support.service_replies import parse_retry_after as _parse_ret
 from effects.deprecation import Moved, moved_exports
 from effects.errors import CombinatorsError
 
-__all__ = [
-    "ServiceAuthError",
-    "ServiceBadRequest",
-    "ServiceConflict",
-    "ServiceConnectionError",
-    "ServiceError",
-    "ServiceNotFound",
-    "ServicePayloadTooLarge",
-    "ServiceRateLimited",
-    "ServiceResponseError",
-    "ServiceTimeout",
-    "ServiceUnavailable",
-    "ServiceUnprocessable",
-    "TransientServiceError",
-    "service_error_class",
-]
-
 E = TypeVar("E", bound="ServiceError")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -142,11 +143,21 @@ def _failures() -> list[type[BaseException]]:
     from combinators.integrations.serving import remote_errors
 
     found: list[type[BaseException]] = [ConfigurableError, InputError, InputValueError, StepTimeout, TimeoutError]
-    found += [getattr(model_errors, name) for name in model_errors.__all__]
-    found += [getattr(remote_errors, name) for name in remote_errors.__all__ if name != "remote_error"]
-    found += [getattr(service_errors, name) for name in service_errors.__all__ if name[0].isupper()]
-    found += [getattr(kendra_errors, name) for name in kendra_errors.__all__ if name[0].isupper()]
+    for family in (model_errors, remote_errors, service_errors, kendra_errors):
+        found += errors_written_in(family)
     return found
+
+
+def errors_written_in(module: ModuleType) -> list[type[BaseException]]:
+    """The public exception classes ``module`` defines (its root, not the module, lists them)."""
+    return [
+        value
+        for name, value in vars(module).items()
+        if not name.startswith("_")
+        and isinstance(value, type)
+        and issubclass(value, BaseException)
+        and value.__module__ == module.__name__
+    ]
 
 
 TEXT = st.text(min_size=8, max_size=60).map(lambda t: f"<<{t}>>")

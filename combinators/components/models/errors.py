@@ -51,20 +51,6 @@ from combinators.service_errors import (
     TransientServiceError,
 )
 
-__all__ = [
-    "ModelAPIError",
-    "ModelAuthenticationError",
-    "ModelBadRequestError",
-    "ModelConnectionError",
-    "ModelNotFoundError",
-    "ModelRateLimitError",
-    "ModelResponseError",
-    "ModelServerError",
-    "ModelStreamError",
-    "ModelTimeoutError",
-    "TransientModelError",
-]
-
 MODEL_SERVER = "the model server"
 
 TransientModelError = TransientServiceError

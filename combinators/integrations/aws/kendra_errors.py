@@ -40,17 +40,6 @@ from combinators.service_errors import (
     service_error_class,
 )
 
-__all__ = [
-    "KendraAccessDenied",
-    "KendraConnectionError",
-    "KendraError",
-    "KendraInvalidRequest",
-    "KendraResourceNotFound",
-    "KendraThrottled",
-    "KendraUnavailable",
-    "kendra_error",
-]
-
 
 class KendraError(ServiceError):
     """A Kendra call failed: which ``operation``, AWS's error ``code``, and its ``message``
