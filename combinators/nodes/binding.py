@@ -74,6 +74,19 @@ class StandIn(Runnable[In, Out]):
     def output_schema(self) -> dict[str, Any]:
         return self.stands_for().output_schema()
 
+    def input_draw(self) -> InputDraw:
+        """What ``stands_for()`` draws: alternatives over a prompt draw its variables.
+
+        >>> from combinators import ConfigurableField
+        >>> from combinators.prompts import PromptTemplate
+        >>> prompt = PromptTemplate("{topic}")
+        >>> prompt.configurable_alternatives(ConfigurableField(id="p"), other=prompt).input_draw()
+        DrawThrough(steps=(PromptTemplate(...),))
+        """
+        from combinators.runnable.draws import DrawThrough  # loaded when asked
+
+        return DrawThrough((self.stands_for(),))
+
 
 @final
 @attrs.frozen(repr=False, hash=False)
@@ -97,9 +110,9 @@ class RunnableBinding(StandIn[In, Out]):
 
     def input_draw(self) -> InputDraw:
         """What ``with_types`` declared, else what the bound runnable draws."""
-        from combinators.runnable.draws import DrawThrough, DrawValues  # loaded when asked
+        from combinators.runnable.draws import DrawValues  # loaded when asked
 
-        return DrawThrough((self.bound,)) if self.input_type is None else DrawValues(self.input_type)
+        return super().input_draw() if self.input_type is None else DrawValues(self.input_type)
 
     def input_schema(self) -> dict[str, Any]:
         """The bound runnable's input schema, unless ``with_types`` declared the input.

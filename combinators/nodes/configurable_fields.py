@@ -30,7 +30,6 @@ from effects.authoring import attrs_built
 from effects.guards import is_a
 
 if TYPE_CHECKING:
-    from combinators.runnable.draws import InputDraw
     from combinators.graph import Fragment, GraphBuilder, RunPlace
 
 In = TypeVar("In", contravariant=True)
@@ -128,12 +127,6 @@ class RunnableConfigurableFields(StandIn[In, Out]):
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "step_binding", StepBinding(self.bound, choose=self.configured))
-
-    def input_draw(self) -> InputDraw:
-        """What the bound runnable draws."""
-        from combinators.runnable.draws import DrawThrough  # loaded when asked
-
-        return DrawThrough((self.bound,))
 
     def stands_for(self) -> Runnable[In, Out]:
         """The bound runnable (configuring its fields keeps its types and schemas).

@@ -411,3 +411,12 @@ def test_agent_scripts_finish_as_asked_and_need_a_tool() -> None:
     assert find(agent_scripts({"add": _ARGS}), lambda s: any(c.id is None for m in s for c in m.tool_calls))
     with pytest.raises(ValueError, match="at least one tool"):
         agent_scripts({})
+
+
+def test_inputs_for_alternatives_draws_what_their_default_draws() -> None:
+    # Alternatives stand for their default: over a prompt they draw its variables (they
+    # drew values of the prompt's declared input type before StandIn answered the hook).
+    prompt = PromptTemplate.from_template("{b} and {a}")
+    alternatives = prompt.configurable_alternatives(ConfigurableField(id="p"), other=prompt)
+    assert find(inputs_for(alternatives), lambda _: True) == {"a": "fog", "b": "fog"}
+    assert find(inputs_for(alternatives), lambda _: True) == find(inputs_for(prompt), lambda _: True)
