@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from combinators import RunnableLambda, RunnableSequence
+from combinators import Runnable, RunnableLambda, RunnableSequence
+from combinators.testing import runnables
 
 
 def inc(x: int) -> int:
@@ -91,3 +94,29 @@ def test_pipe_coerces_generators_by_what_they_take() -> None:
     ]
     assert list(chain.stream(" a b ")) == ["A ", "B "]
     assert chain.invoke(" a b ") == "A B "
+
+
+def _outcome(chunks: Iterator[object]) -> tuple[str, object]:
+    try:
+        return ("chunks", list(chunks))
+    except Exception as error:  # the same failure, whichever path raised it
+        return (type(error).__name__, str(error))
+
+
+async def _aoutcome(chunks: AsyncIterator[object]) -> tuple[str, object]:
+    try:
+        return ("chunks", [chunk async for chunk in chunks])
+    except Exception as error:
+        return (type(error).__name__, str(error))
+
+
+@settings(max_examples=60, deadline=None)
+@given(runnables(int, max_leaves=5), st.integers(-3, 3))
+def test_a_plain_stream_calls_its_steps_hooks_directly_with_the_same_outcome(
+    chain: Runnable[int, object], x: int
+) -> None:
+    # With no config nor observer (Scope.plain) an unbound sequence calls its steps' stream
+    # hooks itself; a tag makes the scope run each step as usual. Chunks, or the error and
+    # its message, must not tell the two apart (sync against sync, async against async).
+    assert _outcome(chain.stream(x)) == _outcome(chain.stream(x, {"tags": ["watched"]}))
+    assert asyncio.run(_aoutcome(chain.astream(x))) == asyncio.run(_aoutcome(chain.astream(x, {"tags": ["watched"]})))
