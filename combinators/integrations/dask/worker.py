@@ -67,6 +67,10 @@ _watches_lock = threading.Lock()
 POLL_SECONDS: Final = 0.1
 """How often a watcher asks the scheduler whether the batch was cancelled (and checks
 whether anyone still needs it): the most a cancelled chunk runs on unaware."""
+IDLE_SECONDS: Final = 2.0
+"""How long a watcher outlives the last chunk of its batch that ran here. Chunks of one
+batch land one after another, each too short to overlap the next: a watcher that left
+with each would cost every chunk a new event and a round trip to the scheduler."""
 
 
 @final
@@ -77,6 +81,7 @@ class _Watch:
         self.name = name
         self.flag = threading.Event()
         self.users = 0
+        self.idle_since = time.monotonic()
         self.event = Event(name, client=get_client())
 
     def start(self) -> None:
@@ -89,14 +94,16 @@ class _Watch:
     def leave(self) -> None:
         with _watches_lock:
             self.users -= 1
-            if self.users == 0 and self.flag.is_set():
-                _watches.pop(self.name, None)
+            if self.users == 0:
+                self.idle_since = time.monotonic()
+                if self.flag.is_set():
+                    _watches.pop(self.name, None)
 
     def _wait(self) -> None:
         try:
             while not self.event.is_set():
                 with _watches_lock:
-                    if self.users == 0:
+                    if self.users == 0 and time.monotonic() - self.idle_since > IDLE_SECONDS:
                         _watches.pop(self.name, None)
                         return
                 time.sleep(POLL_SECONDS)

@@ -114,3 +114,38 @@ def test_a_cancelled_chain_stops_at_the_next_step_boundary(dask_client: Client, 
     time.sleep(0.5)
     assert started(tmp_path, "two-") == set() and started(tmp_path, "three-") == set()
     assert not batch_tasks(dask_client)
+
+
+def _count_watchers() -> None:
+    """On a worker: count the cancellation watchers made from now on."""
+    from combinators.integrations.dask import worker
+
+    made = getattr(worker, "watchers_made", None)
+    if made is None:
+        made = worker.watchers_made = [0]  # type: ignore[attr-defined]
+        start = worker._Watch.start
+
+        def counted(self: worker._Watch) -> None:
+            made[0] += 1
+            start(self)
+
+        worker._Watch.start = counted  # type: ignore[method-assign]
+    made[0] = 0
+
+
+def _watchers_made() -> int:
+    from combinators.integrations.dask import worker
+
+    made: list[int] = worker.watchers_made  # type: ignore[attr-defined]
+    return made[0]
+
+
+def test_the_chunks_of_a_batch_share_one_watcher_per_worker(dask_client: Client) -> None:
+    # Each new watcher costs a round trip to the scheduler; short chunks land one after
+    # another with nothing running between them, and must not each pay it.
+    dask_client.run(_count_watchers)
+    executor = DaskExecutor(dask_client, chunk_size=1)
+    assert RunnableLambda(abs).batch([-x for x in range(300)], executor=executor) == list(range(300))
+    made = dask_client.run(_watchers_made)
+    assert set(made.values()) <= {0, 1}  # one per worker that ran any (it was 100+ each)
+    assert sum(made.values()) >= 1
