@@ -50,7 +50,10 @@ def cluster() -> Iterator[tuple[LocalCluster, Client]]:
         yield cluster, client
     finally:
         client.close()
-        cluster.close()
+        # A test may have closed the scheduler: closing then waits a connect timeout for
+        # it (30 s by default) before stopping the workers.
+        with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+            cluster.close()
 
 
 def inc(x: int) -> int:
