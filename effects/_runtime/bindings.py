@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
-from typing import NamedTuple, TypeVar, final
+from typing import TypeAlias, TypeVar, final
 
 
 from effects._runtime.limiter import Limiter
@@ -26,15 +26,14 @@ In = TypeVar("In")
 Out = TypeVar("Out")
 
 
-class Unwrapped(NamedTuple):
-    """What a child run gets from the bindings around its node."""
-
-    config: RunConfig
-    kwargs: Mapping[str, object]
-    observers: tuple[Observer, ...]
-    listeners: tuple[AwaitingObserver, ...]
-    limiters: tuple[Limiter, ...]
-    deadline: Deadline | None
+Unwrapped: TypeAlias = """tuple[
+    RunConfig, Mapping[str, object], tuple[Observer, ...], tuple[AwaitingObserver, ...], tuple[Limiter, ...],
+    Deadline | None,
+]"""
+"""What a child run gets from the bindings around its node: its config, keyword arguments,
+observers, listeners (the observers whose reactions are awaited), limiters and deadline.
+A plain tuple, not a named one: it is made at each bound call, and a named tuple's
+constructor is a Python call."""
 
 
 def unwrap(node: Step[In, Out], around: Unwrapped) -> tuple[Step[In, Out], Unwrapped]:
@@ -44,8 +43,8 @@ def unwrap(node: Step[In, Out], around: Unwrapped) -> tuple[Step[In, Out], Unwra
 
     >>> from combinators import RunnableLambda
     >>> bound = RunnableLambda(str.upper).with_config(tags=["t"], max_concurrency=2)
-    >>> inner, got = unwrap(bound, Unwrapped(EMPTY_CONFIG, {}, (), (), (), None))
-    >>> inner.name, got.config.tags, len(got.limiters)
+    >>> inner, (config, _, _, _, limiters, _) = unwrap(bound, (EMPTY_CONFIG, {}, (), (), (), None))
+    >>> inner.name, config.tags, len(limiters)
     ('upper', ('t',), 1)
     """
     config, kwargs, observers, listeners, limiters, deadline = around
@@ -61,15 +60,18 @@ def unwrap(node: Step[In, Out], around: Unwrapped) -> tuple[Step[In, Out], Unwra
                 deadline = earlier(deadline, Deadline(at, binding.bound.name, bound_config.timeout))
         if binding.kwargs:
             kwargs = {**binding.kwargs, **kwargs}
-        for factory in binding.observers:
-            observer = factory.make_observer(config.for_children())
-            if observer is not None:
+        if binding.observers:
+            inherited = config.for_children()  # what the runs the factories watch inherit
+            for factory in binding.observers:
+                observer = factory.make_observer(inherited)
+                if observer is None:
+                    continue
                 observers = (*observers, observer)
                 if hands_out_awaitables(observer):
                     listeners = (*listeners, observer)
         node = binding.bound if binding.choose is None else binding.choose(config)
         binding = node.step_binding
-    return node, Unwrapped(config, kwargs, observers, listeners, limiters, deadline)
+    return node, (config, kwargs, observers, listeners, limiters, deadline)
 
 
 @final

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final, TypeVar, final
 import attrs
 
 from effects._runtime.building import adopted
-from effects._runtime.bindings import Unwrapped, bound_observers, unwrap, watched_inside
+from effects._runtime.bindings import bound_observers, unwrap, watched_inside
 from effects.clock import Clock, current_clock
 from effects.config import EMPTY_CONFIG, RunConfig, merge_configs
 from effects._runtime.bindings import Deadline
@@ -133,7 +133,7 @@ class RunScope:
             return node.step_invoke(input, self, kwargs)
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None:
-            if not node.is_leaf:
+            if not node.is_leaf or (child is self and self.plain):  # bindings that added nothing
                 return node.step_invoke(input, child, kwargs)
             child.check_deadline()
             token = CURRENT_SCOPE.set(child)
@@ -181,7 +181,7 @@ class RunScope:
     async def _ainvoke(self, node: Step[In, Out], input: In, tag: str | None, kwargs: Mapping[str, object]) -> Out:
         node, child, kwargs = self._descend(node, tag, kwargs)
         if child.run is None:
-            if not node.is_leaf:
+            if not node.is_leaf or (child is self and self.plain):  # bindings that added nothing
                 return await child.bounded(node.step_ainvoke(input, child, kwargs), node)
             child.check_deadline()
             token = CURRENT_SCOPE.set(child)
@@ -377,7 +377,7 @@ class RunScope:
             config = merge_configs(config, root)
         if node.step_binding is not None:
             node, (config, kwargs, observers, listeners, limiters, deadline) = unwrap(
-                node, Unwrapped(config, kwargs, observers, listeners, limiters, deadline)
+                node, (config, kwargs, observers, listeners, limiters, deadline)
             )
         run = self._run_of(node, config, tag, kwargs) if observers else None
         config = config.for_children()

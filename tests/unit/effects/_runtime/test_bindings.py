@@ -9,7 +9,7 @@ from effects import FakeClock, use_clock
 from effects._runtime.bindings import Unwrapped, unwrap
 from effects.config import EMPTY_CONFIG
 
-NOTHING_AROUND = Unwrapped(EMPTY_CONFIG, {}, (), (), (), None)
+NOTHING_AROUND: Unwrapped = (EMPTY_CONFIG, {}, (), (), (), None)
 
 
 def scale(x: int, *, by: int = 1) -> int:
@@ -27,25 +27,25 @@ def layered() -> Runnable[int, int]:
 
 def test_the_node_under_every_layer_runs_with_what_the_layers_add() -> None:
     with use_clock(FakeClock()) as clock:
-        node, got = unwrap(layered(), NOTHING_AROUND)
+        node, (config, kwargs, observers, listeners, limiters, deadline) = unwrap(layered(), NOTHING_AROUND)
         now = clock.monotonic()
     assert node == RunnableLambda(scale)
-    assert got.config.tags == ("in", "out")
-    assert dict(got.config.metadata) == {"k": "out", "i": 1}
-    assert got.kwargs == {"by": 3}
-    assert [limiter.size for limiter in got.limiters] == [4, 2]
-    assert got.deadline is not None
-    assert (got.deadline.at - now, got.deadline.seconds, got.deadline.owner) == (5, 5, "scale")
-    assert got.observers == () and got.listeners == ()
+    assert config.tags == ("in", "out")
+    assert dict(config.metadata) == {"k": "out", "i": 1}
+    assert kwargs == {"by": 3}
+    assert [limiter.size for limiter in limiters] == [4, 2]
+    assert deadline is not None
+    assert (deadline.at - now, deadline.seconds, deadline.owner) == (5, 5, "scale")
+    assert observers == () and listeners == ()
 
 
 def test_the_callers_config_and_keywords_win_over_the_bound_ones() -> None:
-    caller = Unwrapped(RunConfig(tags=("call",), metadata={"k": "call"}), {"by": 7}, (), (), (), None)
+    caller: Unwrapped = (RunConfig(tags=("call",), metadata={"k": "call"}), {"by": 7}, (), (), (), None)
     with use_clock(FakeClock()):
-        _, got = unwrap(layered(), caller)
-    assert got.config.tags == ("call", "in", "out")
-    assert dict(got.config.metadata) == {"k": "call", "i": 1}
-    assert got.kwargs == {"by": 7}
+        _, (config, kwargs, *_) = unwrap(layered(), caller)
+    assert config.tags == ("call", "in", "out")
+    assert dict(config.metadata) == {"k": "call", "i": 1}
+    assert kwargs == {"by": 7}
 
 
 def test_listeners_are_observers_that_are_also_awaited() -> None:
@@ -53,9 +53,9 @@ def test_listeners_are_observers_that_are_also_awaited() -> None:
         return None
 
     watched = RunnableLambda(scale).with_listeners(on_end=ended)
-    node, got = unwrap(watched, NOTHING_AROUND)
+    node, (_, _, observers, listeners, _, _) = unwrap(watched, NOTHING_AROUND)
     assert node == RunnableLambda(scale)
-    assert len(got.observers) == 1 and got.listeners == got.observers
+    assert len(observers) == 1 and listeners == observers
 
 
 def test_a_node_without_bindings_is_itself_and_adds_nothing() -> None:
