@@ -138,7 +138,11 @@ class _Layout:
             self.successors[edge.source].append(edge.target)
             self.labels[(edge.source, edge.target)] = edge.label if edge.conditional else None
         self.after = _nearest_post_dominators(graph, self.successors)
-        self.groups = {g.nodes[0]: g for g in graph.groups if g.nodes}
+        # The groups starting at each node, outermost first: each frame holds the next.
+        self.groups: dict[str, list[Group]] = {}
+        for group in graph.outermost_first():
+            if group.nodes:
+                self.groups.setdefault(group.nodes[0], []).append(group)
         self.drawn: set[str] = set()
 
     def block(self, start: str | None, stop: str | None) -> _Block:
@@ -146,7 +150,8 @@ class _Layout:
         parts: list[_Block] = []
         current = start
         while current is not None and current != stop:
-            group = self.groups.pop(current, None)
+            starting = self.groups.get(current)
+            group = starting.pop(0) if starting else None
             if group is not None:
                 exit = self._single_exit(group)
                 parts.append(_framed(self.block(current, exit), group.label))

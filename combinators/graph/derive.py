@@ -193,6 +193,30 @@ class GraphBuilder:
             self.add_edge(fragment.exit, join)
         return Fragment(fork, join)
 
+    def embedded(self, inner: Graph, place: RunPlace, *, label: str, kind: str) -> Fragment:
+        """``inner``'s body (its nodes between its input and its output) in a group of its
+        own: a graph drawn elsewhere (a served chain's), running at ``place``. Its nodes'
+        paths continue ``place``'s, as its runs are adopted below the run there."""
+        ends = {inner.first_node().id, inner.last_node().id} if len(inner.nodes) > 2 else set[str]()
+        body = [node for node in inner.nodes if node.id not in ends]
+        if not body:
+            return self.box(label, path=place.path)
+        start = len(self._nodes)
+        new = {node.id: f"n{start + i}" for i, node in enumerate(body)}
+        self._nodes += [attrs.evolve(node, id=new[node.id], path=(*place.path, *node.path)) for node in body]
+        self._edges += [
+            attrs.evolve(edge, source=new[edge.source], target=new[edge.target])
+            for edge in inner.edges
+            if edge.source in new and edge.target in new
+        ]
+        for group in inner.groups:
+            members = tuple(new[id] for id in group.nodes if id in new)
+            self._groups.append(Group(f"g{len(self._groups)}", group.label, group.kind, members))
+        self._groups.append(Group(f"g{len(self._groups)}", label, kind, tuple(new.values())))
+        entries = [new[e.target] for e in inner.edges if e.source in ends and e.target in new]
+        exits = [new[e.source] for e in inner.edges if e.target in ends and e.source in new]
+        return Fragment(entries[0] if entries else new[body[0].id], exits[0] if exits else new[body[-1].id])
+
     @contextmanager
     def grouped(self, label: str, kind: str) -> Generator[None, None, None]:
         """Put the nodes added inside the ``with`` block in a group (retry, each)."""

@@ -79,14 +79,21 @@ def _node_line(node: Node, conditional_fork: bool, indent: str) -> str:
 def draw_dot(graph: Graph) -> str:
     """The graph as DOT text."""
     conditional = {e.source for e in graph.edges if e.conditional}
-    grouped = {id for g in graph.groups for id in g.nodes}
+    grouped = graph.innermost_group()
     lines: list[str] = list(_HEADER)
     lines.extend(_node_line(n, n.id in conditional, "    ") for n in graph.nodes if n.id not in grouped)
-    for group in graph.groups:
-        lines.append(f"    subgraph {quoted('cluster_' + group.id)} {{")
-        lines.append(f'        label={quoted(group.label)}; style="dashed,rounded"; color="#888888"; fontsize=10;')
-        lines.extend(_node_line(graph.node(id), id in conditional, "        ") for id in group.nodes)
-        lines.append("    }")
+    # A node sits in its innermost group only (Graphviz keeps a node in one cluster).
+    for depth, what, item in graph.group_outline():
+        indent = "    " * (depth + 1)
+        if isinstance(item, Node):
+            lines.append(_node_line(item, item.id in conditional, indent))
+        elif what == "open":
+            lines.append(f"{indent}subgraph {quoted('cluster_' + item.id)} {{")
+            lines.append(
+                f'{indent}    label={quoted(item.label)}; style="dashed,rounded"; color="#888888"; fontsize=10;'
+            )
+        else:
+            lines.append(f"{indent}}}")
     for edge in graph.edges:
         styles: list[str] = []
         if edge.conditional:

@@ -60,16 +60,17 @@ def _shape(node: Node, conditional_fork: bool) -> str:
 def draw_mermaid(graph: Graph) -> str:
     """The graph as Mermaid ``graph TD`` text."""
     conditional = {e.source for e in graph.edges if e.conditional}
-    grouped = {id for g in graph.groups for id in g.nodes}
+    grouped = graph.innermost_group()
     lines = ["graph TD;"]
-    for node in graph.nodes:
-        if node.id in grouped:
-            continue
-        lines.append(_node_line(node, node.id in conditional, "    "))
-    for group in graph.groups:
-        lines.append(f"    subgraph {group.id} [{_text(group.label)}]")
-        lines.extend(_node_line(graph.node(id), id in conditional, "        ") for id in group.nodes)
-        lines.append("    end")
+    lines.extend(_node_line(n, n.id in conditional, "    ") for n in graph.nodes if n.id not in grouped)
+    for depth, what, item in graph.group_outline():  # a node sits in its innermost group only
+        indent = "    " * (depth + 1)
+        if isinstance(item, Node):
+            lines.append(_node_line(item, item.id in conditional, indent))
+        elif what == "open":
+            lines.append(f"{indent}subgraph {item.id} [{_text(item.label)}]")
+        else:
+            lines.append(f"{indent}end")
     for edge in graph.edges:
         if edge.conditional:
             arrow = f"-. {_text(edge.label)} .->" if edge.label else "-.->"

@@ -113,6 +113,69 @@ class Graph:
         """
         return tuple(e.target for e in self.edges if e.source == id)
 
+    def outermost_first(self) -> tuple[Group, ...]:
+        """The groups, each before the groups it holds: a group holds another when it has all
+        of its nodes (with the same nodes, the one added later wraps: ``.with_retry().each()``
+        is each around retry).
+
+        >>> g = Graph((Node("a", "A"),), (), (Group("g0", "retry", "retry", ("a",)), Group("g1", "each", "each", ("a",))))
+        >>> [group.kind for group in g.outermost_first()]
+        ['each', 'retry']
+        """
+        order = range(len(self.groups))
+        ranked = sorted(order, key=lambda i: (-len(self.groups[i].nodes), -i))
+        return tuple(self.groups[i] for i in ranked)
+
+    def group_parents(self) -> dict[str, str | None]:
+        """For each group, the id of the innermost group holding it (None: none does).
+
+        >>> g = Graph((Node("a", "A"),), (), (Group("g0", "retry", "retry", ("a",)), Group("g1", "each", "each", ("a",))))
+        >>> g.group_parents()
+        {'g1': None, 'g0': 'g1'}
+        """
+        parents: dict[str, str | None] = {}
+        seen: list[Group] = []
+        for group in self.outermost_first():
+            holders = [h.id for h in seen if set(group.nodes) <= set(h.nodes)]
+            parents[group.id] = holders[-1] if holders else None
+            seen.append(group)
+        return parents
+
+    def group_outline(self) -> list[tuple[int, Literal["open", "node", "close"], Group | Node]]:
+        """The grouped part of a drawing, in drawing order: each top-level group opens at
+        depth 0, its own nodes follow one deeper, then the groups inside it, then it closes.
+
+        >>> g = Graph((Node("a", "A"),), (), (Group("g0", "retry", "retry", ("a",)), Group("g1", "each", "each", ("a",))))
+        >>> [(depth, what, item.id) for depth, what, item in g.group_outline()]
+        [(0, 'open', 'g1'), (1, 'open', 'g0'), (2, 'node', 'a'), (1, 'close', 'g0'), (0, 'close', 'g1')]
+        """
+        innermost = self.innermost_group()
+        parents = self.group_parents()
+        ordered = self.outermost_first()
+        outline: list[tuple[int, Literal["open", "node", "close"], Group | Node]] = []
+
+        def add(group: Group, depth: int) -> None:
+            outline.append((depth, "open", group))
+            outline.extend((depth + 1, "node", self.node(id)) for id in group.nodes if innermost[id] == group.id)
+            for inner in ordered:
+                if parents[inner.id] == group.id:
+                    add(inner, depth + 1)
+            outline.append((depth, "close", group))
+
+        for group in ordered:
+            if parents[group.id] is None:
+                add(group, 0)
+        return outline
+
+    def innermost_group(self) -> dict[str, str]:
+        """For each grouped node, the id of the innermost group holding it.
+
+        >>> g = Graph((Node("a", "A"),), (), (Group("g0", "retry", "retry", ("a",)), Group("g1", "each", "each", ("a",))))
+        >>> g.innermost_group()
+        {'a': 'g0'}
+        """
+        return {id: group.id for group in self.outermost_first() for id in group.nodes}
+
     def predecessors(self, id: str) -> tuple[str, ...]:
         """Ids of the nodes with an edge to ``id``.
 
@@ -181,12 +244,27 @@ class Graph:
                     "input_schema": dict(n.input_schema),
                     "output_schema": dict(n.output_schema),
                     "status": n.status,
+                    "path": list(n.path),
                 }
                 for n in self.nodes
             ],
             "edges": [attrs.asdict(e) for e in self.edges],
             "groups": [{**attrs.asdict(g), "nodes": list(g.nodes)} for g in self.groups],
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Graph:
+        """The graph ``to_json`` wrote (a served chain's, read back by its client); a
+        ``ValueError`` says what does not fit.
+
+        >>> from combinators import RunnableLambda
+        >>> graph = (RunnableLambda(abs) | RunnableLambda(str)).get_graph()
+        >>> Graph.from_json(graph.to_json()) == graph
+        True
+        """
+        from combinators.graph.json_form import graph_from_json
+
+        return graph_from_json(data)
 
     def draw_ascii(self) -> str:
         """A box drawing (for series-parallel graphs, which every chain's graph is).

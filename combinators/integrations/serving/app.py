@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypedDict, Unpack
 from uuid import UUID
 
+import attrs
+
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -39,6 +41,7 @@ from combinators.integrations.serving.pages import (
 )
 from combinators.integrations.serving.routes import POST_ROUTES, PostRoute
 from effects.authoring import is_a
+from effects.projections.jsonable import JsonValue
 
 
 class ServeSettings(TypedDict, total=False):
@@ -87,6 +90,7 @@ def _routes(served: Served) -> list[BaseRoute]:
         "input_schema": lambda: dict(served.input_check.schema),
         "output_schema": runnable.output_schema,
         "config_schema": lambda: config_schema(served.policy, runnable.config_schema()),
+        "graph": lambda: _graph(served),
     }
     routes += [
         Route(f"{prefix}/{name}", JsonPage(served, page), methods=["GET"])
@@ -102,6 +106,16 @@ def _routes(served: Served) -> list[BaseRoute]:
                 Route(f"{prefix}/playground/{{file_path}}", page, methods=["GET"]),
             ]
     return routes
+
+
+def _graph(served: Served) -> dict[str, JsonValue]:
+    """The chain's graph as data (names, kinds, schemas: what the schema pages show), for a
+    client's drawings; each node's run path starts with the root run's name here, the
+    served path, so that the runs a client adopts mark their nodes."""
+    graph = served.runnable.get_graph()
+    nodes = tuple(attrs.evolve(n, path=(served.path, *n.path[1:])) if n.path else n for n in graph.nodes)
+    data: dict[str, JsonValue] = attrs.evolve(graph, nodes=nodes).to_json()
+    return data
 
 
 def _served(runnable: AnyRunnable, path: str, options: ServeOptions, gate: RunGate) -> Served:

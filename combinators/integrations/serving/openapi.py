@@ -170,6 +170,13 @@ def _paths(served: Served, schemas: dict[str, JsonValue]) -> dict[str, JsonValue
             "get",
             {"summary": f"The {which} JSON Schema", "responses": {"200": _json({"type": "object"})}},
         )
+    operations["graph"] = (
+        "get",
+        {
+            "summary": "The chain's graph: nodes, edges and groups (what get_graph() draws)",
+            "responses": {"200": _json({"type": "object", "required": ["nodes", "edges"]})},
+        },
+    )
     return _operations(served.path.rstrip("/"), served.path.strip("/") or "default", operations)
 
 

@@ -24,10 +24,11 @@ from typing import Any, Never, TypedDict, TypeVar, Unpack, cast, final
 
 import attrs
 
-from combinators.graph import Fragment, GraphBuilder, RunPlace
+from combinators.graph import Fragment, Graph, GraphBuilder, RunPlace
 from combinators import Runnable
 from combinators.authoring import init_fields, sensitive
 from combinators.integrations.serving.bodies import InputCheck
+from combinators.integrations.serving.remote_errors import RemoteRunnableError
 from combinators.integrations.serving.remote_events import ServerEvents
 from combinators.integrations.serving.remote_http import (
     RemoteAuth,
@@ -43,7 +44,7 @@ from combinators.integrations.serving.wire import WireTypes, from_wire, to_wire,
 from effects import NOTHING, RunStreamed, Scope
 from effects.projections.jsonable import JsonValue
 from combinators import InputError, InputValueError, RunConfig
-from effects.authoring import atotal_or_nothing, total_or_nothing, is_dict, is_list_or_tuple, is_mapping
+from effects.authoring import atotal_or_nothing, total_or_nothing, is_dict, is_list_or_tuple, is_mapping, is_str_mapping
 
 In = TypeVar("In", contravariant=True)
 Out = TypeVar("Out", covariant=True)
@@ -105,15 +106,20 @@ class RemoteRunnable(Runnable[In, Out]):
     output_types: tuple[type, ...]
     schemas: tuple[Mapping[str, JsonValue], Mapping[str, JsonValue]] | None = attrs.field(eq=False, hash=False)
     """The server's input and output schemas, once ``connect`` has read them."""
+    served_graph: Graph | None = attrs.field(eq=False, hash=False)
+    """The served chain's graph, once ``connect`` has read it (our servers publish it at
+    ``<path>/graph``; LangServe's do not)."""
     connections: Connections = attrs.field(eq=False, hash=False)
     _types: WireTypes = attrs.field(eq=False, hash=False)
     _check: InputCheck | None = attrs.field(eq=False, hash=False)
 
     def graph_fragment(self, graph: GraphBuilder, place: RunPlace) -> Fragment:
-        """One node, drawn as a remote runnable in every picture of a chain. Its inside is
-        not drawn: the server publishes its schemas, not a graph (as LangServe), so the
-        node carries the server's input and output schemas once ``connect`` read them."""
-        return graph.step(self, place, kind="remote")
+        """The served chain's inside, framed as served, when ``connect`` read its graph;
+        else one node drawn as a remote runnable (carrying the server's schemas once
+        ``connect`` read them; a LangServe server publishes no graph)."""
+        if self.served_graph is None:
+            return graph.step(self, place, kind="remote")
+        return graph.embedded(self.served_graph, place, label=f"served ({self.name})", kind="remote")
 
     def __init__(
         self,
@@ -124,13 +130,16 @@ class RemoteRunnable(Runnable[In, Out]):
         auth: RemoteAuth = None,
         output_types: Sequence[type] = (),
         schemas: tuple[Mapping[str, JsonValue], Mapping[str, JsonValue]] | None = None,
+        graph: Graph | None = None,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"RemoteRunnable needs an http(s) URL, got {url!r}")
         settings = ClientSettings(timeout, dict(headers or {}), auth)
         types = tuple(output_types)
         check = InputCheck(schemas[0]) if schemas is not None else None
-        init_fields(self, url.rstrip("/"), settings, types, schemas, Connections(settings), wire_types(types), check)
+        init_fields(
+            self, url.rstrip("/"), settings, types, schemas, graph, Connections(settings), wire_types(types), check
+        )
 
     def __repr__(self) -> str:
         timeout = "" if self.settings.timeout is None else f", timeout={self.settings.timeout!r}"
@@ -140,17 +149,19 @@ class RemoteRunnable(Runnable[In, Out]):
 
     @classmethod
     async def connect(cls, url: str, **options: Unpack[RemoteOptions]) -> RemoteRunnable[Any, Any]:
-        """A remote runnable that knows the server's schemas and checks inputs before sending
+        """A remote runnable that knows the server's schemas and checks inputs before sending,
+        and draws the served chain's inside when the server publishes its graph (ours do)
         (``options``: the constructor's ``timeout``, ``headers``, ``auth``, ``output_types``)."""
         probe: RemoteRunnable[Never, object] = RemoteRunnable(url, **options)
         try:
             input_schema = await aget_json(probe.connections, f"{probe.url}/input_schema")
             output_schema = await aget_json(probe.connections, f"{probe.url}/output_schema")
+            graph = await _served_graph(probe)
         finally:
             await probe.aclose()
         if not isinstance(input_schema, dict) or not isinstance(output_schema, dict):
             raise ValueError(f"{url} did not answer JSON Schemas for its input and output")
-        return RemoteRunnable(url, **options, schemas=(input_schema, output_schema))
+        return RemoteRunnable(url, **options, schemas=(input_schema, output_schema), graph=graph)
 
     def close(self) -> None:
         """Close the sync connection pool (a later call opens a new one)."""
@@ -283,3 +294,17 @@ class RemoteRunnable(Runnable[In, Out]):
         if events.root_output is NOTHING:
             raise InputValueError(f"{self!r}: the server's events ended without its run's output")
         return self._out(events.root_output)
+
+
+async def _served_graph(probe: RemoteRunnable[Never, object]) -> Graph | None:
+    """The graph the server publishes, or None where it publishes none (a LangServe
+    server answers 404)."""
+    try:
+        data = await aget_json(probe.connections, f"{probe.url}/graph")
+    except RemoteRunnableError as error:
+        if error.status == 404:
+            return None
+        raise
+    if not is_str_mapping(data):
+        raise ValueError(f"{probe.url}/graph did not answer a graph")
+    return Graph.from_json(data)

@@ -169,13 +169,13 @@ def test_auth_runs_first_on_every_config_hash_route(server: LiveServer) -> None:
     with httpx.Client(base_url=server.url, timeout=10) as anonymous:
         for route in BODIES:
             assert anonymous.post(f"/config/c/{USER}/{route}", json=BODIES[route]).status_code == 401
-        for page in ("input_schema", "output_schema", "config_schema", "playground/", "playground"):
+        for page in ("input_schema", "output_schema", "config_schema", "graph", "playground/", "playground"):
             assert anonymous.get(f"/config/c/{USER}/{page}").status_code == 401
         assert anonymous.post("/config/c/zzzz$$$$/invoke", json={"input": "x"}).status_code == 401
 
 
 def test_schemas_and_the_playground_are_served_under_a_config_hash(client: httpx.Client) -> None:
-    for page in ("input_schema", "output_schema", "config_schema"):
+    for page in ("input_schema", "output_schema", "config_schema", "graph"):
         response = client.get(f"/config/c/{USER}/{page}")
         assert response.status_code == 200 and response.json() == client.get(f"/config/{page}").json()
     moved = client.get(f"/config/c/{USER}/playground", follow_redirects=False)
@@ -188,7 +188,7 @@ def test_schemas_and_the_playground_are_served_under_a_config_hash(client: httpx
 def test_the_openapi_document_lists_every_config_hash_route_and_each_is_served(client: httpx.Client) -> None:
     doc = client.get("/openapi.json").json()
     hashed = sorted(p for p in doc["paths"] if "/c/" in p)
-    routes = [*sorted(BODIES), "config_schema", "input_schema", "output_schema"]
+    routes = [*sorted(BODIES), "config_schema", "graph", "input_schema", "output_schema"]
     assert hashed == sorted(f"/config/c/{{config_hash}}/{route}" for route in routes)
     assert sorted(p for p in doc["paths"] if "/c/" not in p) == sorted(f"/config/{route}" for route in routes)
     for path in hashed:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
+import attrs
 import cloudpickle  # type: ignore[import-untyped]
 import httpx
 import pytest
@@ -244,6 +245,52 @@ async def test_connect_reads_the_schemas_and_checks_inputs_locally(server: LiveS
     assert CALLS == []
     assert await counted_remote.ainvoke({"question": "q", "k": 2}) == "q x2"
     await counted_remote.aclose()
+
+
+async def test_connect_reads_the_served_graph_and_drawings_show_the_served_chains_inside(
+    server: LiveServer,
+) -> None:
+    served = ROUTES["/chat"]
+    chat = await RemoteRunnable.connect(f"{server.url}/chat", timeout=10)
+    assert chat.served_graph is not None  # the server's own graph, its root run named as served
+    assert chat.served_graph.nodes[1:-1] == tuple(
+        attrs.evolve(n, path=("/chat", *n.path[1:])) for n in served.get_graph().nodes[1:-1]
+    )
+    assert chat.served_graph.edges == served.get_graph().edges
+    graph = (RunnableLambda(str.strip) | chat).get_graph()
+    inside = [n.name for n in served.get_graph().nodes[1:-1]]
+    assert inside == ["ChatPromptTemplate", "GenericFakeChatModel", "StrOutputParser"]
+    assert [n.name for n in graph.nodes] == ["strip_input", "strip", *inside, "StrOutputParserOutput"]
+    [frame] = [g for g in graph.groups if g.kind == "remote"]
+    assert frame.label == "served (RemoteRunnable)"
+    assert [graph.node(id).name for id in frame.nodes] == inside
+    assert [(graph.node(e.source).name, graph.node(e.target).name) for e in graph.edges][1:3] == [
+        ("strip", "ChatPromptTemplate"),
+        ("ChatPromptTemplate", "GenericFakeChatModel"),
+    ]
+    # The served runs are adopted below the remote run: they mark the served steps.
+    effects = [e async for e in chat.astream_effects({"question": "where?"})]
+    marked = chat.get_graph().marked(effects)
+    assert [n.status for n in marked.nodes[1:-1]] == ["ok", "ok", "ok"]
+    for drawing in (graph.draw_ascii(), graph.draw_mermaid(), graph.draw_dot()):
+        assert all(name in drawing for name in inside) and "served (RemoteRunnable)" in drawing
+    await chat.aclose()
+
+
+def test_the_server_publishes_its_chains_graph_as_json(server: LiveServer) -> None:
+    answer = httpx.get(f"{server.url}/chat/graph", timeout=10)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("application/json")
+    own, published = ROUTES["/chat"].get_graph().to_json(), answer.json()
+    assert [n["path"] for n in published["nodes"]] == [
+        [],
+        ["/chat", "seq:step:1"],
+        ["/chat", "seq:step:2"],
+        ["/chat", "seq:step:3"],
+        [],
+    ]
+    for node in (*published["nodes"], *own["nodes"]):
+        del node["path"]
+    assert published == own  # the rest is the chain's own graph
 
 
 def test_remote_runnables_are_values(server: LiveServer) -> None:

@@ -222,7 +222,7 @@ def guarded() -> Iterator[LiveServer]:
         yield running
 
 
-GET_ROUTES = ["input_schema", "output_schema", "config_schema", "playground/", "playground/playground.js"]
+GET_ROUTES = ["input_schema", "output_schema", "config_schema", "graph", "playground/", "playground/playground.js"]
 
 
 @pytest.mark.parametrize("route", [*LANGSERVE_BODIES, *GET_ROUTES, "openapi.json"])

@@ -141,7 +141,7 @@ def test_openapi_is_built_from_the_same_schemas(client: httpx.Client) -> None:
     assert body["properties"]["input"] == {"$ref": "#/components/schemas/AnswerInput"}
     assert {"200", "401", "413", "422", "429", "500", "503", "504"} <= set(invoke["responses"])
     chat = [p for p in doc["paths"] if p.startswith("/chat/")]
-    assert len(chat) == 16 and len([p for p in chat if p.startswith("/chat/c/{config_hash}/")]) == 8
+    assert len(chat) == 18 and len([p for p in chat if p.startswith("/chat/c/{config_hash}/")]) == 9
 
 
 def test_wrong_method_and_unknown_path_answer_json(client: httpx.Client) -> None:

@@ -53,6 +53,15 @@ def test_our_remote_runnable_works_against_a_langserve_server(langserve_url: str
     assert caught.value.status_code == 500
 
 
+async def test_connect_to_a_langserve_server_draws_one_remote_node(langserve_url: str) -> None:
+    # LangServe publishes schemas and no graph (its /graph answers 404): one box, as before.
+    upper = await RemoteRunnable.connect(f"{langserve_url}/upper", timeout=30)
+    assert upper.served_graph is None
+    assert [n.kind for n in upper.get_graph().nodes] == ["input", "remote", "output"]
+    assert await upper.ainvoke("hi") == "HI"
+    await upper.aclose()
+
+
 async def test_our_remote_runnable_adopts_a_langserve_servers_events(langserve_url: str) -> None:
     letters: RemoteRunnable[str, str] = RemoteRunnable(f"{langserve_url}/letters", timeout=30)
     assert await letters.ainvoke("ab") == "ab"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from combinators import Runnable
+from combinators import Runnable, RunnableLambda
 from combinators.graph import Graph, GraphvizNotFound
 from tests.unit.combinators.graph.chains import agent, mixed, quickstart
 
@@ -99,3 +99,16 @@ def test_colours_are_all_rrggbb() -> None:
     text = mixed().get_graph().draw_dot()
     colours = re.findall(r'"(#[0-9a-fA-F]+)"', text)
     assert colours and all(len(c) == 7 for c in colours)
+
+
+def test_a_group_inside_another_is_drawn_inside_it_in_every_drawing() -> None:
+    graph = RunnableLambda(abs).with_retry().each().get_graph()
+    assert [g.kind for g in graph.outermost_first()] == ["each", "retry"]
+    ascii_lines = graph.draw_ascii().splitlines()
+    each = next(i for i, line in enumerate(ascii_lines) if "- each (per element) -" in line)
+    retry = next(i for i, line in enumerate(ascii_lines) if "- retry (3 attempts) -" in line)
+    assert retry > each and ascii_lines[retry].startswith(ascii_lines[each][: ascii_lines[each].index(".")] + ": .")
+    dot = graph.draw_dot()
+    assert dot.index('"cluster_g1"') < dot.index('"cluster_g0"') < dot.index('"n1" [') < dot.index("    }\n    }")
+    mermaid = graph.draw_mermaid()
+    assert 'subgraph g1 ["each (per element)"]\n        subgraph g0 ["retry (3 attempts)"]\n            n1' in mermaid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from collections import Counter
@@ -16,6 +17,7 @@ from combinators import (
     RunnableBinding,
     RunnableBranch,
     RunnableEach,
+    RunnableLambda,
     RunnableParallel,
     RunnableParallelTuple,
     RunnableRetry,
@@ -81,6 +83,13 @@ def test_every_chain_has_one_entry_one_exit_and_all_its_steps(chain: Runnable[in
     assert all(f"| {name}" in drawn for name in shown)
     for group in graph.groups:
         assert set(group.nodes) <= ids
+        # every frame, nested ones too, once
+        assert drawn.count(f"- {group.label} -") == sum(g.label == group.label for g in graph.groups)
+    # Each node is declared once, in its innermost group (graphviz keeps a node in one cluster).
+    dot_lines = [line.strip() for line in graph.draw_dot().splitlines()]
+    assert all(sum(line.startswith(f'"{id}" [') for line in dot_lines) == 1 for id in ids)
+    mermaid_lines = [line.strip() for line in graph.draw_mermaid().splitlines()]
+    assert all(sum(line.startswith((f"{id}[", f"{id}(", f"{id}{{")) for line in mermaid_lines) == 1 for id in ids)
 
 
 @settings(max_examples=25, deadline=None)
@@ -93,3 +102,31 @@ def test_the_dot_of_every_chain_parses_with_graphviz(chain: Runnable[int, str]) 
     assert done.stderr == b""
     canon = done.stdout.decode()
     assert all(f"{n.id}\t[" in canon or f"{n.id} [" in canon for n in graph.nodes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(runnables(int, str, max_leaves=6))
+def test_a_graph_read_back_from_its_json_is_the_same_graph(chain: Runnable[int, str]) -> None:
+    graph = chain.get_graph()
+    assert Graph.from_json(json.loads(json.dumps(graph.to_json()))) == graph
+
+
+@settings(max_examples=40, deadline=None)
+@given(runnables(int, str, max_leaves=6))
+def test_a_served_chains_graph_drawn_inside_a_remote_runnable_keeps_its_steps(chain: Runnable[int, str]) -> None:
+    from combinators.integrations.serving import RemoteRunnable
+
+    served = chain.get_graph()
+    remote: RemoteRunnable[int, str] = RemoteRunnable("http://127.0.0.1:9/served", graph=served)
+    graph = (RunnableLambda(abs) | remote).get_graph()
+    ids = {n.id for n in graph.nodes}
+    first, last = graph.first_node(), graph.last_node()
+    assert reachable(graph, first.id, True) == ids and reachable(graph, last.id, False) == ids
+    inside = [n.name for n in served.nodes[1:-1]]
+    assert [n.name for n in graph.nodes[2:-1]] == inside  # the served body, in its running order
+    [frame] = [g for g in graph.groups if g.kind == "remote"]
+    assert [graph.node(id).name for id in frame.nodes] == inside
+    drawn = graph.draw_ascii()  # joins are bars, not boxes
+    assert all(f"| {n.name}" in drawn for n in served.nodes[1:-1] if n.kind != "join")
+    for group in graph.groups:
+        assert set(group.nodes) <= ids
