@@ -109,11 +109,17 @@ def _routes(served: Served) -> list[BaseRoute]:
 
 
 def _graph(served: Served) -> dict[str, JsonValue]:
-    """The chain's graph as data (names, kinds, schemas: what the schema pages show), for a
-    client's drawings; each node's run path starts with the root run's name here, the
-    served path, so that the runs a client adopts mark their nodes."""
+    """The chain's graph as data for a client's drawings: names, kinds and edges, each
+    node's run path starting with the root run's name here (the served path) so that the
+    runs a client adopts mark their nodes. Only the ends carry schemas (the input and
+    output schemas the schema pages publish anyway): an inner step's schema may show what
+    the server does not publish (a function's defaults, say)."""
     graph = served.runnable.get_graph()
-    nodes = tuple(attrs.evolve(n, path=(served.path, *n.path[1:])) if n.path else n for n in graph.nodes)
+    ends = (graph.nodes[0].id, graph.nodes[-1].id)
+    nodes = tuple(
+        n if n.id in ends else attrs.evolve(n, path=(served.path, *n.path[1:]), input_schema={}, output_schema={})
+        for n in graph.nodes
+    )
     data: dict[str, JsonValue] = attrs.evolve(graph, nodes=nodes).to_json()
     return data
 

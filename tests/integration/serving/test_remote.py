@@ -254,7 +254,8 @@ async def test_connect_reads_the_served_graph_and_drawings_show_the_served_chain
     chat = await RemoteRunnable.connect(f"{server.url}/chat", timeout=10)
     assert chat.served_graph is not None  # the server's own graph, its root run named as served
     assert chat.served_graph.nodes[1:-1] == tuple(
-        attrs.evolve(n, path=("/chat", *n.path[1:])) for n in served.get_graph().nodes[1:-1]
+        attrs.evolve(n, path=("/chat", *n.path[1:]), input_schema={}, output_schema={})
+        for n in served.get_graph().nodes[1:-1]
     )
     assert chat.served_graph.edges == served.get_graph().edges
     graph = (RunnableLambda(str.strip) | chat).get_graph()
@@ -288,8 +289,11 @@ def test_the_server_publishes_its_chains_graph_as_json(server: LiveServer) -> No
         ["/chat", "seq:step:3"],
         [],
     ]
+    # Inner steps carry no schemas (a step's schema may show what the server keeps to itself).
+    assert [bool(n["input_schema"]) for n in published["nodes"]] == [True, False, False, False, True]
+    assert published["nodes"][0]["input_schema"] == httpx.get(f"{server.url}/chat/input_schema", timeout=10).json()
     for node in (*published["nodes"], *own["nodes"]):
-        del node["path"]
+        del node["path"], node["input_schema"], node["output_schema"]
     assert published == own  # the rest is the chain's own graph
 
 
