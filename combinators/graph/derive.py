@@ -197,7 +197,7 @@ class GraphBuilder:
         """``inner``'s body (its nodes between its input and its output) in a group of its
         own: a graph drawn elsewhere (a served chain's), running at ``place``. Its nodes'
         paths continue ``place``'s, as its runs are adopted below the run there."""
-        ends = {inner.first_node().id, inner.last_node().id} if len(inner.nodes) > 2 else set[str]()
+        ends = {inner.first_node().id, inner.last_node().id}
         body = [node for node in inner.nodes if node.id not in ends]
         if not body:
             return self.box(label, path=place.path)

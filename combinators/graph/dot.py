@@ -79,7 +79,7 @@ def _node_line(node: Node, conditional_fork: bool, indent: str) -> str:
 def draw_dot(graph: Graph) -> str:
     """The graph as DOT text."""
     conditional = {e.source for e in graph.edges if e.conditional}
-    grouped = graph.innermost_group()
+    grouped = {id for g in graph.groups for id in g.nodes}
     lines: list[str] = list(_HEADER)
     lines.extend(_node_line(n, n.id in conditional, "    ") for n in graph.nodes if n.id not in grouped)
     # A node sits in its innermost group only (Graphviz keeps a node in one cluster).

@@ -60,7 +60,7 @@ def _shape(node: Node, conditional_fork: bool) -> str:
 def draw_mermaid(graph: Graph) -> str:
     """The graph as Mermaid ``graph TD`` text."""
     conditional = {e.source for e in graph.edges if e.conditional}
-    grouped = graph.innermost_group()
+    grouped = {id for g in graph.groups for id in g.nodes}
     lines = ["graph TD;"]
     lines.extend(_node_line(n, n.id in conditional, "    ") for n in graph.nodes if n.id not in grouped)
     for depth, what, item in graph.group_outline():  # a node sits in its innermost group only

@@ -126,11 +126,11 @@ class Graph:
         ranked = sorted(order, key=lambda i: (-len(self.groups[i].nodes), -i))
         return tuple(self.groups[i] for i in ranked)
 
-    def group_parents(self) -> dict[str, str | None]:
+    def _group_parents(self) -> dict[str, str | None]:
         """For each group, the id of the innermost group holding it (None: none does).
 
         >>> g = Graph((Node("a", "A"),), (), (Group("g0", "retry", "retry", ("a",)), Group("g1", "each", "each", ("a",))))
-        >>> g.group_parents()
+        >>> g._group_parents()
         {'g1': None, 'g0': 'g1'}
         """
         parents: dict[str, str | None] = {}
@@ -149,8 +149,8 @@ class Graph:
         >>> [(depth, what, item.id) for depth, what, item in g.group_outline()]
         [(0, 'open', 'g1'), (1, 'open', 'g0'), (2, 'node', 'a'), (1, 'close', 'g0'), (0, 'close', 'g1')]
         """
-        innermost = self.innermost_group()
-        parents = self.group_parents()
+        innermost = self._innermost_group()
+        parents = self._group_parents()
         ordered = self.outermost_first()
         outline: list[tuple[int, Literal["open", "node", "close"], Group | Node]] = []
 
@@ -167,11 +167,11 @@ class Graph:
                 add(group, 0)
         return outline
 
-    def innermost_group(self) -> dict[str, str]:
+    def _innermost_group(self) -> dict[str, str]:
         """For each grouped node, the id of the innermost group holding it.
 
         >>> g = Graph((Node("a", "A"),), (), (Group("g0", "retry", "retry", ("a",)), Group("g1", "each", "each", ("a",))))
-        >>> g.innermost_group()
+        >>> g._innermost_group()
         {'a': 'g0'}
         """
         return {id: group.id for group in self.outermost_first() for id in group.nodes}
