@@ -152,11 +152,12 @@ class Graph:
         innermost = self._innermost_group()
         parents = self._group_parents()
         ordered = self.outermost_first()
+        by_id = {node.id: node for node in self.nodes}
         outline: list[tuple[int, Literal["open", "node", "close"], Group | Node]] = []
 
         def add(group: Group, depth: int) -> None:
             outline.append((depth, "open", group))
-            outline.extend((depth + 1, "node", self.node(id)) for id in group.nodes if innermost[id] == group.id)
+            outline.extend((depth + 1, "node", by_id[id]) for id in group.nodes if innermost[id] == group.id)
             for inner in ordered:
                 if parents[inner.id] == group.id:
                     add(inner, depth + 1)

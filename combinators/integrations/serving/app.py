@@ -115,7 +115,7 @@ def _graph(served: Served) -> dict[str, JsonValue]:
     output schemas the schema pages publish anyway): an inner step's schema may show what
     the server does not publish (a function's defaults, say)."""
     graph = served.runnable.get_graph()
-    ends = (graph.nodes[0].id, graph.nodes[-1].id)
+    ends = (graph.first_node().id, graph.last_node().id)
     nodes = tuple(
         n if n.id in ends else attrs.evolve(n, path=(served.path, *n.path[1:]), input_schema={}, output_schema={})
         for n in graph.nodes
